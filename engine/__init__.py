@@ -1,0 +1,32 @@
+"""A pure-Python byte-level BPE engine with tiktoken's API and explainers for every stage.
+
+    >>> import engine
+    >>> enc = engine.get_encoding("cl100k_base")
+    >>> enc.encode("hello world")
+    [15339, 1917]
+"""
+from __future__ import annotations
+
+from .core import Encoding, UnknownTokenError, repair_surrogates
+from .load import dump_data_gym, dump_tiktoken_bpe, parse_data_gym, parse_tiktoken_bpe
+from .merges import MergeNode, recover_merges
+from .records import BpeTrace, MergeStep, Piece, Token
+from .registry import get_encoding, list_encodings
+
+__all__ = [
+    "BpeTrace",
+    "Encoding",
+    "MergeNode",
+    "MergeStep",
+    "Piece",
+    "Token",
+    "UnknownTokenError",
+    "dump_data_gym",
+    "dump_tiktoken_bpe",
+    "get_encoding",
+    "list_encodings",
+    "parse_data_gym",
+    "parse_tiktoken_bpe",
+    "recover_merges",
+    "repair_surrogates",
+]

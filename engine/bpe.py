@@ -1,0 +1,184 @@
+"""The BPE merge loop: turn one pre-tokenized piece into token ids.
+
+The rule (tiktoken's `byte_pair_merge`): start from single bytes; while some
+adjacent pair of parts concatenates to a known token, merge the pair with the
+*lowest rank*, the *leftmost* one on a tie; stop when no pair is mergeable.
+
+Three implementations, which the tests check agree:
+
+* `merge_small` -- the hot path for ordinary pieces. It keeps a list of the
+  rank of every adjacent pair and updates only the two neighbours of a merge,
+  so each step is one C-speed `min` over a short list.  Quadratic in the piece
+  length, which is fine below `LONG_PIECE` bytes.
+* `merge_heap` -- for long pieces (a 100 kB run of one character, a base64
+  blob): a heap of candidate pairs keyed by (rank, position) over a doubly
+  linked list, with stale entries skipped.  O(n log n).  It can also record
+  every merge, which is what `bpe_trace` shows.
+* `merge_reference` -- the obvious version: rescan every pair each step.  Slow,
+  only for tests.
+
+Both built-in rank files and trained tokenizers fit one abstraction: a part is
+a token, and `pair_rank(a, b)` says whether two adjacent parts merge and with
+which rank.  With tiktoken's ranks a part is its bytes and the rank is that of
+``a + b``; with minbpe's merges a part is its id and the rank is the id that
+``merges[(a, b)]`` creates.  Either way the rank *is* the id of the new token.
+"""
+from __future__ import annotations
+
+import heapq
+from typing import Callable, Hashable, Sequence
+
+INF = 1 << 62
+LONG_PIECE = 256  # bytes; above this `merge_heap` is faster than `merge_small`
+
+PairRank = Callable[[Hashable, Hashable], "int | None"]
+Combine = Callable[[Hashable, Hashable], Hashable]
+Event = tuple[int, int, int]  # (left node, right node, rank): node = byte offset where the part starts
+
+
+def merge_small(piece: bytes, ranks: dict[bytes, int]) -> list[int]:
+    """Ids for one piece (tiktoken ranks). Fast for short pieces."""
+    return [ranks[p] for p in merge_bytes(piece, ranks)]
+
+
+def merge_pairs_small(ids: Sequence[int], merges: dict[tuple[int, int], int]) -> list[int]:
+    """Ids for one piece under minbpe's merges (pair of ids -> new id). Fast for short pieces."""
+    get = merges.get
+    parts = list(ids)
+    pair_ranks = [get((parts[i], parts[i + 1]), INF) for i in range(len(parts) - 1)]
+    while pair_ranks:
+        best = min(pair_ranks)
+        if best == INF:
+            break
+        i = pair_ranks.index(best)
+        parts[i : i + 2] = [best]
+        del pair_ranks[i]
+        if i < len(pair_ranks):
+            pair_ranks[i] = get((parts[i], parts[i + 1]), INF)
+        if i > 0:
+            pair_ranks[i - 1] = get((parts[i - 1], parts[i]), INF)
+    return parts
+
+
+def merge_heap(
+    parts: Sequence[Hashable],
+    pair_rank: PairRank,
+    combine: Combine,
+    events: list[Event] | None = None,
+) -> list[Hashable]:
+    """Merge with a heap over a linked list; O(n log n). Appends each merge to `events` if given.
+
+    Heap entries are (rank, left node, right node, left version, right version);
+    a node's version changes whenever it absorbs its neighbour, which makes
+    older entries that mention it stale.  Ordering by (rank, left node) is
+    exactly "lowest rank, leftmost first" because node numbers grow left to right.
+    """
+    n = len(parts)
+    tok = list(parts)
+    nxt = list(range(1, n + 1))
+    prv = list(range(-1, n - 1))
+    ver = [0] * n
+    alive = [True] * n
+    heap: list[tuple[int, int, int, int, int]] = []
+    for i in range(n - 1):
+        r = pair_rank(tok[i], tok[i + 1])
+        if r is not None:
+            heap.append((r, i, i + 1, 0, 0))
+    heapq.heapify(heap)
+    push, pop = heapq.heappush, heapq.heappop
+    while heap:
+        r, i, j, vi, vj = pop(heap)
+        if not (alive[i] and alive[j] and ver[i] == vi and ver[j] == vj and nxt[i] == j):
+            continue
+        tok[i] = combine(tok[i], tok[j])
+        ver[i] += 1
+        alive[j] = False
+        k = nxt[j]
+        nxt[i] = k
+        if k < n:
+            prv[k] = i
+        if events is not None:
+            events.append((i, j, r))
+        if k < n:
+            rk = pair_rank(tok[i], tok[k])
+            if rk is not None:
+                push(heap, (rk, i, k, ver[i], ver[k]))
+        h = prv[i]
+        if h >= 0:
+            rh = pair_rank(tok[h], tok[i])
+            if rh is not None:
+                push(heap, (rh, h, i, ver[h], ver[i]))
+    out = []
+    i = 0
+    while i < n:
+        out.append(tok[i])
+        i = nxt[i]
+    return out
+
+
+def merge_reference(
+    parts: Sequence[Hashable],
+    pair_rank: PairRank,
+    combine: Combine,
+    events: list[Event] | None = None,
+) -> list[Hashable]:
+    """The textbook loop: rescan all pairs, merge the lowest-ranked leftmost one. O(n^2). Tests only."""
+    tok = list(parts)
+    starts = list(range(len(tok)))  # node number (byte offset) of each part
+    while len(tok) > 1:
+        best = None
+        for i in range(len(tok) - 1):
+            r = pair_rank(tok[i], tok[i + 1])
+            if r is not None and (best is None or r < best[0]):
+                best = (r, i)
+        if best is None:
+            break
+        r, i = best
+        if events is not None:
+            events.append((starts[i], starts[i + 1], r))
+        tok[i : i + 2] = [combine(tok[i], tok[i + 1])]
+        del starts[i + 1]
+    return tok
+
+
+def bytes_pair_rank(ranks: dict[bytes, int]) -> tuple[PairRank, Combine]:
+    """`pair_rank`/`combine` for tiktoken ranks, where a part is its bytes."""
+    get = ranks.get
+    return (lambda a, b: get(a + b)), (lambda a, b: a + b)
+
+
+def ids_pair_rank(merges: dict[tuple[int, int], int]) -> tuple[PairRank, Combine]:
+    """`pair_rank`/`combine` for minbpe merges, where a part is its id."""
+    get = merges.get
+    return (lambda a, b: get((a, b))), (lambda a, b: merges[(a, b)])
+
+
+def merge_bytes(piece: bytes, ranks: dict[bytes, int], max_rank: int | None = None) -> list[bytes]:
+    """Parts of `piece` after BPE, using only merges of rank < `max_rank` (all if None).
+
+    It keeps the rank of every adjacent pair in a list and, after a merge,
+    updates only the two neighbours, so each step is one C-speed `min`.
+    With `max_rank` this is minbpe's `bpe(..., max_rank=...)`, which recovers
+    the merge that made a token: replay BPE with only lower ranks allowed.
+    Example: ``merge_bytes(b"hello", ranks)`` -> ``[b"hello"]`` for GPT-2.
+    """
+    get = ranks.get
+    limit = INF if max_rank is None else max_rank
+    parts = [piece[i : i + 1] for i in range(len(piece))]
+    pair_ranks = [get(parts[i] + parts[i + 1], INF) for i in range(len(parts) - 1)]
+    if max_rank is not None:
+        pair_ranks = [r if r < limit else INF for r in pair_ranks]
+    while pair_ranks:
+        best = min(pair_ranks)
+        if best == INF:
+            break
+        i = pair_ranks.index(best)  # leftmost of the lowest rank
+        parts[i : i + 2] = [parts[i] + parts[i + 1]]
+        del pair_ranks[i]
+        if i < len(pair_ranks):
+            r = get(parts[i] + parts[i + 1], INF)
+            pair_ranks[i] = r if r < limit else INF
+        if i > 0:
+            r = get(parts[i - 1] + parts[i], INF)
+            pair_ranks[i - 1] = r if r < limit else INF
+    return parts

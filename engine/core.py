@@ -1,0 +1,445 @@
+"""`Encoding`: tiktoken's API over a pure-Python BPE, plus the views the playground draws.
+
+An `Encoding` is a split pattern, a rank table (token bytes -> id) and a few
+special tokens.  Encoding a text is two stages:
+
+1. *pre-tokenize*: special tokens are cut out first (only those allowed), then
+   the split pattern cuts the rest into pieces (words, numbers, runs of spaces);
+2. *BPE*: each piece's UTF-8 bytes are merged by rank (`engine.bpe`).
+
+`encode` and `encode_ordinary` are the fast paths (a bounded cache of piece ->
+ids).  `pretokenize`, `tokenize`, `bpe_trace` and `merge_tree` explain each
+stage with offsets, for the UI.  Names and semantics follow tiktoken 0.14.
+"""
+from __future__ import annotations
+
+import functools
+import threading
+from types import MappingProxyType
+from typing import AbstractSet, Collection, Iterable, Literal, Mapping, Sequence
+
+import regex
+
+from .bpe import LONG_PIECE, bytes_pair_rank, ids_pair_rank, merge_heap, merge_pairs_small, merge_small
+from .merges import MergeNode, build_merge_tree, recover_merges
+from .patterns import compile_pattern, unicode16_view
+from .records import BpeTrace, MergeStep, Piece, Token
+
+CACHE_MAX_PIECES = 100_000  # piece -> ids memo; cleared when full
+
+
+class UnknownTokenError(KeyError):
+    """A token id that is neither an ordinary nor a special token of the encoding."""
+
+    def __init__(self, token_id: object, encoding: str, n_vocab: int) -> None:
+        self.token_id = token_id
+        super().__init__(
+            f"unknown token id {token_id!r} for {encoding}: ids are 0..{n_vocab - 1}, "
+            "and ids between the ordinary and the special tokens are unused"
+        )
+
+    def __str__(self) -> str:  # KeyError would wrap the message in quotes
+        return str(self.args[0])
+
+
+def repair_surrogates(text: str) -> str:
+    """What tiktoken encodes for a str holding surrogates: pairs joined, lone ones -> U+FFFD."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def raise_disallowed_special_token(token: str) -> None:
+    raise ValueError(
+        f"Encountered text corresponding to disallowed special token {token!r}.\n"
+        "If you want this text to be encoded as a special token, "
+        f"pass it to `allowed_special`, e.g. `allowed_special={{{token!r}, ...}}`.\n"
+        f"If you want this text to be encoded as normal text, disable the check for this token "
+        f"by passing `disallowed_special=(enc.special_tokens_set - {{{token!r}}})`.\n"
+        "To disable this check for all special tokens, pass `disallowed_special=()`.\n"
+    )
+
+
+@functools.lru_cache(maxsize=128)
+def _special_regex(tokens: frozenset[str]) -> regex.Pattern:
+    # Longest first, so a special token that is a prefix of another never wins.
+    return regex.compile("|".join(regex.escape(t) for t in sorted(tokens, key=lambda t: (-len(t), t))))
+
+
+class Encoding:
+    """A byte-level BPE tokenizer with tiktoken's interface.
+
+    With ``merges=None`` (the built-ins, any tiktoken rank file) a pair of
+    parts merges when their concatenated bytes have a rank -- tiktoken's rule.
+    With explicit ``merges`` (a trained or minbpe tokenizer) a pair merges only
+    when ``(left_id, right_id)`` is in `merges` -- minbpe's rule.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        pat_str: str,
+        mergeable_ranks: dict[bytes, int],
+        special_tokens: dict[str, int],
+        explicit_n_vocab: int | None = None,
+        merges: dict[tuple[int, int], int] | None = None,
+    ) -> None:
+        self.name = name
+        self._pat_str = pat_str
+        self._pat = compile_pattern(pat_str)
+        self._ranks = dict(mergeable_ranks)
+        self._special = dict(special_tokens)
+        self._decoder: dict[int, bytes] = {rank: tok for tok, rank in self._ranks.items()}
+        if len(self._decoder) != len(self._ranks):
+            raise ValueError(f"{name}: two tokens share one rank; every token needs its own id")
+        for tok, tid in self._special.items():
+            if tid in self._decoder:
+                raise ValueError(f"{name}: special token {tok!r} reuses id {tid} of an ordinary token")
+            self._decoder[tid] = tok.encode("utf-8")
+        self._special_ids = frozenset(self._special.values())
+        self.max_token_value = max(self._decoder)
+        if explicit_n_vocab is not None:
+            if len(self._ranks) + len(self._special) != explicit_n_vocab or self.max_token_value != explicit_n_vocab - 1:
+                raise ValueError(f"{name}: explicit_n_vocab={explicit_n_vocab} does not match the ranks and special tokens")
+        self.n_vocab = explicit_n_vocab if explicit_n_vocab is not None else self.max_token_value + 1
+        self._byte_ids = {b: self._ranks.get(bytes([b])) for b in range(256)}
+        self._pair_merges = dict(merges) if merges is not None else None
+        if self._pair_merges is not None:
+            for (a, b), c in self._pair_merges.items():
+                if a not in self._decoder or b not in self._decoder or self._decoder.get(c) != self._decoder[a] + self._decoder[b]:
+                    raise ValueError(f"{name}: merge ({a}, {b}) -> {c} does not match the vocabulary")
+        self._merges: dict[tuple[int, int], int] | None = self._pair_merges
+        self._parents: dict[int, tuple[int, int]] | None = None
+        self._lock = threading.Lock()
+        self._cache: dict[str, tuple[int, ...]] = {}
+
+    # ------------------------------------------------------------------ data
+    def __repr__(self) -> str:
+        return f"<Encoding {self.name!r}>"
+
+    @property
+    def pat_str(self) -> str:
+        return self._pat_str
+
+    @property
+    def mergeable_ranks(self) -> Mapping[bytes, int]:
+        """Token bytes -> rank (= id), read-only."""
+        return MappingProxyType(self._ranks)
+
+    @property
+    def special_tokens(self) -> Mapping[str, int]:
+        """Special token text -> id, read-only."""
+        return MappingProxyType(self._special)
+
+    @property
+    def special_tokens_set(self) -> set[str]:
+        return set(self._special)
+
+    @property
+    def eot_token(self) -> int:
+        return self._special["<|endoftext|>"]
+
+    @property
+    def uses_pair_merges(self) -> bool:
+        """True for minbpe-style tokenizers whose merges are explicit pairs of ids."""
+        return self._pair_merges is not None
+
+    def is_special_token(self, token: int) -> bool:
+        return token in self._special_ids
+
+    def token_byte_values(self) -> list[bytes]:
+        """Every ordinary token's bytes, sorted."""
+        return sorted(self._ranks)
+
+    def clear_cache(self) -> None:
+        """Empty the piece cache (to measure cold-cache speed)."""
+        self._cache.clear()
+
+    # ------------------------------------------------------------- encoding
+    def _allowed(self, text: str, allowed_special, disallowed_special) -> frozenset[str]:
+        if allowed_special == "all":
+            allowed = frozenset(self._special)
+        else:
+            allowed = frozenset(allowed_special)
+        if disallowed_special == "all":
+            disallowed = frozenset(self._special) - allowed
+        else:
+            disallowed = frozenset(disallowed_special)
+        if disallowed:
+            match = _special_regex(disallowed).search(text)
+            if match is not None:
+                raise_disallowed_special_token(match.group())
+        return allowed & frozenset(self._special)
+
+    def _segments(self, text: str, allowed: frozenset[str]) -> Iterable[tuple[int, int, int | None]]:
+        """(start, end, special id or None): ordinary text and allowed special tokens in order."""
+        start = 0
+        if allowed:
+            for m in _special_regex(allowed).finditer(text):
+                if m.start() > start:
+                    yield start, m.start(), None
+                yield m.start(), m.end(), self._special[m.group()]
+                start = m.end()
+        if start < len(text):
+            yield start, len(text), None
+
+    def _split(self, text: str) -> list[str]:
+        view = unicode16_view(text)
+        if view is text:
+            return self._pat.findall(text)
+        return [text[m.start() : m.end()] for m in self._pat.finditer(view)]
+
+    def _piece_ids(self, piece: str) -> tuple[int, ...]:
+        ids = self._cache.get(piece)
+        if ids is None:
+            data = piece.encode("utf-8")
+            if self._pair_merges is not None:
+                parts = [self._byte_ids[b] for b in data]
+                if len(parts) <= LONG_PIECE:
+                    ids = tuple(merge_pairs_small(parts, self._pair_merges))
+                else:
+                    ids = tuple(merge_heap(parts, *ids_pair_rank(self._pair_merges)))
+            else:
+                rank = self._ranks.get(data)
+                if rank is not None:
+                    ids = (rank,)
+                elif len(data) <= LONG_PIECE:
+                    ids = tuple(merge_small(data, self._ranks))
+                else:
+                    parts = merge_heap([data[i : i + 1] for i in range(len(data))], *bytes_pair_rank(self._ranks))
+                    ids = tuple(self._ranks[p] for p in parts)
+            if len(self._cache) >= CACHE_MAX_PIECES:
+                self._cache.clear()
+            self._cache[piece] = ids
+        return ids
+
+    def _encode_text(self, text: str, out: list[int]) -> None:
+        cache = self._cache
+        for piece in self._split(text):
+            ids = cache.get(piece)
+            if ids is None:
+                ids = self._piece_ids(piece)
+            out += ids
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        """Ids for `text`, with special-token text encoded as ordinary text."""
+        out: list[int] = []
+        self._encode_text(repair_surrogates(text), out)
+        return out
+
+    def encode(
+        self,
+        text: str,
+        *,
+        allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+    ) -> list[int]:
+        """Ids for `text`, like tiktoken: special tokens are refused unless allowed.
+
+        ``allowed_special="all"`` encodes every special token as its id;
+        ``disallowed_special=()`` encodes special-token text as ordinary text.
+        """
+        allowed = self._allowed(text, allowed_special, disallowed_special)
+        text = repair_surrogates(text)
+        if not allowed:
+            out: list[int] = []
+            self._encode_text(text, out)
+            return out
+        out = []
+        for start, end, special in self._segments(text, allowed):
+            if special is None:
+                self._encode_text(text[start:end], out)
+            else:
+                out.append(special)
+        return out
+
+    def encode_single_token(self, text_or_bytes: str | bytes) -> int:
+        """The id of one whole token (ordinary or special); KeyError if it is not one token."""
+        data = text_or_bytes.encode("utf-8") if isinstance(text_or_bytes, str) else bytes(text_or_bytes)
+        if data in self._ranks:
+            return self._ranks[data]
+        text = data.decode("utf-8", errors="replace")
+        if text in self._special:
+            return self._special[text]
+        raise KeyError(f"{text_or_bytes!r} is not a single token of {self.name}")
+
+    # ------------------------------------------------------------- decoding
+    def decode_single_token_bytes(self, token: int) -> bytes:
+        try:
+            return self._decoder[token]
+        except (KeyError, TypeError):
+            raise UnknownTokenError(token, self.name, self.n_vocab) from None
+
+    def decode_bytes(self, tokens: Sequence[int]) -> bytes:
+        try:
+            return b"".join([self._decoder[t] for t in tokens])
+        except (KeyError, TypeError):
+            for t in tokens:
+                self.decode_single_token_bytes(t)
+            raise
+
+    def decode(self, tokens: Sequence[int], errors: str = "replace") -> str:
+        return self.decode_bytes(tokens).decode("utf-8", errors=errors)
+
+    def decode_tokens_bytes(self, tokens: Sequence[int]) -> list[bytes]:
+        return [self.decode_single_token_bytes(t) for t in tokens]
+
+    def unknown_ids(self, tokens: Iterable[int]) -> list[int]:
+        """The ids in `tokens` that this encoding cannot decode, in order, without raising."""
+        return [t for t in tokens if t not in self._decoder]
+
+    # ---------------------------------------------------------- explaining
+    def pretokenize(
+        self,
+        text: str,
+        *,
+        allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+    ) -> list[Piece]:
+        """The pieces BPE runs on, with character and byte offsets (special tokens cut out first).
+
+        Offsets are into ``repair_surrogates(text)``, which is `text` itself
+        unless it holds surrogate code points.
+        """
+        allowed = self._allowed(text, allowed_special, disallowed_special)
+        text = repair_surrogates(text)
+        pieces: list[Piece] = []
+        byte_pos = 0
+        for start, end, special in self._segments(text, allowed):
+            if special is not None:
+                chunk = text[start:end]
+                n = len(chunk.encode("utf-8"))
+                pieces.append(Piece(len(pieces), chunk, start, end, byte_pos, byte_pos + n, True))
+                byte_pos += n
+                continue
+            view = unicode16_view(text[start:end])
+            for m in self._pat.finditer(view):
+                s, e = start + m.start(), start + m.end()
+                chunk = text[s:e]
+                n = len(chunk.encode("utf-8"))
+                pieces.append(Piece(len(pieces), chunk, s, e, byte_pos, byte_pos + n))
+                byte_pos += n
+        return pieces
+
+    def tokenize(
+        self,
+        text: str,
+        *,
+        allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+    ) -> list[Token]:
+        """One record per token with its bytes, byte and character offsets and piece."""
+        tokens: list[Token] = []
+        for piece in self.pretokenize(text, allowed_special=allowed_special, disallowed_special=disallowed_special):
+            if piece.special:
+                tokens.append(Token(self._special[piece.text], piece.text.encode("utf-8"), piece.byte_start,
+                                    piece.byte_end, piece.char_start, piece.char_end, piece.index, special=True))
+                continue
+            data = piece.text.encode("utf-8")
+            ascii_only = len(data) == len(piece.text)
+            if not ascii_only:
+                # char_of[b] = index (in the piece) of the character holding byte b; boundary[b] = b starts a char
+                char_of = []
+                for ci, ch in enumerate(piece.text):
+                    char_of.extend([ci] * len(ch.encode("utf-8")))
+            pos = 0
+            for tid in self._piece_ids(piece.text):
+                tok = self._decoder[tid]
+                end = pos + len(tok)
+                if ascii_only:
+                    cs, ce, partial = pos, end, False
+                else:
+                    cs, ce = char_of[pos], char_of[end - 1] + 1
+                    partial = (pos > 0 and char_of[pos - 1] == cs) or (end < len(data) and char_of[end] == ce - 1)
+                tokens.append(Token(tid, tok, piece.byte_start + pos, piece.byte_start + end,
+                                    piece.char_start + cs, piece.char_start + ce, piece.index, partial=partial))
+                pos = end
+        return tokens
+
+    def bpe_trace(self, piece: str | bytes) -> BpeTrace:
+        """Every step of the merge loop on one piece; its final ids equal `encode`'s for that piece.
+
+        (For a piece that is itself a token, tiktoken skips the loop and so do
+        `encode` and `final_ids`; replaying the loop reaches the same token.)
+        """
+        data = piece.encode("utf-8") if isinstance(piece, str) else bytes(piece)
+        events: list[tuple[int, int, int]] = []
+        if self._pair_merges is not None:
+            parts = [self._byte_ids[b] for b in data]
+            final = merge_heap(parts, *ids_pair_rank(self._pair_merges), events=events)
+            final_ids = tuple(final)
+        else:
+            if any(self._byte_ids[b] is None for b in data):
+                raise ValueError(f"{self.name} has no token for some single bytes of {data!r}")
+            final = merge_heap([data[i : i + 1] for i in range(len(data))], *bytes_pair_rank(self._ranks), events=events)
+            final_ids = tuple(self._ranks[p] for p in final)
+            whole = self._ranks.get(data)
+            if whole is not None:
+                final_ids = (whole,)
+        steps = _steps_from_events(data, events, self._decoder)
+        return BpeTrace(data, tuple(steps), final_ids, tuple((i, j) for i, j, _ in events))
+
+    @property
+    def merges(self) -> dict[tuple[int, int], int]:
+        """``{(left_id, right_id): merged_id}`` in rank order (computed once, then cached)."""
+        if self._merges is None:
+            with self._lock:
+                if self._merges is None:
+                    self._merges = recover_merges(self._ranks)
+        return dict(self._merges)
+
+    def merge_parents(self, token_id: int) -> tuple[int, int] | None:
+        """The (left, right) pair that made `token_id`, or None for a single byte."""
+        if self._parents is None:
+            merges = self._merges if self._merges is not None else self.merges
+            with self._lock:
+                if self._parents is None:
+                    self._parents = {c: ab for ab, c in (merges or {}).items()}
+        return self._parents.get(token_id)
+
+    def merge_tree(self, token_id: int) -> MergeNode:
+        """How `token_id` was built: a binary tree of merges down to single bytes."""
+        if token_id in self._special_ids:
+            raise ValueError(f"{token_id} is the special token {self._decoder[token_id]!r}: it is added whole, not built by merges")
+        self.decode_single_token_bytes(token_id)  # raises for unknown ids
+        self.merge_parents(token_id)
+        assert self._parents is not None
+        return build_merge_tree(token_id, self._parents, self.decode_single_token_bytes)
+
+
+def _steps_from_events(data: bytes, events: list[tuple[int, int, int]], decoder: dict[int, bytes]) -> list[MergeStep]:
+    """Turn heap events (left node, right node, rank) into steps with part positions.
+
+    A Fenwick tree over "node i still starts a part" gives each step's index in
+    the current list of parts in O(log n).
+    """
+    n = len(data)
+    tree = [0] * (n + 1)
+
+    def add(i: int, delta: int) -> None:
+        i += 1
+        while i <= n:
+            tree[i] += delta
+            i += i & -i
+
+    def prefix(i: int) -> int:  # alive nodes in [0, i)
+        s = 0
+        while i > 0:
+            s += tree[i]
+            i -= i & -i
+        return s
+
+    for i in range(n):
+        add(i, 1)
+    length = [1] * n  # byte length of the part starting at node i
+    steps = []
+    for k, (i, j, rank) in enumerate(events):
+        left = data[i : i + length[i]]
+        right = data[j : j + length[j]]
+        steps.append(MergeStep(k, prefix(i), i, left, right, rank))
+        length[i] += length[j]
+        add(j, -1)
+    return steps

@@ -1,0 +1,40 @@
+"""GPT-2's byte <-> printable-character table (from openai/gpt-2 `src/encoder.py`).
+
+GPT-2's `encoder.json` and `vocab.bpe` store tokens as *text*: every byte is
+shown as one printable Unicode character so that files stay readable.
+Bytes that are already printable Latin-1 map to themselves; the 68 others
+(controls, space, 0x7F-0xA0, 0xAD) are shifted to U+0100 onwards, which is
+why a leading space shows as ``Ġ`` (U+0120) and a newline as ``Ċ`` (U+010A).
+
+Example: ``decode_printable("Ġhello") == b" hello"``.
+"""
+from __future__ import annotations
+
+
+def _byte_to_char_table() -> dict[int, str]:
+    printable = (
+        list(range(ord("!"), ord("~") + 1))
+        + list(range(ord("¡"), ord("¬") + 1))
+        + list(range(ord("®"), ord("ÿ") + 1))
+    )
+    table = {b: chr(b) for b in printable}
+    shift = 0
+    for b in range(256):
+        if b not in table:
+            table[b] = chr(256 + shift)
+            shift += 1
+    return table
+
+
+BYTE_TO_CHAR: dict[int, str] = _byte_to_char_table()
+CHAR_TO_BYTE: dict[str, int] = {c: b for b, c in BYTE_TO_CHAR.items()}
+
+
+def encode_printable(data: bytes) -> str:
+    """Bytes -> GPT-2's printable form, e.g. b" hi" -> "Ġhi"."""
+    return "".join(BYTE_TO_CHAR[b] for b in data)
+
+
+def decode_printable(text: str) -> bytes:
+    """GPT-2's printable form -> bytes. Raises KeyError on a character outside the table."""
+    return bytes(CHAR_TO_BYTE[c] for c in text)

@@ -1,0 +1,177 @@
+"""Vocabulary file formats: reading, checking and writing.
+
+Two formats hold the same thing, a map from token bytes to rank (= token id):
+
+* tiktoken's ``.tiktoken`` files: one ``<base64 bytes> <rank>`` line per token.
+* GPT-2's "data gym" pair: ``encoder.json`` (printable token -> id) and
+  ``vocab.bpe`` (merges, one ``left right`` pair per line, in rank order),
+  both written with GPT-2's byte <-> printable-character table.
+
+Every loader checks its input and raises `ValueError` naming the file, the
+line and what is wrong, so a user's upload gets a message, not a traceback.
+Shipped files are also checked against a sha256 before use.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import gzip
+import hashlib
+import json
+from pathlib import Path
+
+from .gpt2_bytes import BYTE_TO_CHAR, CHAR_TO_BYTE
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+
+
+def read_data_file(filename: str, expected_sha256: str | None) -> bytes:
+    """Read a file shipped in ``engine/data`` (gunzipped if ``.gz``) and check its sha256."""
+    path = DATA_DIR / filename
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise FileNotFoundError(f"vocabulary file {path} is missing; reinstall the engine package") from None
+    data = gzip.decompress(raw) if filename.endswith(".gz") else raw
+    if expected_sha256 is not None:
+        actual = hashlib.sha256(data).hexdigest()
+        if actual != expected_sha256:
+            raise ValueError(
+                f"{path}: sha256 is {actual}, expected {expected_sha256}; the file is corrupt or was replaced"
+            )
+    return data
+
+
+def _check_dense(ranks: dict[bytes, int], source: str) -> None:
+    """Ranks must be 0..n-1 with no gap (ids index a table)."""
+    if not ranks:
+        raise ValueError(f"{source}: no tokens found")
+    values = sorted(ranks.values())
+    for expected, value in enumerate(values):
+        if value != expected:
+            raise ValueError(f"{source}: ranks have a gap: rank {expected} is missing (next is {value})")
+
+
+def parse_tiktoken_bpe(data: bytes | str, source: str = "<tiktoken file>") -> dict[bytes, int]:
+    """Parse tiktoken's format: one ``<base64> <rank>`` per line, ranks 0..n-1."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    ranks: dict[bytes, int] = {}
+    seen_ranks: dict[int, int] = {}
+    for lineno, line in enumerate(data.splitlines(), start=1):
+        if not line.strip():
+            continue
+        fields = line.split()
+        if len(fields) != 2:
+            raise ValueError(f"{source}, line {lineno}: expected '<base64 token> <rank>', got {line[:60]!r}")
+        b64, rank_text = fields
+        try:
+            token = base64.b64decode(b64, validate=True)
+        except (binascii.Error, ValueError):
+            raise ValueError(f"{source}, line {lineno}: bad base64 {b64[:40]!r}") from None
+        try:
+            rank = int(rank_text)
+        except ValueError:
+            raise ValueError(f"{source}, line {lineno}: rank {rank_text[:20]!r} is not an integer") from None
+        if rank < 0:
+            raise ValueError(f"{source}, line {lineno}: rank {rank} is negative")
+        if not token:
+            raise ValueError(f"{source}, line {lineno}: empty token")
+        if token in ranks:
+            raise ValueError(f"{source}, line {lineno}: duplicate token {token!r} (first seen with rank {ranks[token]})")
+        if rank in seen_ranks:
+            raise ValueError(f"{source}, line {lineno}: duplicate rank {rank} (first on line {seen_ranks[rank]})")
+        ranks[token] = rank
+        seen_ranks[rank] = lineno
+    _check_dense(ranks, source)
+    return ranks
+
+
+def dump_tiktoken_bpe(ranks: dict[bytes, int]) -> bytes:
+    """Write ranks in tiktoken's format (sorted by rank)."""
+    lines = [base64.b64encode(tok) + b" " + str(rank).encode() for tok, rank in sorted(ranks.items(), key=lambda kv: kv[1])]
+    return b"\n".join(lines) + b"\n"
+
+
+def parse_data_gym(
+    vocab_bpe: bytes | str,
+    encoder_json: bytes | str | None = None,
+    *,
+    vocab_source: str = "vocab.bpe",
+    encoder_source: str = "encoder.json",
+) -> dict[bytes, int]:
+    """Ranks from GPT-2's ``vocab.bpe`` (+ optional ``encoder.json`` cross-check).
+
+    Like tiktoken's `data_gym_to_mergeable_bpe_ranks`: the 256 single bytes come
+    first in the printable table's order, then one token per merge line.
+    """
+    if isinstance(vocab_bpe, bytes):
+        try:
+            vocab_bpe = vocab_bpe.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{vocab_source}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    # Single bytes first: printable ones in byte order, then the rest (tiktoken's order).
+    rank_to_byte = [b for b in range(256) if chr(b).isprintable() and chr(b) != " "]
+    seen = set(rank_to_byte)
+    rank_to_byte += [b for b in range(256) if b not in seen]
+    ranks: dict[bytes, int] = {bytes([b]): i for i, b in enumerate(rank_to_byte)}
+
+    lines = vocab_bpe.split("\n")
+    start = 1 if lines and lines[0].startswith("#version") else 0
+    for lineno, line in enumerate(lines[start:], start=start + 1):
+        if not line.strip():
+            continue
+        fields = line.split()
+        if len(fields) != 2:
+            raise ValueError(f"{vocab_source}, line {lineno}: expected two tokens 'left right', got {line[:60]!r}")
+        try:
+            left = bytes(CHAR_TO_BYTE[c] for c in fields[0])
+            right = bytes(CHAR_TO_BYTE[c] for c in fields[1])
+        except KeyError as exc:
+            raise ValueError(f"{vocab_source}, line {lineno}: character {exc.args[0]!r} is not in GPT-2's byte table") from None
+        for part, text in ((left, fields[0]), (right, fields[1])):
+            if part not in ranks:
+                raise ValueError(f"{vocab_source}, line {lineno}: merge of unknown token {text!r} (not made by an earlier line)")
+        merged = left + right
+        if merged in ranks:
+            raise ValueError(f"{vocab_source}, line {lineno}: duplicate merge {fields[0]!r} + {fields[1]!r}")
+        ranks[merged] = len(ranks)
+
+    if encoder_json is not None:
+        _check_encoder_json(ranks, encoder_json, encoder_source)
+    return ranks
+
+
+def _check_encoder_json(ranks: dict[bytes, int], encoder_json: bytes | str, source: str) -> None:
+    try:
+        encoder = json.loads(encoder_json)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{source}: not valid JSON ({exc})") from None
+    if not isinstance(encoder, dict):
+        raise ValueError(f"{source}: expected a JSON object mapping token text to id")
+    decoded: dict[bytes, int] = {}
+    for key, value in encoder.items():
+        if not isinstance(value, int):
+            raise ValueError(f"{source}: id of {key!r} is {value!r}, not an integer")
+        try:
+            token = bytes(CHAR_TO_BYTE[c] for c in key)
+        except KeyError as exc:
+            raise ValueError(f"{source}: token {key!r} has character {exc.args[0]!r} outside GPT-2's byte table") from None
+        decoded[token] = value
+    # encoder.json also lists special tokens (e.g. <|endoftext|>): only ordinary ones are compared.
+    for token, rank in ranks.items():
+        if token not in decoded:
+            raise ValueError(f"{source}: token {token!r} from vocab.bpe (rank {rank}) is missing")
+        if decoded[token] != rank:
+            raise ValueError(f"{source}: token {token!r} has id {decoded[token]}, but vocab.bpe gives rank {rank}")
+
+
+def dump_data_gym(ranks: dict[bytes, int], merges: dict[tuple[int, int], int]) -> tuple[str, str]:
+    """Write (vocab.bpe, encoder.json) for ranks whose merges are known."""
+    by_rank = {r: t for t, r in ranks.items()}
+    printable = lambda tok: "".join(BYTE_TO_CHAR[b] for b in tok)  # noqa: E731
+    lines = ["#version: 0.2"]
+    for (left, right), _ in sorted(merges.items(), key=lambda kv: kv[1]):
+        lines.append(f"{printable(by_rank[left])} {printable(by_rank[right])}")
+    encoder = {printable(tok): rank for tok, rank in sorted(ranks.items(), key=lambda kv: kv[1])}
+    return "\n".join(lines) + "\n", json.dumps(encoder, ensure_ascii=False)

@@ -1,0 +1,132 @@
+"""Recover the merge list from a rank file, and draw how a token was built.
+
+A tiktoken rank file stores only ``token bytes -> rank``; the merges that
+made each token are implicit.  For a token of rank r, its merge is what BPE
+does to the token's own bytes when only merges of rank < r are allowed: that
+must end in exactly two parts (minbpe's `recover_merges`).
+
+Two traps:
+
+* A token often has several two-way splits into known tokens (``b"hello"`` =
+  ``b"he" + b"llo"`` = ``b"hell" + b"o"`` ...).  Only replaying BPE finds the
+  split BPE actually takes; "any split into lower ranks" is wrong.
+* cl100k/o200k's single-byte tokens are not in byte order (rank 0 is ``b"!"``),
+  so a leaf's id is not its byte value.
+
+`recover_merges` tries a shortcut first -- when exactly one split has both
+halves of lower rank, it must be the one -- and replays BPE otherwise.
+`recover_merges_reference` always replays; the tests check they agree.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .bpe import merge_bytes
+
+
+def _split_of(token: bytes, rank: int, ranks: dict[bytes, int]) -> tuple[bytes, bytes]:
+    parts = merge_bytes(token, ranks, max_rank=rank)
+    if len(parts) != 2:
+        raise ValueError(
+            f"token {token!r} (rank {rank}) is not the merge of two lower-ranked tokens; "
+            f"BPE with lower ranks leaves {len(parts)} parts, so this rank file cannot be produced by BPE"
+        )
+    return parts[0], parts[1]
+
+
+def recover_merges(mergeable_ranks: dict[bytes, int]) -> dict[tuple[int, int], int]:
+    """``{(left_id, right_id): merged_id}`` in rank order, recovered from tiktoken ranks."""
+    ranks = mergeable_ranks
+    get = ranks.get
+    merges: dict[tuple[int, int], int] = {}
+    for token, rank in sorted(ranks.items(), key=lambda kv: kv[1]):
+        n = len(token)
+        if n == 1:
+            continue
+        only = None
+        count = 0
+        for k in range(1, n):
+            a = get(token[:k])
+            if a is None or a >= rank:
+                continue
+            b = get(token[k:])
+            if b is None or b >= rank:
+                continue
+            count += 1
+            only = (a, b)
+            if count > 1:
+                break
+        if count == 1:
+            merges[only] = rank  # type: ignore[index]
+            continue
+        left, right = _split_of(token, rank, ranks)
+        merges[(ranks[left], ranks[right])] = rank
+    return merges
+
+
+def recover_merges_reference(mergeable_ranks: dict[bytes, int]) -> dict[tuple[int, int], int]:
+    """The plain algorithm: replay BPE for every token. Slow; for tests."""
+    merges = {}
+    for token, rank in sorted(mergeable_ranks.items(), key=lambda kv: kv[1]):
+        if len(token) == 1:
+            continue
+        left, right = _split_of(token, rank, mergeable_ranks)
+        merges[(mergeable_ranks[left], mergeable_ranks[right])] = rank
+    return merges
+
+
+@dataclass(frozen=True)
+class MergeNode:
+    """One node of a merge tree: a leaf is a single byte; an inner node merged `left` and `right`.
+
+    `id` is the token id, which for BPE is also the rank (merge order).
+    """
+
+    id: int
+    bytes: bytes
+    left: "MergeNode | None" = None
+    right: "MergeNode | None" = None
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.left is None
+
+    @property
+    def depth(self) -> int:
+        """Merges on the longest path down to a byte (0 for a leaf)."""
+        if self.left is None or self.right is None:
+            return 0
+        return 1 + max(self.left.depth, self.right.depth)
+
+    @property
+    def n_merges(self) -> int:
+        """Inner nodes in the tree: how many merges built this token."""
+        if self.left is None or self.right is None:
+            return 0
+        return 1 + self.left.n_merges + self.right.n_merges
+
+    def leaves(self) -> list["MergeNode"]:
+        if self.left is None or self.right is None:
+            return [self]
+        return self.left.leaves() + self.right.leaves()
+
+    def walk(self):
+        """Nodes in pre-order (node, then left subtree, then right subtree)."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            if node.right is not None:
+                stack.append(node.right)
+            if node.left is not None:
+                stack.append(node.left)
+
+
+def build_merge_tree(token_id: int, parents: dict[int, tuple[int, int]], token_bytes) -> MergeNode:
+    """Tree for `token_id` from ``parents = {merged_id: (left_id, right_id)}``."""
+    pair = parents.get(token_id)
+    if pair is None:
+        return MergeNode(token_id, token_bytes(token_id))
+    left = build_merge_tree(pair[0], parents, token_bytes)
+    right = build_merge_tree(pair[1], parents, token_bytes)
+    return MergeNode(token_id, left.bytes + right.bytes, left, right)

@@ -1,0 +1,63 @@
+"""Declarations of OpenAI's public encodings, as in tiktoken 0.14's `tiktoken_ext/openai_public.py`.
+
+Data only: which shipped file, its sha256, the split pattern, the special
+tokens and the expected vocabulary size.  `engine.registry` builds them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ENDOFTEXT = "<|endoftext|>"
+FIM_PREFIX = "<|fim_prefix|>"
+FIM_MIDDLE = "<|fim_middle|>"
+FIM_SUFFIX = "<|fim_suffix|>"
+ENDOFPROMPT = "<|endofprompt|>"
+
+# GPT-2's original pattern was 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
+# tiktoken's equivalent, faster form:
+R50K_PAT_STR = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
+
+CL100K_PAT_STR = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+)
+
+O200K_PAT_STR = "|".join(
+    [
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""\p{N}{1,3}""",
+        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]
+)
+
+GPT2_ENCODER_JSON = ("gpt2_encoder.json.gz", "196139668be63f3b5d6574427317ae82f612a97c5d1cdaf36ed2256dbf636783")
+GPT2_VOCAB_BPE = ("gpt2_vocab.bpe.gz", "1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5")
+CL100K_FILE = ("cl100k_base.tiktoken.gz", "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7")
+O200K_FILE = ("o200k_base.tiktoken.gz", "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d")
+
+
+@dataclass(frozen=True)
+class EncodingSpec:
+    name: str
+    files: tuple[tuple[str, str], ...]  # (file in engine/data, sha256 of its uncompressed bytes)
+    format: str  # "data_gym" (vocab.bpe, encoder.json) or "tiktoken"
+    pat_str: str
+    special_tokens: dict[str, int] = field(default_factory=dict)
+    explicit_n_vocab: int | None = None
+    description: str = ""
+
+
+SPECS: dict[str, EncodingSpec] = {
+    "gpt2": EncodingSpec("gpt2", (GPT2_VOCAB_BPE, GPT2_ENCODER_JSON), "data_gym", R50K_PAT_STR,
+                         {ENDOFTEXT: 50256}, 50257, "GPT-2 (2019), 50,257 tokens"),
+    "r50k_base": EncodingSpec("r50k_base", (GPT2_VOCAB_BPE, GPT2_ENCODER_JSON), "data_gym", R50K_PAT_STR,
+                              {ENDOFTEXT: 50256}, 50257, "GPT-3 davinci; same ranks and pattern as gpt2"),
+    "cl100k_base": EncodingSpec("cl100k_base", (CL100K_FILE,), "tiktoken", CL100K_PAT_STR,
+                                {ENDOFTEXT: 100257, FIM_PREFIX: 100258, FIM_MIDDLE: 100259, FIM_SUFFIX: 100260,
+                                 ENDOFPROMPT: 100276}, None, "GPT-3.5 / GPT-4, 100,277 ids"),
+    "o200k_base": EncodingSpec("o200k_base", (O200K_FILE,), "tiktoken", O200K_PAT_STR,
+                               {ENDOFTEXT: 199999, ENDOFPROMPT: 200018}, None, "GPT-4o, 200,019 ids"),
+}

@@ -1,0 +1,103 @@
+"""Plain records the engine returns for the playground to draw.
+
+Every record carries both character and byte offsets into the text that was
+encoded, because byte-level BPE does not respect characters: one emoji can be
+spread over several tokens, and one token can end in the middle of a character.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One pre-tokenization piece (a regex match, or a special token)."""
+
+    index: int
+    text: str
+    char_start: int
+    char_end: int
+    byte_start: int
+    byte_end: int
+    special: bool = False
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token of an encoded text.
+
+    `char_start:char_end` is the smallest run of characters that contains the
+    token's bytes.  When a token starts or ends inside a character, `partial`
+    is true and neighbouring tokens share that character.
+    """
+
+    id: int
+    bytes: bytes
+    byte_start: int
+    byte_end: int
+    char_start: int
+    char_end: int
+    piece_index: int
+    special: bool = False
+    partial: bool = False
+
+    @property
+    def text(self) -> str:
+        """The token's bytes as text; bytes that are not whole characters show as U+FFFD."""
+        return self.bytes.decode("utf-8", errors="replace")
+
+    @property
+    def is_valid_utf8(self) -> bool:
+        try:
+            self.bytes.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+        return True
+
+
+@dataclass(frozen=True)
+class MergeStep:
+    """One step of the BPE loop on a piece: `left` + `right` became token `rank`.
+
+    `position` is the index of `left` in the list of parts before this step;
+    `byte_start` is where `left` starts inside the piece.
+    """
+
+    index: int
+    position: int
+    byte_start: int
+    left: bytes
+    right: bytes
+    rank: int
+
+    @property
+    def merged(self) -> bytes:
+        return self.left + self.right
+
+
+@dataclass(frozen=True)
+class BpeTrace:
+    """Every step of the merge loop on one piece, replayable at any step.
+
+    ``parts_at(0)`` is the piece as single bytes; ``parts_at(len(steps))`` is
+    the final parts, whose ids are `final_ids` (equal to what `encode` returns
+    for that piece).  Parts are computed on demand so a 100 kB piece with
+    100,000 steps costs O(n) memory, not O(n^2).
+    """
+
+    piece: bytes
+    steps: tuple[MergeStep, ...]
+    final_ids: tuple[int, ...]
+    _events: tuple[tuple[int, int], ...] = ()
+
+    def parts_at(self, step: int) -> list[bytes]:
+        """The parts before step `step` (0 <= step <= len(steps))."""
+        if not 0 <= step <= len(self.steps):
+            raise IndexError(f"step {step} is outside 0..{len(self.steps)}")
+        n = len(self.piece)
+        alive = bytearray(b"\x01") * n
+        for _, right in self._events[:step]:
+            alive[right] = 0
+        starts = [i for i in range(n) if alive[i]]
+        starts.append(n)
+        return [self.piece[starts[k] : starts[k + 1]] for k in range(len(starts) - 1)]

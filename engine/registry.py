@@ -1,0 +1,49 @@
+"""`get_encoding(name)`: each built-in encoding built once per process from shipped, hash-checked files."""
+from __future__ import annotations
+
+import threading
+
+from .core import Encoding
+from .load import parse_data_gym, parse_tiktoken_bpe, read_data_file
+from .openai_public import SPECS, EncodingSpec
+
+_ENCODINGS: dict[str, Encoding] = {}
+_LOCK = threading.Lock()
+_RANKS: dict[tuple[str, ...], dict[bytes, int]] = {}  # gpt2 and r50k_base share one table
+
+
+def list_encodings() -> list[str]:
+    """Names accepted by `get_encoding`."""
+    return list(SPECS)
+
+
+def _load_ranks(spec: EncodingSpec) -> dict[bytes, int]:
+    key = tuple(f for f, _ in spec.files)
+    if key not in _RANKS:
+        if spec.format == "data_gym":
+            (bpe_file, bpe_hash), (json_file, json_hash) = spec.files
+            _RANKS[key] = parse_data_gym(
+                read_data_file(bpe_file, bpe_hash), read_data_file(json_file, json_hash),
+                vocab_source=bpe_file, encoder_source=json_file,
+            )
+        else:
+            (file, sha) = spec.files[0]
+            _RANKS[key] = parse_tiktoken_bpe(read_data_file(file, sha), source=file)
+    return _RANKS[key]
+
+
+def get_encoding(name: str) -> Encoding:
+    """The built-in encoding `name` (shared, immutable, thread-safe)."""
+    enc = _ENCODINGS.get(name)
+    if enc is not None:
+        return enc
+    if name not in SPECS:
+        raise ValueError(f"Unknown encoding {name!r}. Known encodings: {', '.join(SPECS)}")
+    with _LOCK:
+        enc = _ENCODINGS.get(name)
+        if enc is None:
+            spec = SPECS[name]
+            enc = Encoding(spec.name, pat_str=spec.pat_str, mergeable_ranks=_load_ranks(spec),
+                           special_tokens=spec.special_tokens, explicit_n_vocab=spec.explicit_n_vocab)
+            _ENCODINGS[name] = enc
+    return enc
