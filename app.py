@@ -1,0 +1,14 @@
+"""BPE playground: the frame. Page config, shared state and sidebar, navigation."""
+from __future__ import annotations
+
+import streamlit as st
+
+from playground import sidebar, state
+from playground.pages import SECTIONS
+
+st.set_page_config(page_title="BPE playground", page_icon="🧩", layout="wide")
+state.init_state()
+page = st.navigation(SECTIONS)
+sidebar.render()
+page.run()
+state.save_query_params()

@@ -1,0 +1,62 @@
+"""Every `st.cache_*` wrapper around the engine, and the session's own tokenizers.
+
+Built-in encodings are shared by all users (`st.cache_resource`, immutable).
+Trained or uploaded tokenizers live in this user's session state only, under
+a unique name, so two users never see each other's tokenizers.  Derived
+results are cached with `st.cache_data(max_entries=...)` keyed by that name.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+import engine
+from playground import state
+
+DRAW_LIMIT = 100_000  # characters drawn token by token; counts always cover the whole text
+
+
+@st.cache_resource(show_spinner="Loading vocabulary…")
+def builtin(name: str) -> engine.Encoding:
+    return engine.get_encoding(name)
+
+
+def resolve(name: str) -> engine.Encoding:
+    """The encoding called `name`: a built-in, or one of this session's own."""
+    custom = st.session_state.get(state.CUSTOM, {})
+    if name in custom:
+        return custom[name]
+    return builtin(name)
+
+
+def add_custom(enc: engine.Encoding) -> str:
+    """Register a trained/uploaded tokenizer for this session only; returns its name."""
+    st.session_state.setdefault(state.CUSTOM, {})[enc.name] = enc
+    return enc.name
+
+
+def policy_kwargs(policy: str) -> dict[str, Any]:
+    """encode() keyword arguments for a special-token policy of the sidebar."""
+    if policy == "special":
+        return {"allowed_special": "all"}
+    if policy == "text":
+        return {"allowed_special": set(), "disallowed_special": ()}
+    return {}  # tiktoken's default: refuse special-token text with a ValueError
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def encode(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[int]:
+    """All ids of `text` (however long). Raises ValueError under the 'refuse' policy."""
+    return _enc.encode(text, **policy_kwargs(policy))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def tokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[engine.Token]:
+    """Token records for the first DRAW_LIMIT characters of `text`."""
+    return _enc.tokenize(text[:DRAW_LIMIT], **policy_kwargs(policy))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def pretokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[engine.Piece]:
+    return _enc.pretokenize(text[:DRAW_LIMIT], **policy_kwargs(policy))

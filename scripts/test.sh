@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Set up everything the tests need, then run them all (engine, AppTest, real browser).
+# Usage: bash scripts/test.sh [pytest args]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-test.txt
+
+# Browser tests drive Debian's chromium (never `playwright install`) and need CJK + emoji fonts.
+if ! command -v chromium >/dev/null 2>&1 || ! fc-list 2>/dev/null | grep -q "Noto Color Emoji"; then
+  if [ "$(id -u)" = 0 ]; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q
+    apt-get install -y -q --no-install-recommends chromium fonts-noto-cjk fonts-noto-color-emoji fonts-dejavu-core
+  else
+    echo "NOTE: chromium or fonts missing and not root; browser tests will be skipped." >&2
+    echo "      Install them with: sudo apt-get install chromium fonts-noto-cjk fonts-noto-color-emoji" >&2
+  fi
+fi
+
+exec .venv/bin/python -m pytest "$@"

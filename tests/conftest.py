@@ -1,0 +1,128 @@
+"""Shared fixtures: the corpus, encodings, and a live Streamlit server + Debian chromium for browser tests.
+
+Browser tests use pytest-playwright's `page` fixture; only they start the
+server (session-scoped, free loopback port, stopped at the end).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+APP_DIR = Path(__file__).resolve().parent.parent
+SHARED = APP_DIR.parent / "shared"
+CORPUS = SHARED / "corpus"
+CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SCREENSHOTS = APP_DIR / "test-results" / "screenshots"
+
+
+def load_cases() -> list[dict]:
+    path = CORPUS / "cases.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def case_text(case: dict) -> str:
+    """The exact str of a case (surrogate cases are given as code points)."""
+    if "text_codepoints" in case:
+        return "".join(map(chr, case["text_codepoints"]))
+    return case["text"]
+
+
+def pytest_collection_modifyitems(config, items):
+    """Without chromium, browser tests fail loudly in CI and are skipped elsewhere."""
+    have_browser = Path(CHROMIUM).exists()
+    for item in items:
+        if "page" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+            if not have_browser and not os.environ.get("CI"):
+                item.add_marker(pytest.mark.skip(reason=f"no chromium at {CHROMIUM}: apt-get install chromium"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def streamlit_server(tmp_path_factory):
+    port = _free_port()
+    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
+    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", STREAMLIT_SERVER_HEADLESS="true")
+    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+           "--server.port", str(port), "--server.address", "127.0.0.1",
+           "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(cmd, cwd=APP_DIR, env=env, stdin=subprocess.DEVNULL,
+                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"streamlit exited rc={proc.returncode}:\n{log_path.read_text()}")
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                    if r.read() == b"ok":
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"streamlit not healthy after 60 s:\n{log_path.read_text()}")
+            time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def base_url(streamlit_server):
+    return streamlit_server
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": {"width": 1300, "height": 900}, "locale": "en-US"}
+
+
+@pytest.fixture
+def screenshot(page):
+    """screenshot(name): save the whole main column to test-results/screenshots/<name>.png."""
+    def take(name: str) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        h = page.get_by_test_id("stMain").evaluate("e => e.scrollHeight")
+        page.set_viewport_size({"width": 1300, "height": max(900, min(h, 6000))})
+        page.screenshot(path=str(path), full_page=True, animations="disabled")
+        return path
+    return take
+
+
+def platform_fonts(page, selector: str) -> set[str]:
+    """Fonts chromium actually used to draw the node matched by `selector` (CDP)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    return {f["familyName"] for f in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]}
