@@ -12,6 +12,16 @@ from .load import dump_data_gym, dump_tiktoken_bpe, parse_data_gym, parse_tiktok
 from .merges import MergeNode, recover_merges
 from .records import BpeTrace, MergeStep, Piece, Token
 from .registry import get_encoding, list_encodings
+from .scripts import (
+    ScriptShare,
+    attribute_tokens,
+    classify,
+    dominant_script,
+    script_counts,
+    script_of,
+    script_runs,
+    token_tax,
+)
 
 __all__ = [
     "BpeTrace",
@@ -29,4 +39,13 @@ __all__ = [
     "parse_tiktoken_bpe",
     "recover_merges",
     "repair_surrogates",
+    # scripts and the token tax
+    "ScriptShare",
+    "attribute_tokens",
+    "classify",
+    "dominant_script",
+    "script_counts",
+    "script_of",
+    "script_runs",
+    "token_tax",
 ]
