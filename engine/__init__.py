@@ -7,6 +7,20 @@
 """
 from __future__ import annotations
 
+from .compare import (
+    BoundaryDiff,
+    Cut,
+    DisplayUnit,
+    EncodingStats,
+    Disagreement,
+    boundary_diff,
+    delta_sentence,
+    delta_sentences,
+    disagreements,
+    group_tokens,
+    text_stats,
+    token_cuts,
+)
 from .core import Encoding, UnknownTokenError, repair_surrogates
 from .load import dump_data_gym, dump_tiktoken_bpe, parse_data_gym, parse_tiktoken_bpe
 from .merges import MergeNode, recover_merges
@@ -24,6 +38,19 @@ from .scripts import (
 )
 
 __all__ = [
+    # compare.py: stats, boundary diff, display units
+    "BoundaryDiff",
+    "Cut",
+    "DisplayUnit",
+    "EncodingStats",
+    "Disagreement",
+    "boundary_diff",
+    "delta_sentence",
+    "delta_sentences",
+    "disagreements",
+    "group_tokens",
+    "text_stats",
+    "token_cuts",
     "BpeTrace",
     "Encoding",
     "MergeNode",
