@@ -92,15 +92,17 @@ class Encoding:
         self._pat = compile_pattern(pat_str)
         self._ranks = dict(mergeable_ranks)
         self._special = dict(special_tokens)
-        self._decoder: dict[int, bytes] = {rank: tok for tok, rank in self._ranks.items()}
-        if len(self._decoder) != len(self._ranks):
+        self._special_ids = frozenset(self._special.values())
+        self._decoder_cache: dict[int, bytes] | None = None  # id -> bytes, built on first use
+        self._lock = threading.Lock()
+        rank_values = set(self._ranks.values())
+        if len(rank_values) != len(self._ranks):
             raise ValueError(f"{name}: two tokens share one rank; every token needs its own id")
         for tok, tid in self._special.items():
-            if tid in self._decoder:
+            if tid in rank_values:
                 raise ValueError(f"{name}: special token {tok!r} reuses id {tid} of an ordinary token")
-            self._decoder[tid] = tok.encode("utf-8")
-        self._special_ids = frozenset(self._special.values())
-        self.max_token_value = max(self._decoder)
+        max_rank = max(rank_values, default=-1)
+        self.max_token_value = max([max_rank, *self._special_ids])
         if explicit_n_vocab is not None:
             if len(self._ranks) + len(self._special) != explicit_n_vocab or self.max_token_value != explicit_n_vocab - 1:
                 raise ValueError(f"{name}: explicit_n_vocab={explicit_n_vocab} does not match the ranks and special tokens")
@@ -113,10 +115,23 @@ class Encoding:
                     raise ValueError(f"{name}: merge ({a}, {b}) -> {c} does not match the vocabulary")
         self._merges: dict[tuple[int, int], int] | None = self._pair_merges
         self._parents: dict[int, tuple[int, int]] | None = None
-        self._lock = threading.Lock()
         self._cache: dict[str, tuple[int, ...]] = {}
 
     # ------------------------------------------------------------------ data
+    @property
+    def _decoder(self) -> dict[int, bytes]:
+        """id -> bytes for ordinary and special tokens (built once, on first use)."""
+        decoder = self._decoder_cache
+        if decoder is None:
+            with self._lock:
+                if self._decoder_cache is None:
+                    decoder = dict(zip(self._ranks.values(), self._ranks.keys()))
+                    for tok, tid in self._special.items():
+                        decoder[tid] = tok.encode("utf-8")
+                    self._decoder_cache = decoder
+                decoder = self._decoder_cache
+        return decoder
+
     def __repr__(self) -> str:
         return f"<Encoding {self.name!r}>"
 

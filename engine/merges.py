@@ -13,15 +13,14 @@ Two traps:
 * cl100k/o200k's single-byte tokens are not in byte order (rank 0 is ``b"!"``),
   so a leaf's id is not its byte value.
 
-`recover_merges` tries a shortcut first -- when exactly one split has both
-halves of lower rank, it must be the one -- and replays BPE otherwise.
-`recover_merges_reference` always replays; the tests check they agree.
+`recover_merges` is the fast replay; `recover_merges_reference` is the plain
+one built on `engine.bpe.merge_bytes`; the tests check they agree.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .bpe import merge_bytes
+from .bpe import INF, merge_bytes
 
 
 def _split_of(token: bytes, rank: int, ranks: dict[bytes, int]) -> tuple[bytes, bytes]:
@@ -35,32 +34,48 @@ def _split_of(token: bytes, rank: int, ranks: dict[bytes, int]) -> tuple[bytes, 
 
 
 def recover_merges(mergeable_ranks: dict[bytes, int]) -> dict[tuple[int, int], int]:
-    """``{(left_id, right_id): merged_id}`` in rank order, recovered from tiktoken ranks."""
-    ranks = mergeable_ranks
-    get = ranks.get
+    """``{(left_id, right_id): merged_id}`` in rank order, recovered from tiktoken ranks.
+
+    The same replay as `recover_merges_reference`, inlined for speed: it
+    tracks part boundaries inside the token instead of building byte parts,
+    and stops as soon as two parts are left.
+    """
+    get = mergeable_ranks.get
+    by_rank: list[bytes] = [b""] * len(mergeable_ranks)
+    for token, rank in mergeable_ranks.items():
+        if rank >= len(by_rank):
+            raise ValueError(f"rank {rank} of {token!r} is outside 0..{len(by_rank) - 1}; ranks must be dense")
+        by_rank[rank] = token
     merges: dict[tuple[int, int], int] = {}
-    for token, rank in sorted(ranks.items(), key=lambda kv: kv[1]):
+    for rank, token in enumerate(by_rank):
         n = len(token)
         if n == 1:
             continue
-        only = None
-        count = 0
-        for k in range(1, n):
-            a = get(token[:k])
-            if a is None or a >= rank:
-                continue
-            b = get(token[k:])
-            if b is None or b >= rank:
-                continue
-            count += 1
-            only = (a, b)
-            if count > 1:
-                break
-        if count == 1:
-            merges[only] = rank  # type: ignore[index]
+        if n == 2:
+            merges[(get(token[:1]), get(token[1:]))] = rank  # type: ignore[index]
             continue
-        left, right = _split_of(token, rank, ranks)
-        merges[(ranks[left], ranks[right])] = rank
+        starts = list(range(n + 1))
+        pair_ranks = []
+        for i in range(n - 1):
+            r = get(token[i : i + 2], INF)
+            pair_ranks.append(r if r < rank else INF)
+        while len(pair_ranks) > 1:
+            best = min(pair_ranks)
+            if best == INF:
+                break
+            i = pair_ranks.index(best)
+            del starts[i + 1]
+            del pair_ranks[i]
+            if i < len(pair_ranks):
+                r = get(token[starts[i] : starts[i + 2]], INF)
+                pair_ranks[i] = r if r < rank else INF
+            if i:
+                r = get(token[starts[i - 1] : starts[i + 1]], INF)
+                pair_ranks[i - 1] = r if r < rank else INF
+        if len(starts) != 3:
+            _split_of(token, rank, mergeable_ranks)  # raises with the explanation
+        k = starts[1]
+        merges[(get(token[:k]), get(token[k:]))] = rank  # type: ignore[index]
     return merges
 
 
