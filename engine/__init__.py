@@ -26,6 +26,8 @@ from .load import dump_data_gym, dump_tiktoken_bpe, parse_data_gym, parse_tiktok
 from .merges import MergeNode, recover_merges
 from .records import BpeTrace, MergeStep, Piece, Token
 from .registry import get_encoding, list_encodings
+from .minbpe_format import dump_minbpe_model, dump_minbpe_vocab, parse_minbpe_model
+from .train import MergeInfo, TrainingReport, TrainingStoppedEarly, train_bpe
 from .scripts import (
     ScriptShare,
     attribute_tokens,
@@ -75,4 +77,12 @@ __all__ = [
     "script_of",
     "script_runs",
     "token_tax",
+    # train.py and minbpe_format.py: training and minbpe files
+    "MergeInfo",
+    "TrainingReport",
+    "TrainingStoppedEarly",
+    "dump_minbpe_model",
+    "dump_minbpe_vocab",
+    "parse_minbpe_model",
+    "train_bpe",
 ]
