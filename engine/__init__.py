@@ -26,6 +26,10 @@ from .load import dump_data_gym, dump_tiktoken_bpe, parse_data_gym, parse_tiktok
 from .merges import MergeNode, recover_merges
 from .records import BpeTrace, MergeStep, Piece, Token
 from .registry import get_encoding, list_encodings
+from .vocab import (
+    Family, GlitchToken, RegexTimeoutError, TokenInfo, contained, containing, filter_tokens, glitch_sources,
+    glitch_tokens, length_histogram, longest, readable, search_regex, search_substring, token_info, token_infos,
+)
 from .minbpe_format import dump_minbpe_model, dump_minbpe_vocab, parse_minbpe_model
 from .train import MergeInfo, TrainingReport, TrainingStoppedEarly, train_bpe
 from .scripts import (
@@ -85,4 +89,8 @@ __all__ = [
     "dump_minbpe_vocab",
     "parse_minbpe_model",
     "train_bpe",
+    # vocab.py: vocabulary explorer (facts, search, filters, families, glitch tokens)
+    "Family", "GlitchToken", "RegexTimeoutError", "TokenInfo", "contained", "containing", "filter_tokens",
+    "glitch_sources", "glitch_tokens", "length_histogram", "longest", "readable", "search_regex",
+    "search_substring", "token_info", "token_infos",
 ]
