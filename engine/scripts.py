@@ -140,24 +140,29 @@ def attribute_tokens(text: str, tokens: Sequence[Token]) -> list[ScriptShare]:
     """
     text = repair_surrogates(text)
     covered_end = max((t.char_end for t in tokens), default=0)
-    # byte_script[b] = script of the character holding byte b (UTF-8 offsets, as in Token)
+    # For every byte (UTF-8 offsets, as in Token): its script and the index of its script run.
     byte_script: list[str] = []
+    byte_run: list[int] = []
     chars: Counter[str] = Counter()
     nbytes: Counter[str] = Counter()
-    for script, start, end in script_runs(text[:covered_end]):
+    for i, (script, start, end) in enumerate(script_runs(text[:covered_end])):
         n = len(text[start:end].encode("utf-8", "surrogatepass"))
         byte_script.extend([script] * n)
+        byte_run.extend([i] * n)
         chars[script] += end - start
         nbytes[script] += n
+    whole: Counter[str] = Counter()  # tokens inside one run: the common case, counted as integers
     shares: dict[str, Fraction] = {script: Fraction(0) for script in chars}
     for token in tokens:
-        owners = Counter(byte_script[token.byte_start:token.byte_end])
-        if len(owners) == 1:
-            shares[next(iter(owners))] += 1
+        first, last = token.byte_start, token.byte_end - 1  # tokens are never empty
+        if byte_run[first] == byte_run[last]:
+            whole[byte_script[first]] += 1
             continue
         width = token.byte_end - token.byte_start
-        for script, n in owners.items():
+        for script, n in Counter(byte_script[first:last + 1]).items():
             shares[script] += Fraction(n, width)
+    for script, n in whole.items():
+        shares[script] += n
     rows = [ScriptShare(s, chars[s], nbytes[s], shares[s]) for s in chars]
     return sorted(rows, key=lambda r: (-r.tokens, -r.chars, r.script))
 

@@ -60,3 +60,16 @@ def tokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[e
 @st.cache_data(max_entries=64, show_spinner=False)
 def pretokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[engine.Piece]:
     return _enc.pretokenize(text[:DRAW_LIMIT], **policy_kwargs(policy))
+
+
+# --- Gallery ---
+@st.cache_data(max_entries=48, show_spinner=False)
+def tokenize_many(name: str, _enc: engine.Encoding, texts: tuple[str, ...], policy: str) -> list[list[engine.Token]]:
+    """Token records of several short texts (one gallery demo) as one cache entry."""
+    return [_enc.tokenize(text, **policy_kwargs(policy)) for text in texts]
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def token_tax(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[engine.ScriptShare]:
+    """Tokens per script of the first DRAW_LIMIT characters of `text` (engine.token_tax)."""
+    return engine.attribute_tokens(text[:DRAW_LIMIT], tokenize(name, _enc, text, policy))

@@ -66,3 +66,49 @@ def hex_bytes(data: bytes) -> str:
 
 def container(inner: Iterable[str], cls: str, element_id: str | None = None) -> str:
     return f'<div {attrs({"class": cls, "id": element_id})}>{"".join(inner)}</div>'
+
+
+# --- Gallery ---
+# Token chips for the "Why counts differ" demos: one chip per token, coloured by id,
+# a gap where a new pre-tokenizer piece starts, bytes that are not whole characters in hex.
+
+GALLERY_STYLE = """<style>
+.gchips{font-family:"Source Code Pro",ui-monospace,monospace,"Noto Color Emoji";line-height:2.3;
+  font-size:0.95rem;word-break:break-word}
+.gchips .tok{border-radius:3px;padding:2px 3px;margin-right:1px;color:#111;white-space:pre}
+.gchips .tok.piece{margin-left:0.8rem}
+.gchips .tok:first-child{margin-left:0}
+.gchips .tok sub{font-size:0.68rem;color:#333;margin-left:3px;font-family:ui-monospace,monospace}
+.gchips .tok.special{outline:2px solid #c2185b;font-weight:600}
+.gchips .tok.bytes{outline:1px dashed #b71c1c}
+.gchips .ws{color:#666}
+.gchips-name{font-size:0.8rem;color:#555;margin:0.3rem 0 -0.3rem 0}
+</style>"""
+_CHIP_WS = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍"}
+
+
+def gallery_chip_text(data: bytes) -> str:
+    """Escaped label of a token: whitespace made visible, a partial character as ‹hex bytes›."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return esc(f"‹{hex_bytes(data)}›")
+    return "".join(f'<span class="ws">{esc(_CHIP_WS[ch])}</span>' if ch in _CHIP_WS else esc(ch) for ch in text)
+
+
+def gallery_chips(tokens: Iterable[tuple[int, bytes, bool, bool]], *, show_ids: bool = True) -> str:
+    """One line of chips for (id, bytes, starts_piece, special) tuples."""
+    chips = []
+    for token_id, data, starts_piece, special in tokens:
+        classes = ["tok"]
+        if starts_piece:
+            classes.append("piece")
+        if special:
+            classes.append("special")
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            classes.append("bytes")
+        label = gallery_chip_text(data) + (f"<sub>{esc(token_id)}</sub>" if show_ids else "")
+        chips.append(f'<span {attrs({"class": " ".join(classes), "style": f"background:{token_color(token_id)}", "title": f"id {token_id}"})}>{label}</span>')
+    return f'<div class="gchips">{"".join(chips)}</div>'
