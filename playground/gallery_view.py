@@ -59,11 +59,11 @@ def _gallery(names: list[str]) -> None:
     st.markdown(f"**Measured now:** {_finding(demo, tokens, names)}")
     table = _count_table(demo, counts, tokens, names)
     if demo.key == "languages":
-        st.dataframe(table, hide_index=True, width="stretch", height=420, key="gallery_table",
+        st.dataframe(table, hide_index=True, width="stretch", height=420,
                      column_config={"Text": st.column_config.TextColumn(width="large")})
         _provenance()
     else:
-        st.dataframe(table, hide_index=True, width="stretch", key="gallery_table")
+        st.dataframe(table, hide_index=True, width="stretch")
     st.altair_chart(_count_chart(demo, counts, names), width="stretch")
     _look_closer(demo, tokens, names)
 
@@ -240,7 +240,7 @@ def _special_demo(demo: Demo, names: list[str]) -> None:
     as_special = {n: len(chips[(n, "special", text)]) for n in names}
     st.markdown("**Measured now:** " + "; ".join(
         f"{n}: `{text}` is {as_text[n]} tokens as text, {as_special[n]} with the special token" for n in names) + ".")
-    st.dataframe(table, hide_index=True, width="stretch", key="gallery_table")
+    st.dataframe(table, hide_index=True, width="stretch")
     chart = alt.Chart(table.dropna(subset=["Tokens"])).mark_bar().encode(
         x=alt.X("Tokens:Q", title="tokens"),
         y=alt.Y("Policy:N", title=None, axis=alt.Axis(labelLimit=260)),
@@ -310,7 +310,7 @@ def _token_tax(taxes: dict[str, list[engine.ScriptShare]], names: list[str]) -> 
             row[f"{n} tokens"] = round(float(share.tokens), 2) if share else 0.0
             row[f"{n} tokens/char"] = round(share.tokens_per_char, 3) if share else 0.0
         rows.append(row)
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="gallery_tax_table")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     data = pd.DataFrame([
         {"Script": s.script, "Encoding": n, "Tokens per character": s.tokens_per_char,
          "Tokens": float(s.tokens), "Chars": s.chars}
@@ -359,7 +359,7 @@ def _budget(counts: dict[str, int], n_chars: int, names: list[str]) -> None:
                      "Cost": round(tokens / 1_000_000 * price, 6)})
     st.caption(f"{n_chars:,} characters counted, special tokens handled "
                f"{state.SPECIAL_POLICIES.get(st.session_state.get(state.SPECIAL, 'text'))}.")
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="gallery_budget_table",
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
                  column_config={"Cost": st.column_config.NumberColumn(format="%.6f")})
     data = pd.DataFrame(rows)
     bars = alt.Chart(data).mark_bar().encode(
