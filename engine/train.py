@@ -69,8 +69,9 @@ class MergeInfo:
     pair: tuple[int, int]
     new_id: int
     bytes: bytes
-    count: int
+    count: int  # occurrences counted, overlapping ones included (minbpe's stats)
     tied: bool  # another pair had the same count at that step (the first-seen one won)
+    replaced: int  # occurrences actually replaced (fewer than `count` in runs like ``aaa``)
 
 
 @dataclass(frozen=True)
@@ -84,12 +85,20 @@ class TrainingReport:
     message: str
     n_chunks: int
     n_unique_chunks: int
+    n_bytes: int  # bytes of training text (special tokens cut out)
     seconds: float
 
     @property
     def vocab_size(self) -> int:
         """Ordinary tokens learned: 256 bytes + the merges (special tokens not counted)."""
         return 256 + len(self.merges)
+
+    def token_counts(self) -> list[int]:
+        """Tokens in the training text after 0, 1, ..., all merges (exactly what encoding it gives)."""
+        counts = [self.n_bytes]
+        for m in self.merges:
+            counts.append(counts[-1] - m.replaced)
+        return counts
 
 
 Progress = Callable[[int, int, MergeInfo], None]
@@ -186,6 +195,7 @@ def finish(
     name: str | None,
     n_chunks: int,
     n_unique: int,
+    n_bytes: int,
     started: float,
 ) -> Encoding:
     """Build the `Encoding`, attach the `TrainingReport`, warn if training stopped early."""
@@ -201,7 +211,7 @@ def finish(
         message = f"learned {len(merges)} merges: vocabulary of {256 + len(merges)} tokens"
     enc = build_encoding([m.pair for m in merges], pat_str=pat_str, special_tokens=specials, name=name)
     enc.training = TrainingReport(  # type: ignore[attr-defined]
-        vocab_size, pat_str, tuple(merges), stopped, message, n_chunks, n_unique, time.perf_counter() - started
+        vocab_size, pat_str, tuple(merges), stopped, message, n_chunks, n_unique, n_bytes, time.perf_counter() - started
     )
     return enc
 
@@ -308,6 +318,7 @@ def train_bpe(
         new_id = 256 + rank
         a, b = best
         changed: set[tuple[int, int]] = set()
+        replaced = 0
 
         def remove(pair: tuple[int, int], pos: int, w: int) -> None:
             if pair == best:  # an overlapping occurrence of the pair being merged
@@ -341,6 +352,7 @@ def train_bpe(
             if tok[i] != a or j < 0 or tok[j] != b:
                 continue  # consumed by an overlapping occurrence just before
             w = weight[i]
+            replaced += w
             h = prv[i]
             k = nxt[j]
             if h >= 0:
@@ -361,10 +373,10 @@ def train_bpe(
             heapq.heappush(heap, (-count[pair], first[pair], pair))
 
         vocab.append(vocab[a] + vocab[b])
-        info = MergeInfo(rank, best, new_id, vocab[new_id], best_count, tied)
+        info = MergeInfo(rank, best, new_id, vocab[new_id], best_count, tied, replaced)
         merges.append(info)
         if progress is not None:
             progress(rank + 1, total, info)
 
     return finish(merges, vocab_size=vocab_size, pat_str=pat_str, specials=specials, name=name,
-                  n_chunks=len(chunks), n_unique=len(unique), started=started)
+                  n_chunks=len(chunks), n_unique=len(unique), n_bytes=sum(map(len, chunks)), started=started)

@@ -71,11 +71,13 @@ def train_bpe_reference(
         top = stats[pair]
         tied = sum(1 for c in stats.values() if c == top) > 1
         new_id = 256 + rank
+        before = sum(map(len, ids))
         ids = [merge(chunk_ids, pair, new_id) for chunk_ids in ids]
+        replaced = before - sum(map(len, ids))
         vocab.append(vocab[pair[0]] + vocab[pair[1]])
-        info = MergeInfo(rank, pair, new_id, vocab[new_id], top, tied)
+        info = MergeInfo(rank, pair, new_id, vocab[new_id], top, tied, replaced)
         merges.append(info)
         if progress is not None:
             progress(rank + 1, total, info)
     return finish(merges, vocab_size=vocab_size, pat_str=pat_str, specials=specials, name=name,
-                  n_chunks=len(chunks), n_unique=len(set(chunks)), started=started)
+                  n_chunks=len(chunks), n_unique=len(set(chunks)), n_bytes=sum(map(len, chunks)), started=started)

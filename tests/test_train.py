@@ -146,6 +146,17 @@ def test_random_unicode_texts(text, vocab_size):
     assert enc.decode(enc.encode(text, disallowed_special=())) == engine.repair_surrogates(text)
 
 
+def test_token_counts_match_encoding(taylor):
+    text = taylor[:20_000] + "<|endoftext|>" + "aaaaaaaaa"
+    enc = train_bpe(text, 400, pat_str=CL100K_PAT_STR, special_tokens=["<|endoftext|>"])
+    counts = enc.training.token_counts()
+    assert counts[0] == enc.training.n_bytes == len(text.encode()) - len("<|endoftext|>")
+    assert counts[-1] == len(enc.encode(text, allowed_special="all")) - 1
+    raw = same_training("aaa ab aaaa", 260, None)
+    assert raw.training.merges[0].count == 5 and raw.training.merges[0].replaced == 3
+    assert raw.training.token_counts()[-1] == len(raw.encode("aaa ab aaaa"))
+
+
 def test_long_run_of_one_character():
     enc = same_training("a" * 5000, 270, None)
     ids = enc.encode("a" * 5000)
