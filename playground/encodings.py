@@ -73,3 +73,61 @@ def tokenize_many(name: str, _enc: engine.Encoding, texts: tuple[str, ...], poli
 def token_tax(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[engine.ScriptShare]:
     """Tokens per script of the first DRAW_LIMIT characters of `text` (engine.token_tax)."""
     return engine.attribute_tokens(text[:DRAW_LIMIT], tokenize(name, _enc, text, policy))
+
+
+# --- Merge tree / steps / vocabulary ---
+@st.cache_data(max_entries=64, show_spinner=False)
+def merge_tree(name: str, _enc: engine.Encoding, token_id: int) -> engine.MergeNode:
+    """How `token_id` was built (the first call per encoding recovers all merges: ~2 s for o200k)."""
+    return _enc.merge_tree(token_id)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def bpe_trace(name: str, _enc: engine.Encoding, piece: str) -> engine.BpeTrace:
+    """Every merge step on `piece`.  A resource (the trace is frozen, never mutated) so moving
+    the step slider does not unpickle 100,000 steps on every rerun."""
+    return _enc.bpe_trace(piece)
+
+
+@st.cache_data(max_entries=8, show_spinner="Reading every token of the vocabulary…")
+def vocab_table(name: str, _enc: engine.Encoding):
+    """One row per ordinary token (a pandas DataFrame indexed by id) for the vocabulary explorer."""
+    import pandas as pd
+
+    infos = engine.token_infos(_enc)
+    glitch = engine.glitch_tokens(_enc)
+    return pd.DataFrame(
+        {
+            "id": [i.id for i in infos],
+            "token": [i.readable for i in infos],
+            "bytes": [i.bytes.hex(" ") for i in infos],
+            "length": [i.length for i in infos],
+            "leading space": [i.leading_space for i in infos],
+            "valid UTF-8": [i.valid_utf8 for i in infos],
+            "glitch": [i.id in glitch for i in infos],
+        },
+        index=[i.id for i in infos],
+    )
+
+
+@st.cache_data(max_entries=32, show_spinner="Searching the vocabulary…")
+def vocab_search(name: str, _enc: engine.Encoding, query: str, mode: str, ignore_case: bool) -> list[int]:
+    """Ids matching a substring or regex (ValueError / engine.RegexTimeoutError are not cached)."""
+    if mode == "regex":
+        return engine.search_regex(_enc, query, ignore_case=ignore_case)
+    return engine.search_substring(_enc, query, ignore_case=ignore_case)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def vocab_filter(name: str, _enc: engine.Encoding, which: str) -> list[int]:
+    """Ids for a quick filter: 'longest' (top 200, longest first) or an engine.filter_tokens name."""
+    if which == "longest":
+        return engine.longest(_enc, 200)
+    if which == "glitch":
+        return sorted(engine.glitch_tokens(_enc))
+    return engine.filter_tokens(_enc, which)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def length_histogram(name: str, _enc: engine.Encoding) -> list[tuple[int, int]]:
+    return engine.length_histogram(_enc)

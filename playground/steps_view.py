@@ -1,0 +1,191 @@
+"""BPE steps: replay the merge loop on one piece of the text, one merge at a time.
+
+BPE runs on each pre-tokenization piece separately.  It starts from the
+piece's single bytes and, at every step, joins the adjacent pair whose join
+has the lowest rank; it stops when no adjacent pair is a token.  The slider
+walks `Encoding.bpe_trace(piece)`; parts are rebuilt with
+``trace.parts_at(k)`` (one step's parts at a time, never all of them), and at
+most `WINDOW` boxes around the merge are drawn, so a 5,000-byte piece stays
+responsive.  The last step's ids are checked against ``encode``.
+"""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+import engine
+from playground import encodings, html, state, tree_view
+from playground.pages import PAGES
+
+ENC_KEY = "steps_enc"
+SOURCE_KEY = "steps_source"
+PIECE_KEY = "steps_piece"
+TYPED_KEY = "steps_typed"
+STEP_KEY = "steps_k"
+
+SOURCES = {"text": "A piece of the text", "typed": "Type a piece"}
+WINDOW = 160  # boxes drawn around the current merge
+TABLE_ROWS = 3000  # steps listed in the table
+MAX_PIECES = 2000  # distinct pieces offered in the picker
+
+
+def show_piece(text: str) -> None:
+    """Open this view on `text` (called by other views before `st.switch_page`)."""
+    st.session_state[SOURCE_KEY] = "typed"
+    st.session_state[TYPED_KEY] = text
+    st.session_state[STEP_KEY] = 0
+
+
+def _move(delta: int | None, last: int) -> None:
+    """Stepper buttons: delta steps, or to the end (None)."""
+    k = st.session_state.get(STEP_KEY, 0)
+    st.session_state[STEP_KEY] = last if delta is None else min(max(k + delta, 0), last)
+
+
+def _pieces(name: str, enc: engine.Encoding) -> list[str]:
+    text = st.session_state.get(state.TEXT, "")
+    policy = st.session_state.get(state.SPECIAL, "text")
+    try:
+        pieces = encodings.pretokenize(name, enc, text, policy)
+    except ValueError:
+        pieces = encodings.pretokenize(name, enc, text, "text")
+    seen: dict[str, None] = {}
+    for piece in pieces:
+        if not piece.special:
+            seen.setdefault(piece.text)
+    return list(seen)[:MAX_PIECES]
+
+
+def _choose_piece(name: str, enc: engine.Encoding) -> str | None:
+    source = st.segmented_control("Piece", list(SOURCES), format_func=SOURCES.get, key=SOURCE_KEY,
+                                  required=True, default="text", label_visibility="collapsed")
+    if source == "typed":
+        st.session_state.setdefault(TYPED_KEY, "unbelievable")
+        return st.text_input("Piece", key=TYPED_KEY, help="Any text; BPE runs on its UTF-8 bytes.") or None
+    pieces = _pieces(name, enc)
+    if not pieces:
+        st.info("The text is empty: type one on the Tokenize page, or type a piece here.")
+        return None
+    if st.session_state.get(PIECE_KEY) not in pieces:
+        st.session_state[PIECE_KEY] = max(pieces, key=lambda p: len(p.encode("utf-8")))
+    return st.selectbox(
+        f"Pieces of the current text ({len(pieces):,} distinct; the longest is preselected)", pieces,
+        key=PIECE_KEY, format_func=lambda p: f"{engine.readable(p.encode('utf-8'), space='␣')}   ({len(p.encode('utf-8'))} bytes)",
+        help="The encoding's split pattern cut the text into these pieces; BPE never merges across them.")
+
+
+def _pair_ranks(enc: engine.Encoding, parts: list[bytes], ids: list[int | None]) -> list[int | None]:
+    """The rank of joining each pair of neighbours (None: the join is not a token)."""
+    if enc.uses_pair_merges:
+        merges = enc.merges
+        return [merges.get((a, b)) if a is not None and b is not None else None for a, b in zip(ids, ids[1:])]
+    ranks = enc.mergeable_ranks
+    return [ranks.get(a + b) for a, b in zip(parts, parts[1:])]
+
+
+def _stepper(n: int) -> int:
+    if st.session_state.get(STEP_KEY, 0) > n:
+        st.session_state[STEP_KEY] = 0
+    b = st.columns([1, 1, 1, 1, 6])
+    b[0].button("⏮", key="steps_first", on_click=_move, args=(-n, n), help="Back to single bytes", width="stretch")
+    b[1].button("◀", key="steps_prev", on_click=_move, args=(-1, n), help="One merge back", width="stretch")
+    b[2].button("▶", key="steps_next", on_click=_move, args=(1, n), help="Next merge", width="stretch")
+    b[3].button("⏭", key="steps_last", on_click=_move, args=(None, n), help="All merges done", width="stretch")
+    return b[4].slider("Step", 0, n, key=STEP_KEY, label_visibility="collapsed",
+                       help="0 = single bytes; each step performs one merge.")
+
+
+def _draw_step(enc: engine.Encoding, trace: engine.BpeTrace, k: int) -> None:
+    n = len(trace.steps)
+    parts = trace.parts_at(k)
+    ranks = enc.mergeable_ranks
+    step = trace.steps[k] if k < n else None
+    centre = step.position if step else 0
+    first = max(0, min(centre - WINDOW // 2, len(parts) - WINDOW))
+    window = parts[first : first + WINDOW]
+    ids = [ranks.get(p) for p in window]
+    if step is not None:
+        st.markdown(
+            f"**Step {k + 1} of {n}:** join `{engine.readable(step.left, space='␣')}` + "
+            f"`{engine.readable(step.right, space='␣')}` → `{engine.readable(step.merged, space='␣')}` "
+            f"(rank **{step.rank}**, the lowest of all neighbouring pairs)".replace("``", "` `"))
+    else:
+        st.markdown(f"**Done after {n} merges:** no two neighbouring parts join into a token any more.")
+    st.markdown(html.TREE_STYLE + html.bpe_parts(window, ids, merge_at=step.position if step else None,
+                                                 pair_ranks=_pair_ranks(enc, window, ids), first=first,
+                                                 total=len(parts)), unsafe_allow_html=True)
+    note = (f" Drawing parts {first} … {first + len(window) - 1} of {len(parts):,} around the merge."
+            if len(parts) > len(window) else "")
+    st.caption("Each box is a part with its token id. The small numbers between boxes are the rank of "
+               "joining those two neighbours (blank: not a token); the red one is merged next (on a tie, the leftmost)." + note)
+
+
+def _check(name: str, enc: engine.Encoding, piece: str, trace: engine.BpeTrace) -> None:
+    final = list(trace.final_ids)
+    split = encodings.pretokenize(name, enc, piece, "text")
+    shown = ", ".join(map(str, final[:40])) + (" …" if len(final) > 40 else "")
+    if len(split) == 1 and split[0].text == piece:
+        expected = enc.encode_ordinary(piece)
+        if expected == final:
+            st.success(f"✅ After the last step the ids are [{shown}], the same as `enc.encode(piece)`.")
+        else:
+            st.error(f"❌ The last step gives [{shown}] but encode() gives {expected[:40]}. This is a bug; please report it.")
+    else:
+        st.info(f"The split pattern cuts this text into {len(split)} pieces, and encode() runs BPE on each "
+                f"separately; here BPE ran on the whole string: [{shown}]. Pick a piece of the text to compare with encode().")
+    loop_ids = [enc.mergeable_ranks.get(p) for p in trace.parts_at(len(trace.steps))] if not enc.uses_pair_merges else final
+    if loop_ids != final:
+        st.caption("This piece is itself a token, so encode() (like tiktoken) takes it whole without running the loop.")
+
+
+def _table(trace: engine.BpeTrace, k: int) -> None:
+    steps = trace.steps[:TABLE_ROWS]
+    show = lambda b: engine.readable(b, space="␣")  # noqa: E731
+    df = pd.DataFrame({
+        "step": [s.index + 1 for s in steps],
+        "now": ["▶" if s.index == k else "" for s in steps],
+        "position": [s.position for s in steps],
+        "left": [show(s.left) for s in steps],
+        "right": [show(s.right) for s in steps],
+        "merged": [show(s.merged) for s in steps],
+        "rank (id)": [s.rank for s in steps],
+    })
+    st.dataframe(df, hide_index=True, width="stretch", height=300, key="steps_table")
+    if len(trace.steps) > TABLE_ROWS:
+        st.caption(f"The first {TABLE_ROWS:,} of {len(trace.steps):,} steps.")
+
+
+def render() -> None:
+    st.title("👣 BPE steps")
+    st.markdown("BPE starts from a piece's **bytes** and repeatedly joins the neighbouring pair with the "
+                "**lowest rank** (the merge learned earliest), until no neighbouring pair is a token.")
+    name, enc = tree_view.encoding_select(ENC_KEY)
+    piece = _choose_piece(name, enc)
+    if not piece:
+        return
+    try:
+        trace = encodings.bpe_trace(name, enc, piece)
+    except ValueError as err:
+        st.error(f"{err}. Choose another piece or encoding.")
+        return
+    n = len(trace.steps)
+    c1, c2, c3 = st.columns(3)
+    c1.metric("bytes", len(trace.piece))
+    c2.metric("merges", n)
+    c3.metric("tokens at the end", len(trace.final_ids))
+    if n == 0:
+        st.info("Nothing to merge: the piece is a single byte, or no two of its bytes form a token.")
+        k = 0
+    else:
+        k = _stepper(n)
+    _draw_step(enc, trace, k)
+    _check(name, enc, piece, trace)
+    if n:
+        st.subheader("All steps")
+        _table(trace, k)
+    final = list(dict.fromkeys(trace.final_ids))[:40]
+    picked = st.pills("Open the merge tree of a final token", final, key="steps_final_pick",
+                      format_func=lambda t: tree_view.token_label(enc, t))
+    if picked is not None:
+        tree_view.set_token(name, picked)
+        st.switch_page(PAGES["tree"])

@@ -1,0 +1,272 @@
+"""Merge tree: how one token was built, merge by merge, down to its single bytes.
+
+A rank file stores only ``token bytes -> rank``; the engine recovers which two
+tokens were merged to make each one (`Encoding.merge_tree`).  The tree reads
+bottom-up: the leaves are the token's bytes (with *their* ids, which for
+cl100k/o200k are not the byte values), every box joined its two children, and
+its id is its rank -- lower ids were learned earlier.
+
+The chosen token and encoding are `state.TOKEN_ID` / `state.TOKEN_ENC`, shared
+with the Tokenize, BPE steps and Vocabulary views and the share link.  The
+helpers `encoding_select` and `set_token` keep those keys in sync with widgets.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+import engine
+from engine.vocab import is_valid_utf8
+from playground import encodings, html, state
+from playground.pages import PAGES
+
+ENC_KEY = "tree_enc"
+MODE_KEY = "tree_pick_mode"
+TEXT_KEY = "tree_text_token"
+ID_KEY = "tree_id"
+FIND_KEY = "tree_find"
+FOUND_KEY = "tree_found"
+DEPTH_KEY = "tree_depth"
+LAYOUT_KEY = "tree_left_right"
+OTHER_KEY = "tree_other_enc"
+
+PICK_MODES = {"text": "From the text", "id": "By id", "search": "By search"}
+MAX_TEXT_TOKENS = 80  # distinct tokens of the text offered as chips
+MAX_FOUND = 60  # search results offered in the picker
+WIDE_TREE = 20  # leaves above which the tree is drawn left to right
+DEEP_TREE = 8  # levels drawn by default for deeper trees
+
+
+# ------------------------------------------------------------ shared state
+def set_token(enc_name: str, token_id: int | None) -> None:
+    st.session_state[state.TOKEN_ENC] = enc_name
+    st.session_state[state.TOKEN_ID] = token_id
+
+
+def _on_encoding_change(key: str) -> None:
+    """Switch the shared encoding; keep the same token (by its bytes) when the new encoding has it."""
+    old_name, new_name = st.session_state.get(state.TOKEN_ENC), st.session_state[key]
+    token_id = st.session_state.get(state.TOKEN_ID)
+    new_id = None
+    if token_id is not None and old_name:
+        try:
+            data = encodings.resolve(old_name).decode_single_token_bytes(token_id)
+            new_id = encodings.resolve(new_name).mergeable_ranks.get(data)
+        except (KeyError, engine.UnknownTokenError):
+            new_id = None
+    set_token(new_name, new_id if new_id is not None else token_id)
+
+
+def encoding_select(key: str, label: str = "Encoding") -> tuple[str, engine.Encoding]:
+    """The shared "chosen encoding" picker (built-ins + this session's own tokenizers)."""
+    options = state.known_encodings()
+    if st.session_state.get(state.TOKEN_ENC) not in options:
+        st.session_state[state.TOKEN_ENC] = "cl100k_base"
+    st.session_state[key] = st.session_state[state.TOKEN_ENC]  # before the widget: the shared key wins
+    name = st.selectbox(label, options, key=key, on_change=_on_encoding_change, args=(key,),
+                        help="Shared by Merge tree, BPE steps and Vocabulary. Trained tokenizers appear here too.")
+    return name, encodings.resolve(name)
+
+
+def text_tokens(name: str, enc: engine.Encoding) -> list[engine.Token]:
+    """Tokens of the current text (special-token text encoded as plain text, so nothing is refused)."""
+    text = st.session_state.get(state.TEXT, "")
+    policy = st.session_state.get(state.SPECIAL, "text")
+    try:
+        return encodings.tokenize(name, enc, text, policy)
+    except ValueError:
+        return encodings.tokenize(name, enc, text, "text")
+
+
+def token_label(enc: engine.Encoding, token_id: int) -> str:
+    try:
+        data = enc.decode_single_token_bytes(token_id)
+    except engine.UnknownTokenError:
+        return f"? · {token_id}"
+    return f"{engine.readable(data, space='␣')} · {token_id}"
+
+
+# ---------------------------------------------------------------- pickers
+def _default_token(name: str, enc: engine.Encoding) -> int:
+    """The longest token of the current text, or 'hello'."""
+    tokens = [t for t in text_tokens(name, enc) if not t.special]
+    if tokens:
+        return max(tokens, key=lambda t: (len(t.bytes), -t.byte_start)).id
+    return enc.encode_ordinary("hello")[0]
+
+
+def _copy_to_token(key: str) -> None:
+    value = st.session_state.get(key)
+    if value is not None:
+        st.session_state[state.TOKEN_ID] = int(value)
+
+
+def _on_find() -> None:
+    """Typing a whole token picks it at once (leading spaces count: ' the' is not 'the')."""
+    query = st.session_state.get(FIND_KEY, "")
+    enc = encodings.resolve(st.session_state[state.TOKEN_ENC])
+    tid = enc.mergeable_ranks.get(query.encode("utf-8")) if query else None
+    if tid is not None:
+        st.session_state[state.TOKEN_ID] = tid
+
+
+def _pick_token(name: str, enc: engine.Encoding) -> None:
+    """One picker at a time (text chips, id, or search); each writes state.TOKEN_ID."""
+    mode = st.segmented_control("Pick a token", list(PICK_MODES), format_func=PICK_MODES.get,
+                                key=MODE_KEY, required=True, default="text")
+    current = st.session_state.get(state.TOKEN_ID)
+    if mode == "id":
+        if current is not None and 0 <= current < enc.n_vocab:
+            st.session_state[ID_KEY] = current
+        st.number_input("Token id", min_value=0, max_value=enc.n_vocab - 1, step=1, key=ID_KEY,
+                        on_change=_copy_to_token, args=(ID_KEY,),
+                        help=f"0 … {enc.n_vocab - 1}; ids of special tokens and unused ids are explained, not drawn.")
+    elif mode == "search":
+        st.text_input("Find a token", key=FIND_KEY, on_change=_on_find,
+                      placeholder="part of a token, e.g.  ing  or  Magikarp (leading spaces count)")
+        query = st.session_state.get(FIND_KEY, "")
+        if query:
+            found = encodings.vocab_search(name, enc, query, "substring", False)
+            exact = enc.mergeable_ranks.get(query.encode("utf-8"))
+            lengths = {tid: len(enc.decode_single_token_bytes(tid)) for tid in found[:5000]}
+            ranked = sorted(lengths, key=lambda t: (t != exact, lengths[t], t))[:MAX_FOUND]
+            if not ranked:
+                st.warning(f"No token of {name} contains {query!r}. Try a shorter part, or check leading spaces.")
+                return
+            st.session_state[FOUND_KEY] = current if current in ranked else None
+            st.selectbox(f"{len(found):,} tokens contain it; the {len(ranked)} shortest:", ranked,
+                         format_func=lambda t: token_label(enc, t), key=FOUND_KEY, index=None,
+                         placeholder="Choose one", on_change=_copy_to_token, args=(FOUND_KEY,))
+    else:
+        seen: dict[int, None] = {}
+        for tok in text_tokens(name, enc):
+            if not tok.special:
+                seen.setdefault(tok.id)
+        ids = list(seen)[:MAX_TEXT_TOKENS]
+        if not ids:
+            st.info("The text is empty: type one on the Tokenize page, or pick a token by id or by search.")
+            return
+        st.session_state[TEXT_KEY] = current if current in ids else None
+        st.pills("Tokens of the current text", ids, format_func=lambda t: token_label(enc, t),
+                 key=TEXT_KEY, on_change=_copy_to_token, args=(TEXT_KEY,))
+        if len(seen) > MAX_TEXT_TOKENS:
+            st.caption(f"The first {MAX_TEXT_TOKENS} of {len(seen):,} distinct tokens; pick others by id or search.")
+
+
+# ----------------------------------------------------------------- drawing
+def token_problem(enc: engine.Encoding, token_id: int) -> str | None:
+    """Why `token_id` has no tree, or None."""
+    if enc.is_special_token(token_id):
+        text = enc.decode_single_token_bytes(token_id).decode("utf-8", "replace")
+        return (f"Id {token_id} is the special token `{text}`: encode() adds it whole, it is never built "
+                "by merges, so it has no tree. Pick an ordinary token.")
+    if enc.unknown_ids([token_id]):
+        return (f"Id {token_id} is not a token of {enc.name}: ordinary ids are 0 … {len(enc.mergeable_ranks) - 1}"
+                f"{', special ids ' + ', '.join(map(str, sorted(enc.special_tokens.values()))) if enc.special_tokens else ''}"
+                "; the ids between are unused. Pick another id.")
+    return None
+
+
+def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: str) -> engine.MergeNode:
+    with st.spinner(f"Recovering {name}'s merges from its rank file (once per encoding, a few seconds)…"):
+        tree = encodings.merge_tree(name, enc, token_id)
+    n_leaves = tree.n_merges + 1
+    left_right = n_leaves > WIDE_TREE
+    max_depth = None
+    if key_prefix == "main":
+        c1, c2 = st.columns([3, 2])
+        if tree.depth > DEEP_TREE:
+            max_depth = c1.slider("Levels drawn", 1, tree.depth, min(DEEP_TREE, tree.depth), key=DEPTH_KEY,
+                                  help="Deeper subtrees fold into one dashed box that says how many merges it hides.")
+            if max_depth >= tree.depth:
+                max_depth = None
+        left_right = c2.toggle("Draw left to right", value=left_right, key=LAYOUT_KEY,
+                               help="Long tokens have many leaves; left to right keeps them readable.")
+    st.graphviz_chart(html.merge_tree_dot(tree, max_depth=max_depth, left_right=left_right), width="stretch")
+    return tree
+
+
+def _permuted_note(tree: engine.MergeNode, name: str) -> None:
+    moved = [(leaf.bytes[0], leaf.id) for leaf in tree.leaves() if leaf.bytes[0] != leaf.id]
+    if moved:
+        b, i = moved[0]
+        st.caption(f"Leaf ids are not byte values in {name}: byte 0x{b:02x} ({b}) has id {i}. "
+                   "Single bytes were ranked like any other token (GPT-2 puts printable bytes first; "
+                   "cl100k/o200k rank them by frequency), so always look a byte's id up.")
+
+
+def _other_encodings(name: str, data: bytes) -> None:
+    st.subheader("The same bytes in other encodings")
+    rows, drawable = [], []
+    for other in state.BUILTIN_ENCODINGS:
+        if other == name:
+            continue
+        enc2 = encodings.builtin(other)
+        tid = enc2.mergeable_ranks.get(data)
+        if tid is None:
+            n = len(enc2.encode_ordinary(data.decode("utf-8", "replace"))) if is_valid_utf8(data) else None
+            rows.append({"encoding": other, "id": None, "one token?": "no",
+                         "tokens": n if n is not None else "—"})
+        else:
+            rows.append({"encoding": other, "id": tid, "one token?": "yes", "tokens": 1})
+            drawable.append(other)
+    st.dataframe(rows, hide_index=True, width="content")
+    if not drawable:
+        st.caption("No other built-in encoding has these bytes as one token.")
+        return
+    other = st.segmented_control("Draw its tree in", drawable, key=OTHER_KEY)
+    if other:
+        enc2 = encodings.builtin(other)
+        tid = enc2.mergeable_ranks[data]
+        tree2 = _draw_tree(other, enc2, tid, key_prefix="other")
+        c1, c2, c3 = st.columns(3)
+        c1.metric(f"id in {other}", tid)
+        c2.metric("depth", tree2.depth)
+        c3.metric("merges", tree2.n_merges)
+
+
+def _links(name: str, data: bytes) -> None:
+    c1, c2, c3 = st.columns(3)
+    if c1.button("⬅ Back to Tokenize", key="tree_to_tokenize", width="stretch"):
+        st.switch_page(PAGES["tokenize"])
+    if c2.button("👣 Watch BPE build it", key="tree_to_steps", width="stretch",
+                 disabled=not is_valid_utf8(data),
+                 help="Replays the merge loop on this token's text in the BPE steps view."):
+        from playground import steps_view
+
+        steps_view.show_piece(data.decode("utf-8"))
+        st.switch_page(PAGES["steps"])
+    if c3.button("📚 Its family in the vocabulary", key="tree_to_vocab", width="stretch"):
+        from playground import vocab_view
+
+        vocab_view.show_token()
+        st.switch_page(PAGES["vocab"])
+
+
+def render() -> None:
+    st.title("🌳 Merge tree")
+    st.markdown("How a token was **built**: BPE starts from single bytes and repeatedly joins the two "
+                "adjacent parts whose join has the lowest rank. Read the tree bottom-up.")
+    name, enc = encoding_select(ENC_KEY)
+    if st.session_state.get(state.TOKEN_ID) is None:
+        st.session_state[state.TOKEN_ID] = _default_token(name, enc)
+    _pick_token(name, enc)
+    token_id = int(st.session_state[state.TOKEN_ID])
+    problem = token_problem(enc, token_id)
+    if problem:
+        st.warning(problem)
+        if st.button("⬅ Back to Tokenize", key="tree_back_problem"):
+            st.switch_page(PAGES["tokenize"])
+        return
+    data = enc.decode_single_token_bytes(token_id)
+    st.code(engine.readable(data, space="␣"), language=None)
+    tree = _draw_tree(name, enc, token_id, key_prefix="main")
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("id (= rank)", token_id)
+    c2.metric("bytes", len(data))
+    c3.metric("depth", tree.depth, help="Merges on the longest path from a byte to the token.")
+    c4.metric("merges", tree.n_merges, help="Inner boxes: always bytes − 1, whatever the shape.")
+    _permuted_note(tree, name)
+    st.caption("Boxes show bytes readably: ␣ is a space, <e6 97> are bytes that are not a whole UTF-8 "
+               "character on their own. Colours follow the id, as on the Tokenize page.")
+    _links(name, data)
+    _other_encodings(name, data)
