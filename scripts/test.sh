@@ -10,15 +10,18 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-test.txt
 
-# Browser tests drive Debian's chromium (never `playwright install`) and need CJK + emoji fonts.
-if ! command -v chromium >/dev/null 2>&1 || ! fc-list 2>/dev/null | grep -q "Noto Color Emoji"; then
+# Browser tests drive Debian's chromium (never `playwright install`) and need CJK + emoji fonts,
+# and Noto for the other scripts of the gallery's languages (Devanagari, Arabic, Tamil, Thai, ...).
+if ! command -v chromium >/dev/null 2>&1 || ! fc-list 2>/dev/null | grep -q "Noto Color Emoji" \
+   || ! fc-list 2>/dev/null | grep -q "Noto Sans Devanagari"; then
   if [ "$(id -u)" = 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -q
-    apt-get install -y -q --no-install-recommends chromium fonts-noto-cjk fonts-noto-color-emoji fonts-dejavu-core
+    apt-get install -y -q --no-install-recommends chromium fonts-noto-cjk fonts-noto-color-emoji fonts-dejavu-core \
+      fonts-noto-core
   else
     echo "NOTE: chromium or fonts missing and not root; browser tests will be skipped." >&2
-    echo "      Install them with: sudo apt-get install chromium fonts-noto-cjk fonts-noto-color-emoji" >&2
+    echo "      Install them with: sudo apt-get install chromium fonts-noto-cjk fonts-noto-color-emoji fonts-noto-core" >&2
   fi
 fi
 
