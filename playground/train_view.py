@@ -1,0 +1,357 @@
+"""Train your own: learn a BPE vocabulary from your text, or upload a tokenizer, then compare it.
+
+Training runs `engine.train_bpe` (minbpe's exact merges) with a progress bar
+and a live log of merges.  The result -- its compression curve, its merges
+with counts and ties, and its files (minbpe ``.model``/``.vocab``, tiktoken
+ranks) -- belongs to this session only: it lives in `st.session_state`,
+is registered with `encodings.add_custom` under a name that contains a hash of
+its content, and is never cached across users or written to disk.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+import engine
+from engine.minbpe_format import render_token
+from engine.openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
+from engine.patterns import compile_pattern
+from engine.train import RAW_PAT_STR, check_special_tokens
+from playground import encodings, state
+from playground.pages import PAGES
+
+MAX_TEXT_BYTES = 2_000_000  # training text upload cap
+MAX_TOKENIZER_BYTES = 16_000_000  # tokenizer file upload cap (o200k's rank file is 3.6 MB)
+MIN_VOCAB, MAX_VOCAB, DEFAULT_VOCAB = 257, 4096, 512
+LOG_LINES = 12
+PATTERNS = {
+    "none (raw bytes)": None,
+    "gpt2": R50K_PAT_STR,
+    "cl100k_base": CL100K_PAT_STR,
+    "o200k_base": O200K_PAT_STR,
+    "custom": "",
+}
+UPLOAD_KINDS = ["tiktoken rank file", "encoder.json + vocab.bpe", "minbpe .model"]
+SAMPLE_TEXT = (
+    "Byte pair encoding starts from single bytes and keeps merging the most frequent pair. "
+    "The pair that appears most often in the text becomes a new token, then the counting starts again. "
+    "Frequent words such as the, and, of and in become single tokens first; rare words stay in pieces. "
+    "Train a vocabulary on your own text, then compare it with GPT-2 and cl100k_base!\n"
+) * 4
+
+# This view's own session keys (widgets and results).
+T_TEXT = "train_text"
+T_FILE = "train_file"
+T_REPLACE = "train_replace"
+T_VOCAB = "train_vocab"
+T_PATTERN = "train_pattern"
+T_CUSTOM = "train_custom_pattern"
+T_SPECIALS = "train_specials"
+T_GO = "train_go"
+T_RESULT = "train_result"  # the trained engine.Encoding
+T_PANE = "train_pane"
+T_USE = "train_use"
+T_FLASH = "train_flash"  # a one-run message set by a callback
+U_KIND = "upload_kind"
+U_FILE = "upload_file"
+U_JSON = "upload_encoder_json"
+U_PATTERN = "upload_pattern"
+U_CUSTOM = "upload_custom_pattern"
+U_SPECIALS = "upload_specials"
+U_GO = "upload_go"
+U_RESULT = "upload_result"
+U_USE = "upload_use"
+
+
+# ------------------------------------------------------------ plain helpers
+@dataclass(frozen=True)
+class DecodedText:
+    text: str | None
+    error: str | None = None
+    warning: str | None = None
+
+
+def decode_upload(data: bytes, filename: str, *, replace: bool, limit: int = MAX_TEXT_BYTES) -> DecodedText:
+    """Text of an uploaded file: size cap, strict UTF-8 unless `replace`."""
+    if len(data) > limit:
+        return DecodedText(None, f"{filename} is {len(data) / 1e6:.1f} MB; the limit is {limit / 1e6:.0f} MB. "
+                                 "Upload a smaller part of it.")
+    try:
+        return DecodedText(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        if not replace:
+            line = data[: exc.start].count(b"\n") + 1
+            return DecodedText(None, f"{filename} is not UTF-8 ({exc.reason} at byte {exc.start}, line {line}). "
+                                     "Tick 'Decode with replacement' to turn the bad bytes into �, or save it as UTF-8.")
+    text = data.decode("utf-8", errors="replace")
+    n_bad = text.count("\ufffd") - data.decode("utf-8", errors="ignore").count("\ufffd")
+    return DecodedText(text, warning=f"{n_bad} invalid byte sequence(s) in {filename} were replaced by �.")
+
+
+def parse_specials(text: str) -> list[str]:
+    """Space-separated special tokens; ValueError with the reason."""
+    return check_special_tokens(text.split())
+
+
+def pattern_for(choice: str, custom: str) -> str | None:
+    """The split pattern for a choice of `PATTERNS`; ValueError for a bad custom one."""
+    if choice != "custom":
+        return PATTERNS[choice]
+    if not custom.strip():
+        raise ValueError("enter a custom split pattern, e.g. ` ?\\p{L}+| ?\\p{N}+|\\s+`")
+    compile_pattern(custom)
+    return custom
+
+
+def short_hash(*parts: bytes | str) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part if isinstance(part, bytes) else part.encode("utf-8", "surrogatepass"))
+        digest.update(b"\0")
+    return digest.hexdigest()[:8]
+
+
+def merges_frame(enc: engine.Encoding) -> pd.DataFrame:
+    token = enc.decode_single_token_bytes
+    return pd.DataFrame([{
+        "rank": m.rank,
+        "id": m.new_id,
+        "left": render_token(token(m.pair[0])),
+        "right": render_token(token(m.pair[1])),
+        "merged": render_token(m.bytes),
+        "count": m.count,
+        "tie": "tie" if m.tied else "",
+    } for m in enc.training.merges])
+
+
+def curve_frame(report: engine.TrainingReport) -> pd.DataFrame:
+    counts = report.token_counts()
+    return pd.DataFrame({
+        "vocab size": [256 + k for k in range(len(counts))],
+        "bytes/token": [report.n_bytes / c if c else 0.0 for c in counts],
+    })
+
+
+def model_files(enc: engine.Encoding) -> dict[str, tuple[str | bytes, str]]:
+    """{file name: (content, mime)} for the download buttons."""
+    stem = enc.name
+    return {
+        f"{stem}.model": (engine.dump_minbpe_model(enc), "text/plain"),
+        f"{stem}.vocab": (engine.dump_minbpe_vocab(enc), "text/plain"),
+        f"{stem}.tiktoken": (engine.dump_tiktoken_bpe(dict(enc.mergeable_ranks)), "text/plain"),
+    }
+
+
+def load_tokenizer(
+    kind: str,
+    main_file: tuple[str, bytes],
+    encoder_json: tuple[str, bytes] | None,
+    pat_str: str | None,
+    specials: list[str],
+) -> engine.Encoding:
+    """An `Encoding` from an uploaded tokenizer; ValueError naming file and line for bad input."""
+    filename, data = main_file
+    if len(data) > MAX_TOKENIZER_BYTES:
+        raise ValueError(f"{filename} is {len(data) / 1e6:.1f} MB; the limit is {MAX_TOKENIZER_BYTES / 1e6:.0f} MB")
+    stem = filename.rsplit(".", 1)[0] or "uploaded"
+    if kind == "minbpe .model":
+        enc = engine.parse_minbpe_model(data, source=filename)
+        return engine.Encoding(f"{stem}-{short_hash(data)}", pat_str=enc.pat_str, mergeable_ranks=dict(enc.mergeable_ranks),
+                               special_tokens=dict(enc.special_tokens), merges=enc.merges)
+    pattern = RAW_PAT_STR if pat_str is None else pat_str
+    if kind == "tiktoken rank file":
+        ranks = engine.parse_tiktoken_bpe(data, source=filename)
+        special_ids: dict[str, int] = {}
+    else:
+        if encoder_json is None:
+            raise ValueError("upload encoder.json too: it holds the ids (vocab.bpe holds the merges)")
+        json_name, json_data = encoder_json
+        ranks = engine.parse_data_gym(data, json_data, vocab_source=filename, encoder_source=json_name)
+        # encoder.json's ids past the merges are special tokens, e.g. GPT-2's <|endoftext|> 50256
+        special_ids = {k: v for k, v in json.loads(json_data).items() if v >= len(ranks)}
+        data = data + json_data
+    next_id = max([len(ranks) - 1, *special_ids.values()]) + 1
+    for tok in specials:
+        if tok not in special_ids:
+            special_ids[tok] = next_id
+            next_id += 1
+    name = f"{stem}-{short_hash(data, pattern, json.dumps(special_ids))}"
+    return engine.Encoding(name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=special_ids)
+
+
+# ------------------------------------------------------------- callbacks
+def use_in_compare(result_key: str) -> None:
+    """Register the session's tokenizer and select it in the sidebar (runs before the rerun)."""
+    enc = st.session_state.get(result_key)
+    if enc is None:
+        return
+    name = encodings.add_custom(enc)
+    chosen = [n for n in st.session_state.get(state.ENCODINGS, []) if n != name]
+    if len(chosen) >= 4:
+        chosen = chosen[:3]
+    st.session_state[state.ENCODINGS] = chosen + [name]
+    st.session_state[T_FLASH] = name
+
+
+# --------------------------------------------------------------- training
+def train_with_progress(text: str, vocab_size: int, pat_str: str | None, specials: list[str]) -> engine.Encoding:
+    """Run the trainer, drawing a progress bar and the latest merges (a few updates per second)."""
+    bar = st.progress(0.0, text="Counting pairs…")
+    log = st.empty()
+    lines: list[str] = []
+    last = [0.0]
+
+    def progress(i: int, total: int, info: engine.MergeInfo) -> None:
+        lines.append(f"{i:5d}  {info.pair[0]:>5} + {info.pair[1]:<5} -> {info.new_id:5d}  "
+                     f"{render_token(info.bytes)!r:<24} count {info.count}{'  (tie)' if info.tied else ''}")
+        del lines[:-LOG_LINES]
+        now = time.perf_counter()
+        if now - last[0] > 0.15 or i == total:
+            last[0] = now
+            bar.progress(i / total, text=f"Merge {i} of {total}")
+            log.code("\n".join(lines), language=None)
+
+    # The name, "trained-<vocab>-<hash of pattern, merges, specials>", is unique per result.
+    enc = engine.train_bpe(text, vocab_size, pat_str=pat_str, special_tokens=specials, progress=progress)
+    bar.progress(1.0, text=enc.training.message)
+    return enc
+
+
+def _training_text() -> str | None:
+    upload = st.file_uploader("…or upload a text file (UTF-8, up to 2 MB)", type=None, key=T_FILE)
+    if upload is None:
+        return st.session_state[T_TEXT]
+    st.checkbox("Decode with replacement (bad bytes become �)", key=T_REPLACE)
+    decoded = decode_upload(upload.getvalue(), upload.name, replace=st.session_state.get(T_REPLACE, False))
+    if decoded.error:
+        st.error(decoded.error)
+    if decoded.warning:
+        st.warning(decoded.warning)
+    if decoded.text is not None:
+        st.caption(f"Training on {upload.name} ({len(decoded.text):,} characters); remove the file to use the box above.")
+    return decoded.text
+
+
+def _settings() -> tuple[int, str | None, list[str]] | None:
+    cols = st.columns([1, 1, 1])
+    vocab = cols[0].number_input("Vocabulary size", MIN_VOCAB, MAX_VOCAB, key=T_VOCAB, step=64,
+                                 help="256 byte tokens + one token per merge (special tokens come on top).")
+    choice = cols[1].selectbox("Split pattern", list(PATTERNS), key=T_PATTERN,
+                               help="Without a pattern BPE runs on the raw bytes and tokens may span words.")
+    specials_text = cols[2].text_input("Special tokens (space-separated)", key=T_SPECIALS,
+                                       placeholder="<|endoftext|>")
+    if choice == "custom":
+        st.text_input("Custom split pattern (tiktoken syntax)", key=T_CUSTOM, placeholder=r" ?\p{L}+| ?\p{N}+|\s+")
+    try:
+        pat_str = pattern_for(choice, st.session_state.get(T_CUSTOM, ""))
+        specials = parse_specials(specials_text)
+    except ValueError as exc:
+        st.error(f"{exc}")
+        return None
+    return int(vocab), pat_str, specials
+
+
+def _results(enc: engine.Encoding) -> None:
+    report: engine.TrainingReport = enc.training
+    (st.warning if report.stopped_early else st.success)(f"**{enc.name}**: {report.message}")
+    counts = report.token_counts()
+    cols = st.columns(4)
+    cols[0].metric("Vocabulary", f"{report.vocab_size:,}", help="256 bytes + merges")
+    cols[1].metric("Bytes/token", f"{report.n_bytes / counts[-1]:.2f}" if counts[-1] else "–",
+                   help="on the training text, special tokens cut out")
+    cols[2].metric("Ties won by the first-seen pair", f"{sum(m.tied for m in report.merges):,}")
+    cols[3].metric("Training time", f"{report.seconds:.2f} s",
+                   help=f"{report.n_chunks:,} chunks, {report.n_unique_chunks:,} distinct")
+
+    pane = st.segmented_control("Show", ["Compression curve", "Merges"], key=T_PANE, default="Compression curve")
+    if pane == "Compression curve":
+        chart = alt.Chart(curve_frame(report)).mark_line().encode(
+            x=alt.X("vocab size:Q", title="vocabulary size"),
+            y=alt.Y("bytes/token:Q", title="bytes per token (training text)", scale=alt.Scale(zero=False)),
+            tooltip=["vocab size", alt.Tooltip("bytes/token:Q", format=".3f")],
+        )
+        st.altair_chart(chart, width="stretch")
+    elif pane == "Merges":
+        st.caption("“tie”: another pair had the same count; minbpe takes the pair seen first in the (merged) text.")
+        st.dataframe(merges_frame(enc), hide_index=True, width="stretch")
+
+    cols = st.columns(4)
+    for col, (filename, (content, mime)) in zip(cols, model_files(enc).items()):
+        col.download_button(f"⬇ {filename.rsplit('.', 1)[1]}", content, file_name=filename, mime=mime,
+                            key=f"train_dl_{filename.rsplit('.', 1)[1]}", width="stretch")
+    cols[3].button("Use in Compare", key=T_USE, on_click=use_in_compare, args=(T_RESULT,), type="primary",
+                   width="stretch")
+
+
+def _train_section() -> None:
+    st.text_area("Training text", key=T_TEXT, height=160)
+    text = _training_text()
+    settings = _settings()
+    clicked = st.button("Train", key=T_GO, type="primary", disabled=settings is None or not text)
+    if not text:
+        st.info("Paste some text or upload a file to train on.")
+    if clicked and settings is not None and text:
+        st.session_state[T_RESULT] = train_with_progress(text, *settings)
+    enc = st.session_state.get(T_RESULT)
+    if enc is not None:
+        _results(enc)
+
+
+# ---------------------------------------------------------------- uploads
+def _upload_section() -> None:
+    st.subheader("Upload a tokenizer")
+    kind = st.segmented_control("File kind", UPLOAD_KINDS, key=U_KIND, default=UPLOAD_KINDS[0])
+    if kind is None:
+        return
+    label = {"tiktoken rank file": "Rank file (.tiktoken: '<base64> <rank>' lines)",
+             "encoder.json + vocab.bpe": "vocab.bpe", "minbpe .model": "minbpe .model file"}[kind]
+    main = st.file_uploader(label, key=f"{U_FILE}_{UPLOAD_KINDS.index(kind)}")
+    side = st.file_uploader("encoder.json", key=U_JSON, type=["json"]) if kind == "encoder.json + vocab.bpe" else None
+    pat_str, specials, ok = None, [], True
+    if kind != "minbpe .model":
+        cols = st.columns(2)
+        choice = cols[0].selectbox("Split pattern", list(PATTERNS), index=1, key=U_PATTERN)
+        specials_text = cols[1].text_input("Extra special tokens (space-separated)", key=U_SPECIALS)
+        if choice == "custom":
+            st.text_input("Custom split pattern (tiktoken syntax)", key=U_CUSTOM)
+        try:
+            pat_str = pattern_for(choice, st.session_state.get(U_CUSTOM, ""))
+            specials = parse_specials(specials_text)
+        except ValueError as exc:
+            st.error(f"{exc}")
+            ok = False
+    if st.button("Load tokenizer", key=U_GO, disabled=main is None or not ok):
+        try:
+            enc = load_tokenizer(kind, (main.name, main.getvalue()),
+                                 (side.name, side.getvalue()) if side is not None else None, pat_str, specials)
+        except ValueError as exc:
+            st.error(f"Could not load it: {exc}")
+        else:
+            st.session_state[U_RESULT] = enc
+            encodings.add_custom(enc)
+    enc = st.session_state.get(U_RESULT)
+    if enc is not None:
+        st.success(f"Loaded **{enc.name}**: {len(enc.mergeable_ranks):,} tokens, "
+                   f"{len(enc.special_tokens)} special. It is now in the sidebar's Encodings list for every view.")
+        st.button("Use in Compare", key=U_USE, on_click=use_in_compare, args=(U_RESULT,))
+
+
+def render() -> None:
+    st.session_state.setdefault(T_TEXT, SAMPLE_TEXT)
+    st.session_state.setdefault(T_VOCAB, DEFAULT_VOCAB)
+    st.title("Train your own BPE")
+    st.caption("minbpe's algorithm, exactly: count every adjacent pair, merge the most frequent "
+               "(on a tie, the pair seen first), repeat. Everything stays in your browser session.")
+    flash = st.session_state.pop(T_FLASH, None)
+    if flash:
+        st.success(f"**{flash}** is selected in the sidebar.")
+        st.page_link(PAGES["compare"], label="Open Compare", icon="⚖️")
+    _train_section()
+    st.divider()
+    _upload_section()
