@@ -89,10 +89,11 @@ def _parse_tiktoken_bpe_checked(data: bytes, source: str) -> dict[bytes, int]:
             continue
         fields = line.split()
         if len(fields) != 2:
-            raise ValueError(f"{source}, line {lineno}: expected '<base64 token> <rank>', got {line[:60]!r}")
-        b64, rank_text = fields
+            shown = line[:60].decode("utf-8", "replace")
+            raise ValueError(f"{source}, line {lineno}: expected '<base64 token> <rank>', got {shown!r}")
+        b64, rank_text = (f.decode("utf-8", "replace") for f in fields)
         try:
-            token = base64.b64decode(b64, validate=True)
+            token = binascii.a2b_base64(b64.encode("ascii", "replace"), strict_mode=True)
         except (binascii.Error, ValueError):
             raise ValueError(f"{source}, line {lineno}: bad base64 {b64[:40]!r}") from None
         try:

@@ -7,6 +7,7 @@ spread over several tokens, and one token can end in the middle of a character.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 
 @dataclass(frozen=True)
@@ -55,12 +56,12 @@ class Token:
         return True
 
 
-@dataclass(frozen=True)
-class MergeStep:
+class MergeStep(NamedTuple):
     """One step of the BPE loop on a piece: `left` + `right` became token `rank`.
 
     `position` is the index of `left` in the list of parts before this step;
-    `byte_start` is where `left` starts inside the piece.
+    `byte_start` is where `left` starts inside the piece.  (A named tuple: a
+    100 kB piece has ~100,000 steps, and tuples are cheap to make.)
     """
 
     index: int

@@ -28,7 +28,7 @@ SCREENSHOTS = APP_DIR / "test-results" / "screenshots"
 
 def load_cases() -> list[dict]:
     path = CORPUS / "cases.jsonl"
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
 
 
 def case_text(case: dict) -> str:

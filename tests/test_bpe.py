@@ -1,0 +1,101 @@
+"""The three merge loops agree, and bpe_trace replays exactly what encode does."""
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine.bpe import LONG_PIECE, bytes_pair_rank, ids_pair_rank, merge_heap, merge_reference, merge_small
+
+ENCODINGS = ["gpt2", "cl100k_base", "o200k_base"]
+
+
+@functools.lru_cache(maxsize=None)
+def _ranks(name: str) -> dict[bytes, int]:
+    return dict(engine.get_encoding(name).mergeable_ranks)
+
+
+def _single_bytes(data: bytes) -> list[bytes]:
+    return [data[i : i + 1] for i in range(len(data))]
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+@settings(max_examples=200, deadline=None)
+@given(data=st.one_of(st.binary(min_size=1, max_size=80),
+                      st.text(min_size=1, max_size=40).map(lambda s: s.encode("utf-8"))))
+def test_small_heap_and_reference_agree(name, data):
+    ranks = _ranks(name)
+    rank_fn, combine = bytes_pair_rank(ranks)
+    ref_events: list = []
+    heap_events: list = []
+    ref = merge_reference(_single_bytes(data), rank_fn, combine, ref_events)
+    heap = merge_heap(_single_bytes(data), rank_fn, combine, heap_events)
+    assert heap == ref
+    assert heap_events == ref_events
+    assert merge_small(data, ranks) == [ranks[p] for p in ref]
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+def test_long_pieces_take_the_heap_path_and_agree(name):
+    ranks = _ranks(name)
+    rng = random.Random(3)
+    pieces = [b"a" * 3000, b"ab" * 900, bytes(rng.randrange(256) for _ in range(2000)),
+              "".join(rng.choice("abcdefgh") for _ in range(1500)).encode()]
+    rank_fn, combine = bytes_pair_rank(ranks)
+    for data in pieces:
+        assert len(data) > LONG_PIECE
+        assert [ranks[p] for p in merge_heap(_single_bytes(data), rank_fn, combine)] == merge_small(data, ranks)
+
+
+def test_pair_merges_heap_and_small_agree():
+    from engine.bpe import merge_pairs_small
+
+    merges = {(97, 97): 256, (256, 97): 257, (98, 97): 258, (256, 256): 259}
+    rank_fn, combine = ids_pair_rank(merges)
+    rng = random.Random(1)
+    for _ in range(200):
+        ids = [rng.choice([97, 98]) for _ in range(rng.randrange(1, 30))]
+        assert merge_pairs_small(ids, merges) == merge_heap(ids, rank_fn, combine) == merge_reference(ids, rank_fn, combine)
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+@pytest.mark.parametrize("piece", ["hello", " unbelievable", "1234567", "    ", "😀", "自然言語処理", "a" * 2000,
+                                   " SolidGoldMagikarp", "\n\n\n"])
+def test_trace_final_ids_equal_encode(name, piece):
+    enc = engine.get_encoding(name)
+    trace = enc.bpe_trace(piece)
+    final = trace.parts_at(len(trace.steps))
+    assert b"".join(final) == piece.encode("utf-8")
+    assert list(trace.final_ids) == enc.encode_ordinary(piece) or len(enc.pretokenize(piece)) > 1
+    assert [enc.mergeable_ranks[p] for p in final] == list(trace.final_ids)
+    assert trace.parts_at(0) == _single_bytes(piece.encode("utf-8"))
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+def test_trace_steps_describe_each_merge(name):
+    enc = engine.get_encoding(name)
+    trace = enc.bpe_trace(" tokenization")
+    assert trace.steps, "a word should need merges"
+    ranks = enc.mergeable_ranks
+    for k, step in enumerate(trace.steps):
+        before = trace.parts_at(k)
+        after = trace.parts_at(k + 1)
+        assert before[step.position] == step.left and before[step.position + 1] == step.right
+        assert after[step.position] == step.merged
+        assert ranks[step.merged] == step.rank
+        assert len(after) == len(before) - 1
+        # the merged pair had the lowest rank, leftmost on ties
+        pair_ranks = [ranks.get(before[i] + before[i + 1]) for i in range(len(before) - 1)]
+        best = min(r for r in pair_ranks if r is not None)
+        assert step.rank == best and pair_ranks.index(best) == step.position
+
+
+def test_trace_of_long_piece_is_linear_in_memory():
+    enc = engine.get_encoding("cl100k_base")
+    trace = enc.bpe_trace("a" * 100_000)
+    assert list(trace.final_ids) == enc.encode_ordinary("a" * 100_000)
+    assert len(trace.parts_at(50)) == 100_000 - 50

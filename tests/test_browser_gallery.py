@@ -1,0 +1,76 @@
+"""The gallery in a real browser: it loads at /gallery, charts draw, demos switch, scripts use real fonts."""
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from playground.gallery_demos import languages
+from tests.conftest import platform_fonts
+
+LONG = 30_000
+
+
+def chart(page: Page):
+    return page.get_by_test_id("stVegaLiteChart").locator("svg, canvas").first
+
+
+def test_gallery_loads_and_switches_demos(page: Page, screenshot):
+    page.goto("/gallery")
+    expect(page.get_by_role("heading", name="Why counts differ")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("Measured now:")).to_be_visible(timeout=30_000)
+    expect(chart(page)).to_be_visible(timeout=30_000)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    expect(page.get_by_text("Hindi").first).to_be_visible()
+    screenshot("gallery_languages")
+
+    page.get_by_role("radio", name="Numbers & arithmetic").click()
+    expect(page.get_by_text("123|456|789|0").first).to_be_visible(timeout=30_000)
+    expect(chart(page)).to_be_visible()
+    screenshot("gallery_numbers")
+
+    page.get_by_role("radio", name="Emoji").click()
+    expect(page.get_by_text("the family emoji is 7 code points")).to_be_visible(timeout=30_000)
+    chip = "div.gchips[data-example='Family (ZWJ sequence)'][data-encoding='o200k_base'] span.tok:not(.bytes)"
+    expect(page.locator(chip).first).to_be_visible()
+    assert "Noto Color Emoji" in platform_fonts(page, chip)
+    screenshot("gallery_emoji")
+
+    page.get_by_role("radio", name="Special tokens").click()
+    expect(page.get_by_text("disallowed special token").first).to_be_visible(timeout=30_000)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    screenshot("gallery_special")
+
+
+def test_languages_render_with_real_fonts(page: Page, screenshot):
+    page.goto("/gallery")
+    expect(chart(page)).to_be_visible(timeout=30_000)
+    page.get_by_test_id("stSelectbox").click()
+    page.get_by_role("option", name="All examples, one per line").click()
+    n = len(languages()["languages"])
+    expect(page.locator("div.gchips")).to_have_count(3 * n, timeout=30_000)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    expected = {"Hindi (hi)": "Devanagari", "Tamil (ta)": "Tamil", "Thai (th)": "Thai",
+                "Japanese (ja)": "CJK", "Korean (ko)": "CJK", "Chinese (Simplified) (zh-Hans)": "CJK",
+                "Arabic (ar)": "Arabic|DejaVu", "Hebrew (he)": "Hebrew|DejaVu"}
+    for example, family in expected.items():
+        used = platform_fonts(page, f"div.gchips[data-example='{example}'][data-encoding='o200k_base'] span.tok")
+        assert any(part in f for f in used for part in family.split("|")), (example, used)
+    screenshot("gallery_languages_all")
+
+
+def test_your_text_tax_and_budget(page: Page, screenshot):
+    page.goto("/gallery")
+    page.get_by_role("radio", name="Your text: token tax & budget").click()
+    box = page.get_by_label("Your text")
+    box.fill("Hello world! Привет, мир! नमस्ते दुनिया 你好，世界 مرحبا بالعالم 👋🏽")
+    box.press("Control+Enter")
+    expect(page.get_by_text("Token tax by script")).to_be_visible(timeout=30_000)
+    expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(2, timeout=30_000)
+    expect(chart(page)).to_be_visible()
+    page.get_by_role("radio", name="8k").click()
+    expect(page.get_by_label("Context window (tokens)")).to_have_value("8192")
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    screenshot("gallery_your_text")
+
+    box.fill("x" * LONG + " long")
+    box.press("Control+Enter")
+    expect(page.get_by_text(f"{LONG + 5:,} characters counted")).to_be_visible(timeout=30_000)

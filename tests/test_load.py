@@ -1,0 +1,110 @@
+"""File formats: shipped files are hash-checked; malformed user files get messages naming file and line."""
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+
+import engine
+from engine import load
+from engine.gpt2_bytes import BYTE_TO_CHAR, CHAR_TO_BYTE, decode_printable, encode_printable
+
+
+def test_gpt2_byte_table_is_a_bijection():
+    assert len(BYTE_TO_CHAR) == 256 and len(set(BYTE_TO_CHAR.values())) == 256
+    assert all(CHAR_TO_BYTE[c] == b for b, c in BYTE_TO_CHAR.items())
+    assert all(ch.isprintable() and not ch.isspace() for ch in BYTE_TO_CHAR.values())
+    assert encode_printable(b" hello\n") == "Ġhello\u010a"
+    data = bytes(range(256))
+    assert decode_printable(encode_printable(data)) == data
+
+
+def _tiktoken_text(pairs):
+    return "\n".join(f"{base64.b64encode(t).decode()} {r}" for t, r in pairs).encode()
+
+
+SMALL = [(bytes([b]), b) for b in range(256)] + [(b"ab", 256), (b"abc", 257)]
+
+
+def test_tiktoken_round_trip_and_shipped_file():
+    ranks = dict(SMALL)
+    assert load.parse_tiktoken_bpe(load.dump_tiktoken_bpe(ranks)) == ranks
+    enc = engine.get_encoding("cl100k_base")
+    data = load.dump_tiktoken_bpe(dict(enc.mergeable_ranks))
+    assert load.parse_tiktoken_bpe(data) == dict(enc.mergeable_ranks)
+
+
+@pytest.mark.parametrize("mutate,message", [
+    (lambda lines: lines + ["!!!notbase64 258"], "line 259: bad base64"),
+    (lambda lines: lines + [f"{base64.b64encode(b'zz').decode()} 257"], "line 259: duplicate rank 257 \\(first on line 258\\)"),
+    (lambda lines: lines + [f"{base64.b64encode(b'ab').decode()} 258"], "line 259: duplicate token b'ab'"),
+    (lambda lines: lines + [f"{base64.b64encode(b'zz').decode()} 260"], "ranks have a gap: rank 258 is missing"),
+    (lambda lines: lines + ["YWJj"], "line 259: expected '<base64 token> <rank>'"),
+    (lambda lines: lines + ["YWJjZA== x1"], "line 259: rank 'x1' is not an integer"),
+    (lambda lines: lines[:10] + [f"{base64.b64encode(b'q').decode()} -3"], "line 11: rank -3 is negative"),
+    (lambda lines: [], "no tokens found"),
+])
+def test_malformed_tiktoken_files(mutate, message):
+    lines = _tiktoken_text(SMALL).decode().split("\n")
+    with pytest.raises(ValueError, match=message) as info:
+        load.parse_tiktoken_bpe("\n".join(mutate(lines)), source="upload.tiktoken")
+    assert str(info.value).startswith("upload.tiktoken")
+
+
+def _gpt2_pair():
+    bpe = "#version: 0.2\nĠ t\nh e\nĠt he\n"
+    return bpe
+
+
+def test_data_gym_parse_and_encoder_check():
+    ranks = load.parse_data_gym(_gpt2_pair())
+    assert ranks[b" t"] == 256 and ranks[b"he"] == 257 and ranks[b" the"] == 258
+    encoder = {encode_printable(t): r for t, r in ranks.items()}
+    encoder["<|endoftext|>"] = 259
+    assert load.parse_data_gym(_gpt2_pair(), json.dumps(encoder)) == ranks
+    bpe, enc_json = load.dump_data_gym(ranks, {(ranks[b" "], ranks[b"t"]): 256, (ranks[b"h"], ranks[b"e"]): 257,
+                                               (256, 257): 258})
+    assert load.parse_data_gym(bpe, enc_json) == ranks
+
+
+@pytest.mark.parametrize("bpe,encoder,message", [
+    ("#version: 0.2\nĠ t\nĠt xyz\n", None, "vocab.bpe, line 3: merge of unknown token 'xyz'"),
+    ("#version: 0.2\nĠ t\nĠ\n", None, "vocab.bpe, line 3: expected two tokens"),
+    ("#version: 0.2\nĠ t\nĠ t\n", None, "vocab.bpe, line 3: duplicate merge"),
+    ("#version: 0.2\nĠ t\n", "{not json", "encoder.json: not valid JSON"),
+    ("#version: 0.2\nĠ t\n", '{"a": 5}', "encoder.json: token b'!' from vocab.bpe \\(rank 0\\) is missing"),
+    (b"\xff\xfe", None, "vocab.bpe: not UTF-8"),
+])
+def test_malformed_data_gym_files(bpe, encoder, message):
+    with pytest.raises(ValueError, match=message):
+        load.parse_data_gym(bpe, encoder)
+
+
+def test_encoder_json_disagreeing_with_vocab_bpe():
+    ranks = load.parse_data_gym(_gpt2_pair())
+    encoder = {encode_printable(t): r for t, r in ranks.items()}
+    encoder["Ġt"] = 999
+    with pytest.raises(ValueError, match="has id 999, but vocab.bpe gives rank 256"):
+        load.parse_data_gym(_gpt2_pair(), json.dumps(encoder))
+
+
+def test_shipped_file_hash_is_checked(tmp_path, monkeypatch):
+    (tmp_path / "x.tiktoken").write_bytes(b"YQ== 0\n")
+    monkeypatch.setattr(load, "DATA_DIR", tmp_path)
+    assert load.read_data_file("x.tiktoken", None) == b"YQ== 0\n"
+    with pytest.raises(ValueError, match="sha256 is .* expected 00"):
+        load.read_data_file("x.tiktoken", "00" * 32)
+    with pytest.raises(FileNotFoundError, match="missing"):
+        load.read_data_file("nope.tiktoken", None)
+
+
+def test_encoding_from_user_ranks_validates():
+    with pytest.raises(ValueError, match="two tokens share one rank"):
+        engine.Encoding("bad", pat_str=r"\S+|\s+", mergeable_ranks={b"a": 0, b"b": 0}, special_tokens={})
+    with pytest.raises(ValueError, match="reuses id 0"):
+        engine.Encoding("bad", pat_str=r"\S+|\s+", mergeable_ranks={b"a": 0}, special_tokens={"<s>": 0})
+    with pytest.raises(ValueError, match="invalid split pattern"):
+        engine.Encoding("bad", pat_str=r"(\S+", mergeable_ranks={b"a": 0}, special_tokens={})
+    with pytest.raises(ValueError, match="matches the empty string"):
+        engine.Encoding("bad", pat_str=r"\S*", mergeable_ranks={b"a": 0}, special_tokens={})
