@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+import warnings
 from dataclasses import dataclass
 
 import altair as alt
@@ -218,7 +219,9 @@ def train_with_progress(text: str, vocab_size: int, pat_str: str | None, special
             log.code("\n".join(lines), language=None)
 
     # The name, "trained-<vocab>-<hash of pattern, merges, specials>", is unique per result.
-    enc = engine.train_bpe(text, vocab_size, pat_str=pat_str, special_tokens=specials, progress=progress)
+    with warnings.catch_warnings():  # an early stop is shown from enc.training.message instead
+        warnings.simplefilter("ignore", engine.TrainingStoppedEarly)
+        enc = engine.train_bpe(text, vocab_size, pat_str=pat_str, special_tokens=specials, progress=progress)
     bar.progress(1.0, text=enc.training.message)
     return enc
 
@@ -351,7 +354,8 @@ def render() -> None:
     flash = st.session_state.pop(T_FLASH, None)
     if flash:
         st.success(f"**{flash}** is selected in the sidebar.")
-        st.page_link(PAGES["compare"], label="Open Compare", icon="⚖️")
+        if st.button("Open Compare", key="train_open_compare", icon="⚖️"):
+            st.switch_page(PAGES["compare"])
     _train_section()
     st.divider()
     _upload_section()
