@@ -33,7 +33,7 @@ PICK_MODES = {"text": "From the text", "id": "By id", "search": "By search"}
 MAX_TEXT_TOKENS = 80  # distinct tokens of the text offered as chips
 MAX_FOUND = 60  # search results offered in the picker
 WIDE_TREE = 20  # leaves above which the tree is drawn left to right
-DEEP_TREE = 8  # levels drawn by default for deeper trees
+MAX_DRAWN = 63  # boxes drawn by default; bigger trees fold their deepest levels
 
 
 # ------------------------------------------------------------ shared state
@@ -166,6 +166,17 @@ def token_problem(enc: engine.Encoding, token_id: int) -> str | None:
     return None
 
 
+def _drawn(node: engine.MergeNode, levels: int) -> int:
+    """Boxes drawn when subtrees below `levels` merges are folded."""
+    if node.is_leaf or levels == 0:
+        return 1
+    return 1 + _drawn(node.left, levels - 1) + _drawn(node.right, levels - 1)
+
+
+def _default_levels(tree: engine.MergeNode) -> int:
+    return max((d for d in range(1, tree.depth + 1) if _drawn(tree, d) <= MAX_DRAWN), default=1)
+
+
 def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: str) -> engine.MergeNode:
     with st.spinner(f"Recovering {name}'s merges from its rank file (once per encoding, a few seconds)…"):
         tree = encodings.merge_tree(name, enc, token_id)
@@ -174,8 +185,8 @@ def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: st
     max_depth = None
     if key_prefix == "main":
         c1, c2 = st.columns([3, 2])
-        if tree.depth > DEEP_TREE:
-            max_depth = c1.slider("Levels drawn", 1, tree.depth, min(DEEP_TREE, tree.depth), key=DEPTH_KEY,
+        if 2 * n_leaves - 1 > MAX_DRAWN:
+            max_depth = c1.slider("Levels drawn", 1, tree.depth, _default_levels(tree), key=DEPTH_KEY,
                                   help="Deeper subtrees fold into one dashed box that says how many merges it hides.")
             if max_depth >= tree.depth:
                 max_depth = None

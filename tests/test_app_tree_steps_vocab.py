@@ -79,7 +79,10 @@ def test_tree_other_encodings_and_folding():
     o200k = engine.get_encoding("o200k_base")
     at = _app("tree_view", token_encoding="o200k_base", token_id=engine.longest(o200k, 1)[0]).run()
     assert not at.exception
-    assert at.slider(key="tree_depth").value == 8 and "dashed" in _dot(at)
+    assert at.slider(key="tree_depth").value < at.slider(key="tree_depth").max
+    assert "dashed" in _dot(at) and _n_nodes(_dot(at)) <= 63
+    at.slider(key="tree_depth").set_value(at.slider(key="tree_depth").max).run()
+    assert _n_nodes(_dot(at)) == 255 and "dashed" not in _dot(at)
     assert at.toggle(key="tree_left_right").value is True
     at = _app("tree_view", token_encoding="cl100k_base", token_id=engine.get_encoding("cl100k_base").encode_single_token(" hello")).run()
     at.segmented_control(key="tree_other_enc").set_value("gpt2").run()
