@@ -1,0 +1,259 @@
+"""Tokenize: one text, one encoding, every layer of what the tokenizer did.
+
+Counts cover the whole text (the cached `encode`); drawing covers the first
+`encodings.DRAW_LIMIT` characters.  Heavy panes (tokens, bytes, pieces,
+table) sit behind a segmented control so only the chosen one is built.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+import engine
+from playground import encodings, html, state
+
+PANES = ["Tokens", "Bytes", "Pieces", "Table"]
+MAX_IDS_SHOWN = 20_000      # ids in the copyable list
+MAX_PICK = 500              # distinct tokens offered in the merge-tree picker
+_ID_SPLIT = re.compile(r"[\s,;]+")
+
+
+# ------------------------------------------------------------------ shared with compare_view
+def styles() -> None:
+    st.markdown(html.STYLE + html.TC_STYLE, unsafe_allow_html=True)
+
+
+def text_box() -> str:
+    """The shared text area (key state.TEXT), its share-link hint, and the drawing-limit note."""
+    # A keyed widget's value is dropped when another page renders its own widget
+    # with that key; writing it back first keeps the text when switching views.
+    st.session_state[state.TEXT] = st.session_state.get(state.TEXT, state.DEFAULT_TEXT)
+    text = st.text_area("Text", key=state.TEXT, height=150,
+                        help="Paste anything, even several MB: counts are exact; drawing stops at "
+                             f"{encodings.DRAW_LIMIT:,} characters. Ctrl+Enter applies.")
+    if len(text) <= state.MAX_URL_TEXT:
+        st.caption("🔗 Share link: the address bar now holds this text, the encodings and the options.")
+    else:
+        st.caption(f"🔗 Share link: holds the encodings and options; texts over {state.MAX_URL_TEXT:,} "
+                   "characters are left out of it.")
+    if len(text) > encodings.DRAW_LIMIT:
+        st.info(f"Showing tokens for the first {encodings.DRAW_LIMIT:,} of {len(text):,} characters. "
+                "The counts cover the whole text.")
+    return text
+
+
+def refuse_message(error: ValueError, name: str) -> None:
+    st.error(f"**{name} refused the text** (special-token option “refuse”):\n\n```\n{error}\n```\n"
+             "To go on, choose “as plain text” or “as special tokens” under *Special tokens* in the sidebar.")
+
+
+def slug(name: str) -> str:
+    """An HTML id fragment for an encoding name (built-ins keep their names)."""
+    return re.sub(r"[^A-Za-z0-9_-]", "-", name)
+
+
+# ------------------------------------------------------------------ decode box
+@dataclass(frozen=True)
+class ParsedIds:
+    ids: list[int]
+    bad: list[str]
+
+
+def parse_ids(text: str) -> ParsedIds:
+    """Ids typed or pasted as ``15339, 1917``, ``[15339 1917]`` or one per line; the rest in `bad`."""
+    body = text.strip().strip("[]()")
+    ids, bad = [], []
+    for part in _ID_SPLIT.split(body):
+        if not part:
+            continue
+        if re.fullmatch(r"\d{1,12}", part):
+            ids.append(int(part))
+        else:
+            bad.append(part)
+    return ParsedIds(ids, bad)
+
+
+def _decode_box(name: str, enc: engine.Encoding) -> None:
+    raw = st.text_input("Decode ids", key="tok_decode", placeholder="15339, 1917   or   [15339 1917]",
+                        help=f"Token ids of {name}, separated by commas, spaces or new lines.")
+    if not raw.strip():
+        return
+    parsed = parse_ids(raw)
+    if parsed.bad:
+        shown = ", ".join(repr(b) for b in parsed.bad[:10]) + (" …" if len(parsed.bad) > 10 else "")
+        st.error(f"Not token ids: {shown}. Use whole numbers separated by commas or spaces.")
+    unknown = enc.unknown_ids(parsed.ids)
+    if unknown:
+        shown = ", ".join(map(str, unknown[:20])) + (" …" if len(unknown) > 20 else "")
+        st.warning(f"Unknown to {name} (ids run 0–{enc.max_token_value:,}, with gaps): {shown}. "
+                   "They are left out of the text below.")
+    known = [t for t in parsed.ids if t not in set(unknown)]
+    if known:
+        data = enc.decode_bytes(known)
+        st.code(data.decode("utf-8", errors="replace"), language=None, wrap_lines=True)
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            st.caption("Some ids stop inside a character; those bytes show as �.")
+
+
+# ------------------------------------------------------------------ panes
+def _metrics(stats: engine.EncodingStats) -> None:
+    cols = st.columns(5)
+    cols[0].metric("Tokens", f"{stats.tokens:,}")
+    cols[1].metric("Characters", f"{stats.chars:,}")
+    cols[2].metric("UTF-8 bytes", f"{stats.bytes:,}")
+    cols[3].metric("Bytes / token", f"{stats.bytes_per_token:.2f}")
+    cols[4].metric("Chars / token", f"{stats.chars_per_token:.2f}")
+
+
+def _tokens_pane(name: str, tokens, pieces, show_ws: bool) -> None:
+    units = engine.group_tokens(tokens)
+    st.markdown(html.token_units(units, f"tokens-{slug(name)}", show_ws=show_ws, pieces=pieces),
+                unsafe_allow_html=True)
+    n_split = sum(u.split for u in units)
+    note = "Hover a token for its id, bytes and piece."
+    if n_split:
+        note += (f" {n_split:,} character{'s are' if n_split != 1 else ' is'} split over several tokens:"
+                 " drawn once with stripes, every id in the tooltip.")
+    st.caption(note)
+
+
+def _bytes_pane(name: str, tokens) -> None:
+    st.markdown(html.token_bytes(tokens, f"bytes-{slug(name)}"), unsafe_allow_html=True)
+    invalid = sum(not t.is_valid_utf8 for t in tokens)
+    st.caption("Each box is one token's bytes in hex. "
+               + (f"{invalid:,} token{'s are' if invalid != 1 else ' is'} not valid UTF-8 on its own "
+                  "(dashed red): a piece of a character." if invalid else "Every token is valid UTF-8 on its own."))
+
+
+def _pieces_pane(names: list[str], text: str, policy: str, show_ws: bool) -> None:
+    st.caption("Before BPE, each encoding's regex cuts the text into pieces; BPE then merges bytes inside a "
+               "piece, never across. GPT-2 keeps a number whole; cl100k_base and o200k_base cut it into groups "
+               "of 1–3 digits.")
+    for name in names:
+        enc = encodings.resolve(name)
+        try:
+            pieces = encodings.pretokenize(name, enc, text, policy)
+            tokens = encodings.tokenize(name, enc, text, policy)
+        except ValueError as error:
+            refuse_message(error, name)
+            continue
+        per_piece = [0] * len(pieces)
+        for tok in tokens:
+            per_piece[tok.piece_index] += 1
+        st.markdown(f"**{html.esc(name)}** · {len(pieces):,} pieces → {len(tokens):,} tokens")
+        st.markdown(html.pre_pieces(pieces, per_piece, f"pieces-{slug(name)}", show_ws=show_ws),
+                    unsafe_allow_html=True)
+        with st.expander(f"{name}'s pre-tokenization pattern"):
+            st.code(enc.pat_str, language=None, wrap_lines=True)
+
+
+def token_rows(tokens, pieces) -> list[dict]:
+    return [{
+        "#": i,
+        "id": t.id,
+        "text": t.text,
+        "bytes (hex)": html.hex_bytes(t.bytes),
+        "byte start": t.byte_start,
+        "byte end": t.byte_end,
+        "char start": t.char_start,
+        "char end": t.char_end,
+        "piece": pieces[t.piece_index].text if t.piece_index < len(pieces) else "",
+        "special": t.special,
+        "valid UTF-8 alone": t.is_valid_utf8,
+    } for i, t in enumerate(tokens)]
+
+
+def _table_pane(name: str, tokens, pieces) -> None:
+    rows = token_rows(tokens, pieces)
+    frame = pd.DataFrame(rows)
+    st.dataframe(frame, hide_index=True, height=420, key="tok_table")
+    c1, c2, _ = st.columns([1, 1, 4])
+    c1.download_button("Download CSV", frame.to_csv(index=False), file_name=f"tokens-{slug(name)}.csv",
+                       mime="text/csv", key="tok_csv", icon=":material/download:")
+    c2.download_button("Download JSON", json.dumps({"encoding": name, "tokens": rows}, ensure_ascii=False, indent=1),
+                       file_name=f"tokens-{slug(name)}.json", mime="application/json", key="tok_json",
+                       icon=":material/download:")
+
+
+def _ids_box(ids: list[int]) -> None:
+    shown = ids[:MAX_IDS_SHOWN]
+    st.code("[" + ", ".join(map(str, shown)) + "]", language=None, wrap_lines=True,
+            height=160 if len(shown) > 200 else "content")
+    if len(ids) > len(shown):
+        st.caption(f"First {len(shown):,} of {len(ids):,} ids; download the table for the drawn part.")
+
+
+def _merge_tree_link(name: str, tokens) -> None:
+    first_seen: dict[int, engine.Token] = {}
+    for tok in tokens:
+        if tok.id not in first_seen and not tok.special:
+            first_seen[tok.id] = tok
+            if len(first_seen) >= MAX_PICK:
+                break
+    if not first_seen:
+        return
+    options = list(first_seen)
+    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+    picked = c1.selectbox("Explain a token", options, key="tok_pick",
+                          format_func=lambda t: f"{first_seen[t].text!r} · id {t}",
+                          help="The tokens of this text, in order of first appearance. "
+                               "The merge tree shows how BPE built the token from single bytes.")
+    if c2.button("Open its merge tree →", key="tok_open_tree", width="stretch"):
+        st.session_state[state.TOKEN_ID] = picked
+        st.session_state[state.TOKEN_ENC] = name
+        try:
+            from playground.pages import PAGES
+            st.switch_page(PAGES["tree"])
+        except StreamlitAPIException:  # outside the app's navigation (AppTest harness)
+            st.info(f"Token {picked} of {name} is selected; open *Merge tree* in the sidebar.")
+
+
+# ------------------------------------------------------------------ the view
+def render() -> None:
+    styles()
+    st.title("Tokenize")
+    text = text_box()
+    names = list(st.session_state.get(state.ENCODINGS) or [])
+    if not names:
+        st.info("Pick an encoding under *Encodings* in the sidebar.")
+        return
+    if st.session_state.get("tok_encoding") not in names:
+        st.session_state["tok_encoding"] = names[0]
+    name = st.segmented_control("Encoding", names, key="tok_encoding", required=True,
+                                help="Which of the sidebar's encodings to inspect.") or names[0]
+    policy = st.session_state.get(state.SPECIAL, "text")
+    show_ws = bool(st.session_state.get(state.SHOW_WS, True))
+    enc = encodings.resolve(name)
+    try:
+        ids = encodings.encode(name, enc, text, policy)
+        tokens = encodings.tokenize(name, enc, text, policy)
+        pieces = encodings.pretokenize(name, enc, text, policy)
+    except ValueError as error:
+        refuse_message(error, name)
+        return
+
+    _metrics(engine.text_stats(name, text, len(ids)))
+    pane = st.segmented_control("Show", PANES, key="tok_pane", default="Tokens", required=True) or "Tokens"
+    if pane == "Tokens":
+        _tokens_pane(name, tokens, pieces, show_ws)
+    elif pane == "Bytes":
+        _bytes_pane(name, tokens)
+    elif pane == "Pieces":
+        _pieces_pane(names, text, policy, show_ws)
+    else:
+        _table_pane(name, tokens, pieces)
+
+    left, right = st.columns(2)
+    with left:
+        st.markdown(f"**Token ids** ({len(ids):,})")
+        _ids_box(ids)
+    with right:
+        _decode_box(name, enc)
+    _merge_tree_link(name, tokens)
