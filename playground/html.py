@@ -67,6 +67,134 @@ def hex_bytes(data: bytes) -> str:
 def container(inner: Iterable[str], cls: str, element_id: str | None = None) -> str:
     return f'<div {attrs({"class": cls, "id": element_id})}>{"".join(inner)}</div>'
 
+# --- Tokenize / Compare ---
+# Builders for the Tokenize and Compare views.  Each returns ONE line of markup:
+# newlines in the user's text become `&#10;`, so Streamlit's markdown sees a
+# single raw-HTML block and never parses `*`, `_`, `$` or a blank line inside it.
+
+TC_STYLE = """<style>
+.tokens .tok.split{text-decoration:underline dotted #555}
+.tokens.cmp .tok{margin:0;padding:1px 1px}
+.tokens.cmp .tok.same{border-left:2px solid #1b5e20}
+.tokens.cmp .tok.cut{border-left:3px solid #e65100;box-shadow:inset 2px 0 0 #e65100}
+.tokens.cmp{max-height:28rem;overflow-y:auto;padding:0.4rem;border:1px solid rgba(128,128,128,.3);border-radius:6px}
+.tokens.view{max-height:32rem;overflow-y:auto;padding:0.5rem;border:1px solid rgba(128,128,128,.3);border-radius:6px}
+.bytes{max-height:32rem;overflow-y:auto}
+.bytes .tok{color:#111}
+.bytes .tok.invalid{outline-offset:-1px}
+.pieces{font-family:"Source Code Pro",ui-monospace,monospace,"Noto Color Emoji";white-space:pre-wrap;
+  word-break:break-word;line-height:2;font-size:0.95rem;max-height:24rem;overflow-y:auto}
+.pieces .piece{border-radius:3px;padding:1px 0;margin-right:2px;color:#111}
+.pieces .piece.a{background:rgba(33,150,243,.22)}
+.pieces .piece.b{background:rgba(255,193,7,.35)}
+.pieces .piece.special{outline:2px solid #c2185b}
+.pieces .ws,.tokens .ws{color:#888}
+.tc-legend{font-size:0.85rem;color:#555}
+.tc-legend .same,.tc-legend .cut{display:inline-block;width:0;height:1em;vertical-align:middle;margin:0 4px 0 10px}
+.tc-legend .same{border-left:2px solid #1b5e20}
+.tc-legend .cut{border-left:3px solid #e65100}
+.delta{font-size:1.05rem;margin:0.2rem 0}
+</style>"""
+
+
+def _one_line(markup: str) -> str:
+    """Keep markup on one line: newlines (from the user's text) become character references."""
+    return markup.replace("\r", "&#13;").replace("\n", "&#10;")
+
+
+def _shorten(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _unit_background(ids: tuple[int, ...]) -> str:
+    """One colour per token; a character split over several tokens shows their colours as stripes."""
+    if len(ids) == 1:
+        return f"background:{token_color(ids[0])}"
+    step = 100 / len(ids)
+    stops = ", ".join(f"{token_color(t)} {i * step:.0f}% {(i + 1) * step:.0f}%" for i, t in enumerate(ids))
+    return f"background:linear-gradient(90deg, {stops})"
+
+
+def _unit_title(unit, piece_text: str | None) -> str:
+    ids = unit.ids
+    lines = [("id " if len(ids) == 1 else "ids ") + " ".join(map(str, ids))]
+    lines.append("bytes " + " | ".join(hex_bytes(t.bytes) for t in unit.tokens))
+    if unit.special:
+        lines.append("special token")
+    if unit.split:
+        lines.append(f"{len(ids)} tokens share a character: drawn once")
+    if piece_text is not None:
+        lines.append(f"piece {_shorten(piece_text)!r}")
+    return "\n".join(lines)
+
+
+def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cuts=None,
+                cls: str = "tokens view") -> str:
+    """Coloured spans, one per display unit (engine.DisplayUnit), in a div with `element_id`.
+
+    Each span is ``<span class="tok" data-ids="…" data-i="…" title="…">``.
+    With `shared_cuts` (a set of byte offsets) every span but the first is
+    marked ``same`` (every encoding cuts here) or ``cut`` (only some do).
+    """
+    out = []
+    for unit in units:
+        classes = ["tok"]
+        if unit.special:
+            classes.append("special")
+        if unit.split:
+            classes.append("split")
+        if shared_cuts is not None and unit.byte_start > 0:
+            classes.append("same" if unit.byte_start in shared_cuts else "cut")
+        piece = pieces[unit.tokens[0].piece_index].text if pieces is not None else None
+        text = show_whitespace(unit.text) if show_ws and not unit.special else esc(unit.text)
+        out.append(element("span", text, {
+            "class": " ".join(classes),
+            "data-ids": " ".join(map(str, unit.ids)),
+            "data-i": unit.index,
+            "title": _unit_title(unit, piece),
+            "style": _unit_background(unit.ids),
+        }, raw=True))
+    return _one_line(container(out, cls, element_id))
+
+
+def token_bytes(tokens, element_id: str) -> str:
+    """Hex bytes per token; tokens that are not valid UTF-8 on their own get class ``invalid``."""
+    out = []
+    for i, tok in enumerate(tokens):
+        valid = tok.is_valid_utf8
+        title = f"id {tok.id}\ntext {tok.text!r}" + ("" if valid else "\nnot valid UTF-8 alone: part of a character")
+        out.append(element("span", hex_bytes(tok.bytes), {
+            "class": "tok" if valid else "tok invalid",
+            "data-ids": tok.id,
+            "data-i": i,
+            "title": title,
+            "style": f"background:{token_color(tok.id)}",
+        }))
+    return _one_line(container(out, "bytes", element_id))
+
+
+def pre_pieces(pieces, tokens_per_piece: list[int], element_id: str, *, show_ws: bool) -> str:
+    """The regex pieces BPE runs on, in alternating colours, with offsets and token counts on hover."""
+    out = []
+    for p in pieces:
+        n = tokens_per_piece[p.index] if p.index < len(tokens_per_piece) else 0
+        title = (f"piece {p.index}\nchars {p.char_start}–{p.char_end} · bytes {p.byte_start}–{p.byte_end}\n"
+                 f"{n} token{'s' if n != 1 else ''}" + ("\nspecial token" if p.special else ""))
+        classes = "piece " + ("a" if p.index % 2 == 0 else "b") + (" special" if p.special else "")
+        text = show_whitespace(p.text) if show_ws and not p.special else esc(p.text)
+        out.append(element("span", text, {"class": classes, "data-i": p.index, "title": title}, raw=True))
+    return _one_line(container(out, "pieces", element_id))
+
+
+def delta_lines(sentences: list[str], element_id: str = "delta") -> str:
+    return _one_line(container((element("p", s, {"class": "delta"}) for s in sentences), "deltas", element_id))
+
+
+def cut_legend(n_shared: int, n_differing: int) -> str:
+    return ('<div class="tc-legend"><span class="same"></span>'
+            f"cut made by every encoding ({n_shared:,})"
+            f'<span class="cut"></span>cut made by only some ({n_differing:,})</div>')
+
 
 # --- Gallery ---
 # Token chips for the "Why counts differ" demos: one chip per token, coloured by id,
