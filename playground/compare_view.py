@@ -33,27 +33,31 @@ def _stats_frame(stats: list[engine.EncodingStats]) -> pd.DataFrame:
 
 
 def _charts(frame: pd.DataFrame, names: list[str]) -> None:
-    height = 36 * len(names) + 30
     cols = st.columns(3)
     for col, metric, fmt in zip(cols, ["tokens", "bytes/token", "chars/token"], [",d", ".2f", ".2f"]):
         base = alt.Chart(frame).encode(
             y=alt.Y("encoding:N", sort=names, title=None),
-            x=alt.X(f"{metric}:Q", title=metric),
+            x=alt.X(f"{metric}:Q", title=None),
             tooltip=["encoding", alt.Tooltip(f"{metric}:Q", format=fmt)],
         )
         chart = (base.mark_bar().encode(color=alt.Color("encoding:N", sort=names, legend=None))
                  + base.mark_text(align="left", dx=3).encode(text=alt.Text(f"{metric}:Q", format=fmt)))
-        col.altair_chart(chart.properties(height=height, title=metric), width="stretch")
+        col.altair_chart(chart.properties(height=alt.Step(30), title=metric), width="stretch")
+
+
+def _label(unit: engine.DisplayUnit) -> str:
+    """A token as plain text for the table: visible spaces, and the count when a character is split."""
+    text = unit.text.replace(" ", "·").replace("\n", "↵").replace("\t", "→")
+    return f"{text} ({len(unit.ids)} tokens)" if unit.split else text
 
 
 def _disagreement_frame(found: list[engine.Disagreement], names: list[str]) -> pd.DataFrame:
     rows = []
     for d in found[:MAX_DISAGREEMENTS]:
         whole = b"".join(t.bytes for t in d.parts[names[0]]).decode("utf-8", errors="replace")
-        row = {"chars": f"{d.char_start}–{d.char_end}", "text": whole}
+        row = {"chars": f"{d.char_start}–{d.char_end}", "text": whole.replace(" ", "·").replace("\n", "↵").replace("\t", "→")}
         for name in names:
-            units = engine.group_tokens(d.parts[name])
-            row[name] = " | ".join(u.text for u in units)
+            row[name] = " | ".join(_label(u) for u in engine.group_tokens(d.parts[name]))
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -123,6 +127,6 @@ def render() -> None:
             note = f"{len(found):,} stretches between shared cuts, split differently"
             if len(found) > MAX_DISAGREEMENTS:
                 note += f" (first {MAX_DISAGREEMENTS} shown)"
-            st.caption(note + ". Tokens are separated by |.")
+            st.caption(note + ". Tokens are separated by |, spaces shown as ·.")
             st.dataframe(_disagreement_frame(found, names), hide_index=True, key="cmp_disagree",
                          height=min(400, 38 + 35 * min(len(found), MAX_DISAGREEMENTS)))

@@ -185,7 +185,7 @@ def _table_pane(name: str, tokens, pieces) -> None:
 def _ids_box(ids: list[int]) -> None:
     shown = ids[:MAX_IDS_SHOWN]
     st.code("[" + ", ".join(map(str, shown)) + "]", language=None, wrap_lines=True,
-            height=160 if len(shown) > 200 else "content")
+            height=180 if len(shown) > 60 else "content")
     if len(ids) > len(shown):
         st.caption(f"First {len(shown):,} of {len(ids):,} ids; download the table for the drawn part.")
 
