@@ -93,7 +93,8 @@ TC_STYLE = """<style>
 .tc-legend .same,.tc-legend .cut{display:inline-block;width:0;height:1em;vertical-align:middle;margin:0 4px 0 10px}
 .tc-legend .same{border-left:2px solid #1b5e20}
 .tc-legend .cut{border-left:3px solid #e65100}
-.delta{font-size:1.05rem;margin:0.2rem 0}
+.deltas{border-left:4px solid #1976d2;background:rgba(25,118,210,.07);border-radius:4px;padding:.45rem .9rem;margin:.3rem 0 .6rem}
+.delta{font-size:1.05rem;margin:0.15rem 0}
 </style>"""
 
 
