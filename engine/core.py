@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from itertools import chain
 from types import MappingProxyType
 from typing import AbstractSet, Collection, Iterable, Literal, Mapping, Sequence
 
@@ -232,12 +233,13 @@ class Encoding:
         return ids
 
     def _encode_text(self, text: str, out: list[int]) -> None:
-        cache = self._cache
-        for piece in self._split(text):
-            ids = cache.get(piece)
-            if ids is None:
-                ids = self._piece_ids(piece)
-            out += ids
+        pieces = self._split(text)
+        found = list(map(self._cache.get, pieces))  # warm cache: all C-speed
+        if None in found:
+            for i, ids in enumerate(found):
+                if ids is None:
+                    found[i] = self._piece_ids(pieces[i])
+        out.extend(chain.from_iterable(found))
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Ids for `text`, with special-token text encoded as ordinary text."""

@@ -104,3 +104,18 @@ def test_long_base64_blob_matches_tiktoken(name):
 def test_one_million_repeated_characters(name):
     text = "a" * 1_000_000
     assert engine.get_encoding(name).encode_ordinary(text) == reference(name).encode_ordinary(text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.lists(st.sampled_from(["\u0301", "\u0903", "A", "b", "ǅ", "ʰ", "中", " ", "'", "s", "1", "!", "\n", "é", "É"]),
+                     max_size=30).map("".join))
+def test_fast_form_of_o200k_pattern_splits_identically(text):
+    import regex
+
+    from engine.openai_public import O200K_PAT_STR
+    from engine.patterns import to_python_syntax
+
+    slow = regex.compile(to_python_syntax(O200K_PAT_STR, fast=False))
+    fast = regex.compile(to_python_syntax(O200K_PAT_STR))
+    assert fast.pattern != slow.pattern
+    assert fast.findall(text) == slow.findall(text)

@@ -1,0 +1,177 @@
+"""Engine benchmark: throughput against tiktoken (and puretiktoken when installed), long pieces,
+load and merge-recovery times, peak memory.  Run by hand; prints a table.
+
+    python bench/bench_engine.py            # all
+    python bench/bench_engine.py --quick    # fewer repeats
+
+Corpora (all from this repo or ../shared, so every machine measures the same text):
+  english       ../shared/corpus/taylorswift.txt (185 kB of Wikipedia prose)
+  code          this repo's own Python sources (engine/, playground/, tests/, bench/)
+  multilingual  engine/data/languages.json sentences + the corpus's multilingual cases, repeated to ~200 kB
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import engine  # noqa: E402
+from engine.merges import recover_merges  # noqa: E402
+from engine.openai_public import SPECS  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "corpus"
+
+
+def corpora() -> dict[str, str]:
+    english = (SHARED / "taylorswift.txt").read_text(encoding="utf-8")
+    code = "\n".join(p.read_text(encoding="utf-8") for d in ("engine", "playground", "tests", "bench")
+                     for p in sorted((ROOT / d).rglob("*.py")))
+    langs = json.loads((ROOT / "engine" / "data" / "languages.json").read_text(encoding="utf-8"))["languages"]
+    multi = [entry["text"] for entry in langs]
+    for line in (SHARED / "cases.jsonl").read_text(encoding="utf-8").split("\n"):
+        if line.strip():
+            case = json.loads(line)
+            if case["category"].startswith("multilingual"):
+                multi.append(case["text"])
+    block = "\n".join(multi)
+    multilingual = (block + "\n") * max(1, 200_000 // len(block.encode("utf-8")))
+    return {"english": english, "code": code, "multilingual": multilingual}
+
+
+def best_of(fn, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        gc.collect()
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def tiktoken_encoding(name: str):
+    try:
+        import tiktoken
+    except ImportError:
+        return None
+    enc = engine.get_encoding(name)
+    spec = SPECS[name]
+    return tiktoken.Encoding(name, pat_str=spec.pat_str, mergeable_ranks=dict(enc.mergeable_ranks),
+                             special_tokens=dict(spec.special_tokens), explicit_n_vocab=spec.explicit_n_vocab)
+
+
+def puretiktoken_encoding(name: str):
+    try:
+        import puretiktoken
+    except ImportError:
+        return None
+    try:
+        return puretiktoken.get_encoding(name)
+    except Exception:  # it has no gpt2
+        return None
+
+
+def throughput(repeats: int) -> None:
+    texts = corpora()
+    print("\n## Throughput, MB/s of UTF-8 input, single thread (higher is better)\n")
+    print("| encoding | corpus | kB | ours cold | ours warm | tiktoken | ours warm / tiktoken | puretiktoken cold | puretiktoken warm |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name in ("gpt2", "cl100k_base", "o200k_base"):
+        enc = engine.get_encoding(name)
+        ref = tiktoken_encoding(name)
+        pure = puretiktoken_encoding(name)
+        for corpus, text in texts.items():
+            mb = len(text.encode("utf-8")) / 1e6
+
+            def cold():
+                enc.clear_cache()
+                enc.encode_ordinary(text)
+
+            ours_cold = mb / best_of(cold, repeats)
+            enc.encode_ordinary(text)
+            ours_warm = mb / best_of(lambda: enc.encode_ordinary(text), repeats)
+            tik = mb / best_of(lambda: ref.encode_ordinary(text), repeats) if ref else None
+            if ref:
+                assert ref.encode_ordinary(text) == enc.encode_ordinary(text), f"{name}/{corpus}: ids differ"
+            if pure:
+                def pure_cold():
+                    pure._cache.clear()
+                    pure.encode_ordinary(text)
+                p_cold = mb / best_of(pure_cold, repeats)
+                p_warm = mb / best_of(lambda: pure.encode_ordinary(text), repeats)
+            ratio = f"{ours_warm / tik:.0%}" if tik else "n/a"
+            fmt = lambda v: f"{v:.2f}" if v is not None else "n/a"  # noqa: E731
+            print(f"| {name} | {corpus} | {mb * 1000:.0f} | {ours_cold:.2f} | {ours_warm:.2f} | {fmt(tik)} | {ratio} | "
+                  f"{fmt(p_cold) if pure else 'n/a'} | {fmt(p_warm) if pure else 'n/a'} |")
+            enc.clear_cache()
+
+
+def long_pieces() -> None:
+    import base64
+    import random
+
+    print("\n## One long piece (heap merge path)\n")
+    print("| encoding | input | seconds |")
+    print("|---|---|---:|")
+    blob = base64.b64encode(random.Random(0).randbytes(75_000)).decode()
+    for name in ("gpt2", "cl100k_base", "o200k_base"):
+        enc = engine.get_encoding(name)
+        for label, text in (("'a' * 100_000", "a" * 100_000), ("base64 blob, 100,000 chars", blob)):
+            enc.clear_cache()
+            t = time.perf_counter()
+            enc.encode_ordinary(text)
+            print(f"| {name} | {label} | {time.perf_counter() - t:.3f} |")
+
+
+def load_times() -> None:
+    print("\n## Load (fresh process: `import engine` then get_encoding) and merge recovery\n")
+    print("| encoding | import engine s | get_encoding s | recover all merges s | merges |")
+    print("|---|---:|---:|---:|---:|")
+    code = ("import time; t=time.perf_counter(); import engine; t1=time.perf_counter(); "
+            "e=engine.get_encoding({name!r}); t2=time.perf_counter(); print(t1-t, t2-t1)")
+    for name in ("gpt2", "cl100k_base", "o200k_base"):
+        runs = []
+        for _ in range(5):
+            out = subprocess.run([sys.executable, "-c", code.format(name=name)], cwd=ROOT,
+                                 capture_output=True, text=True, check=True).stdout.split()
+            runs.append((float(out[0]), float(out[1])))
+        imp = min(r[0] for r in runs)
+        load = min(r[1] for r in runs)
+        ranks = dict(engine.get_encoding(name).mergeable_ranks)
+        rec = best_of(lambda: recover_merges(ranks), 3)
+        print(f"| {name} | {imp:.3f} | {load:.3f} | {rec:.2f} | {len(recover_merges(ranks)):,} |")
+
+
+def memory() -> None:
+    print("\n## Peak memory (tracemalloc, fresh process per encoding)\n")
+    print("| encoding | after get_encoding MB | peak while encoding taylorswift + recovering merges MB |")
+    print("|---|---:|---:|")
+    code = ("import tracemalloc; tracemalloc.start(); import engine; e=engine.get_encoding({name!r}); "
+            "a=tracemalloc.get_traced_memory()[0]; "
+            "e.encode_ordinary(open({path!r}).read()); e.merges; print(a/1e6, tracemalloc.get_traced_memory()[1]/1e6)")
+    for name in ("gpt2", "cl100k_base", "o200k_base"):
+        out = subprocess.run([sys.executable, "-c", code.format(name=name, path=str(SHARED / "taylorswift.txt"))],
+                             cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+        print(f"| {name} | {float(out[0]):.0f} | {float(out[1]):.0f} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="1 repeat instead of 3")
+    args = parser.parse_args()
+    print(f"# Engine benchmark (python {sys.version.split()[0]})")
+    throughput(1 if args.quick else 3)
+    long_pieces()
+    load_times()
+    memory()
+
+
+if __name__ == "__main__":
+    main()
