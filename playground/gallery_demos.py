@@ -28,6 +28,8 @@ class Demo:
     explanation: str
     samples: tuple[Sample, ...]
     show_ids: bool = False  # the table lists the token ids, not only their number
+    show_split: bool = False  # the table shows where each encoding cuts the text
+    focus: str = ""  # the example "Look closer" starts on (a label; the first one if empty)
 
     @property
     def texts(self) -> tuple[str, ...]:
@@ -94,7 +96,7 @@ def build_demos() -> dict[str, Demo]:
              f"{len(languages()['languages'])} languages. Byte-level BPE vocabularies are learnt mostly from "
              "English text, so other scripts are cut into more, shorter pieces: the same meaning costs more "
              "tokens. Newer vocabularies (o200k_base has 200,000 tokens) narrow the gap.",
-             _language_samples()),
+             _language_samples(), focus="Hindi (hi)"),
         Demo("numbers", "Numbers & arithmetic",
              "GPT-2's pre-tokenizer keeps a whole run of digits as one piece and lets BPE cut it wherever "
              "merges happen to exist, so `1234567890` and `1234567891` may be split differently. "
@@ -104,7 +106,8 @@ def build_demos() -> dict[str, Demo]:
               Sample("Price", "$1,234.56"), Sample("Decimal", "3.14159265"),
               Sample("Ten digits", "1234567890"), Sample("Ten digits, last one changed", "1234567891"),
               Sample("Twenty digits", "12345678901234567890"),
-              Sample("Addition", "127 + 677 = 804"), Sample("Multiplication", "48293 * 17 = 820981"))),
+              Sample("Addition", "127 + 677 = 804"), Sample("Multiplication", "48293 * 17 = 820981")),
+             show_split=True, focus="Ten digits"),
         Demo("code", "Code",
              "GPT-2 has no tokens for runs of spaces: each space of an indentation is a token of its own. "
              "cl100k_base and o200k_base have tokens for long runs of spaces, so indentation is nearly free. "
@@ -131,7 +134,7 @@ def build_demos() -> dict[str, Demo]:
              (Sample("ASCII apostrophe", "don't"), Sample("Typographic apostrophe", "don’t"),
               Sample("I'm", "I'm"), Sample("I’m", "I’m"), Sample("we'll", "we'll"), Sample("we’ll", "we’ll"),
               Sample("Upper case", "DON'T"), Sample("Sentence", "It's what they'd've said, isn't it?")),
-             show_ids=True),
+             show_split=True, focus="Typographic apostrophe"),
         Demo("emoji", "Emoji",
              "An emoji is one symbol on screen but often several code points: a skin tone is a second code "
              "point, a family joins people with zero-width joiners (U+200D), a flag is two regional "
@@ -140,13 +143,14 @@ def build_demos() -> dict[str, Demo]:
              (Sample("Grinning face", "😀"), Sample("Thumbs up", "👍"), Sample("With skin tone", "👍🏽"),
               Sample("Family (ZWJ sequence)", "👨\u200d👩\u200d👧\u200d👦"), Sample("Flag of Japan", "🇯🇵"),
               Sample("Rainbow flag", "🏳️\u200d🌈"), Sample("Red heart", "❤️"),
-              Sample("In a sentence", "Great job 👍🏽🎉"))),
+              Sample("In a sentence", "Great job 👍🏽🎉")),
+             focus="Family (ZWJ sequence)"),
         Demo("glitch", "Glitch tokens",
              "Some GPT-2 tokens are strings that were frequent in the text the tokenizer was built from "
              "(Reddit usernames from r/counting, game logs) but rare in the model's training text, so the "
              "model barely learned them and behaved strangely when it saw them ('SolidGoldMagikarp', "
              "Rumbelow & Watkins 2023). In gpt2 each is one token; newer vocabularies mostly split them.",
-             tuple(Sample(text.strip(), text, note) for text, note in GLITCH_TOKENS), show_ids=True),
+             tuple(Sample(text.strip(), text, note) for text, note in GLITCH_TOKENS), show_ids=True, show_split=True),
         Demo("special", "Special tokens",
              "`<|endoftext|>` is a control token, not text. tiktoken refuses text that contains it unless you "
              "say how to treat it: `allowed_special` makes it one special token, `disallowed_special=()` "

@@ -34,8 +34,9 @@ def render() -> None:
     st.session_state[state.TEXT] = st.session_state.get(state.TEXT, state.DEFAULT_TEXT)  # keep across pages
     st.markdown(html.GALLERY_STYLE, unsafe_allow_html=True)
     st.title("Why counts differ")
-    st.caption("Every number on this page is measured now by this app's engine: "
-               "nothing is quoted from elsewhere. Your own tokenizers (trained or uploaded) join the comparison.")
+    st.caption("Every number on this page is measured now by this app's engine: nothing is quoted from elsewhere. "
+               "It always compares gpt2, cl100k_base and o200k_base, plus your own tokenizers (trained or uploaded) "
+               "— whatever the sidebar picks.")
     section = st.segmented_control("Show", list(SECTIONS), format_func=SECTIONS.get, key=K_SECTION,
                                    default="demos", required=True, label_visibility="collapsed")
     names = list(BASE_ENCODINGS) + [n for n in st.session_state.get(state.CUSTOM, {}) if n not in BASE_ENCODINGS]
@@ -59,11 +60,13 @@ def _gallery(names: list[str]) -> None:
     st.markdown(f"**Measured now:** {_finding(demo, tokens, names)}")
     table = _count_table(demo, counts, tokens, names)
     if demo.key == "languages":
+        ratio = {f"{n} ×EN": st.column_config.NumberColumn(format="%.2f×") for n in names}
         st.dataframe(table, hide_index=True, width="stretch", height=420,
-                     column_config={"Text": st.column_config.TextColumn(width="large")})
+                     column_config={"Text": st.column_config.TextColumn(width="large"), **ratio})
         _provenance()
     else:
-        st.dataframe(table, hide_index=True, width="stretch")
+        st.dataframe(table, hide_index=True, width="stretch",
+                     column_config={"Example": st.column_config.TextColumn(width="medium")})
     st.altair_chart(_count_chart(demo, counts, names), width="stretch")
     _look_closer(demo, tokens, names)
 
@@ -118,19 +121,25 @@ def _shown(text: str, limit: int = 60) -> str:
 def _count_table(demo: Demo, counts: dict[str, list[int]], tokens: dict[str, list], names: list[str]) -> pd.DataFrame:
     rows = []
     for i, sample in enumerate(demo.samples):
-        row = {"Example": sample.label, "Text": _shown(sample.text, 200 if demo.key == "languages" else 60),
-               "Chars": len(sample.text), "Bytes": len(sample.text.encode("utf-8"))}
+        row = {"Example": sample.label}
+        if demo.key == "languages":
+            row["Script"] = languages()["languages"][i]["script"].replace("+", " + ")
         for n in names:
             row[n] = counts[n][i]
         if demo.key == "languages":
             for n in names:
-                row[f"{n} ×EN"] = round(counts[n][i] / counts[n][0], 2)
-            row["Source"] = sample.note
-        elif demo.show_ids:
+                row[f"{n} ×EN"] = round(counts[n][i] / counts[n][0], 2)  # English is the first sample
+        if demo.show_split:
+            for n in names:
+                row[f"{n} split"] = "|".join(_shown(t.text, 30) for t in tokens[n][i])
+        if demo.show_ids:
             for n in names:
                 row[f"{n} ids"] = " ".join(str(t.id) for t in tokens[n][i])
-        if demo.key == "glitch":
-            row["Origin"] = sample.note
+        row["Chars"] = len(sample.text)
+        row["Bytes"] = len(sample.text.encode("utf-8"))
+        row["Text"] = sample.text if demo.key == "languages" else _shown(sample.text)
+        if demo.key in ("languages", "glitch"):
+            row["Source" if demo.key == "languages" else "Origin"] = sample.note
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -151,7 +160,7 @@ def _count_chart(demo: Demo, counts: dict[str, list[int]], names: list[str]) -> 
         color=alt.Color("Encoding:N", sort=names, legend=alt.Legend(orient="top", title=None)),
         tooltip=["Example", "Encoding", "Tokens", alt.Tooltip("Ratio to English:Q", format=".2f")],
     )
-    height = max(160, len(demo.samples) * (10 * len(names) + 8))
+    height = max(180, len(demo.samples) * (12 * len(names) + 12))
     if not ratio:
         return bars.properties(height=height)
     one = alt.Chart(pd.DataFrame({"x": [1.0]})).mark_rule(color="#444", strokeDash=[4, 3]).encode(x="x:Q")
@@ -169,8 +178,11 @@ def _provenance() -> None:
 
 def _look_closer(demo: Demo, tokens: dict[str, list], names: list[str]) -> None:
     st.markdown("##### Look closer")
+    st.caption("One chip per token, coloured by its id (small number). · is a space, → a tab, ↵ a newline; "
+               "a gap marks the start of a new pre-tokenizer piece; ‹hex› is part of a character.")
     options = list(range(len(demo.samples))) + [ALL]
-    pick = st.selectbox("Example", options, key=K_PICK + demo.key,
+    focus = next((i for i, s in enumerate(demo.samples) if s.label == demo.focus), 0)
+    pick = st.selectbox("Example", options, index=focus, key=K_PICK + demo.key,
                         format_func=lambda i: "All examples, one per line" if i == ALL else demo.samples[i].label)
     indices = range(len(demo.samples)) if pick == ALL else [pick]
     if pick != ALL and demo.samples[pick].note:
@@ -179,8 +191,9 @@ def _look_closer(demo: Demo, tokens: dict[str, list], names: list[str]) -> None:
         total = sum(len(tokens[n][i]) for i in indices)
         st.markdown(f'<div class="gchips-name"><b>{html.esc(n)}</b> · {total} tokens</div>', unsafe_allow_html=True)
         for i in indices:
-            st.markdown(html.gallery_chips(_chip_data(tokens[n][i]), show_ids=demo.show_ids or pick != ALL),
-                        unsafe_allow_html=True)
+            chips = html.gallery_chips(_chip_data(tokens[n][i]), show_ids=demo.show_ids or pick != ALL,
+                                       example=demo.samples[i].label, encoding=n)
+            st.markdown(chips, unsafe_allow_html=True)
     text = "\n".join(demo.texts) if pick == ALL else demo.samples[pick].text
     _open_buttons(text, names, demo.key)
 
@@ -229,7 +242,7 @@ def _special_demo(demo: Demo, names: list[str]) -> None:
                 except ValueError as exc:
                     errors.setdefault(n, str(exc))
                     rows.append({"Example": sample.text, "Encoding": n, "Policy": label, "Tokens": None,
-                                 "Ids": "ValueError: refused"})
+                                 "Ids": "refused: ValueError (message below)"})
                     continue
                 chips[(n, policy, sample.text)] = toks
                 rows.append({"Example": sample.text, "Encoding": n, "Policy": label, "Tokens": len(toks),
@@ -239,7 +252,8 @@ def _special_demo(demo: Demo, names: list[str]) -> None:
     as_text = {n: len(chips[(n, "text", text)]) for n in names}
     as_special = {n: len(chips[(n, "special", text)]) for n in names}
     st.markdown("**Measured now:** " + "; ".join(
-        f"{n}: `{text}` is {as_text[n]} tokens as text, {as_special[n]} with the special token" for n in names) + ".")
+        f"**{n}** `{text}` is {as_text[n]} tokens as text, {as_special[n]} with the special token"
+        for n in names) + ".")
     st.dataframe(table, hide_index=True, width="stretch")
     chart = alt.Chart(table.dropna(subset=["Tokens"])).mark_bar().encode(
         x=alt.X("Tokens:Q", title="tokens"),
@@ -259,7 +273,8 @@ def _special_demo(demo: Demo, names: list[str]) -> None:
         st.markdown(f'<div class="gchips-name"><b>{html.esc(n)}</b></div>', unsafe_allow_html=True)
         for policy in ("text", "special"):
             toks = chips[(n, policy, text)]
-            st.markdown(html.gallery_chips(_chip_data(toks)), unsafe_allow_html=True)
+            st.markdown(html.gallery_chips(_chip_data(toks), example=f"{text} ({policy})", encoding=n),
+                        unsafe_allow_html=True)
     _open_buttons(text, names, demo.key, policy="special")
 
 
@@ -300,8 +315,8 @@ def _token_tax(taxes: dict[str, list[engine.ScriptShare]], names: list[str]) -> 
     for col, n in zip(cols, names):
         tokens = int(sum(s.tokens for s in taxes[n]))  # an integer: the shares add up exactly
         chars = sum(s.chars for s in taxes[n])
-        col.metric(n, f"{tokens:,} tokens", f"{chars / tokens:.2f} characters per token" if tokens else None,
-                   delta_color="off")
+        col.metric(n, f"{tokens:,} tokens")
+        col.caption(f"{chars / tokens:.2f} characters per token" if tokens else "no tokens")
     rows = []
     for script in order:
         row = {"Script": script, "Chars": scripts[script].chars, "Bytes": scripts[script].bytes}
@@ -323,7 +338,7 @@ def _token_tax(taxes: dict[str, list[engine.ScriptShare]], names: list[str]) -> 
         color=alt.Color("Encoding:N", sort=names, legend=alt.Legend(orient="top", title=None)),
         tooltip=["Script", "Encoding", alt.Tooltip("Tokens per character:Q", format=".3f"),
                  alt.Tooltip("Tokens:Q", format=".2f"), "Chars"],
-    ).properties(height=max(120, len(order) * (10 * len(names) + 10)))
+    ).properties(height=max(160, len(order) * (16 * len(names) + 16)))
     st.altair_chart(chart, width="stretch")
 
 
@@ -362,11 +377,13 @@ def _budget(counts: dict[str, int], n_chars: int, names: list[str]) -> None:
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
                  column_config={"Cost": st.column_config.NumberColumn(format="%.6f")})
     data = pd.DataFrame(rows)
-    bars = alt.Chart(data).mark_bar().encode(
-        x=alt.X("Share of context %:Q", title=f"% of a {context:,}-token context"),
+    data["Label"] = [f"{v:,.2f}% · {t:,} tokens" for v, t in zip(data["Share of context %"], data["Tokens"])]
+    base = alt.Chart(data).encode(
+        x=alt.X("Share of context %:Q", title=f"% of a {context:,}-token context (dashed line: full)"),
         y=alt.Y("Encoding:N", sort=names, title=None),
-        color=alt.Color("Encoding:N", sort=names, legend=None),
-        tooltip=["Encoding", "Tokens", "Share of context %", "Cost"],
     )
+    bars = base.mark_bar().encode(color=alt.Color("Encoding:N", sort=names, legend=None),
+                                  tooltip=["Encoding", "Tokens", "Share of context %", "Cost"])
+    labels = base.mark_text(align="left", dx=4, color="#333").encode(text="Label:N")
     full = alt.Chart(pd.DataFrame({"x": [100.0]})).mark_rule(color="#c62828", strokeDash=[4, 3]).encode(x="x:Q")
-    st.altair_chart((bars + full).properties(height=40 * len(names) + 30), width="stretch")
+    st.altair_chart((bars + labels + full).properties(height=50 * len(names) + 30), width="stretch")

@@ -200,11 +200,12 @@ def cut_legend(n_shared: int, n_differing: int) -> str:
 # --- Gallery ---
 # Token chips for the "Why counts differ" demos: one chip per token, coloured by id,
 # a gap where a new pre-tokenizer piece starts, bytes that are not whole characters in hex.
+# Chips are bidi-isolated, so they always run left to right in token order (also for Arabic, Hebrew).
 
 GALLERY_STYLE = """<style>
-.gchips{font-family:"Source Code Pro",ui-monospace,monospace,"Noto Color Emoji";line-height:2.3;
+.gchips{font-family:"Source Code Pro","Noto Color Emoji",ui-monospace,monospace;line-height:2.3;
   font-size:0.95rem;word-break:break-word}
-.gchips .tok{border-radius:3px;padding:2px 3px;margin-right:1px;color:#111;white-space:pre}
+.gchips .tok{border-radius:3px;padding:2px 3px;margin-right:1px;color:#111;white-space:pre;unicode-bidi:isolate}
 .gchips .tok.piece{margin-left:0.8rem}
 .gchips .tok:first-child{margin-left:0}
 .gchips .tok sub{font-size:0.68rem;color:#333;margin-left:3px;font-family:ui-monospace,monospace}
@@ -213,11 +214,14 @@ GALLERY_STYLE = """<style>
 .gchips .ws{color:#666}
 .gchips-name{font-size:0.8rem;color:#555;margin:0.3rem 0 -0.3rem 0}
 </style>"""
-_CHIP_WS = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍"}
+_CHIP_WS = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍",
+            # invisible characters inside emoji and text, named so a chip is never empty
+            "\u200d": "‹ZWJ›", "\u200c": "‹ZWNJ›", "\u200b": "‹ZWSP›", "\ufe0f": "‹VS16›", "\ufe0e": "‹VS15›",
+            "\u00a0": "‹NBSP›"}
 
 
 def gallery_chip_text(data: bytes) -> str:
-    """Escaped label of a token: whitespace made visible, a partial character as ‹hex bytes›."""
+    """Escaped label of a token: whitespace and invisible characters made visible, a partial character as ‹hex›."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -225,8 +229,9 @@ def gallery_chip_text(data: bytes) -> str:
     return "".join(f'<span class="ws">{esc(_CHIP_WS[ch])}</span>' if ch in _CHIP_WS else esc(ch) for ch in text)
 
 
-def gallery_chips(tokens: Iterable[tuple[int, bytes, bool, bool]], *, show_ids: bool = True) -> str:
-    """One line of chips for (id, bytes, starts_piece, special) tuples."""
+def gallery_chips(tokens: Iterable[tuple[int, bytes, bool, bool]], *, show_ids: bool = True,
+                  example: str | None = None, encoding: str | None = None) -> str:
+    """One line of chips for (id, bytes, starts_piece, special) tuples; `example`/`encoding` label the line."""
     chips = []
     for token_id, data, starts_piece, special in tokens:
         classes = ["tok"]
@@ -239,8 +244,10 @@ def gallery_chips(tokens: Iterable[tuple[int, bytes, bool, bool]], *, show_ids: 
         except UnicodeDecodeError:
             classes.append("bytes")
         label = gallery_chip_text(data) + (f"<sub>{esc(token_id)}</sub>" if show_ids else "")
-        chips.append(f'<span {attrs({"class": " ".join(classes), "style": f"background:{token_color(token_id)}", "title": f"id {token_id}"})}>{label}</span>')
-    return f'<div class="gchips">{"".join(chips)}</div>'
+        span = {"class": " ".join(classes), "style": f"background:{token_color(token_id)}", "title": f"id {token_id}"}
+        chips.append(f"<span {attrs(span)}>{label}</span>")
+    div = {"class": "gchips", "data-example": example, "data-encoding": encoding}
+    return f'<div {attrs(div)}>{"".join(chips)}</div>'
 
 
 # --- Merge tree / steps / vocabulary ---
