@@ -68,46 +68,55 @@ def merge_heap(
 ) -> list[Hashable]:
     """Merge with a heap over a linked list; O(n log n). Appends each merge to `events` if given.
 
-    Heap entries are (rank, left node, right node, left version, right version);
-    a node's version changes whenever it absorbs its neighbour, which makes
-    older entries that mention it stale.  Ordering by (rank, left node) is
-    exactly "lowest rank, leftmost first" because node numbers grow left to right.
+    Heap entries are plain ints ``rank * (n + 1) + left_node``, so ordering is
+    "lowest rank, then leftmost" (node numbers grow left to right) and every
+    comparison is one int comparison.  `cur[i]` is the rank of the pair that
+    starts at node i right now; an entry is stale unless node i is alive and
+    ``cur[i]`` still equals its rank.  (An entry that matches is always a real
+    current pair, so duplicates are harmless.)
     """
     n = len(parts)
+    if n < 2:
+        return list(parts)
+    stride = n + 1
     tok = list(parts)
     nxt = list(range(1, n + 1))
     prv = list(range(-1, n - 1))
-    ver = [0] * n
     alive = [True] * n
-    heap: list[tuple[int, int, int, int, int]] = []
+    cur: list[int | None] = [None] * n
+    heap: list[int] = []
     for i in range(n - 1):
         r = pair_rank(tok[i], tok[i + 1])
         if r is not None:
-            heap.append((r, i, i + 1, 0, 0))
+            cur[i] = r
+            heap.append(r * stride + i)
     heapq.heapify(heap)
     push, pop = heapq.heappush, heapq.heappop
     while heap:
-        r, i, j, vi, vj = pop(heap)
-        if not (alive[i] and alive[j] and ver[i] == vi and ver[j] == vj and nxt[i] == j):
+        r, i = divmod(pop(heap), stride)
+        if not alive[i] or cur[i] != r:
             continue
+        j = nxt[i]
         tok[i] = combine(tok[i], tok[j])
-        ver[i] += 1
         alive[j] = False
         k = nxt[j]
         nxt[i] = k
-        if k < n:
-            prv[k] = i
         if events is not None:
             events.append((i, j, r))
         if k < n:
+            prv[k] = i
             rk = pair_rank(tok[i], tok[k])
+            cur[i] = rk
             if rk is not None:
-                push(heap, (rk, i, k, ver[i], ver[k]))
+                push(heap, rk * stride + i)
+        else:
+            cur[i] = None
         h = prv[i]
         if h >= 0:
             rh = pair_rank(tok[h], tok[i])
+            cur[h] = rh
             if rh is not None:
-                push(heap, (rh, h, i, ver[h], ver[i]))
+                push(heap, rh * stride + h)
     out = []
     i = 0
     while i < n:
