@@ -150,7 +150,8 @@ def build_demos() -> dict[str, Demo]:
              "(Reddit usernames from r/counting, game logs) but rare in the model's training text, so the "
              "model barely learned them and behaved strangely when it saw them ('SolidGoldMagikarp', "
              "Rumbelow & Watkins 2023). In gpt2 each is one token; newer vocabularies mostly split them.",
-             tuple(Sample(text.strip(), text, note) for text, note in GLITCH_TOKENS), show_ids=True, show_split=True),
+             tuple(Sample(text.strip(), text, note) for text, note in GLITCH_TOKENS),
+             show_ids=True, show_split=True),
         Demo("special", "Special tokens",
              "`<|endoftext|>` is a control token, not text. tiktoken refuses text that contains it unless you "
              "say how to treat it: `allowed_special` makes it one special token, `disallowed_special=()` "

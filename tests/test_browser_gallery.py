@@ -63,7 +63,8 @@ def test_languages_render_with_real_fonts(page: Page, screenshot):
 
 def test_your_text_tax_and_budget(page: Page, screenshot):
     page.goto("/gallery")
-    page.get_by_test_id("stMain").get_by_role("radio", name="Your text: token tax & budget", exact=True).click()
+    main = page.get_by_test_id("stMain")
+    main.get_by_role("radio", name="Your text: token tax & budget", exact=True).click()
     box = page.get_by_role("textbox", name="Your text")
     box.fill("Hello world! Привет, мир! नमस्ते दुनिया 你好，世界 مرحبا بالعالم 👋🏽")
     box.press("Control+Enter")
