@@ -25,7 +25,6 @@ from engine.openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
 from engine.patterns import compile_pattern
 from engine.train import RAW_PAT_STR, check_special_tokens
 from playground import encodings, state
-from playground.pages import PAGES
 
 MAX_TEXT_BYTES = 2_000_000  # training text upload cap
 MAX_TOKENIZER_BYTES = 16_000_000  # tokenizer file upload cap (o200k's rank file is 3.6 MB)
@@ -58,7 +57,7 @@ T_GO = "train_go"
 T_RESULT = "train_result"  # the trained engine.Encoding
 T_PANE = "train_pane"
 T_USE = "train_use"
-T_FLASH = "train_flash"  # a one-run message set by a callback
+T_FLASH = "train_flash"  # the name "Use in Compare" selected last (a message while it stays selected)
 U_KIND = "upload_kind"
 U_FILE = "upload_file"
 U_JSON = "upload_encoder_json"
@@ -272,7 +271,8 @@ def _results(enc: engine.Encoding) -> None:
     cols[3].metric("Training time", f"{report.seconds:.2f} s",
                    help=f"{report.n_chunks:,} chunks, {report.n_unique_chunks:,} distinct")
 
-    pane = st.segmented_control("Show", ["Compression curve", "Merges"], key=T_PANE, default="Compression curve")
+    pane = st.segmented_control("Show", ["Compression curve", "Merges"], key=T_PANE, default="Compression curve",
+                              required=True)
     if pane == "Compression curve":
         chart = alt.Chart(curve_frame(report)).mark_line().encode(
             x=alt.X("vocab size:Q", title="vocabulary size"),
@@ -309,7 +309,7 @@ def _train_section() -> None:
 # ---------------------------------------------------------------- uploads
 def _upload_section() -> None:
     st.subheader("Upload a tokenizer")
-    kind = st.segmented_control("File kind", UPLOAD_KINDS, key=U_KIND, default=UPLOAD_KINDS[0])
+    kind = st.segmented_control("File kind", UPLOAD_KINDS, key=U_KIND, default=UPLOAD_KINDS[0], required=True)
     if kind is None:
         return
     label = {"tiktoken rank file": "Rank file (.tiktoken: '<base64> <rank>' lines)",
@@ -351,11 +351,11 @@ def render() -> None:
     st.title("Train your own BPE")
     st.caption("minbpe's algorithm, exactly: count every adjacent pair, merge the most frequent "
                "(on a tie, the pair seen first), repeat. Everything stays in your browser session.")
-    flash = st.session_state.pop(T_FLASH, None)
-    if flash:
-        st.success(f"**{flash}** is selected in the sidebar.")
-        if st.button("Open Compare", key="train_open_compare", icon="⚖️"):
-            st.switch_page(PAGES["compare"])
+    flash = st.session_state.get(T_FLASH)
+    if flash and flash in st.session_state.get(state.ENCODINGS, []):
+        # A link, not st.switch_page: switching from a button drops the selection the callback just made.
+        st.success(f"**{flash}** is selected in the sidebar's Encodings: open **Compare** (or any view) "
+                   "in the navigation to see it beside the others.")
     _train_section()
     st.divider()
     _upload_section()

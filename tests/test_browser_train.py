@@ -1,0 +1,78 @@
+"""Train view in a real browser: train a small vocabulary, see it in Compare; upload a tokenizer."""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+import engine
+from playground.train_view import SAMPLE_TEXT
+
+FIRST = 30_000  # ms: the first render of a page
+
+
+def train_small(page: Page, vocab: int = 300) -> str:
+    page.goto("/train")
+    expect(page.get_by_role("button", name="Train", exact=True)).to_be_visible(timeout=FIRST)
+    box = page.get_by_label("Vocabulary size", exact=True)
+    box.fill(str(vocab))
+    box.press("Enter")
+    page.get_by_role("button", name="Train", exact=True).click()
+    alert = page.get_by_test_id("stAlertContentSuccess").filter(has_text="learned")
+    expect(alert).to_contain_text(f"vocabulary of {vocab} tokens", timeout=FIRST)
+    name = re.search(r"trained-\d+-[0-9a-f]{8}", alert.inner_text()).group()
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    return name
+
+
+def test_train_then_compare(page: Page, screenshot):
+    name = train_small(page)
+    expect(page.get_by_test_id("stVegaLiteChart").locator("svg, canvas").first).to_be_visible()
+    expect(page.get_by_test_id("stDownloadButton")).to_have_count(3)
+    screenshot("train_curve")
+
+    page.get_by_test_id("stMain").get_by_role("radio", name="Merges", exact=True).click()
+    expect(page.get_by_test_id("stDataFrame")).to_be_visible()
+    screenshot("train_merges")
+
+    page.get_by_role("button", name="Use in Compare").click()
+    expect(page.get_by_text(f"{name} is selected in the sidebar's Encodings")).to_be_visible()
+    sidebar = page.get_by_test_id("stSidebar")
+    expect(sidebar.get_by_text(name, exact=True)).to_be_visible()  # a chip in the Encodings multiselect
+
+    sidebar.get_by_role("link", name="Compare").click()
+    expect(page).to_have_url(re.compile(r"/compare"), timeout=FIRST)
+    row = page.locator(f"#cmp-{name} span.tok")
+    expect(row.first).to_be_visible(timeout=FIRST)
+    expect(page.locator("#cmp-gpt2 span.tok").first).to_be_visible()
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    screenshot("train_in_compare")
+
+
+def test_upload_minbpe_model(page: Page, tmp_path, screenshot):
+    page.goto("/train")
+    expect(page.get_by_role("button", name="Train", exact=True)).to_be_visible(timeout=FIRST)
+    page.get_by_test_id("stMain").get_by_role("radio", name="minbpe .model", exact=True).click()
+    uploader = page.get_by_test_id("stFileUploader").filter(has_text="minbpe .model file")
+    expect(uploader).to_be_visible()
+    bad = tmp_path / "broken.model"
+    bad.write_text("minbpe v1\n\n0\n97 98\n999 1\n")
+    uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(bad))
+    expect(uploader).to_contain_text("broken.model")
+    page.get_by_role("button", name="Load tokenizer").click()
+    expect(page.get_by_test_id("stAlertContentError")).to_contain_text("broken.model, line 5: unknown id 999",
+                                                                     timeout=FIRST)
+
+    good = tmp_path / "sample.model"
+    enc = engine.train_bpe(SAMPLE_TEXT, 280, pat_str=r" ?\w+|\s+|[^\w\s]+")
+    good.write_text(engine.dump_minbpe_model(enc))
+    uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(good))
+    expect(uploader).to_contain_text("sample.model")
+    expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)  # the upload's rerun is done
+    page.get_by_role("button", name="Load tokenizer").click()
+    expect(page.get_by_text("It is now in the sidebar's Encodings list")).to_be_visible(timeout=FIRST)
+    name = re.search(r"sample-[0-9a-f]{8}", page.get_by_test_id("stAlertContentSuccess").inner_text()).group()
+    page.get_by_role("button", name="Use in Compare").last.click()
+    expect(page.get_by_test_id("stSidebar").get_by_text(name, exact=True)).to_be_visible()
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    screenshot("train_upload")
