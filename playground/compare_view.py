@@ -13,7 +13,7 @@ import streamlit as st
 
 import engine
 from playground import encodings, html, state
-from playground.tokenize_view import refuse_message, slug, styles, text_box
+from playground.tokenize_view import draw, refuse_message, slug, styles, text_box
 
 MAX_DISAGREEMENTS = 300  # rows in the "where they disagree" table
 LAYOUTS = ["Side by side", "Stacked"]
@@ -64,8 +64,8 @@ def _disagreement_frame(found: list[engine.Disagreement], names: list[str]) -> p
 
 def _row(name: str, n_tokens: int, units, pieces, shared: frozenset[int], show_ws: bool) -> None:
     st.markdown(f"**{html.esc(name)}** · {n_tokens:,} tokens")
-    st.markdown(html.token_units(units, f"cmp-{slug(name)}", show_ws=show_ws, pieces=pieces,
-                                 shared_cuts=shared, cls="tokens cmp"), unsafe_allow_html=True)
+    draw(html.token_units(units, f"cmp-{slug(name)}", show_ws=show_ws, pieces=pieces,
+                          shared_cuts=shared, cls="tokens cmp"))
 
 
 def render() -> None:

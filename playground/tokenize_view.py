@@ -28,6 +28,16 @@ def styles() -> None:
     st.markdown(html.STYLE + html.TC_STYLE, unsafe_allow_html=True)
 
 
+def draw(markup: str) -> None:
+    """Show a big block built by playground.html (thousands of spans).
+
+    st.html sets the (DOMPurify-sanitised) markup directly; st.markdown would
+    first run it through the markdown parser, which took seconds for a
+    10,000-character text in chromium.  Every value is escaped by html.py either way.
+    """
+    st.html(markup)
+
+
 def text_box() -> str:
     """The shared text area (key state.TEXT), its share-link hint, and the drawing-limit note."""
     # A keyed widget's value is dropped when another page renders its own widget
@@ -114,8 +124,7 @@ def _metrics(stats: engine.EncodingStats) -> None:
 
 def _tokens_pane(name: str, tokens, pieces, show_ws: bool) -> None:
     units = engine.group_tokens(tokens)
-    st.markdown(html.token_units(units, f"tokens-{slug(name)}", show_ws=show_ws, pieces=pieces),
-                unsafe_allow_html=True)
+    draw(html.token_units(units, f"tokens-{slug(name)}", show_ws=show_ws, pieces=pieces))
     n_split = sum(u.split for u in units)
     note = "Hover a token for its id, bytes and piece."
     if n_split:
@@ -125,7 +134,7 @@ def _tokens_pane(name: str, tokens, pieces, show_ws: bool) -> None:
 
 
 def _bytes_pane(name: str, tokens) -> None:
-    st.markdown(html.token_bytes(tokens, f"bytes-{slug(name)}"), unsafe_allow_html=True)
+    draw(html.token_bytes(tokens, f"bytes-{slug(name)}"))
     invalid = sum(not t.is_valid_utf8 for t in tokens)
     st.caption("Each box is one token's bytes in hex. "
                + (f"{invalid:,} token{'s are' if invalid != 1 else ' is'} not valid UTF-8 on its own "
@@ -148,8 +157,7 @@ def _pieces_pane(names: list[str], text: str, policy: str, show_ws: bool) -> Non
         for tok in tokens:
             per_piece[tok.piece_index] += 1
         st.markdown(f"**{html.esc(name)}** · {len(pieces):,} pieces → {len(tokens):,} tokens")
-        st.markdown(html.pre_pieces(pieces, per_piece, f"pieces-{slug(name)}", show_ws=show_ws),
-                    unsafe_allow_html=True)
+        draw(html.pre_pieces(pieces, per_piece, f"pieces-{slug(name)}", show_ws=show_ws))
         with st.expander(f"{name}'s pre-tokenization pattern"):
             st.code(enc.pat_str, language=None, wrap_lines=True)
 

@@ -36,7 +36,8 @@ def metrics(at: AppTest) -> dict[str, str]:
 
 
 def html_of(at: AppTest, marker: str) -> str:
-    found = [m.value for m in at.markdown if marker in m.value]
+    """The one markup element (st.markdown or st.html) containing `marker`."""
+    found = [m.value for m in [*at.markdown, *at.get("html")] if marker in m.value]
     assert len(found) == 1, f"{marker!r} in {len(found)} markdown elements"
     return found[0]
 
