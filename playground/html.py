@@ -73,6 +73,7 @@ def container(inner: Iterable[str], cls: str, element_id: str | None = None) -> 
 # single raw-HTML block and never parses `*`, `_`, `$` or a blank line inside it.
 
 TC_STYLE = """<style>
+.tokens .tok{unicode-bidi:isolate}
 .tokens .tok.split{text-decoration:underline dotted #555}
 .tokens.cmp .tok{margin:0;padding:1px 1px}
 .tokens.cmp .tok.same{border-left:2px solid #1b5e20}
