@@ -99,7 +99,7 @@ def vocab_table(name: str, _enc: engine.Encoding):
     return pd.DataFrame(
         {
             "id": [i.id for i in infos],
-            "token": [i.readable for i in infos],
+            "token": [engine.readable(i.bytes, space="␣") for i in infos],
             "bytes": [i.bytes.hex(" ") for i in infos],
             "length": [i.length for i in infos],
             "leading space": [i.leading_space for i in infos],

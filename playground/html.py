@@ -260,12 +260,12 @@ TREE_STYLE = """<style>
 .bpe-parts{display:flex;flex-wrap:wrap;align-items:flex-start;gap:2px 0;font-family:"Source Code Pro",ui-monospace,
   monospace,"Noto Color Emoji";font-size:0.95rem;line-height:1.5;padding:0.4rem;max-height:26rem;overflow-y:auto;
   border:1px solid rgba(128,128,128,.3);border-radius:6px}
-.bpe-parts .part{display:inline-flex;flex-direction:column;align-items:center;border-radius:4px;padding:1px 5px;
-  color:#111;white-space:pre;border:1px solid rgba(0,0,0,.15)}
+.bpe-parts .part{display:inline-flex;flex-direction:column;align-items:center;border-radius:4px;padding:2px 7px;
+  color:#111;white-space:pre;border:1px solid rgba(0,0,0,.15);font-size:1.1rem}
 .bpe-parts .part .pid{font-size:0.7rem;color:#444}
 .bpe-parts .part.merge{outline:3px solid #d32f2f;outline-offset:-1px}
-.bpe-parts .gap{display:inline-flex;align-items:flex-end;justify-content:center;min-width:6px;align-self:stretch;
-  font-size:0.68rem;color:#777;padding:0 1px}
+.bpe-parts .gap{display:inline-flex;align-items:flex-end;justify-content:center;min-width:8px;align-self:stretch;
+  font-size:0.72rem;color:#777;padding:0 3px}
 .bpe-parts .gap.best{color:#d32f2f;font-weight:700}
 .bpe-parts .more{align-self:center;color:#777;font-size:0.8rem;padding:0 6px}
 .bpe-legend{font-size:0.85rem;color:#555}
@@ -300,11 +300,23 @@ def _short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit // 2] + "…" + text[-(limit - limit // 2 - 1):]
 
 
+def _runs(text: str, at_least: int = 5) -> str:
+    """Write long runs of one character as ``c×n`` ("␣×32" reads better than 32 boxes of ␣)."""
+    out, i = [], 0
+    while i < len(text):
+        j = i
+        while j < len(text) and text[j] == text[i]:
+            j += 1
+        out.append(f"{text[i]}×{j - i}" if j - i >= at_least else text[i:j])
+        i = j
+    return "".join(out)
+
+
 def tree_label(data: bytes, token_id: int, *, limit: int = 24) -> str:
     """What a tree node says: its bytes readably (space as ␣) and its id; a leaf adds its byte value."""
     from engine import readable  # the engine's one definition of "readable bytes"
 
-    text = _short(readable(data, space="␣"), limit)
+    text = _short(_runs(readable(data, space="␣")), limit)
     if len(data) == 1:
         return f"{text}\nbyte 0x{data[0]:02x}\nid {token_id}"
     return f"{text}\nid {token_id}"

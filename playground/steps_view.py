@@ -57,8 +57,9 @@ def _pieces(name: str, enc: engine.Encoding) -> list[str]:
 
 
 def _choose_piece(name: str, enc: engine.Encoding) -> str | None:
+    st.session_state.setdefault(SOURCE_KEY, "text")  # no default=: other views set this key before switching
     source = st.segmented_control("Piece", list(SOURCES), format_func=SOURCES.get, key=SOURCE_KEY,
-                                  required=True, default="text", label_visibility="collapsed")
+                                  required=True, label_visibility="collapsed")
     if source == "typed":
         st.session_state.setdefault(TYPED_KEY, "unbelievable")
         return st.text_input("Piece", key=TYPED_KEY, help="Any text; BPE runs on its UTF-8 bytes.") or None
@@ -105,10 +106,10 @@ def _draw_step(enc: engine.Encoding, trace: engine.BpeTrace, k: int) -> None:
     window = parts[first : first + WINDOW]
     ids = [ranks.get(p) for p in window]
     if step is not None:
+        show = lambda b: engine.readable(b, space="␣").replace("`", "ˋ")  # noqa: E731 (inside `code`)
         st.markdown(
-            f"**Step {k + 1} of {n}:** join `{engine.readable(step.left, space='␣')}` + "
-            f"`{engine.readable(step.right, space='␣')}` → `{engine.readable(step.merged, space='␣')}` "
-            f"(rank **{step.rank}**, the lowest of all neighbouring pairs)".replace("``", "` `"))
+            f"**{k} of {n} merges done.** Next, merge {k + 1}: join `{show(step.left)}` + `{show(step.right)}` "
+            f"→ `{show(step.merged)}` (rank **{step.rank}**, the lowest of all neighbouring pairs)")
     else:
         st.markdown(f"**Done after {n} merges:** no two neighbouring parts join into a token any more.")
     st.markdown(html.TREE_STYLE + html.bpe_parts(window, ids, merge_at=step.position if step else None,
@@ -123,13 +124,13 @@ def _draw_step(enc: engine.Encoding, trace: engine.BpeTrace, k: int) -> None:
 def _check(name: str, enc: engine.Encoding, piece: str, trace: engine.BpeTrace) -> None:
     final = list(trace.final_ids)
     split = encodings.pretokenize(name, enc, piece, "text")
-    shown = ", ".join(map(str, final[:40])) + (" …" if len(final) > 40 else "")
+    shown = ", ".join(map(str, final[:12])) + (f", … ({len(final):,} ids)" if len(final) > 12 else "")
     if len(split) == 1 and split[0].text == piece:
         expected = enc.encode_ordinary(piece)
         if expected == final:
             st.success(f"✅ After the last step the ids are [{shown}], the same as `enc.encode(piece)`.")
         else:
-            st.error(f"❌ The last step gives [{shown}] but encode() gives {expected[:40]}. This is a bug; please report it.")
+            st.error(f"❌ The last step gives [{shown}] but encode() gives {expected[:12]}. This is a bug; please report it.")
     else:
         st.info(f"The split pattern cuts this text into {len(split)} pieces, and encode() runs BPE on each "
                 f"separately; here BPE ran on the whole string: [{shown}]. Pick a piece of the text to compare with encode().")

@@ -111,8 +111,9 @@ def _on_find() -> None:
 
 def _pick_token(name: str, enc: engine.Encoding) -> None:
     """One picker at a time (text chips, id, or search); each writes state.TOKEN_ID."""
+    st.session_state.setdefault(MODE_KEY, "text")
     mode = st.segmented_control("Pick a token", list(PICK_MODES), format_func=PICK_MODES.get,
-                                key=MODE_KEY, required=True, default="text")
+                                key=MODE_KEY, required=True)
     current = st.session_state.get(state.TOKEN_ID)
     if mode == "id":
         if current is not None and 0 <= current < enc.n_vocab:
@@ -192,7 +193,9 @@ def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: st
                 max_depth = None
         left_right = c2.toggle("Draw left to right", value=left_right, key=LAYOUT_KEY,
                                help="Long tokens have many leaves; left to right keeps them readable.")
-    st.graphviz_chart(html.merge_tree_dot(tree, max_depth=max_depth, left_right=left_right), width="stretch")
+    # small trees at their natural size (stretched, five boxes would fill the page); big ones fit the width
+    width = "content" if n_leaves <= 12 and not left_right else "stretch"
+    st.graphviz_chart(html.merge_tree_dot(tree, max_depth=max_depth, left_right=left_right), width=width)
     return tree
 
 

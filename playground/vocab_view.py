@@ -41,13 +41,15 @@ FAMILY = 40  # family members offered as chips
 
 COLUMNS = {
     "id": st.column_config.NumberColumn("id", format="%d"),
-    "token": st.column_config.TextColumn("token", help="the bytes as text; bytes that are not valid UTF-8 alone show as <hex>, newline and tab as \\n \\t"),
-    "bytes": st.column_config.TextColumn("bytes (hex)"),
-    "length": st.column_config.NumberColumn("length", help="bytes"),
-    "leading space": st.column_config.CheckboxColumn("leading space"),
-    "valid UTF-8": st.column_config.CheckboxColumn("valid UTF-8"),
-    "glitch": st.column_config.CheckboxColumn("glitch", help="known under-trained GPT-2 token"),
+    "token": st.column_config.TextColumn("token", width="medium", help="␣ is a space; bytes that are not valid "
+                                         "UTF-8 alone show as <hex>, newline and tab as \\n \\t"),
+    "length": st.column_config.NumberColumn("length", width="small", help="bytes"),
+    "leading space": st.column_config.CheckboxColumn("leading space", width="small"),
+    "valid UTF-8": st.column_config.CheckboxColumn("valid UTF-8", width="small"),
+    "glitch": st.column_config.CheckboxColumn("glitch", width="small", help="known under-trained GPT-2 token"),
+    "bytes": st.column_config.TextColumn("bytes (hex)", width="large"),
 }
+ROW_PX = 35  # st.dataframe row height, to size short tables
 
 
 def show_token() -> None:
@@ -74,7 +76,8 @@ def _token_table(df: pd.DataFrame, ids: list[int], key: str, *, glitch: bool) ->
     shown = ids[:SHOW_ROWS]
     st.session_state.setdefault(_SHOWN, {})[key] = shown
     columns = [c for c in COLUMNS if glitch or c != "glitch"]
-    st.dataframe(df.loc[shown, columns], hide_index=True, width="stretch", height=420, column_config=COLUMNS,
+    height = 420 if len(shown) > 10 else ROW_PX * (len(shown) + 1) + 3
+    st.dataframe(df.loc[shown, columns], hide_index=True, width="stretch", height=height, column_config=COLUMNS,
                  key=key, on_select=functools.partial(_on_row_selected, key), selection_mode="single-row")
     st.caption("Click a column header to sort; tick a row to open that token.")
 
@@ -123,7 +126,7 @@ def _family(label: str, enc: engine.Encoding, family: engine.Family, key: str) -
         return
     st.session_state[key] = None
     st.pills(label, list(family.ids), format_func=lambda t: tree_view.token_label(enc, t), key=key,
-             on_change=_copy_to_token, args=(key,), label_visibility="collapsed")
+             on_change=_copy_to_token, args=(key,), label_visibility="collapsed", wrap=True, width="stretch")
     if family.total > len(family.ids):
         st.caption(f"The first {len(family.ids)} of {family.total:,}.")
 
@@ -154,7 +157,7 @@ def _token_pane(name: str, enc: engine.Encoding, glitch: dict[int, engine.Glitch
         facts["special"] = "yes: added whole by encode() when allowed; never built by merges"
     if current in glitch:
         facts["glitch token"] = f"yes ({glitch[current].note}): see the Glitch tokens pane for sources"
-    st.dataframe(pd.DataFrame({"": list(facts), "value": list(facts.values())}), hide_index=True, width="stretch")
+    st.dataframe(pd.DataFrame({"fact": list(facts), "value": list(facts.values())}), hide_index=True, width="stretch")
     if enc.is_special_token(current):
         return
     if st.button("🌳 Its merge tree", key="vocab_to_tree"):
@@ -170,9 +173,10 @@ def _token_pane(name: str, enc: engine.Encoding, glitch: dict[int, engine.Glitch
 
 def _lengths_pane(name: str, enc: engine.Encoding) -> None:
     hist = pd.DataFrame(encodings.length_histogram(name, enc), columns=["length", "tokens"])
+    log = st.toggle("Log scale (shows the few very long tokens)", key="vocab_log")
     chart = alt.Chart(hist).mark_bar().encode(
         x=alt.X("length:Q", title="token length (bytes)", bin=False),
-        y=alt.Y("tokens:Q", title="tokens"),
+        y=alt.Y("tokens:Q", title="tokens", scale=alt.Scale(type="symlog") if log else alt.Undefined),
         tooltip=["length", "tokens"],
     ).properties(height=320)
     st.altair_chart(chart, width="stretch")
@@ -208,8 +212,9 @@ def render() -> None:
     c2.metric("special tokens", len(enc.special_tokens))
     c3.metric("longest", f"{df['length'].max()} bytes")
     c4.metric("not valid UTF-8 alone", f"{int((~df['valid UTF-8']).sum()):,}")
+    st.session_state.setdefault(PANE_KEY, "search")  # no default=: callbacks and other views set this key
     pane = st.segmented_control("View", list(PANES), format_func=PANES.get, key=PANE_KEY, required=True,
-                                default="search", label_visibility="collapsed")
+                                label_visibility="collapsed")
     if pane == "token":
         _token_pane(name, enc, glitch)
     elif pane == "lengths":

@@ -130,7 +130,7 @@ def test_vocab_search_substring_and_filter():
     assert not at.exception
     at.text_input(key="vocab_query").input("Magikarp").run()
     df = at.dataframe[0].value
-    assert " SolidGoldMagikarp" in set(df["token"]) and df["glitch"].any()
+    assert "␣SolidGoldMagikarp" in set(df["token"]) and df["glitch"].any()
     at.segmented_control(key="vocab_filter").set_value("leading_space").run()
     df = at.dataframe[0].value
     assert len(df) and df["leading space"].all()
@@ -162,7 +162,7 @@ def test_vocab_token_pane_families_and_glitch_pane():
     assert not at.exception and at.number_input(key="vocab_id").value == hello
     at.number_input(key="vocab_id").set_value(gpt2.encode_single_token(" SolidGoldMagikarp")).run()
     facts = at.dataframe[0].value
-    assert "glitch token" in set(facts[""])
+    assert "glitch token" in set(facts["fact"])
     at.segmented_control(key="vocab_pane").set_value("glitch").run()
     assert not at.exception and len(at.dataframe[0].value) == len(engine.glitch_tokens(gpt2))
     assert any("Fishing for Magikarp" in m.value for m in at.markdown)
@@ -173,4 +173,17 @@ def test_vocab_token_pane_families_and_glitch_pane():
 @pytest.mark.parametrize("view", ["tree_view", "steps_view", "vocab_view"])
 def test_views_render_on_the_default_state(view):
     at = _app(view).run()
-    assert not at.exception and not at.error
+    assert not at.exception and not at.error and not at.warning
+
+
+def test_links_between_views_set_state_without_warnings():
+    gpt2 = engine.get_encoding("gpt2")
+    at = _app("tree_view", token_encoding="gpt2", token_id=gpt2.encode_single_token(" hello")).run()
+    at.button(key="tree_to_steps").click().run()  # switch_page is a no-op in AppTest; the state is what counts
+    assert at.session_state["steps_source"] == "typed" and at.session_state["steps_typed"] == " hello"
+    at.button(key="tree_to_vocab").click().run()
+    assert at.session_state["vocab_pane"] == "token"
+    at = _app("steps_view", token_encoding="gpt2", steps_source="typed", steps_typed=" hello").run()
+    assert not at.exception and not at.warning
+    at = _app("vocab_view", token_encoding="gpt2", token_id=31373, vocab_pane="token").run()
+    assert not at.exception and not at.warning

@@ -1,0 +1,127 @@
+"""Real browser (Playwright + Debian chromium): Merge tree, BPE steps and Vocabulary views."""
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from playwright.sync_api import Page, expect
+
+import engine
+
+FIRST = 60_000  # ms for the first render (vocabulary loading, merge recovery on 2 busy cores)
+
+
+def _no_exception(page: Page) -> None:
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+
+
+def test_tree_draws_hello_with_gpt2_leaf_ids(page: Page, screenshot):
+    hello = engine.get_encoding("gpt2").encode_single_token("hello")
+    page.goto(f"/tree?tok={hello}&tenc=gpt2")
+    nodes = page.get_by_test_id("stGraphVizChart").locator("svg g.node")
+    expect(nodes).to_have_count(9, timeout=FIRST)
+    labels = [n.text_content() for n in nodes.all()]
+    assert any("hello" in label and "id 31373" in label for label in labels)
+    assert any("byte 0x68" in label and "id 71" in label for label in labels)
+    _no_exception(page)
+    assert "tok=31373" in page.url and "tenc=gpt2" in page.url
+    screenshot("tree_gpt2_hello")
+
+
+def test_tree_of_a_long_o200k_token_folds_and_unfolds(page: Page, screenshot):
+    o200k = engine.get_encoding("o200k_base")
+    tid = engine.longest(o200k, 1)[0]
+    page.goto(f"/tree?tok={tid}&tenc=o200k_base")
+    nodes = page.get_by_test_id("stGraphVizChart").locator("svg g.node")
+    expect(nodes.first).to_be_visible(timeout=FIRST)
+    assert nodes.count() <= 63
+    _no_exception(page)
+    screenshot("tree_o200k_longest")
+
+
+def test_tree_from_text_chip_and_other_encoding(page: Page, screenshot):
+    page.goto("/tree?tenc=cl100k_base&text=" + quote("Tokenizers are unbelievable 日本"))
+    chart = page.get_by_test_id("stGraphVizChart").first
+    expect(chart.locator("svg g.node").first).to_be_visible(timeout=FIRST)
+    page.get_by_test_id("stButtonGroup").locator("button", has_text="␣unbelievable · 52229").click()
+    expect(chart.locator("svg g.node")).to_have_count(2 * len(" unbelievable") - 1)
+    page.get_by_role("radio", name="gpt2", exact=True).click()  # "Draw its tree in" (segmented control)
+    expect(page.get_by_test_id("stGraphVizChart")).to_have_count(2)
+    _no_exception(page)
+    screenshot("tree_cl100k_unbelievable_vs_gpt2")
+
+
+def test_tree_special_token_message(page: Page):
+    page.goto("/tree?tok=50256&tenc=gpt2")
+    expect(page.get_by_test_id("stAlert").first).to_contain_text("special token", timeout=FIRST)
+    _no_exception(page)
+
+
+def test_steps_slider_moves(page: Page, screenshot):
+    page.goto("/steps?tenc=cl100k_base&text=" + quote("An unbelievable story"))
+    parts = page.locator("#bpe-parts .part")
+    expect(parts).to_have_count(len(" unbelievable"), timeout=FIRST)
+    expect(page.locator("#bpe-parts .part.merge")).to_have_count(2)
+    page.get_by_role("button", name="▶").click()
+    expect(parts).to_have_count(len(" unbelievable") - 1)
+    page.get_by_role("button", name="⏭").click()
+    expect(parts).to_have_count(len(engine.get_encoding("cl100k_base").encode_ordinary(" unbelievable")))
+    expect(page.get_by_test_id("stAlert").filter(has_text="same as")).to_have_count(1)
+    slider = page.get_by_role("slider")
+    slider.focus()
+    slider.press("Home")
+    expect(parts).to_have_count(len(" unbelievable"))
+    slider.press("ArrowRight")
+    slider.press("ArrowRight")
+    expect(parts).to_have_count(len(" unbelievable") - 2)
+    _no_exception(page)
+    screenshot("steps_unbelievable")
+
+
+def test_steps_long_piece_stays_drawn_in_a_window(page: Page, screenshot):
+    page.goto("/steps?tenc=o200k_base&text=" + "a" * 3000)
+    parts = page.locator("#bpe-parts .part")
+    expect(parts).to_have_count(160, timeout=FIRST)
+    expect(page.locator("#bpe-parts .more")).to_contain_text("parts after")
+    page.get_by_role("button", name="⏭").click()
+    expect(page.get_by_test_id("stAlert").filter(has_text="same as")).to_have_count(1)
+    _no_exception(page)
+    screenshot("steps_long_piece")
+
+
+def test_vocab_search_shows_rows(page: Page, screenshot):
+    page.goto("/vocab?tenc=gpt2")
+    box = page.get_by_label("Search tokens")
+    expect(box).to_be_visible(timeout=FIRST)
+    box.fill("Magikarp")
+    box.press("Enter")
+    expect(page.get_by_text("of 50,256 tokens")).to_contain_text("2", timeout=FIRST)
+    expect(page.get_by_test_id("stDataFrame").first).to_be_visible()
+    _no_exception(page)
+    screenshot("vocab_gpt2_magikarp")
+
+
+def test_vocab_regex_timeout_is_a_message(page: Page, screenshot):
+    page.goto("/vocab?tenc=o200k_base")
+    box = page.get_by_label("Search tokens")
+    expect(box).to_be_visible(timeout=FIRST)
+    page.get_by_text("regex", exact=True).click()
+    box.fill("(=|=)+x")
+    box.press("Enter")
+    expect(page.get_by_test_id("stAlert").filter(has_text="took more than")).to_be_visible(timeout=FIRST)
+    _no_exception(page)
+    screenshot("vocab_regex_timeout")
+
+
+def test_vocab_panes(page: Page, screenshot):
+    page.goto("/vocab?tenc=gpt2&tok=43453")
+    expect(page.get_by_label("Search tokens")).to_be_visible(timeout=FIRST)
+    page.get_by_role("radio", name="Glitch tokens").click()
+    expect(page.get_by_text("Fishing for Magikarp")).to_be_visible()
+    screenshot("vocab_glitch")
+    page.get_by_role("radio", name="Lengths").click()
+    expect(page.get_by_test_id("stVegaLiteChart").locator("svg, canvas").first).to_be_visible()
+    screenshot("vocab_lengths")
+    page.get_by_role("radio", name="One token").click()
+    expect(page.get_by_text("Tokens that contain it")).to_be_visible()
+    _no_exception(page)
+    screenshot("vocab_token_solidgold")
