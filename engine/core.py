@@ -23,7 +23,8 @@ import regex
 
 from .bpe import LONG_PIECE, bytes_pair_rank, ids_pair_rank, merge_heap, merge_pairs_small, merge_small
 from .merges import MergeNode, build_merge_tree, recover_merges
-from .patterns import compile_pattern, unicode16_view
+from .openai_public import CHUNK_SAFE_PATTERNS
+from .patterns import Splitter, compile_pattern, unicode16_view
 from .records import BpeTrace, MergeStep, Piece, Token
 
 CACHE_MAX_PIECES = 100_000  # piece -> ids memo; cleared when full
@@ -91,6 +92,7 @@ class Encoding:
         self.name = name
         self._pat_str = pat_str
         self._pat = compile_pattern(pat_str)
+        self._splitter = Splitter(pat_str, chunked=pat_str in CHUNK_SAFE_PATTERNS)
         self._ranks = dict(mergeable_ranks)
         self._special = dict(special_tokens)
         self._special_ids = frozenset(self._special.values())
@@ -203,10 +205,7 @@ class Encoding:
             yield start, len(text), None
 
     def _split(self, text: str) -> list[str]:
-        view = unicode16_view(text)
-        if view is text:
-            return self._pat.findall(text)
-        return [text[m.start() : m.end()] for m in self._pat.finditer(view)]
+        return self._splitter.split(text)
 
     def _piece_ids(self, piece: str) -> tuple[int, ...]:
         ids = self._cache.get(piece)
@@ -236,9 +235,9 @@ class Encoding:
         pieces = self._split(text)
         found = list(map(self._cache.get, pieces))  # warm cache: all C-speed
         if None in found:
-            for i, ids in enumerate(found):
-                if ids is None:
-                    found[i] = self._piece_ids(pieces[i])
+            # BPE each distinct new piece once, then fill the gaps: local.get(piece, cached_ids)
+            new = {p: self._piece_ids(p) for p in {p for p, ids in zip(pieces, found) if ids is None}}
+            found = list(map(new.get, pieces, found))
         out.extend(chain.from_iterable(found))
 
     def encode_ordinary(self, text: str) -> list[int]:

@@ -1,0 +1,42 @@
+"""The fast splitter (stdlib `re` on ASCII chunks) cuts exactly like the plain `regex` split."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import SHARED, case_text, load_cases
+from engine.openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
+from engine.patterns import Splitter
+
+PATTERNS = {"r50k": R50K_PAT_STR, "cl100k": CL100K_PAT_STR, "o200k": O200K_PAT_STR}
+PIECES = st.sampled_from(["\n", "\n\n", " \n", "  ", " ", "\t", "\r\n", "a", "Ab", "ABC", "x1", "12345", "'s", "'LL",
+                          "!", "/", "!/\n", "é", "中文", "\u0301", "😀", "ſ", "\u00a0", "\u3000", "\u2028", "\x1c", ".\n/x"])
+TEXT = st.lists(PIECES, max_size=40).map("".join)
+
+
+@pytest.mark.parametrize("name", PATTERNS)
+@settings(max_examples=500, deadline=None)
+@given(text=TEXT)
+def test_fast_split_equals_reference(name, text):
+    splitter = Splitter(PATTERNS[name], chunked=True)
+    assert splitter.split(text) == splitter.split_reference(text)
+
+
+@pytest.mark.parametrize("name", PATTERNS)
+def test_fast_split_on_corpus_and_prose(name):
+    splitter = Splitter(PATTERNS[name], chunked=True)
+    texts = [case_text(c) for c in load_cases()]
+    texts = [t for t in texts if not any(0xD800 <= ord(ch) <= 0xDFFF for ch in t)]
+    texts.append((SHARED / "corpus" / "taylorswift.txt").read_text(encoding="utf-8"))
+    texts.append("\n".join(texts))
+    for text in texts:
+        assert splitter.split(text) == splitter.split_reference(text)
+
+
+def test_custom_patterns_use_ascii_path_only_for_ascii_text():
+    splitter = Splitter(r"\p{L}+|\p{N}+|\s+|[^\s\p{L}\p{N}]+", chunked=False)
+    assert splitter.ascii is not None and not splitter.chunked
+    for text in ["hello world 42!", "héllo\nwörld 42", "abc\ndef"]:
+        assert splitter.split(text) == splitter.split_reference(text)
+    assert Splitter(r"\X|\p{Greek}+").ascii is None
