@@ -152,3 +152,20 @@ def test_import_engine_does_not_import_ui_libraries():
            "bad = [m for m in ('streamlit', 'pandas', 'altair', 'tiktoken') if m in sys.modules]; " \
            "assert not bad, bad"
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@pytest.mark.parametrize("name", ["gpt2", "cl100k_base", "o200k_base"])
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.characters(codec="utf-8"), max_size=120))
+def test_round_trip_text_and_bytes(name, text):
+    enc = engine.get_encoding(name)
+    ids = enc.encode(text, disallowed_special=())
+    assert enc.decode(ids) == text
+    assert enc.decode_bytes(ids) == text.encode("utf-8")
+    assert b"".join(enc.decode_tokens_bytes(ids)) == text.encode("utf-8")
+    ids_all = enc.encode(text, allowed_special="all")
+    assert enc.decode(ids_all) == text
