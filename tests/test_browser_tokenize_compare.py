@@ -32,6 +32,11 @@ def no_exception(page: Page) -> None:
     expect(page.get_by_test_id("stException")).to_have_count(0)
 
 
+def settled(page: Page) -> None:
+    """Wait until no element is left over (faded) from the previous run."""
+    expect(page.locator("[data-stale='true']")).to_have_count(0)
+
+
 def type_text(page: Page, text: str) -> None:
     box = page.get_by_label("Text", exact=True)
     box.fill(text)
@@ -94,6 +99,8 @@ def test_compare_shows_both_encodings(page: Page, encs, screenshot):
     expect(page.locator("#delta")).to_contain_text(re.compile(r"cl100k_base uses .* tokens than gpt2 here"))
     expect(page.locator("#cmp-gpt2 span.tok.cut").first).to_be_visible()
     expect(page.get_by_test_id("stVegaLiteChart").first.locator("svg, canvas").first).to_be_visible()
+    expect(page.get_by_test_id("stCaptionContainer").filter(has_text="stretches between shared cuts")).to_be_visible()
+    settled(page)
     no_exception(page)
     screenshot("compare")
 
