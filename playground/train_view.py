@@ -117,14 +117,19 @@ def short_hash(*parts: bytes | str) -> str:
     return digest.hexdigest()[:8]
 
 
+def shown(token: bytes) -> str:
+    """A token for the merges table: minbpe's rendering, with spaces as · so they can be seen."""
+    return render_token(token).replace(" ", "·")
+
+
 def merges_frame(enc: engine.Encoding) -> pd.DataFrame:
     token = enc.decode_single_token_bytes
     return pd.DataFrame([{
         "rank": m.rank,
         "id": m.new_id,
-        "left": render_token(token(m.pair[0])),
-        "right": render_token(token(m.pair[1])),
-        "merged": render_token(m.bytes),
+        "left": shown(token(m.pair[0])),
+        "right": shown(token(m.pair[1])),
+        "merged": shown(m.bytes),
         "count": m.count,
         "tie": "tie" if m.tied else "",
     } for m in enc.training.merges])
@@ -281,7 +286,8 @@ def _results(enc: engine.Encoding) -> None:
         )
         st.altair_chart(chart, width="stretch")
     elif pane == "Merges":
-        st.caption("“tie”: another pair had the same count; minbpe takes the pair seen first in the (merged) text.")
+        st.caption("· is a space. “tie”: another pair had the same count; minbpe takes the pair seen first "
+                   "in the (already merged) text.")
         st.dataframe(merges_frame(enc), hide_index=True, width="stretch")
 
     cols = st.columns(4)
