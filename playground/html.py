@@ -67,6 +67,7 @@ def hex_bytes(data: bytes) -> str:
 def container(inner: Iterable[str], cls: str, element_id: str | None = None) -> str:
     return f'<div {attrs({"class": cls, "id": element_id})}>{"".join(inner)}</div>'
 
+
 # --- Tokenize / Compare ---
 # Builders for the Tokenize and Compare views.  Each returns ONE line of markup:
 # newlines in the user's text become `&#10;`, so Streamlit's markdown sees a
