@@ -15,18 +15,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
+from conftest import CORPUS
 from engine.openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
 from engine.train import RAW_PAT_STR, TrainingStoppedEarly, train_bpe, training_chunks
 from engine.train_reference import train_bpe_reference
 
 DATA = Path(__file__).parent / "data"
-CORPUS = Path("/work/shared/corpus/taylorswift.txt")
+TAYLOR = CORPUS / "taylorswift.txt"  # ../shared/corpus, minbpe's tests/taylorswift.txt
 SIMPLE_PAT = r" ?\w+| ?[^\w\s]+|\s+(?!\S)|\s+"
 
 
 @pytest.fixture(scope="module")
 def taylor() -> str:
-    return CORPUS.read_text(encoding="utf-8")
+    return TAYLOR.read_text(encoding="utf-8")
 
 
 def fixture(kind: str) -> dict:
