@@ -144,7 +144,7 @@ def _table(trace: engine.BpeTrace, k: int) -> None:
     show = lambda b: engine.readable(b, space="␣")  # noqa: E731
     df = pd.DataFrame({
         "step": [s.index + 1 for s in steps],
-        "now": ["▶" if s.index == k else "" for s in steps],
+        "next": ["▶" if s.index == k else "" for s in steps],
         "position": [s.position for s in steps],
         "left": [show(s.left) for s in steps],
         "right": [show(s.right) for s in steps],

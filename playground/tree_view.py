@@ -32,8 +32,8 @@ OTHER_KEY = "tree_other_enc"
 PICK_MODES = {"text": "From the text", "id": "By id", "search": "By search"}
 MAX_TEXT_TOKENS = 80  # distinct tokens of the text offered as chips
 MAX_FOUND = 60  # search results offered in the picker
-WIDE_TREE = 20  # leaves above which the tree is drawn left to right
-MAX_DRAWN = 63  # boxes drawn by default; bigger trees fold their deepest levels
+MAX_DRAWN = 31  # boxes drawn by default (16 across); bigger trees fold their deepest levels
+NATURAL_SIZE = 12  # bottom-row boxes up to which a tree is drawn at its natural size
 
 
 # ------------------------------------------------------------ shared state
@@ -182,7 +182,7 @@ def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: st
     with st.spinner(f"Recovering {name}'s merges from its rank file (once per encoding, a few seconds)…"):
         tree = encodings.merge_tree(name, enc, token_id)
     n_leaves = tree.n_merges + 1
-    left_right = n_leaves > WIDE_TREE
+    left_right = False
     max_depth = None
     if key_prefix == "main":
         c1, c2 = st.columns([3, 2])
@@ -191,10 +191,11 @@ def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: st
                                   help="Deeper subtrees fold into one dashed box that says how many merges it hides.")
             if max_depth >= tree.depth:
                 max_depth = None
-        left_right = c2.toggle("Draw left to right", value=left_right, key=LAYOUT_KEY,
-                               help="Long tokens have many leaves; left to right keeps them readable.")
+        left_right = c2.toggle("Draw left to right", key=LAYOUT_KEY,
+                               help="Unfolded long tokens have many leaves; left to right gives each a line.")
     # small trees at their natural size (stretched, five boxes would fill the page); big ones fit the width
-    width = "content" if n_leaves <= 12 and not left_right else "stretch"
+    bottom_row = (_drawn(tree, max_depth if max_depth is not None else tree.depth) + 1) // 2
+    width = "stretch" if bottom_row > NATURAL_SIZE and not left_right else "content"
     st.graphviz_chart(html.merge_tree_dot(tree, max_depth=max_depth, left_right=left_right), width=width)
     return tree
 

@@ -44,7 +44,7 @@ COLUMNS = {
     "token": st.column_config.TextColumn("token", width="medium", help="␣ is a space; bytes that are not valid "
                                          "UTF-8 alone show as <hex>, newline and tab as \\n \\t"),
     "length": st.column_config.NumberColumn("length", width="small", help="bytes"),
-    "leading space": st.column_config.CheckboxColumn("leading space", width="small"),
+    "leading space": st.column_config.CheckboxColumn("leading ␣", width="small", help="a space, then something else"),
     "valid UTF-8": st.column_config.CheckboxColumn("valid UTF-8", width="small"),
     "glitch": st.column_config.CheckboxColumn("glitch", width="small", help="known under-trained GPT-2 token"),
     "bytes": st.column_config.TextColumn("bytes (hex)", width="large"),

@@ -80,10 +80,12 @@ def test_tree_other_encodings_and_folding():
     at = _app("tree_view", token_encoding="o200k_base", token_id=engine.longest(o200k, 1)[0]).run()
     assert not at.exception
     assert at.slider(key="tree_depth").value < at.slider(key="tree_depth").max
-    assert "dashed" in _dot(at) and _n_nodes(_dot(at)) <= 63
+    assert at.toggle(key="tree_left_right").value is False
+    assert "dashed" in _dot(at) and _n_nodes(_dot(at)) <= 31
     at.slider(key="tree_depth").set_value(at.slider(key="tree_depth").max).run()
     assert _n_nodes(_dot(at)) == 255 and "dashed" not in _dot(at)
-    assert at.toggle(key="tree_left_right").value is True
+    at.toggle(key="tree_left_right").set_value(True).run()
+    assert "rankdir=LR" in _dot(at)
     at = _app("tree_view", token_encoding="cl100k_base", token_id=engine.get_encoding("cl100k_base").encode_single_token(" hello")).run()
     at.segmented_control(key="tree_other_enc").set_value("gpt2").run()
     assert not at.exception and len(at.get("graphviz_chart")) == 2

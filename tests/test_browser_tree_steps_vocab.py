@@ -33,7 +33,7 @@ def test_tree_of_a_long_o200k_token_folds_and_unfolds(page: Page, screenshot):
     page.goto(f"/tree?tok={tid}&tenc=o200k_base")
     nodes = page.get_by_test_id("stGraphVizChart").locator("svg g.node")
     expect(nodes.first).to_be_visible(timeout=FIRST)
-    assert nodes.count() <= 63
+    assert nodes.count() <= 31
     _no_exception(page)
     screenshot("tree_o200k_longest")
 
