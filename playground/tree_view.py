@@ -32,7 +32,8 @@ OTHER_KEY = "tree_other_enc"
 PICK_MODES = {"text": "From the text", "id": "By id", "search": "By search"}
 MAX_TEXT_TOKENS = 80  # distinct tokens of the text offered as chips
 MAX_FOUND = 60  # search results offered in the picker
-MAX_DRAWN = 31  # boxes drawn by default (16 across); bigger trees fold their deepest levels
+FOLD_ABOVE = 63  # trees with more boxes (over 32 bytes) fold their deepest levels by default ...
+MAX_DRAWN = 31  # ... down to at most this many boxes (16 across)
 NATURAL_SIZE = 12  # bottom-row boxes up to which a tree is drawn at its natural size
 
 
@@ -174,8 +175,16 @@ def _drawn(node: engine.MergeNode, levels: int) -> int:
     return 1 + _drawn(node.left, levels - 1) + _drawn(node.right, levels - 1)
 
 
-def _default_levels(tree: engine.MergeNode) -> int:
+def default_levels(tree: engine.MergeNode) -> int:
+    """Merge levels drawn at first: all of them for trees of up to FOLD_ABOVE boxes."""
+    if _drawn(tree, tree.depth) <= FOLD_ABOVE:
+        return tree.depth
     return max((d for d in range(1, tree.depth + 1) if _drawn(tree, d) <= MAX_DRAWN), default=1)
+
+
+def drawn_boxes(tree: engine.MergeNode) -> int:
+    """Boxes in the first drawing of `tree` (for tests)."""
+    return _drawn(tree, default_levels(tree))
 
 
 def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: str) -> engine.MergeNode:
@@ -186,8 +195,8 @@ def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: st
     max_depth = None
     if key_prefix == "main":
         c1, c2 = st.columns([3, 2])
-        if 2 * n_leaves - 1 > MAX_DRAWN:
-            max_depth = c1.slider("Levels drawn", 1, tree.depth, _default_levels(tree), key=DEPTH_KEY,
+        if 2 * n_leaves - 1 > FOLD_ABOVE:
+            max_depth = c1.slider("Levels drawn", 1, tree.depth, default_levels(tree), key=DEPTH_KEY,
                                   help="Deeper subtrees fold into one dashed box that says how many merges it hides.")
             if max_depth >= tree.depth:
                 max_depth = None

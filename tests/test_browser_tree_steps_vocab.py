@@ -6,6 +6,7 @@ from urllib.parse import quote
 from playwright.sync_api import Page, expect
 
 import engine
+from playground import tree_view
 
 FIRST = 60_000  # ms for the first render (vocabulary loading, merge recovery on 2 busy cores)
 
@@ -125,3 +126,24 @@ def test_vocab_panes(page: Page, screenshot):
     expect(page.get_by_text("Tokens that contain it")).to_be_visible()
     _no_exception(page)
     screenshot("vocab_token_solidgold")
+
+
+def test_vocab_row_click_opens_the_token_then_its_tree(page: Page, screenshot):
+    page.goto("/vocab?tenc=gpt2")
+    box = page.get_by_label("Search tokens")
+    expect(box).to_be_visible(timeout=FIRST)
+    box.fill("SolidGold")
+    box.press("Enter")
+    grid = page.get_by_test_id("stDataFrame").first
+    expect(page.get_by_text("of 50,256 tokens")).to_contain_text("1", timeout=FIRST)
+    bounds = grid.bounding_box()
+    page.mouse.click(bounds["x"] + 16, bounds["y"] + 35 + 17)  # the row's selection box (canvas grid)
+    expect(page.get_by_text("Tokens inside it").first).to_be_visible()
+    page.get_by_role("button", name="Its merge tree").click()
+    nodes = page.get_by_test_id("stGraphVizChart").first.locator("svg g.node")
+    tree = engine.get_encoding("gpt2").merge_tree(43453)
+    expect(nodes).to_have_count(tree_view.drawn_boxes(tree), timeout=FIRST)
+    assert tree_view.drawn_boxes(tree) == 2 * len(" SolidGoldMagikarp") - 1  # 35 boxes: small enough to draw whole
+    assert "/tree" in page.url and "tok=43453" in page.url
+    _no_exception(page)
+    screenshot("tree_gpt2_solidgoldmagikarp")
