@@ -181,8 +181,9 @@ def test_views_render_on_the_default_state(view):
 def test_links_between_views_set_state_without_warnings():
     gpt2 = engine.get_encoding("gpt2")
     at = _app("tree_view", token_encoding="gpt2", token_id=gpt2.encode_single_token(" hello")).run()
-    at.button(key="tree_to_steps").click().run()  # switch_page is a no-op in AppTest; the state is what counts
+    at.button(key="tree_to_steps").click().run()  # the state set before st.switch_page is what counts here
     assert at.session_state["steps_source"] == "typed" and at.session_state["steps_typed"] == " hello"
+    at = _app("tree_view", token_encoding="gpt2", token_id=gpt2.encode_single_token(" hello")).run()
     at.button(key="tree_to_vocab").click().run()
     assert at.session_state["vocab_pane"] == "token"
     at = _app("steps_view", token_encoding="gpt2", steps_source="typed", steps_typed=" hello").run()
