@@ -107,21 +107,27 @@ def unicode16_view(text: str) -> str:
 
 
 # --------------------------------------------------------------------------
-# Fast splitting: the stdlib `re` on ASCII text
+# Fast splitting: the stdlib `re` on ASCII stretches
 #
 # On ASCII text every class in the built-in patterns has a plain ASCII form
 # (\p{L} = [A-Za-z], \p{N} = [0-9], \p{Lu} = [A-Z], marks never occur), and
-# the stdlib `re` runs those 3-9x faster than `regex` runs \p{...}.  Most
-# real text is ASCII with a few non-ASCII characters, so the text is cut
-# into chunks at places where every built-in pattern is certain to cut --
-# right after "\n" when the next character is an ASCII letter or digit
-# (only whitespace pieces contain "\n", and no piece that starts with a
-# letter or digit can take a newline before it) -- and each run of ASCII
-# chunks goes to `re`, the rest to `regex`.  A chunk is matched with one
-# character of look-ahead past its end (the patterns' (?!\S) and
-# possessive runs look one character ahead), and the piece that starts at
-# that extra character is dropped.  `Splitter.split_reference` is the plain
-# whole-text `regex` split; the tests check both agree.
+# the stdlib `re` runs those 3-9x faster than `regex` runs \p{...}.  Real
+# text is mostly ASCII with a few other characters, so each run of non-ASCII
+# characters goes to `regex`, and each long ASCII stretch (200+ characters),
+# shrunk to the nearest *cuts* inside it -- places where every built-in
+# pattern is certain to end a piece -- goes to `re`.
+#
+# Cuts (proved for r50k, cl100k and o200k; see `Splitter`):
+#   * between an ASCII letter and a space: a piece holding a letter is a
+#     letter run or a contraction, and neither can take a space after it;
+#   * between "\n" and an ASCII letter or digit: only whitespace pieces hold
+#     "\n", and no piece starting with a letter or digit takes a newline
+#     before it (the optional prefixes exclude \r and \n).
+# Each stretch is matched with one character of look-ahead past its end (the
+# patterns' (?!\S) and possessive runs look one character ahead), and the
+# piece that starts at that extra character is dropped.
+# `Splitter.split_reference` is the plain whole-text `regex` split; the tests
+# check both agree.
 # --------------------------------------------------------------------------
 
 _ASCII_FORMS = [
@@ -133,7 +139,9 @@ _ASCII_FORMS = [
     (r"\p{L}", "[A-Za-z]"),
     (r"\p{N}", "[0-9]"),
 ]
-_CHUNK_CUT = re.compile(r"\n(?=[A-Za-z0-9])")
+_CUT = re.compile(r"[A-Za-z](?= )|\n(?=[A-Za-z0-9])")  # a cut is at match.end()
+_MIN_ASCII_STRETCH = 200  # shorter ASCII stretches stay with their non-ASCII neighbours, in `regex`
+_ASCII_STRETCH = re.compile(r"[\x00-\x7f]{%d,}" % _MIN_ASCII_STRETCH)
 
 
 def ascii_form(pat_str: str) -> "re.Pattern[str] | None":
@@ -152,9 +160,9 @@ def ascii_form(pat_str: str) -> "re.Pattern[str] | None":
 class Splitter:
     """Cuts text into pieces with a split pattern; fast on mostly-ASCII text.
 
-    `chunked` is only for patterns known to always cut after "\\n" before an
-    ASCII letter or digit (the built-ins); other patterns use the ASCII fast
-    path only for wholly ASCII text.
+    `chunked` is only for patterns that always cut at the places listed
+    above (the built-ins); other patterns use the ASCII fast path only for
+    wholly ASCII text.
     """
 
     def __init__(self, pat_str: str, *, chunked: bool = False) -> None:
@@ -180,31 +188,52 @@ class Splitter:
             pieces.pop()
         return pieces
 
+    def _ascii(self, text: str, start: int, end: int) -> list[str]:
+        """`re` split of the ASCII stretch text[start:end], seeing one character past `end`."""
+        if end == len(text):
+            return self.ascii.findall(text, start)  # type: ignore[union-attr]
+        pieces = self.ascii.findall(text, start, end + 1)  # type: ignore[union-attr]
+        pieces.pop()
+        return pieces
+
+    @staticmethod
+    def _cut_before(text: str, pos: int, floor: int) -> int:
+        """The last cut in [floor, pos], or `floor` (itself a cut, or 0)."""
+        width = 64
+        while True:
+            lo = max(floor, pos - width)
+            last = None
+            for m in _CUT.finditer(text, lo, pos):
+                last = m.end()
+            if last is not None:
+                return last
+            if lo == floor:
+                return floor
+            width *= 16
+
     def split(self, text: str) -> list[str]:
         if self.ascii is not None and text.isascii():
             return self.ascii.findall(text)
         if not self.chunked:
             return self._unicode(text, 0, len(text), True)
-        cuts = [m.end() for m in _CHUNK_CUT.finditer(text)]
-        if not cuts:
-            return self._unicode(text, 0, len(text), True)
-        bounds = [0, *cuts, len(text)]
+        n = len(text)
         pieces: list[str] = []
-        start = 0
-        kind = text[0 : bounds[1]].isascii()
-        for k in range(1, len(bounds)):
-            end = bounds[k]
-            last = end == len(text)
-            next_kind = None if last else text[end : bounds[k + 1]].isascii()
-            if next_kind == kind:
-                continue  # extend the run of same-kind chunks
-            if kind:
-                stop = end if last else end + 1
-                found = self.ascii.findall(text, start, stop)
-                if not last:
-                    found.pop()
-                pieces += found
-            else:
-                pieces += self._unicode(text, start, end, last)
-            start, kind = end, next_kind
+        done = 0  # text[:done] is split, and `done` is a cut
+        for m in _ASCII_STRETCH.finditer(text):
+            start, end = m.span()
+            if start > 0:  # move inside the stretch to its first cut
+                cut = _CUT.search(text, start, end)
+                if cut is None:
+                    continue
+                start = cut.end()
+            if end < n:  # ... and back from its end to its last cut
+                end = self._cut_before(text, end, start)
+            if end - start < _MIN_ASCII_STRETCH // 2:
+                continue
+            if start > done:
+                pieces += self._unicode(text, done, start, False)
+            pieces += self._ascii(text, start, end)
+            done = end
+        if done < n:
+            pieces += self._unicode(text, done, n, True)
         return pieces

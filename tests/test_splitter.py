@@ -11,8 +11,9 @@ from engine.patterns import Splitter
 
 PATTERNS = {"r50k": R50K_PAT_STR, "cl100k": CL100K_PAT_STR, "o200k": O200K_PAT_STR}
 PIECES = st.sampled_from(["\n", "\n\n", " \n", "  ", " ", "\t", "\r\n", "a", "Ab", "ABC", "x1", "12345", "'s", "'LL",
-                          "!", "/", "!/\n", "é", "中文", "\u0301", "😀", "ſ", "\u00a0", "\u3000", "\u2028", "\x1c", ".\n/x"])
-TEXT = st.lists(PIECES, max_size=40).map("".join)
+                          "!", "/", "!/\n", "é", "中文", "\u0301", "😀", "ſ", "\u00a0", "\u3000", "\u2028", "\x1c", ".\n/x",
+                          "lorem ipsum dolor sit amet, consectetur adipiscing elit\n" * 5, "x " * 120, "Word\n" * 60])
+TEXT = st.lists(PIECES, max_size=60).map("".join)
 
 
 @pytest.mark.parametrize("name", PATTERNS)
