@@ -41,3 +41,12 @@ def test_custom_patterns_use_ascii_path_only_for_ascii_text():
     for text in ["hello world 42!", "héllo\nwörld 42", "abc\ndef"]:
         assert splitter.split(text) == splitter.split_reference(text)
     assert Splitter(r"\X|\p{Greek}+").ascii is None
+
+
+@pytest.mark.parametrize("name", PATTERNS)
+def test_fast_split_on_every_bmp_character(name):
+    splitter = Splitter(PATTERNS[name], chunked=True)
+    chars = [chr(c) for c in range(128, 0x10000) if not 0xD800 <= c <= 0xDFFF]
+    for i in range(0, len(chars), 4096):
+        text = "".join(f"{c} a{c}b {c}{c}'s 1{c}2\n" for c in chars[i : i + 4096])
+        assert splitter.split(text) == splitter.split_reference(text)
