@@ -4,11 +4,11 @@ from __future__ import annotations
 import streamlit as st
 
 from playground import sidebar, state
-from playground.pages import SECTIONS
+from playground.pages import sections
 
 st.set_page_config(page_title="BPE playground", page_icon="🧩", layout="wide")
 state.init_state()
-page = st.navigation(SECTIONS)
+page = st.navigation(sections())
 sidebar.render()
 page.run()
 state.save_query_params()

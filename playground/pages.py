@@ -1,6 +1,9 @@
 """The views, as `st.Page` objects, so views can link to each other with `st.switch_page(PAGES[...])`.
 
-Each view module is imported only when its page runs.
+Each view module is imported only when its page runs.  Pages are built on
+each access, inside the running script: an `st.Page` made outside a script
+run (say, when a test imports a view module) is a bare object that
+`st.navigation` and `st.switch_page` cannot use.
 """
 from __future__ import annotations
 
@@ -8,26 +11,41 @@ import importlib
 
 import streamlit as st
 
+_VIEWS = {  # name: (module, title, icon, url path)
+    "tokenize": ("tokenize_view", "Tokenize", "🔤", "tokenize"),
+    "compare": ("compare_view", "Compare", "⚖️", "compare"),
+    "gallery": ("gallery_view", "Why counts differ", "📊", "gallery"),
+    "tree": ("tree_view", "Merge tree", "🌳", "tree"),
+    "steps": ("steps_view", "BPE steps", "👣", "steps"),
+    "vocab": ("vocab_view", "Vocabulary", "📚", "vocab"),
+    "train": ("train_view", "Train your own", "🏋️", "train"),
+}
+_SECTIONS = {
+    "Tokenizers": ["tokenize", "compare", "gallery"],
+    "How BPE works": ["tree", "steps", "vocab", "train"],
+}
 
-def _view(module: str, title: str, icon: str, url_path: str, default: bool = False) -> st.Page:
+
+def _page(name: str) -> st.Page:
+    module, title, icon, url_path = _VIEWS[name]
+
     def run() -> None:
         importlib.import_module(f"playground.{module}").render()
 
     run.__name__ = module
-    return st.Page(run, title=title, icon=icon, url_path=url_path, default=default)
+    return st.Page(run, title=title, icon=icon, url_path=url_path, default=name == "tokenize")
 
 
-PAGES: dict[str, st.Page] = {
-    "tokenize": _view("tokenize_view", "Tokenize", "🔤", "tokenize", default=True),
-    "compare": _view("compare_view", "Compare", "⚖️", "compare"),
-    "gallery": _view("gallery_view", "Why counts differ", "📊", "gallery"),
-    "tree": _view("tree_view", "Merge tree", "🌳", "tree"),
-    "steps": _view("steps_view", "BPE steps", "👣", "steps"),
-    "vocab": _view("vocab_view", "Vocabulary", "📚", "vocab"),
-    "train": _view("train_view", "Train your own", "🏋️", "train"),
-}
+class _Pages:
+    """``PAGES["tree"]``: a fresh `st.Page` for a view, made in the current script run."""
 
-SECTIONS = {
-    "Tokenizers": [PAGES["tokenize"], PAGES["compare"], PAGES["gallery"]],
-    "How BPE works": [PAGES["tree"], PAGES["steps"], PAGES["vocab"], PAGES["train"]],
-}
+    def __getitem__(self, name: str) -> st.Page:
+        return _page(name)
+
+
+PAGES = _Pages()
+
+
+def sections() -> dict[str, list[st.Page]]:
+    """The navigation menu, for `st.navigation` in app.py."""
+    return {section: [_page(name) for name in names] for section, names in _SECTIONS.items()}
