@@ -34,7 +34,8 @@ import regex
 from .core import Encoding
 
 GLITCH_FILE = Path(__file__).parent / "data" / "glitch_tokens.json"
-REGEX_TIMEOUT = 1.0  # seconds for one regex search over the whole vocabulary
+REGEX_TIMEOUT = 2.0  # seconds for one regex search over the whole vocabulary
+REGEX_TOKEN_TIMEOUT = 0.25  # seconds for the search in one token
 _ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 _NEEDS_CARE = regex.compile(r"[\p{Cc}\u2028\u2029]")  # characters `readable` does not show as is
 
@@ -173,22 +174,30 @@ def search_regex(
 ) -> list[int]:
     """Ids of the tokens whose text matches `pattern` anywhere (``regex.search``).
 
-    All searches share one budget of `timeout` seconds; running out raises
-    `RegexTimeoutError` instead of holding the server.
+    All searches share one budget of `timeout` seconds, and one token may
+    take at most REGEX_TOKEN_TIMEOUT; running out raises `RegexTimeoutError`
+    instead of holding the server.
     """
     compiled = compile_user_regex(pattern, ignore_case=ignore_case)
     deadline = time.monotonic() + timeout
     search = compiled.search
     out: list[int] = []
     info = None
+    per_call = min(timeout, REGEX_TOKEN_TIMEOUT)
     try:
-        for info in token_infos(enc):
-            if search(info.text, timeout=max(deadline - time.monotonic(), 1e-3)):
+        for k, info in enumerate(token_infos(enc)):
+            if k % 256 == 0:  # re-read the clock now and then: per-call clock reads cost more than the search
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError
+                per_call = max(min(remaining, REGEX_TOKEN_TIMEOUT), 1e-3)
+            if search(info.text, timeout=per_call):
                 out.append(info.id)
     except TimeoutError:
         where = f" (stopped at token {info.id}, {info.readable!r})" if info is not None else ""
         raise RegexTimeoutError(
-            f"the regex {pattern!r} took more than {timeout:g} s over the {enc.name} vocabulary{where}. "
+            f"the regex {pattern!r} took too long (limits: {REGEX_TOKEN_TIMEOUT:g} s on one token, "
+            f"{timeout:g} s over the whole {enc.name} vocabulary){where}. "
             "Nested or overlapping repeats such as (a|a)+, (=|=)+ or (a+)+ backtrack exponentially: "
             "write them as a single repeat (a+, =+), or anchor the pattern (^...$)."
         ) from None
