@@ -7,19 +7,24 @@ text, drawing the first `encodings.DRAW_LIMIT` characters.
 """
 from __future__ import annotations
 
-import altair as alt
-import pandas as pd
+from typing import TYPE_CHECKING
+
 import streamlit as st
 
 import engine
 from playground import encodings, html, state
 from playground.tokenize_view import draw, refuse_message, slug, styles, text_box
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 MAX_DISAGREEMENTS = 300  # rows in the "where they disagree" table
 LAYOUTS = ["Side by side", "Stacked"]
 
 
 def _stats_frame(stats: list[engine.EncodingStats]) -> pd.DataFrame:
+    import pandas as pd  # imported on first use: the token rows are drawn before it is needed
+
     base = stats[0].tokens
     return pd.DataFrame([{
         "encoding": s.name,
@@ -33,6 +38,8 @@ def _stats_frame(stats: list[engine.EncodingStats]) -> pd.DataFrame:
 
 
 def _charts(frame: pd.DataFrame, names: list[str]) -> None:
+    import altair as alt
+
     cols = st.columns(3)
     for col, metric, fmt in zip(cols, ["tokens", "bytes/token", "chars/token"], [",d", ".2f", ".2f"]):
         base = alt.Chart(frame).encode(
@@ -52,6 +59,8 @@ def _label(unit: engine.DisplayUnit) -> str:
 
 
 def _disagreement_frame(found: list[engine.Disagreement], names: list[str]) -> pd.DataFrame:
+    import pandas as pd
+
     rows = []
     for d in found[:MAX_DISAGREEMENTS]:
         whole = b"".join(t.bytes for t in d.parts[names[0]]).decode("utf-8", errors="replace")

@@ -7,7 +7,6 @@ results are cached with `st.cache_data(max_entries=...)` keyed by that name.
 """
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import streamlit as st
@@ -18,16 +17,6 @@ from playground import state
 DRAW_LIMIT = 100_000  # characters drawn token by token; counts always cover the whole text
 
 
-def _warm_up() -> None:
-    """Load the built-in vocabularies and the chart libraries once per server process, off the
-    script thread, so the first visitor does not wait for them (engine.get_encoding is thread-safe)."""
-    for name in ("gpt2", "cl100k_base", "o200k_base"):
-        engine.get_encoding(name)
-    import altair  # noqa: F401
-    import pandas  # noqa: F401
-
-
-threading.Thread(target=_warm_up, name="warm-up", daemon=True).start()
 
 
 @st.cache_resource(show_spinner="Loading vocabulary…")

@@ -10,7 +10,6 @@ import json
 import re
 from dataclasses import dataclass
 
-import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
@@ -180,6 +179,8 @@ def token_rows(tokens, pieces) -> list[dict]:
 
 def _table_pane(name: str, tokens, pieces) -> None:
     rows = token_rows(tokens, pieces)
+    import pandas as pd  # imported on first use, so the first page draws without waiting for it
+
     frame = pd.DataFrame(rows)
     st.dataframe(frame, hide_index=True, height=420, key="tok_table")
     c1, c2, _ = st.columns([1, 1, 4])
