@@ -80,17 +80,20 @@ def compile_pattern(pat_str: str) -> regex.Pattern:
     return compiled
 
 
-def _load_fixes() -> tuple[dict[int, str], frozenset[str]]:
+def _load_fixes() -> tuple[dict[int, str], frozenset[str], "re.Pattern[str]"]:
     payload = json.loads((DATA_DIR / "unicode16_fixes.json").read_text())
     table: dict[int, str] = {}
     for first, last, category in payload["ranges"]:
         stand_in = _STAND_INS[category]
         for cp in range(first, last + 1):
             table[cp] = stand_in
-    return table, frozenset(map(chr, table))
+    # A quick `re` pre-check: any of the few BMP code points, or any astral character at all.
+    bmp = "".join(re.escape(chr(cp)) for cp in sorted(table) if cp < 0x10000)
+    maybe = re.compile("[" + bmp + "\U00010000-\U0010ffff]")
+    return table, frozenset(map(chr, table)), maybe
 
 
-_FIX_TABLE, _FIX_CHARS = _load_fixes()
+_FIX_TABLE, _FIX_CHARS, _MAYBE_FIX = _load_fixes()
 
 
 def unicode16_view(text: str) -> str:
@@ -98,10 +101,11 @@ def unicode16_view(text: str) -> str:
 
     The result has the same length, so character offsets into it are offsets
     into `text`.  Most texts contain none of them and come back unchanged
-    (the check is a set intersection of the text's distinct characters,
-    much faster than a regex search for ~17,000 code points).
+    (a `re` pre-check for the 58 BMP code points or any astral character,
+    then a set intersection of the text's distinct characters -- much faster
+    than a regex search for ~17,000 code points).
     """
-    if text.isascii() or _FIX_CHARS.isdisjoint(set(text)):
+    if text.isascii() or _MAYBE_FIX.search(text) is None or _FIX_CHARS.isdisjoint(set(text)):
         return text
     return text.translate(_FIX_TABLE)
 
@@ -141,7 +145,7 @@ _ASCII_FORMS = [
 ]
 _CUT = re.compile(r"[A-Za-z](?= )|\n(?=[A-Za-z0-9])")  # a cut is at match.end()
 _MIN_ASCII_STRETCH = 200  # shorter ASCII stretches stay with their non-ASCII neighbours, in `regex`
-_ASCII_STRETCH = re.compile(r"[\x00-\x7f]{%d,}" % _MIN_ASCII_STRETCH)
+_ASCII_STRETCH = re.compile(r"(?<![\x00-\x7f])[\x00-\x7f]{%d,}" % _MIN_ASCII_STRETCH)  # only at run starts: linear
 
 
 def ascii_form(pat_str: str) -> "re.Pattern[str] | None":
