@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import functools
 import threading
-from itertools import chain
+from itertools import chain, compress
+from operator import not_
 from types import MappingProxyType
 from typing import AbstractSet, Collection, Iterable, Literal, Mapping, Sequence
 
@@ -236,7 +237,8 @@ class Encoding:
         found = list(map(self._cache.get, pieces))  # warm cache: all C-speed
         if None in found:
             # BPE each distinct new piece once, then fill the gaps: local.get(piece, cached_ids)
-            new = {p: self._piece_ids(p) for p in {p for p, ids in zip(pieces, found) if ids is None}}
+            # (ids tuples are never empty, so `not ids` is true exactly for the misses; all C-speed)
+            new = {p: self._piece_ids(p) for p in set(compress(pieces, map(not_, found)))}
             found = list(map(new.get, pieces, found))
         out.extend(chain.from_iterable(found))
 
