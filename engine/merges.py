@@ -54,6 +54,16 @@ def recover_merges(mergeable_ranks: dict[bytes, int]) -> dict[tuple[int, int], i
         if n == 2:
             merges[(get(token[:1]), get(token[1:]))] = rank  # type: ignore[index]
             continue
+        if n == 3:  # two candidate pairs: the lower-ranked one merges first (left on a tie)
+            a = get(token[:2], INF)
+            b = get(token[1:], INF)
+            a = a if a < rank else INF
+            b = b if b < rank else INF
+            if a == INF and b == INF:
+                _split_of(token, rank, mergeable_ranks)  # raises with the explanation
+            k = 2 if a <= b else 1
+            merges[(get(token[:k]), get(token[k:]))] = rank  # type: ignore[index]
+            continue
         starts = list(range(n + 1))
         pair_ranks = []
         for i in range(n - 1):
