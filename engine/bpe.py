@@ -26,11 +26,14 @@ which rank.  With tiktoken's ranks a part is its bytes and the rank is that of
 from __future__ import annotations
 
 import heapq
+from itertools import repeat
+from operator import add
 from typing import Callable, Hashable, Sequence
 
 INF = 1 << 62
 LONG_PIECE = 256  # bytes; above this `merge_heap` is faster than `merge_small`
 
+_SINGLE_BYTES = tuple(bytes([b]) for b in range(256))
 PairRank = Callable[[Hashable, Hashable], "int | None"]
 Combine = Callable[[Hashable, Hashable], Hashable]
 Event = tuple[int, int, int]  # (left node, right node, rank): node = byte offset where the part starts
@@ -173,8 +176,8 @@ def merge_bytes(piece: bytes, ranks: dict[bytes, int], max_rank: int | None = No
     """
     get = ranks.get
     limit = INF if max_rank is None else max_rank
-    parts = [piece[i : i + 1] for i in range(len(piece))]
-    pair_ranks = [get(parts[i] + parts[i + 1], INF) for i in range(len(parts) - 1)]
+    parts = list(map(_SINGLE_BYTES.__getitem__, piece))
+    pair_ranks = list(map(get, map(add, parts, parts[1:]), repeat(INF)))
     if max_rank is not None:
         pair_ranks = [r if r < limit else INF for r in pair_ranks]
     while pair_ranks:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from itertools import chain, compress
+from itertools import chain, compress, islice
 from operator import not_
 from types import MappingProxyType
 from typing import AbstractSet, Collection, Iterable, Literal, Mapping, Sequence
@@ -208,28 +208,35 @@ class Encoding:
     def _split(self, text: str) -> list[str]:
         return self._splitter.split(text)
 
+    def _bpe(self, piece: str) -> tuple[int, ...]:
+        """Ids of one piece, computed (no cache)."""
+        data = piece.encode("utf-8")
+        if self._pair_merges is not None:
+            parts = [self._byte_ids[b] for b in data]
+            if len(parts) <= LONG_PIECE:
+                return tuple(merge_pairs_small(parts, self._pair_merges))
+            return tuple(merge_heap(parts, *ids_pair_rank(self._pair_merges)))
+        rank = self._ranks.get(data)
+        if rank is not None:
+            return (rank,)
+        if len(data) <= LONG_PIECE:
+            return tuple(merge_small(data, self._ranks))
+        parts = merge_heap([data[i : i + 1] for i in range(len(data))], *bytes_pair_rank(self._ranks))
+        return tuple(self._ranks[p] for p in parts)
+
+    def _remember(self, new: dict[str, tuple[int, ...]]) -> None:
+        """Add pieces to the bounded cache (emptied when it would overflow)."""
+        if len(self._cache) + len(new) > CACHE_MAX_PIECES:
+            self._cache.clear()
+            if len(new) > CACHE_MAX_PIECES:
+                new = dict(islice(new.items(), CACHE_MAX_PIECES))
+        self._cache.update(new)
+
     def _piece_ids(self, piece: str) -> tuple[int, ...]:
         ids = self._cache.get(piece)
         if ids is None:
-            data = piece.encode("utf-8")
-            if self._pair_merges is not None:
-                parts = [self._byte_ids[b] for b in data]
-                if len(parts) <= LONG_PIECE:
-                    ids = tuple(merge_pairs_small(parts, self._pair_merges))
-                else:
-                    ids = tuple(merge_heap(parts, *ids_pair_rank(self._pair_merges)))
-            else:
-                rank = self._ranks.get(data)
-                if rank is not None:
-                    ids = (rank,)
-                elif len(data) <= LONG_PIECE:
-                    ids = tuple(merge_small(data, self._ranks))
-                else:
-                    parts = merge_heap([data[i : i + 1] for i in range(len(data))], *bytes_pair_rank(self._ranks))
-                    ids = tuple(self._ranks[p] for p in parts)
-            if len(self._cache) >= CACHE_MAX_PIECES:
-                self._cache.clear()
-            self._cache[piece] = ids
+            ids = self._bpe(piece)
+            self._remember({piece: ids})
         return ids
 
     def _encode_text(self, text: str, out: list[int]) -> None:
@@ -238,7 +245,8 @@ class Encoding:
         if None in found:
             # BPE each distinct new piece once, then fill the gaps: local.get(piece, cached_ids)
             # (ids tuples are never empty, so `not ids` is true exactly for the misses; all C-speed)
-            new = {p: self._piece_ids(p) for p in set(compress(pieces, map(not_, found)))}
+            new = {p: self._bpe(p) for p in set(compress(pieces, map(not_, found)))}
+            self._remember(new)
             found = list(map(new.get, pieces, found))
         out.extend(chain.from_iterable(found))
 
