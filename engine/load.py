@@ -53,6 +53,17 @@ def _check_dense(ranks: dict[bytes, int], source: str) -> None:
             raise ValueError(f"{source}: ranks have a gap: rank {expected} is missing (next is {value})")
 
 
+def parse_natural(text: str, source: str, lineno: int, what: str) -> int:
+    """A non-negative integer field of a file, or ValueError naming the file, line and field."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{source}, line {lineno}: {what} {text[:20]!r} is not an integer") from None
+    if value < 0:
+        raise ValueError(f"{source}, line {lineno}: {what} {value} is negative")
+    return value
+
+
 def parse_tiktoken_bpe(data: bytes | str, source: str = "<tiktoken file>") -> dict[bytes, int]:
     """Parse tiktoken's format: one ``<base64> <rank>`` per line, ranks 0..n-1.
 
@@ -96,12 +107,7 @@ def _parse_tiktoken_bpe_checked(data: bytes, source: str) -> dict[bytes, int]:
             token = binascii.a2b_base64(b64.encode("ascii", "replace"), strict_mode=True)
         except (binascii.Error, ValueError):
             raise ValueError(f"{source}, line {lineno}: bad base64 {b64[:40]!r}") from None
-        try:
-            rank = int(rank_text)
-        except ValueError:
-            raise ValueError(f"{source}, line {lineno}: rank {rank_text[:20]!r} is not an integer") from None
-        if rank < 0:
-            raise ValueError(f"{source}, line {lineno}: rank {rank} is negative")
+        rank = parse_natural(rank_text, source, lineno, "rank")
         if not token:
             raise ValueError(f"{source}, line {lineno}: empty token")
         if token in ranks:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import unicodedata
 
 from .core import Encoding
+from .load import parse_natural
 from .patterns import compile_pattern
 from .train import RAW_PAT_STR, build_encoding
 
@@ -73,16 +74,6 @@ def dump_minbpe_vocab(enc: Encoding) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _int(text: str, source: str, lineno: int, what: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"{source}, line {lineno}: {what} {text[:20]!r} is not an integer") from None
-    if value < 0:
-        raise ValueError(f"{source}, line {lineno}: {what} {value} is negative")
-    return value
-
-
 def parse_minbpe_model(data: bytes | str, source: str = "tokenizer.model", name: str | None = None) -> Encoding:
     """An `Encoding` from minbpe ``.model`` text (as saved by minbpe or `dump_minbpe_model`)."""
     if isinstance(data, bytes):
@@ -110,7 +101,7 @@ def parse_minbpe_model(data: bytes | str, source: str = "tokenizer.model", name:
             compile_pattern(pattern)
         except ValueError as exc:
             raise ValueError(f"{source}, line 2: {exc}") from None
-    n_special = _int(line(3, "the number of special tokens").strip(), source, 3, "number of special tokens")
+    n_special = parse_natural(line(3, "the number of special tokens").strip(), source, 3, "number of special tokens")
 
     specials: dict[str, int] = {}
     special_lines: dict[int, int] = {}
@@ -118,7 +109,7 @@ def parse_minbpe_model(data: bytes | str, source: str = "tokenizer.model", name:
         fields = line(lineno, f"special token {lineno - 3} of {n_special} ('<token> <id>')").split()
         if len(fields) != 2:
             raise ValueError(f"{source}, line {lineno}: expected '<special token> <id>', got {lines[lineno - 1][:60]!r}")
-        tok, tid = fields[0], _int(fields[1], source, lineno, "special token id")
+        tok, tid = fields[0], parse_natural(fields[1], source, lineno, "special token id")
         if tok in specials:
             raise ValueError(f"{source}, line {lineno}: special token {tok!r} is listed twice")
         if tid in special_lines:
@@ -137,8 +128,8 @@ def parse_minbpe_model(data: bytes | str, source: str = "tokenizer.model", name:
         fields = text.split()
         if len(fields) != 2:
             raise ValueError(f"{source}, line {lineno}: expected a merge '<left id> <right id>', got {text[:60]!r}")
-        a = _int(fields[0], source, lineno, "left id")
-        b = _int(fields[1], source, lineno, "right id")
+        a = parse_natural(fields[0], source, lineno, "left id")
+        b = parse_natural(fields[1], source, lineno, "right id")
         new_id = len(vocab)
         for part in (a, b):
             if part >= new_id:
