@@ -231,7 +231,7 @@ def train_with_progress(text: str, vocab_size: int, pat_str: str | None, special
 
 
 def _training_text() -> str | None:
-    upload = st.file_uploader("…or upload a text file (UTF-8, up to 2 MB)", type=None, key=T_FILE)
+    upload = st.file_uploader("…or upload a text file (UTF-8, up to 2 MB)", type=None, key=T_FILE, max_upload_size=2)
     if upload is None:
         return st.session_state[T_TEXT]
     st.checkbox("Decode with replacement (bad bytes become �)", key=T_REPLACE)
