@@ -19,6 +19,7 @@ one built on `engine.bpe.merge_bytes`; the tests check they agree.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
 
 from .bpe import INF, merge_bytes
 
@@ -31,6 +32,13 @@ def _split_of(token: bytes, rank: int, ranks: dict[bytes, int]) -> tuple[bytes, 
             f"BPE with lower ranks leaves {len(parts)} parts, so this rank file cannot be produced by BPE"
         )
     return parts[0], parts[1]
+
+
+def _pair_slices(n: int) -> list[slice]:
+    return [slice(i, i + 2) for i in range(n - 1)]
+
+
+_PAIR_SLICES = [_pair_slices(n) for n in range(64)]
 
 
 def recover_merges(mergeable_ranks: dict[bytes, int]) -> dict[tuple[int, int], int]:
@@ -57,31 +65,25 @@ def recover_merges(mergeable_ranks: dict[bytes, int]) -> dict[tuple[int, int], i
         if n == 3:  # two candidate pairs: the lower-ranked one merges first (left on a tie)
             a = get(token[:2], INF)
             b = get(token[1:], INF)
-            a = a if a < rank else INF
-            b = b if b < rank else INF
-            if a == INF and b == INF:
+            if min(a, b) >= rank:
                 _split_of(token, rank, mergeable_ranks)  # raises with the explanation
             k = 2 if a <= b else 1
             merges[(get(token[:k]), get(token[k:]))] = rank  # type: ignore[index]
             continue
         starts = list(range(n + 1))
-        pair_ranks = []
-        for i in range(n - 1):
-            r = get(token[i : i + 2], INF)
-            pair_ranks.append(r if r < rank else INF)
+        # Pairs of rank >= `rank` are never clamped: the loop stops when the lowest is not below it.
+        pair_ranks = list(map(get, map(token.__getitem__, _PAIR_SLICES[n] if n < 64 else _pair_slices(n)), repeat(INF)))
         while len(pair_ranks) > 1:
             best = min(pair_ranks)
-            if best == INF:
+            if best >= rank:
                 break
             i = pair_ranks.index(best)
             del starts[i + 1]
             del pair_ranks[i]
             if i < len(pair_ranks):
-                r = get(token[starts[i] : starts[i + 2]], INF)
-                pair_ranks[i] = r if r < rank else INF
+                pair_ranks[i] = get(token[starts[i] : starts[i + 2]], INF)
             if i:
-                r = get(token[starts[i - 1] : starts[i + 1]], INF)
-                pair_ranks[i - 1] = r if r < rank else INF
+                pair_ranks[i - 1] = get(token[starts[i - 1] : starts[i + 1]], INF)
         if len(starts) != 3:
             _split_of(token, rank, mergeable_ranks)  # raises with the explanation
         k = starts[1]
