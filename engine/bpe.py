@@ -178,19 +178,15 @@ def merge_bytes(piece: bytes, ranks: dict[bytes, int], max_rank: int | None = No
     limit = INF if max_rank is None else max_rank
     parts = list(map(_SINGLE_BYTES.__getitem__, piece))
     pair_ranks = list(map(get, map(add, parts, parts[1:]), repeat(INF)))
-    if max_rank is not None:
-        pair_ranks = [r if r < limit else INF for r in pair_ranks]
     while pair_ranks:
         best = min(pair_ranks)
-        if best == INF:
+        if best >= limit:  # nothing mergeable (INF), or only merges at or above max_rank
             break
         i = pair_ranks.index(best)  # leftmost of the lowest rank
         parts[i : i + 2] = [parts[i] + parts[i + 1]]
         del pair_ranks[i]
         if i < len(pair_ranks):
-            r = get(parts[i] + parts[i + 1], INF)
-            pair_ranks[i] = r if r < limit else INF
+            pair_ranks[i] = get(parts[i] + parts[i + 1], INF)
         if i > 0:
-            r = get(parts[i - 1] + parts[i], INF)
-            pair_ranks[i - 1] = r if r < limit else INF
+            pair_ranks[i - 1] = get(parts[i - 1] + parts[i], INF)
     return parts
