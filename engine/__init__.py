@@ -4,15 +4,18 @@
     >>> enc = engine.get_encoding("cl100k_base")
     >>> enc.encode("hello world")
     [15339, 1917]
+
+This file declares the public API and nothing else; each name lives in the
+module named in the comment above its group.
 """
 from __future__ import annotations
 
 from .compare import (
     BoundaryDiff,
     Cut,
+    Disagreement,
     DisplayUnit,
     EncodingStats,
-    Disagreement,
     boundary_diff,
     delta_sentence,
     delta_sentences,
@@ -24,14 +27,9 @@ from .compare import (
 from .core import Encoding, UnknownTokenError, repair_surrogates
 from .load import dump_data_gym, dump_tiktoken_bpe, parse_data_gym, parse_tiktoken_bpe
 from .merges import MergeNode, recover_merges
+from .minbpe_format import dump_minbpe_model, dump_minbpe_vocab, parse_minbpe_model
 from .records import BpeTrace, MergeStep, Piece, Token
 from .registry import get_encoding, list_encodings
-from .vocab import (
-    Family, GlitchToken, RegexTimeoutError, TokenInfo, contained, containing, filter_tokens, glitch_sources,
-    glitch_tokens, length_histogram, longest, readable, search_regex, search_substring, token_info, token_infos,
-)
-from .minbpe_format import dump_minbpe_model, dump_minbpe_vocab, parse_minbpe_model
-from .train import MergeInfo, TrainingReport, TrainingStoppedEarly, train_bpe
 from .scripts import (
     ScriptShare,
     attribute_tokens,
@@ -42,55 +40,45 @@ from .scripts import (
     script_runs,
     token_tax,
 )
+from .train import MergeInfo, TrainingReport, TrainingStoppedEarly, train_bpe
+from .vocab import (
+    Family,
+    GlitchToken,
+    RegexTimeoutError,
+    TokenInfo,
+    contained,
+    containing,
+    filter_tokens,
+    glitch_sources,
+    glitch_tokens,
+    length_histogram,
+    longest,
+    readable,
+    search_regex,
+    search_substring,
+    token_info,
+    token_infos,
+)
 
 __all__ = [
+    # registry.py, core.py, records.py: encodings and what they return
+    "get_encoding", "list_encodings", "Encoding", "UnknownTokenError", "repair_surrogates",
+    "Piece", "Token", "BpeTrace", "MergeStep",
+    # load.py and minbpe_format.py: file formats
+    "parse_tiktoken_bpe", "dump_tiktoken_bpe", "parse_data_gym", "dump_data_gym",
+    "parse_minbpe_model", "dump_minbpe_model", "dump_minbpe_vocab",
+    # merges.py: merges recovered from ranks, merge trees
+    "recover_merges", "MergeNode",
+    # train.py: minbpe-exact training
+    "train_bpe", "MergeInfo", "TrainingReport", "TrainingStoppedEarly",
     # compare.py: stats, boundary diff, display units
-    "BoundaryDiff",
-    "Cut",
-    "DisplayUnit",
-    "EncodingStats",
-    "Disagreement",
-    "boundary_diff",
-    "delta_sentence",
-    "delta_sentences",
-    "disagreements",
-    "group_tokens",
-    "text_stats",
-    "token_cuts",
-    "BpeTrace",
-    "Encoding",
-    "MergeNode",
-    "MergeStep",
-    "Piece",
-    "Token",
-    "UnknownTokenError",
-    "dump_data_gym",
-    "dump_tiktoken_bpe",
-    "get_encoding",
-    "list_encodings",
-    "parse_data_gym",
-    "parse_tiktoken_bpe",
-    "recover_merges",
-    "repair_surrogates",
-    # scripts and the token tax
-    "ScriptShare",
-    "attribute_tokens",
-    "classify",
-    "dominant_script",
-    "script_counts",
-    "script_of",
-    "script_runs",
-    "token_tax",
-    # train.py and minbpe_format.py: training and minbpe files
-    "MergeInfo",
-    "TrainingReport",
-    "TrainingStoppedEarly",
-    "dump_minbpe_model",
-    "dump_minbpe_vocab",
-    "parse_minbpe_model",
-    "train_bpe",
+    "text_stats", "EncodingStats", "boundary_diff", "BoundaryDiff", "Cut", "token_cuts", "disagreements",
+    "Disagreement", "group_tokens", "DisplayUnit", "delta_sentence", "delta_sentences",
     # vocab.py: vocabulary explorer (facts, search, filters, families, glitch tokens)
-    "Family", "GlitchToken", "RegexTimeoutError", "TokenInfo", "contained", "containing", "filter_tokens",
-    "glitch_sources", "glitch_tokens", "length_histogram", "longest", "readable", "search_regex",
-    "search_substring", "token_info", "token_infos",
+    "token_info", "token_infos", "TokenInfo", "readable", "search_substring", "search_regex", "RegexTimeoutError",
+    "filter_tokens", "longest", "length_histogram", "containing", "contained", "Family",
+    "glitch_tokens", "glitch_sources", "GlitchToken",
+    # scripts.py: Unicode scripts and the token tax
+    "script_of", "script_runs", "classify", "script_counts", "dominant_script", "attribute_tokens",
+    "token_tax", "ScriptShare",
 ]
