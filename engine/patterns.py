@@ -218,8 +218,14 @@ class Splitter:
     def split(self, text: str) -> list[str]:
         if self.ascii is not None and text.isascii():
             return self.ascii.findall(text)
-        if not self.chunked:
-            return self._unicode(text, 0, len(text), True)
+        n = len(text)
+        # Chunking pays only on mostly-ASCII text; with many other characters one regex pass is faster.
+        if not self.chunked or (len(text.encode("utf-8", "surrogatepass")) - n) * 8 > n:
+            return self._unicode(text, 0, n, True)
+        return self.split_chunked(text)
+
+    def split_chunked(self, text: str) -> list[str]:
+        """`re` on long ASCII stretches between cuts, `regex` on the rest (only for `chunked` patterns)."""
         n = len(text)
         pieces: list[str] = []
         done = 0  # text[:done] is split, and `done` is a cut

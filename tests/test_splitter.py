@@ -22,6 +22,7 @@ TEXT = st.lists(PIECES, max_size=60).map("".join)
 def test_fast_split_equals_reference(name, text):
     splitter = Splitter(PATTERNS[name], chunked=True)
     assert splitter.split(text) == splitter.split_reference(text)
+    assert splitter.split_chunked(text) == splitter.split_reference(text)
 
 
 @pytest.mark.parametrize("name", PATTERNS)
@@ -32,7 +33,7 @@ def test_fast_split_on_corpus_and_prose(name):
     texts.append((SHARED / "corpus" / "taylorswift.txt").read_text(encoding="utf-8"))
     texts.append("\n".join(texts))
     for text in texts:
-        assert splitter.split(text) == splitter.split_reference(text)
+        assert splitter.split(text) == splitter.split_chunked(text) == splitter.split_reference(text)
 
 
 def test_custom_patterns_use_ascii_path_only_for_ascii_text():
@@ -49,4 +50,9 @@ def test_fast_split_on_every_bmp_character(name):
     chars = [chr(c) for c in range(128, 0x10000) if not 0xD800 <= c <= 0xDFFF]
     for i in range(0, len(chars), 4096):
         text = "".join(f"{c} a{c}b {c}{c}'s 1{c}2\n" for c in chars[i : i + 4096])
-        assert splitter.split(text) == splitter.split_reference(text)
+        reference = splitter.split_reference(text)
+        assert splitter.split(text) == reference
+        assert splitter.split_chunked(text) == reference
+        # the same characters inside long ASCII stretches (the chunked path proper)
+        padded = ("lorem ipsum dolor sit amet " * 8 + "\n").join(text[k : k + 64] for k in range(0, len(text), 64))
+        assert splitter.split(padded) == splitter.split_reference(padded)
