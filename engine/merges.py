@@ -66,14 +66,15 @@ def recover_merges(mergeable_ranks: dict[bytes, int]) -> dict[tuple[int, int], i
             a = get(token[:2], INF)
             b = get(token[1:], INF)
             if min(a, b) >= rank:
-                _split_of(token, rank, mergeable_ranks)  # raises with the explanation
-            k = 2 if a <= b else 1
+                k = len(_split_of(token, rank, mergeable_ranks)[0])  # raises with the explanation
+            else:
+                k = 2 if a <= b else 1
             merges[(get(token[:k]), get(token[k:]))] = rank  # type: ignore[index]
             continue
         starts = list(range(n + 1))
         # Pairs of rank >= `rank` are never clamped: the loop stops when the lowest is not below it.
         pair_ranks = list(map(get, map(token.__getitem__, _PAIR_SLICES[n] if n < 64 else _pair_slices(n)), repeat(INF)))
-        while len(pair_ranks) > 1:
+        while len(pair_ranks) > 2:
             best = min(pair_ranks)
             if best >= rank:
                 break
@@ -84,9 +85,11 @@ def recover_merges(mergeable_ranks: dict[bytes, int]) -> dict[tuple[int, int], i
                 pair_ranks[i] = get(token[starts[i] : starts[i + 2]], INF)
             if i:
                 pair_ranks[i - 1] = get(token[starts[i - 1] : starts[i + 1]], INF)
-        if len(starts) != 3:
-            _split_of(token, rank, mergeable_ranks)  # raises with the explanation
-        k = starts[1]
+        # Three parts left: the last merge joins the lower-ranked pair (the left one on a tie).
+        if len(pair_ranks) != 2 or min(pair_ranks) >= rank:
+            k = len(_split_of(token, rank, mergeable_ranks)[0])  # raises with the explanation
+        else:
+            k = starts[2] if pair_ranks[0] <= pair_ranks[1] else starts[1]
         merges[(get(token[:k]), get(token[k:]))] = rank  # type: ignore[index]
     return merges
 

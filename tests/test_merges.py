@@ -80,3 +80,23 @@ def test_tree_depth_and_errors():
         enc.merge_tree(enc.eot_token)
     with pytest.raises(KeyError, match="unknown token id 300000"):
         enc.merge_tree(300_000)
+
+
+@pytest.mark.parametrize("extra", [
+    {b"abc": 256},                          # 3 bytes, no two-byte part
+    {b"ab": 256, b"abcd": 257},             # 4 bytes: BPE stops at ab|c|d
+    {b"cd": 256, b"ab": 257, b"abcde": 258},  # 5 bytes: ab|cd|e
+])
+def test_ranks_that_bpe_cannot_produce_are_rejected(extra):
+    ranks = {bytes([b]): b for b in range(256)} | extra
+    with pytest.raises(ValueError, match="cannot be produced by BPE"):
+        recover_merges(ranks)
+    with pytest.raises(ValueError, match="cannot be produced by BPE"):
+        recover_merges_reference(ranks)
+
+
+def test_three_part_ending_picks_the_lower_pair():
+    ranks = {bytes([b]): b for b in range(256)} | {b"bc": 256, b"ab": 257, b"abc": 258, b"abcd": 259}
+    # abcd: bc (256) merges first -> a|bc|d; then no pair a+bc? "abc" is 258 < 259 -> abc|d
+    assert recover_merges(ranks) == recover_merges_reference(ranks)
+    assert recover_merges(ranks)[(258, ord("d"))] == 259
