@@ -22,7 +22,7 @@ from typing import AbstractSet, Collection, Iterable, Literal, Mapping, Sequence
 
 import regex
 
-from .bpe import LONG_PIECE, bytes_pair_rank, ids_pair_rank, merge_heap, merge_pairs_small, merge_small
+from .bpe import LONG_PIECE, bytes_pair_rank, ids_pair_rank, merge_bytes, merge_heap, merge_pairs_small
 from .merges import MergeNode, build_merge_tree, recover_merges
 from .openai_public import CHUNK_SAFE_PATTERNS
 from .patterns import Splitter, compile_pattern, unicode16_view
@@ -217,12 +217,28 @@ class Encoding:
                 return tuple(merge_pairs_small(parts, self._pair_merges))
             return tuple(merge_heap(parts, *ids_pair_rank(self._pair_merges)))
         rank = self._ranks.get(data)
-        if rank is not None:
+        if rank is not None:  # tiktoken's shortcut: a piece that is itself a token
             return (rank,)
+        return self._bpe_bytes(data)
+
+    def _bpe_bytes(self, data: bytes) -> tuple[int, ...]:
+        """Ids of one piece's bytes under tiktoken's rule, by the merge loop (no whole-piece shortcut)."""
         if len(data) <= LONG_PIECE:
-            return tuple(merge_small(data, self._ranks))
+            return tuple(map(self._ranks.__getitem__, merge_bytes(data, self._ranks)))
         parts = merge_heap([data[i : i + 1] for i in range(len(data))], *bytes_pair_rank(self._ranks))
-        return tuple(self._ranks[p] for p in parts)
+        return tuple(map(self._ranks.__getitem__, parts))
+
+    def _bpe_many(self, pieces: Iterable[str]) -> dict[str, tuple[int, ...]]:
+        """`_bpe` for many pieces, with the common case -- the piece is one token -- inlined."""
+        if self._pair_merges is not None:
+            return {p: self._bpe(p) for p in pieces}
+        get = self._ranks.get
+        out = {}
+        for piece in pieces:
+            data = piece.encode("utf-8")
+            rank = get(data)
+            out[piece] = (rank,) if rank is not None else self._bpe_bytes(data)
+        return out
 
     def _remember(self, new: dict[str, tuple[int, ...]]) -> None:
         """Add pieces to the bounded cache (emptied when it would overflow)."""
@@ -245,7 +261,7 @@ class Encoding:
         if None in found:
             # BPE each distinct new piece once, then fill the gaps: local.get(piece, cached_ids)
             # (ids tuples are never empty, so `not ids` is true exactly for the misses; all C-speed)
-            new = {p: self._bpe(p) for p in set(compress(pieces, map(not_, found)))}
+            new = self._bpe_many(set(compress(pieces, map(not_, found))))
             self._remember(new)
             found = list(map(new.get, pieces, found))
         out.extend(chain.from_iterable(found))
