@@ -56,3 +56,21 @@ def test_fast_split_on_every_bmp_character(name):
         # the same characters inside long ASCII stretches (the chunked path proper)
         padded = ("lorem ipsum dolor sit amet " * 8 + "\n").join(text[k : k + 64] for k in range(0, len(text), 64))
         assert splitter.split(padded) == splitter.split_reference(padded)
+
+
+def test_only_long_s_folds_to_a_contraction_letter_in_re():
+    """The explicit `re` form relies on this: in Unicode mode `re`'s (?i) matches U+017F as "s"
+    (as Rust's regex does) and no other non-ASCII character as a contraction letter."""
+    import re
+
+    folds = re.compile(r"(?i)[sdmtlvre]")
+    assert [c for c in range(128, 0x110000) if not 0xD800 <= c <= 0xDFFF and folds.fullmatch(chr(c))] == [0x17F]
+
+
+@pytest.mark.parametrize("name", PATTERNS)
+def test_explicit_form_handles_long_s_and_astral_characters(name):
+    splitter = Splitter(PATTERNS[name], chunked=True)
+    for text in ["it'ſ ok 'ſ 'S", "😀 a😀b 🇯🇵 x'ſ 𝐀𝐁𝐂 1𝟐3", "".join(chr(0x1F300 + i) + " a" for i in range(100))]:
+        assert splitter.split(text) == splitter.split_reference(text)
+    assert splitter.explicit_for("it'ſ ok") is not None
+    assert splitter.explicit_for("".join(chr(0x1F300 + i) for i in range(100))) is None  # many astral: regex
