@@ -25,7 +25,7 @@ import regex
 from .bpe import LONG_PIECE, bytes_pair_rank, ids_pair_rank, merge_bytes, merge_heap, merge_pairs_small
 from .merges import MergeNode, build_merge_tree, recover_merges
 from .openai_public import CHUNK_SAFE_PATTERNS
-from .patterns import Splitter, compile_pattern, unicode16_view
+from .patterns import Splitter, compile_pattern, split_timeout_error, unicode16_view
 from .records import BpeTrace, MergeStep, Piece, Token
 
 CACHE_MAX_PIECES = 100_000  # piece -> ids memo; cleared when full
@@ -93,7 +93,7 @@ class Encoding:
         self.name = name
         self._pat_str = pat_str
         self._pat = compile_pattern(pat_str)
-        self._splitter = Splitter(pat_str, chunked=pat_str in CHUNK_SAFE_PATTERNS)
+        self._splitter = Splitter(pat_str, trusted=pat_str in CHUNK_SAFE_PATTERNS)
         self._ranks = dict(mergeable_ranks)
         self._special = dict(special_tokens)
         self._special_ids = frozenset(self._special.values())
@@ -358,12 +358,15 @@ class Encoding:
                 byte_pos += n
                 continue
             view = unicode16_view(text[start:end])
-            for m in self._pat.finditer(view):
-                s, e = start + m.start(), start + m.end()
-                chunk = text[s:e]
-                n = len(chunk.encode("utf-8"))
-                pieces.append(Piece(len(pieces), chunk, s, e, byte_pos, byte_pos + n))
-                byte_pos += n
+            try:
+                for m in self._pat.finditer(view, timeout=self._splitter.timeout):
+                    s, e = start + m.start(), start + m.end()
+                    chunk = text[s:e]
+                    n = len(chunk.encode("utf-8"))
+                    pieces.append(Piece(len(pieces), chunk, s, e, byte_pos, byte_pos + n))
+                    byte_pos += n
+            except TimeoutError:
+                raise split_timeout_error() from None
         return pieces
 
     def tokenize(

@@ -22,7 +22,8 @@ in the same order.  Hence ``[^\r\n\p{L}\p{N}\p{M}]?+`` matches exactly the
 same spans and backtracks far less (about 1.7x faster on English prose).
 
 `compile_pattern` also guards user patterns: a bad pattern raises
-`ValueError` saying what is wrong, and every match runs with a timeout.
+`ValueError` saying what is wrong.  `Splitter` (below) is the fast splitter
+the encoder uses; see the comment above `_class_forms`.
 """
 from __future__ import annotations
 
@@ -111,17 +112,25 @@ def unicode16_view(text: str) -> str:
 
 
 # --------------------------------------------------------------------------
-# Fast splitting: the stdlib `re` on ASCII stretches
+# Fast splitting: the stdlib `re` with explicit character sets
 #
-# On ASCII text every class in the built-in patterns has a plain ASCII form
-# (\p{L} = [A-Za-z], \p{N} = [0-9], \p{Lu} = [A-Z], marks never occur), and
-# the stdlib `re` runs those 3-9x faster than `regex` runs \p{...}.  Real
-# text is mostly ASCII with a few other characters, so each run of non-ASCII
-# characters goes to `regex`, and each long ASCII stretch (200+ characters),
-# shrunk to the nearest *cuts* inside it -- places where every built-in
-# pattern is certain to end a piece -- goes to `re`.
+# The stdlib `re` tests a character set with a bitmap, 2-3x faster than
+# `regex` tests \p{...}, but it has no Unicode property classes.  A text,
+# though, holds only a few hundred distinct characters.  So `Splitter`
+# rewrites each class of the pattern as an explicit set: its ASCII members
+# plus every non-ASCII character *of this text* that belongs to it under
+# Unicode 16.0 (classified once per character with `regex`, through the
+# Unicode 16 stand-ins), and runs `re` on the text itself.  The compiled
+# pattern is kept per set of non-ASCII characters.  Pure ASCII text needs no
+# extra characters at all.
 #
-# Cuts (proved for r50k, cl100k and o200k; see `Splitter`):
+# When that does not apply (a custom pattern with other constructs, or more
+# than _MAX_ASTRAL distinct astral characters, which `re` tests one by one),
+# built-in patterns fall back to chunking: long ASCII stretches (200+
+# characters), shrunk to the nearest *cuts* inside them -- places where every
+# built-in pattern is certain to end a piece -- go to `re`, the rest to `regex`.
+#
+# Cuts (proved for r50k, cl100k and o200k):
 #   * between an ASCII letter and a space: a piece holding a letter is a
 #     letter run or a contraction, and neither can take a space after it;
 #   * between "\n" and an ASCII letter or digit: only whitespace pieces hold
@@ -131,7 +140,7 @@ def unicode16_view(text: str) -> str:
 # patterns' (?!\S) and possessive runs look one character ahead), and the
 # piece that starts at that extra character is dropped.
 # `Splitter.split_reference` is the plain whole-text `regex` split; the tests
-# check both agree.
+# check every path against it (every BMP character, Hypothesis, the corpus).
 # --------------------------------------------------------------------------
 
 def _class_forms(extra: dict[str, str]) -> list[tuple[str, str]]:
@@ -176,6 +185,7 @@ def _class_of(ch: str) -> str:
 
 
 _CUT = re.compile(r"[A-Za-z](?= )|\n(?=[A-Za-z0-9])")  # a cut is at match.end()
+SPLIT_TIMEOUT = 10.0  # seconds per `regex` call for a user's split pattern
 _MAX_ASTRAL = 64  # more distinct astral characters than this: `regex` instead of explicit sets
 _MIN_ASCII_STRETCH = 200  # shorter ASCII stretches stay with their non-ASCII neighbours, in `regex`
 _ASCII_STRETCH = re.compile(r"(?<![\x00-\x7f])[\x00-\x7f]{%d,}" % _MIN_ASCII_STRETCH)  # only at run starts: linear
@@ -205,20 +215,30 @@ def explicit_form(pat_str: str, extra_chars: "frozenset[str] | None" = None) -> 
         return None
 
 
-class Splitter:
-    """Cuts text into pieces with a split pattern; fast on mostly-ASCII text.
+def split_timeout_error() -> ValueError:
+    return ValueError(
+        f"the split pattern took more than {SPLIT_TIMEOUT:g} s on this text: nested or overlapping repeats "
+        "such as (a|a)+ or (a+)+ backtrack exponentially; write them as a single repeat (a+)"
+    )
 
-    `chunked` is only for patterns that always cut at the places listed
-    above (the built-ins); other patterns use the ASCII fast path only for
-    wholly ASCII text.
+
+class Splitter:
+    """Cuts text into pieces with a split pattern.
+
+    ``trusted=True`` is for the built-in patterns: they run linearly and
+    always cut at the places listed above, so they get the `re` fast paths.
+    Any other pattern (a user's) runs on `regex` with a time limit of
+    SPLIT_TIMEOUT seconds per call, so a pattern that backtracks
+    catastrophically gives a ValueError instead of holding the server.
     """
 
-    def __init__(self, pat_str: str, *, chunked: bool = False) -> None:
+    def __init__(self, pat_str: str, *, trusted: bool = False) -> None:
         self._pat_str = pat_str
         self.pattern = compile_pattern(pat_str)
-        self.ascii = explicit_form(pat_str)
+        self.ascii = explicit_form(pat_str) if trusted else None
         self._explicit: dict[frozenset[str], re.Pattern[str]] = {}  # non-ASCII chars -> pattern (LRU-ish)
-        self.chunked = chunked and self.ascii is not None
+        self.chunked = self.ascii is not None
+        self.timeout = None if trusted else SPLIT_TIMEOUT
 
     def split_reference(self, text: str) -> list[str]:
         """The plain split: one `regex` pass over the Unicode 16 view of the whole text."""
@@ -230,10 +250,13 @@ class Splitter:
         stop = len(text) if last else end + 1
         chunk = text if start == 0 and stop == len(text) else text[start:stop]
         view = unicode16_view(chunk)
-        if view is chunk:
-            pieces = self.pattern.findall(chunk)
-        else:
-            pieces = [chunk[m.start() : m.end()] for m in self.pattern.finditer(view)]
+        try:
+            if view is chunk and self.timeout is None:  # built-ins have no capturing groups
+                pieces = self.pattern.findall(chunk)
+            else:  # spans, not findall: a user's pattern may have capturing groups
+                pieces = [chunk[m.start() : m.end()] for m in self.pattern.finditer(view, timeout=self.timeout)]
+        except TimeoutError:
+            raise split_timeout_error() from None
         if not last:
             pieces.pop()
         return pieces

@@ -49,7 +49,8 @@ from typing import Callable, Iterable, Sequence
 import regex
 
 from .core import Encoding, repair_surrogates
-from .patterns import compile_pattern, unicode16_view
+from .openai_public import CHUNK_SAFE_PATTERNS
+from .patterns import Splitter, compile_pattern
 
 # The pattern of a tokenizer trained on raw bytes: the whole text (between
 # special tokens) is one piece.  minbpe writes it as an empty pattern line.
@@ -140,15 +141,10 @@ def training_chunks(text: str, pat_str: str | None, special_tokens: Sequence[str
         segments = [text] if text else []
     if pat_str is None:
         return [s.encode("utf-8") for s in segments]
-    pat = compile_pattern(pat_str)
-    chunks: list[bytes] = []
-    for seg in segments:
-        view = unicode16_view(seg)
-        if view is seg:
-            chunks.extend(c.encode("utf-8") for c in pat.findall(seg))
-        else:
-            chunks.extend(seg[m.start() : m.end()].encode("utf-8") for m in pat.finditer(view))
-    return chunks
+    # The encoder's own splitter: built-in patterns take its fast paths, a user's pattern
+    # runs with a time limit (ValueError instead of a hung server).
+    splitter = Splitter(pat_str, trusted=pat_str in CHUNK_SAFE_PATTERNS)
+    return [piece.encode("utf-8") for seg in segments for piece in splitter.split(seg)]
 
 
 def build_encoding(

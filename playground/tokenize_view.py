@@ -57,6 +57,10 @@ def text_box() -> str:
 
 
 def refuse_message(error: ValueError, name: str) -> None:
+    """The engine's ValueError as a message: tiktoken's special-token refusal, or a split-pattern problem."""
+    if "special token" not in str(error):
+        st.error(f"**{name} could not split this text:** {error}")
+        return
     st.error(f"**{name} refused the text** (special-token option “refuse”):\n\n```\n{error}\n```\n"
              "To go on, choose “as plain text” or “as special tokens” under *Special tokens* in the sidebar.")
 

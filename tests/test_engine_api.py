@@ -169,3 +169,18 @@ def test_round_trip_text_and_bytes(name, text):
     assert b"".join(enc.decode_tokens_bytes(ids)) == text.encode("utf-8")
     ids_all = enc.encode(text, allowed_special="all")
     assert enc.decode(ids_all) == text
+
+
+def test_user_split_pattern_that_backtracks_gives_a_message(monkeypatch):
+    from engine import patterns
+
+    enc = engine.Encoding("slow", pat_str=r"(a|a)+b|\s+|.", mergeable_ranks={bytes([b]): b for b in range(256)},
+                          special_tokens={})
+    enc._splitter.timeout = 0.2
+    monkeypatch.setattr(patterns, "SPLIT_TIMEOUT", 0.2)
+    text = "a" * 40 + "!"
+    with pytest.raises(ValueError, match="split pattern took more than 0.2 s"):
+        enc.encode(text)
+    with pytest.raises(ValueError, match="split pattern took more than"):
+        enc.pretokenize(text)
+    assert enc.encode("ab c") == list(b"ab c")  # a harmless text still works

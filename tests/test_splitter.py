@@ -20,14 +20,14 @@ TEXT = st.lists(PIECES, max_size=60).map("".join)
 @settings(max_examples=500, deadline=None)
 @given(text=TEXT)
 def test_fast_split_equals_reference(name, text):
-    splitter = Splitter(PATTERNS[name], chunked=True)
+    splitter = Splitter(PATTERNS[name], trusted=True)
     assert splitter.split(text) == splitter.split_reference(text)
     assert splitter.split_chunked(text) == splitter.split_reference(text)
 
 
 @pytest.mark.parametrize("name", PATTERNS)
 def test_fast_split_on_corpus_and_prose(name):
-    splitter = Splitter(PATTERNS[name], chunked=True)
+    splitter = Splitter(PATTERNS[name], trusted=True)
     texts = [case_text(c) for c in load_cases()]
     texts = [t for t in texts if not any(0xD800 <= ord(ch) <= 0xDFFF for ch in t)]
     texts.append((SHARED / "corpus" / "taylorswift.txt").read_text(encoding="utf-8"))
@@ -36,17 +36,28 @@ def test_fast_split_on_corpus_and_prose(name):
         assert splitter.split(text) == splitter.split_chunked(text) == splitter.split_reference(text)
 
 
-def test_custom_patterns_use_ascii_path_only_for_ascii_text():
-    splitter = Splitter(r"\p{L}+|\p{N}+|\s+|[^\s\p{L}\p{N}]+", chunked=False)
-    assert splitter.ascii is not None and not splitter.chunked
+def test_user_patterns_run_on_regex_with_a_time_limit():
+    splitter = Splitter(r"\p{L}+|\p{N}+|\s+|[^\s\p{L}\p{N}]+")
+    assert splitter.ascii is None and not splitter.chunked
     for text in ["hello world 42!", "héllo\nwörld 42", "abc\ndef"]:
         assert splitter.split(text) == splitter.split_reference(text)
-    assert Splitter(r"\X|\p{Greek}+").ascii is None
+    assert Splitter(R50K_PAT_STR, trusted=True).ascii is not None
+    assert Splitter(r"\X|\p{Greek}+", trusted=True).ascii is None  # no explicit form: regex
+
+
+def test_catastrophic_user_pattern_gives_a_message(monkeypatch):
+    from engine import patterns
+
+    monkeypatch.setattr(patterns, "SPLIT_TIMEOUT", 0.2)
+    splitter = Splitter(r"(a|a)+b|\s+|.")
+    splitter.timeout = 0.2
+    with pytest.raises(ValueError, match="split pattern took more than"):
+        splitter.split("a" * 40 + "!")
 
 
 @pytest.mark.parametrize("name", PATTERNS)
 def test_fast_split_on_every_bmp_character(name):
-    splitter = Splitter(PATTERNS[name], chunked=True)
+    splitter = Splitter(PATTERNS[name], trusted=True)
     chars = [chr(c) for c in range(128, 0x10000) if not 0xD800 <= c <= 0xDFFF]
     for i in range(0, len(chars), 4096):
         text = "".join(f"{c} a{c}b {c}{c}'s 1{c}2\n" for c in chars[i : i + 4096])
@@ -69,8 +80,13 @@ def test_only_long_s_folds_to_a_contraction_letter_in_re():
 
 @pytest.mark.parametrize("name", PATTERNS)
 def test_explicit_form_handles_long_s_and_astral_characters(name):
-    splitter = Splitter(PATTERNS[name], chunked=True)
+    splitter = Splitter(PATTERNS[name], trusted=True)
     for text in ["it'ſ ok 'ſ 'S", "😀 a😀b 🇯🇵 x'ſ 𝐀𝐁𝐂 1𝟐3", "".join(chr(0x1F300 + i) + " a" for i in range(100))]:
         assert splitter.split(text) == splitter.split_reference(text)
     assert splitter.explicit_for("it'ſ ok") is not None
     assert splitter.explicit_for("".join(chr(0x1F300 + i) for i in range(100))) is None  # many astral: regex
+
+
+def test_user_pattern_with_capturing_groups_splits_by_whole_matches():
+    splitter = Splitter(r"(\p{L})+|(\s)+|.")
+    assert splitter.split("héllo  wörld!") == ["héllo", "  ", "wörld", "!"]
