@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import threading
 from pathlib import Path
 
 import regex
@@ -236,7 +237,8 @@ class Splitter:
         self._pat_str = pat_str
         self.pattern = compile_pattern(pat_str)
         self.ascii = explicit_form(pat_str) if trusted else None
-        self._explicit: dict[frozenset[str], re.Pattern[str]] = {}  # non-ASCII chars -> pattern (LRU-ish)
+        self._explicit: dict[frozenset[str], re.Pattern[str]] = {}  # non-ASCII chars -> pattern, last 32
+        self._lock = threading.Lock()
         self.chunked = self.ascii is not None
         self.timeout = None if trusted else SPLIT_TIMEOUT
 
@@ -302,9 +304,10 @@ class Splitter:
             compiled = explicit_form(self._pat_str, chars)
             if compiled is None:
                 return None
-            if len(self._explicit) >= 32:
-                self._explicit.pop(next(iter(self._explicit)))
-            self._explicit[chars] = compiled
+            with self._lock:  # sessions share encodings: evict and insert under a lock
+                if len(self._explicit) >= 32:
+                    self._explicit.pop(next(iter(self._explicit)), None)
+                self._explicit[chars] = compiled
         return compiled
 
     def split(self, text: str) -> list[str]:

@@ -90,3 +90,27 @@ def test_explicit_form_handles_long_s_and_astral_characters(name):
 def test_user_pattern_with_capturing_groups_splits_by_whole_matches():
     splitter = Splitter(r"(\p{L})+|(\s)+|.")
     assert splitter.split("héllo  wörld!") == ["héllo", "  ", "wörld", "!"]
+
+
+def test_threads_share_a_splitter():
+    import threading
+
+    splitter = Splitter(O200K_PAT_STR, trusted=True)
+    texts = [f"{chr(0x400 + i)}{chr(0x600 + i)} word {i} {chr(0x900 + i)}" * 20 for i in range(80)]
+    expected = [splitter.split_reference(t) for t in texts]
+    errors: list[BaseException] = []
+
+    def work(offset: int) -> None:
+        try:
+            for k in range(len(texts)):
+                i = (k + offset) % len(texts)
+                assert splitter.split(texts[i]) == expected[i]
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(n * 7,)) for n in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
