@@ -24,7 +24,7 @@ import regex
 
 from .bpe import LONG_PIECE, bytes_pair_rank, ids_pair_rank, merge_bytes, merge_heap, merge_pairs_small
 from .merges import MergeNode, build_merge_tree, recover_merges
-from .openai_public import CHUNK_SAFE_PATTERNS
+from .openai_public import BUILTIN_PATTERNS
 from .patterns import Splitter, compile_pattern, split_timeout_error, unicode16_view
 from .records import BpeTrace, MergeStep, Piece, Token
 
@@ -93,7 +93,7 @@ class Encoding:
         self.name = name
         self._pat_str = pat_str
         self._pat = compile_pattern(pat_str)
-        self._splitter = Splitter(pat_str, trusted=pat_str in CHUNK_SAFE_PATTERNS)
+        self._splitter = Splitter(pat_str, trusted=pat_str in BUILTIN_PATTERNS)
         self._ranks = dict(mergeable_ranks)
         self._special = dict(special_tokens)
         self._special_ids = frozenset(self._special.values())

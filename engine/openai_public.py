@@ -33,8 +33,8 @@ O200K_PAT_STR = "|".join(
     ]
 )
 
-# Patterns that always cut after "\n" before an ASCII letter or digit (see engine.patterns.Splitter).
-CHUNK_SAFE_PATTERNS = frozenset({R50K_PAT_STR, CL100K_PAT_STR, O200K_PAT_STR})
+# The built-in patterns: linear-time, so engine.patterns.Splitter may run them on the stdlib `re`.
+BUILTIN_PATTERNS = frozenset({R50K_PAT_STR, CL100K_PAT_STR, O200K_PAT_STR})
 
 GPT2_ENCODER_JSON = ("gpt2_encoder.json.gz", "196139668be63f3b5d6574427317ae82f612a97c5d1cdaf36ed2256dbf636783")
 GPT2_VOCAB_BPE = ("gpt2_vocab.bpe.gz", "1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5")

@@ -118,30 +118,19 @@ def unicode16_view(text: str) -> str:
 # The stdlib `re` tests a character set with a bitmap, 2-3x faster than
 # `regex` tests \p{...}, but it has no Unicode property classes.  A text,
 # though, holds only a few hundred distinct characters.  So `Splitter`
-# rewrites each class of the pattern as an explicit set: its ASCII members
-# plus every non-ASCII character *of this text* that belongs to it under
-# Unicode 16.0 (classified once per character with `regex`, through the
+# rewrites each class of a built-in pattern as an explicit set: its ASCII
+# members plus every non-ASCII character *of this text* that belongs to it
+# under Unicode 16.0 (classified once per character with `regex`, through the
 # Unicode 16 stand-ins), and runs `re` on the text itself.  The compiled
-# pattern is kept per set of non-ASCII characters.  Pure ASCII text needs no
+# pattern is kept per set of non-ASCII characters; pure ASCII text needs no
 # extra characters at all.
 #
-# When that does not apply (a custom pattern with other constructs, or more
-# than _MAX_ASTRAL distinct astral characters, which `re` tests one by one),
-# built-in patterns fall back to chunking: long ASCII stretches (200+
-# characters), shrunk to the nearest *cuts* inside them -- places where every
-# built-in pattern is certain to end a piece -- go to `re`, the rest to `regex`.
-#
-# Cuts (proved for r50k, cl100k and o200k):
-#   * between an ASCII letter and a space: a piece holding a letter is a
-#     letter run or a contraction, and neither can take a space after it;
-#   * between "\n" and an ASCII letter or digit: only whitespace pieces hold
-#     "\n", and no piece starting with a letter or digit takes a newline
-#     before it (the optional prefixes exclude \r and \n).
-# Each stretch is matched with one character of look-ahead past its end (the
-# patterns' (?!\S) and possessive runs look one character ahead), and the
-# piece that starts at that extra character is dropped.
+# `re` tests characters above U+FFFF against a list of ranges, one by one, so
+# a text with more than _MAX_ASTRAL_RUNS runs of consecutive astral code
+# points (emoji cluster into a few runs; rare CJK scatters) goes to `regex`.
 # `Splitter.split_reference` is the plain whole-text `regex` split; the tests
-# check every path against it (every BMP character, Hypothesis, the corpus).
+# check the fast path against it (every BMP character, Hypothesis, the corpus,
+# every code point in the slow run).
 # --------------------------------------------------------------------------
 
 def _class_forms(extra: dict[str, str]) -> list[tuple[str, str]]:
@@ -185,11 +174,8 @@ def _class_of(ch: str) -> str:
     return group
 
 
-_CUT = re.compile(r"[A-Za-z](?= )|\n(?=[A-Za-z0-9])")  # a cut is at match.end()
 SPLIT_TIMEOUT = 10.0  # seconds per `regex` call for a user's split pattern
-_MAX_ASTRAL = 64  # more distinct astral characters than this: `regex` instead of explicit sets
-_MIN_ASCII_STRETCH = 200  # shorter ASCII stretches stay with their non-ASCII neighbours, in `regex`
-_ASCII_STRETCH = re.compile(r"(?<![\x00-\x7f])[\x00-\x7f]{%d,}" % _MIN_ASCII_STRETCH)  # only at run starts: linear
+_MAX_ASTRAL_RUNS = 64  # more runs of consecutive astral code points than this: `regex`, not explicit sets
 
 
 def explicit_form(pat_str: str, extra_chars: "frozenset[str] | None" = None) -> "re.Pattern[str] | None":
@@ -226,11 +212,11 @@ def split_timeout_error() -> ValueError:
 class Splitter:
     """Cuts text into pieces with a split pattern.
 
-    ``trusted=True`` is for the built-in patterns: they run linearly and
-    always cut at the places listed above, so they get the `re` fast paths.
-    Any other pattern (a user's) runs on `regex` with a time limit of
-    SPLIT_TIMEOUT seconds per call, so a pattern that backtracks
-    catastrophically gives a ValueError instead of holding the server.
+    ``trusted=True`` is for the built-in patterns: they run in linear time, so
+    they get the `re` fast path with explicit sets.  Any other pattern (a
+    user's) runs on `regex` with a time limit of SPLIT_TIMEOUT seconds per
+    call, so a pattern that backtracks catastrophically gives a ValueError
+    instead of holding the server.
     """
 
     def __init__(self, pat_str: str, *, trusted: bool = False) -> None:
@@ -239,7 +225,6 @@ class Splitter:
         self.ascii = explicit_form(pat_str) if trusted else None
         self._explicit: dict[frozenset[str], re.Pattern[str]] = {}  # non-ASCII chars -> pattern, last 32
         self._lock = threading.Lock()
-        self.chunked = self.ascii is not None
         self.timeout = None if trusted else SPLIT_TIMEOUT
 
     def split_reference(self, text: str) -> list[str]:
@@ -247,59 +232,30 @@ class Splitter:
         view = unicode16_view(text)
         return [text[m.start() : m.end()] for m in self.pattern.finditer(view)]
 
-    def _unicode(self, text: str, start: int, end: int, last: bool) -> list[str]:
-        """`regex` split of text[start:end], seeing one character past `end` unless it is the last chunk."""
-        stop = len(text) if last else end + 1
-        chunk = text if start == 0 and stop == len(text) else text[start:stop]
-        view = unicode16_view(chunk)
+    def _regex_split(self, text: str) -> list[str]:
+        """`regex` split of the whole text (with the time limit for a user's pattern)."""
+        view = unicode16_view(text)
         try:
-            if view is chunk and self.timeout is None:  # built-ins have no capturing groups
-                pieces = self.pattern.findall(chunk)
-            else:  # spans, not findall: a user's pattern may have capturing groups
-                pieces = [chunk[m.start() : m.end()] for m in self.pattern.finditer(view, timeout=self.timeout)]
+            if view is text and self.timeout is None:  # built-ins have no capturing groups
+                return self.pattern.findall(text)
+            # spans, not findall: a user's pattern may have capturing groups
+            return [text[m.start() : m.end()] for m in self.pattern.finditer(view, timeout=self.timeout)]
         except TimeoutError:
             raise split_timeout_error() from None
-        if not last:
-            pieces.pop()
-        return pieces
-
-    def _ascii(self, text: str, start: int, end: int) -> list[str]:
-        """`re` split of the ASCII stretch text[start:end], seeing one character past `end`."""
-        if end == len(text):
-            return self.ascii.findall(text, start)  # type: ignore[union-attr]
-        pieces = self.ascii.findall(text, start, end + 1)  # type: ignore[union-attr]
-        pieces.pop()
-        return pieces
-
-    @staticmethod
-    def _cut_before(text: str, pos: int, floor: int) -> int:
-        """The last cut in [floor, pos], or `floor` (itself a cut, or 0)."""
-        width = 64
-        while True:
-            lo = max(floor, pos - width)
-            last = None
-            for m in _CUT.finditer(text, lo, pos):
-                last = m.end()
-            if last is not None:
-                return last
-            if lo == floor:
-                return floor
-            width *= 16
 
     def explicit_for(self, text: str) -> "re.Pattern[str] | None":
         """A stdlib `re` pattern whose classes list every non-ASCII character of `text` explicitly.
 
-        The `re` engine tests such a set with a bitmap, 2-3x faster than `regex`
-        tests \\p{...}.  Patterns are kept per set of non-ASCII characters (the
-        last 32 sets).  None when that does not apply: patterns with other
-        constructs, or many astral characters (`re` tests those one by one).
+        Patterns are kept per set of non-ASCII characters (the last 32 sets).
+        None when that does not apply: a user's pattern, patterns with other
+        constructs, or too many runs of astral characters (see above).
         """
         if self.ascii is None:
             return None
         chars = frozenset(c for c in set(text) if c > "\x7f")
         compiled = self._explicit.get(chars)
         if compiled is None:
-            if sum(c > "\uffff" for c in chars) > _MAX_ASTRAL:
+            if _astral_runs(chars) > _MAX_ASTRAL_RUNS:
                 return None
             compiled = explicit_form(self._pat_str, chars)
             if compiled is None:
@@ -316,32 +272,10 @@ class Splitter:
         explicit = self.explicit_for(text)
         if explicit is not None:
             return explicit.findall(text)
-        n = len(text)
-        # Chunking pays only on mostly-ASCII text; with many other characters one regex pass is faster.
-        if not self.chunked or (len(text.encode("utf-8", "surrogatepass")) - n) * 8 > n:
-            return self._unicode(text, 0, n, True)
-        return self.split_chunked(text)
+        return self._regex_split(text)
 
-    def split_chunked(self, text: str) -> list[str]:
-        """`re` on long ASCII stretches between cuts, `regex` on the rest (only for `chunked` patterns)."""
-        n = len(text)
-        pieces: list[str] = []
-        done = 0  # text[:done] is split, and `done` is a cut
-        for m in _ASCII_STRETCH.finditer(text):
-            start, end = m.span()
-            if start > 0:  # move inside the stretch to its first cut
-                cut = _CUT.search(text, start, end)
-                if cut is None:
-                    continue
-                start = cut.end()
-            if end < n:  # ... and back from its end to its last cut
-                end = self._cut_before(text, end, start)
-            if end - start < _MIN_ASCII_STRETCH // 2:
-                continue
-            if start > done:
-                pieces += self._unicode(text, done, start, False)
-            pieces += self._ascii(text, start, end)
-            done = end
-        if done < n:
-            pieces += self._unicode(text, done, n, True)
-        return pieces
+
+def _astral_runs(chars: frozenset[str]) -> int:
+    """How many runs of consecutive code points above U+FFFF `chars` holds."""
+    astral = sorted(ord(c) for c in chars if c > "\uffff")
+    return sum(1 for k, cp in enumerate(astral) if k == 0 or cp != astral[k - 1] + 1)

@@ -49,7 +49,7 @@ from typing import Callable, Iterable, Sequence
 import regex
 
 from .core import Encoding, repair_surrogates
-from .openai_public import CHUNK_SAFE_PATTERNS
+from .openai_public import BUILTIN_PATTERNS
 from .patterns import Splitter, compile_pattern
 
 # The pattern of a tokenizer trained on raw bytes: the whole text (between
@@ -143,7 +143,7 @@ def training_chunks(text: str, pat_str: str | None, special_tokens: Sequence[str
         return [s.encode("utf-8") for s in segments]
     # The encoder's own splitter: built-in patterns take its fast paths, a user's pattern
     # runs with a time limit (ValueError instead of a hung server).
-    splitter = Splitter(pat_str, trusted=pat_str in CHUNK_SAFE_PATTERNS)
+    splitter = Splitter(pat_str, trusted=pat_str in BUILTIN_PATTERNS)
     return [piece.encode("utf-8") for seg in segments for piece in splitter.split(seg)]
 
 

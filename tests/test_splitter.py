@@ -1,4 +1,4 @@
-"""The fast splitter (stdlib `re` on ASCII chunks) cuts exactly like the plain `regex` split."""
+"""The fast splitter (stdlib `re` with explicit per-text character sets) cuts exactly like the plain `regex` split."""
 from __future__ import annotations
 
 import pytest
@@ -22,7 +22,6 @@ TEXT = st.lists(PIECES, max_size=60).map("".join)
 def test_fast_split_equals_reference(name, text):
     splitter = Splitter(PATTERNS[name], trusted=True)
     assert splitter.split(text) == splitter.split_reference(text)
-    assert splitter.split_chunked(text) == splitter.split_reference(text)
 
 
 @pytest.mark.parametrize("name", PATTERNS)
@@ -33,12 +32,12 @@ def test_fast_split_on_corpus_and_prose(name):
     texts.append((SHARED / "corpus" / "taylorswift.txt").read_text(encoding="utf-8"))
     texts.append("\n".join(texts))
     for text in texts:
-        assert splitter.split(text) == splitter.split_chunked(text) == splitter.split_reference(text)
+        assert splitter.split(text) == splitter.split_reference(text)
 
 
 def test_user_patterns_run_on_regex_with_a_time_limit():
     splitter = Splitter(r"\p{L}+|\p{N}+|\s+|[^\s\p{L}\p{N}]+")
-    assert splitter.ascii is None and not splitter.chunked
+    assert splitter.ascii is None and splitter.timeout is not None
     for text in ["hello world 42!", "héllo\nwörld 42", "abc\ndef"]:
         assert splitter.split(text) == splitter.split_reference(text)
     assert Splitter(R50K_PAT_STR, trusted=True).ascii is not None
@@ -63,8 +62,7 @@ def test_fast_split_on_every_bmp_character(name):
         text = "".join(f"{c} a{c}b {c}{c}'s 1{c}2\n" for c in chars[i : i + 4096])
         reference = splitter.split_reference(text)
         assert splitter.split(text) == reference
-        assert splitter.split_chunked(text) == reference
-        # the same characters inside long ASCII stretches (the chunked path proper)
+        # the same characters inside long ASCII stretches
         padded = ("lorem ipsum dolor sit amet " * 8 + "\n").join(text[k : k + 64] for k in range(0, len(text), 64))
         assert splitter.split(padded) == splitter.split_reference(padded)
 
@@ -84,7 +82,11 @@ def test_explicit_form_handles_long_s_and_astral_characters(name):
     for text in ["it'ſ ok 'ſ 'S", "😀 a😀b 🇯🇵 x'ſ 𝐀𝐁𝐂 1𝟐3", "".join(chr(0x1F300 + i) + " a" for i in range(100))]:
         assert splitter.split(text) == splitter.split_reference(text)
     assert splitter.explicit_for("it'ſ ok") is not None
-    assert splitter.explicit_for("".join(chr(0x1F300 + i) for i in range(100))) is None  # many astral: regex
+    emoji = "".join(chr(0x1F300 + i) for i in range(100))  # one run of consecutive code points
+    assert splitter.explicit_for(emoji) is not None
+    scattered = "".join(chr(0x20000 + 7 * i) + " x" for i in range(100))  # 100 runs: regex
+    assert splitter.explicit_for(scattered) is None
+    assert splitter.split(scattered) == splitter.split_reference(scattered)
 
 
 def test_user_pattern_with_capturing_groups_splits_by_whole_matches():
