@@ -4,8 +4,8 @@ load and merge-recovery times, peak memory.  Run by hand; prints a table.
     python bench/bench_engine.py            # all
     python bench/bench_engine.py --quick    # fewer repeats
 
-Corpora (all from this repo or ../shared, so every machine measures the same text):
-  english       ../shared/corpus/taylorswift.txt (185 kB of Wikipedia prose)
+Corpora (all from this repo or tests/data/corpus, so every machine measures the same text):
+  english       tests/data/corpus/taylorswift.txt (185 kB of Wikipedia prose)
   code          this repo's own Python sources (engine/, playground/, tests/, bench/)
   multilingual  engine/data/languages.json sentences + the corpus's multilingual cases, repeated to ~200 kB
 """
@@ -27,7 +27,7 @@ import engine  # noqa: E402
 from engine.merges import recover_merges  # noqa: E402
 from engine.openai_public import SPECS  # noqa: E402
 
-SHARED = ROOT.parent / "shared" / "corpus"
+SHARED = ROOT / "tests" / "data" / "corpus"
 
 
 def corpora() -> dict[str, str]:

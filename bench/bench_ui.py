@@ -42,7 +42,7 @@ def free_port() -> int:
 
 
 def ten_k_text() -> str:
-    corpus = (ROOT.parent / "shared" / "corpus" / "taylorswift.txt")
+    corpus = (ROOT / "tests" / "data" / "corpus" / "taylorswift.txt")
     text = corpus.read_text(encoding="utf-8") if corpus.exists() else "The quick brown fox 1234567. " * 400
     return text[:10_000]
 

@@ -12,8 +12,10 @@ fi
 
 # Browser tests drive Debian's chromium (never `playwright install`) and need CJK + emoji fonts,
 # and Noto for the other scripts of the gallery's languages (Devanagari, Arabic, Tamil, Thai, ...).
-if ! command -v chromium >/dev/null 2>&1 || ! fc-list 2>/dev/null | grep -q "Noto Color Emoji" \
-   || ! fc-list 2>/dev/null | grep -q "Noto Sans Devanagari"; then
+# (fc-list's output is read whole: `fc-list | grep -q` exits 141 under pipefail when grep stops early.)
+fonts=$(fc-list 2>/dev/null || true)
+if ! command -v chromium >/dev/null 2>&1 || [[ "$fonts" != *"Noto Color Emoji"* ]] \
+   || [[ "$fonts" != *"Noto Sans Devanagari"* ]] || [[ "$fonts" != *"Noto Sans Arabic"* ]]; then
   if [ "$(id -u)" = 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -q

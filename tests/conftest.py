@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 APP_DIR = Path(__file__).resolve().parent.parent
-SHARED = APP_DIR.parent / "shared"
-CORPUS = SHARED / "corpus"
+DATA = APP_DIR / "tests" / "data"
+CORPUS = DATA / "corpus"  # copies of the shared public corpus, see its PROVENANCE.md
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]

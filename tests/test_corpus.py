@@ -1,4 +1,4 @@
-"""Every case of ../shared/corpus (tiktoken 0.14's own ids) reproduced exactly."""
+"""Every case of tests/data/corpus (the shared corpus) (tiktoken 0.14's own ids) reproduced exactly."""
 from __future__ import annotations
 
 import base64

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import SHARED, case_text, load_cases
+from conftest import CORPUS, case_text, load_cases
 from engine.openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
 from engine.patterns import Splitter
 
@@ -29,7 +29,7 @@ def test_fast_split_on_corpus_and_prose(name):
     splitter = Splitter(PATTERNS[name], trusted=True)
     texts = [case_text(c) for c in load_cases()]
     texts = [t for t in texts if not any(0xD800 <= ord(ch) <= 0xDFFF for ch in t)]
-    texts.append((SHARED / "corpus" / "taylorswift.txt").read_text(encoding="utf-8"))
+    texts.append((CORPUS / "taylorswift.txt").read_text(encoding="utf-8"))
     texts.append("\n".join(texts))
     for text in texts:
         assert splitter.split(text) == splitter.split_reference(text)

@@ -21,7 +21,7 @@ from engine.train import RAW_PAT_STR, TrainingStoppedEarly, train_bpe, training_
 from engine.train_reference import train_bpe_reference
 
 DATA = Path(__file__).parent / "data"
-TAYLOR = CORPUS / "taylorswift.txt"  # ../shared/corpus, minbpe's tests/taylorswift.txt
+TAYLOR = CORPUS / "taylorswift.txt"  # tests/data/corpus, minbpe's tests/taylorswift.txt
 SIMPLE_PAT = r" ?\w+| ?[^\w\s]+|\s+(?!\S)|\s+"
 
 
