@@ -1,14 +1,14 @@
-"""BPE playground: the frame. Page config, shared state and sidebar, navigation."""
+"""BPE playground: the frame. Page config, shared state and sidebar, navigation, the page (errors caught)."""
 from __future__ import annotations
 
 import streamlit as st
 
-from playground import sidebar, state
+from playground import errors, sidebar, state
 from playground.pages import sections
 
 st.set_page_config(page_title="BPE playground", page_icon="🧩", layout="wide")
 state.init_state()
 page = st.navigation(sections())
 sidebar.render()
-page.run()
-state.save_query_params()
+errors.run_page(page)
+state.save_query_params(page.url_path)

@@ -25,6 +25,7 @@ from .compare import (
     token_cuts,
 )
 from .core import Encoding, UnknownTokenError, repair_surrogates
+from .limits import TokenizerTooLargeError
 from .load import dump_data_gym, dump_tiktoken_bpe, parse_data_gym, parse_tiktoken_bpe
 from .merges import MergeNode, recover_merges
 from .minbpe_format import dump_minbpe_model, dump_minbpe_vocab, parse_minbpe_model
@@ -40,6 +41,7 @@ from .scripts import (
     script_runs,
     token_tax,
 )
+from .tokenizer_files import load_tokenizer
 from .train import MergeInfo, TrainingReport, TrainingStoppedEarly, train_bpe
 from .vocab import (
     Family,
@@ -67,6 +69,8 @@ __all__ = [
     # load.py and minbpe_format.py: file formats
     "parse_tiktoken_bpe", "dump_tiktoken_bpe", "parse_data_gym", "dump_data_gym",
     "parse_minbpe_model", "dump_minbpe_model", "dump_minbpe_vocab",
+    # limits.py, tokenizer_files.py: a user's tokenizer files, checked and size-limited
+    "load_tokenizer", "TokenizerTooLargeError",
     # merges.py: merges recovered from ranks, merge trees
     "recover_merges", "MergeNode",
     # train.py: minbpe-exact training

@@ -21,6 +21,7 @@ import json
 from pathlib import Path
 
 from .gpt2_bytes import BYTE_TO_CHAR, CHAR_TO_BYTE
+from .limits import MAX_TOKEN_BYTES, TokenBudget, check_count
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 _B64_AND_SPACE = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/= \t\r\n"
@@ -73,13 +74,14 @@ def parse_tiktoken_bpe(data: bytes | str, source: str = "<tiktoken file>") -> di
     """
     if isinstance(data, str):
         data = data.encode("utf-8")
+    check_count(data.count(b"\n"), "lines (tokens)", source)
     try:
         lines = data.split()
         # Only the base64 alphabet, digits and whitespace: then plain a2b_base64 cannot skip junk.
         if not data.translate(None, _B64_AND_SPACE):
             ranks = dict(zip(map(binascii.a2b_base64, lines[::2]), map(int, lines[1::2])))
             n = len(ranks)
-            if n and len(lines) == 2 * n and data.count(b"\n") + (not data.endswith(b"\n")) == n and b"" not in ranks:
+            if n and max(map(len, ranks)) <= MAX_TOKEN_BYTES and len(lines) == 2 * n and data.count(b"\n") + (not data.endswith(b"\n")) == n and b"" not in ranks:
                 values = list(ranks.values())
                 if values == list(range(n)):  # the usual case: ranks in file order
                     return ranks
@@ -95,6 +97,7 @@ def _parse_tiktoken_bpe_checked(data: bytes, source: str) -> dict[bytes, int]:
     """Line-by-line parse that raises ValueError naming the line and the problem."""
     ranks: dict[bytes, int] = {}
     seen_ranks: dict[int, int] = {}
+    budget = TokenBudget(source)
     for lineno, line in enumerate(data.splitlines(), start=1):
         if not line.strip():
             continue
@@ -110,6 +113,7 @@ def _parse_tiktoken_bpe_checked(data: bytes, source: str) -> dict[bytes, int]:
         rank = parse_natural(rank_text, source, lineno, "rank")
         if not token:
             raise ValueError(f"{source}, line {lineno}: empty token")
+        budget.add(len(token), f"line {lineno}")
         if token in ranks:
             raise ValueError(f"{source}, line {lineno}: duplicate token {token!r} (first seen with rank {ranks[token]})")
         if rank in seen_ranks:
@@ -149,6 +153,7 @@ def parse_data_gym(
     rank_to_byte += [b for b in range(256) if b not in seen]
     ranks: dict[bytes, int] = {bytes([b]): i for i, b in enumerate(rank_to_byte)}
 
+    check_count(vocab_bpe.count("\n"), "merge lines", vocab_source)
     lines = vocab_bpe.split("\n")
     start = 1 if lines and lines[0].startswith("#version") else 0
     for lineno, line in enumerate(lines[start:], start=start + 1):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import unicodedata
 
 from .core import Encoding
+from .limits import MAX_SPECIAL_TOKENS, TokenBudget, check_count
 from .load import parse_natural
 from .patterns import compile_pattern
 from .train import RAW_PAT_STR, build_encoding
@@ -82,6 +83,8 @@ def parse_minbpe_model(data: bytes | str, source: str = "tokenizer.model", name:
         except UnicodeDecodeError as exc:
             lineno = data[: exc.start].count(b"\n") + 1
             raise ValueError(f"{source}, line {lineno}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    # Count before splitting: a million-line file must be refused without building a million strings.
+    check_count(data.count("\n") - 3, "merges", source)
     lines = data.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -102,6 +105,7 @@ def parse_minbpe_model(data: bytes | str, source: str = "tokenizer.model", name:
         except ValueError as exc:
             raise ValueError(f"{source}, line 2: {exc}") from None
     n_special = parse_natural(line(3, "the number of special tokens").strip(), source, 3, "number of special tokens")
+    check_count(n_special, "special tokens", source, MAX_SPECIAL_TOKENS)
 
     specials: dict[str, int] = {}
     special_lines: dict[int, int] = {}
@@ -121,6 +125,7 @@ def parse_minbpe_model(data: bytes | str, source: str = "tokenizer.model", name:
     seen_bytes = {tok: i for i, tok in enumerate(vocab)}
     merges: list[tuple[int, int]] = []
     seen_pairs: dict[tuple[int, int], int] = {}
+    budget = TokenBudget(source)
     for lineno in range(4 + n_special, len(lines) + 1):
         text = lines[lineno - 1]
         if not text.strip():
@@ -137,6 +142,7 @@ def parse_minbpe_model(data: bytes | str, source: str = "tokenizer.model", name:
                     f"{source}, line {lineno}: unknown id {part}: this line makes id {new_id}, "
                     f"so it can only merge ids 0..{new_id - 1}"
                 )
+        budget.add(len(vocab[a]) + len(vocab[b]), f"line {lineno}")  # before the bytes are built
         if (a, b) in seen_pairs:
             raise ValueError(f"{source}, line {lineno}: merge ({a}, {b}) repeats line {seen_pairs[(a, b)]}")
         tok = vocab[a] + vocab[b]

@@ -1,9 +1,14 @@
-"""Every `st.cache_*` wrapper around the engine, and the session's own tokenizers.
+"""Every `st.cache_*` wrapper around the engine, big inputs sent to job processes, the session's tokenizers.
 
 Built-in encodings are shared by all users (`st.cache_resource`, immutable).
-Trained or uploaded tokenizers live in this user's session state only, under
-a unique name, so two users never see each other's tokenizers.  Derived
-results are cached with `st.cache_data(max_entries=...)` keyed by that name.
+Trained or uploaded tokenizers live in this user's session state only
+(`state.add_custom`), under a name that contains a hash of their content, so
+two users never see each other's tokenizers.  Derived results are cached with
+`st.cache_data(max_entries=...)` keyed by that name.
+
+Inputs past `INLINE_CHARS` are encoded in a child process (`playground.jobs`):
+the wait can be cancelled by the next rerun, is limited in time, and the
+result is kept in the jobs module's bounded cache.
 """
 from __future__ import annotations
 
@@ -12,11 +17,12 @@ from typing import Any
 import streamlit as st
 
 import engine
-from playground import state
+from playground import jobs, state
+from playground.job_tasks import EncodingRef, policy_kwargs
 
 DRAW_LIMIT = 100_000  # characters drawn token by token; counts always cover the whole text
-
-
+INLINE_CHARS = 50_000  # texts longer than this are encoded in a job process
+JOB_TIMEOUT = 60.0  # seconds
 
 
 @st.cache_resource(show_spinner="Loading vocabulary…")
@@ -33,35 +39,56 @@ def resolve(name: str) -> engine.Encoding:
 
 
 def add_custom(enc: engine.Encoding) -> str:
-    """Register a trained/uploaded tokenizer for this session only; returns its name."""
-    st.session_state.setdefault(state.CUSTOM, {})[enc.name] = enc
-    return enc.name
+    """Register a trained/uploaded tokenizer for this session only (bounded); returns its name."""
+    return state.add_custom(enc)
 
 
-def policy_kwargs(policy: str) -> dict[str, Any]:
-    """encode() keyword arguments for a special-token policy of the sidebar."""
-    if policy == "special":
-        return {"allowed_special": "all"}
-    if policy == "text":
-        return {"allowed_special": set(), "disallowed_special": ()}
-    return {}  # tiktoken's default: refuse special-token text with a ValueError
+def ref(name: str, enc: engine.Encoding) -> EncodingRef:
+    return EncodingRef.of(enc, builtin=name in state.BUILTIN_ENCODINGS and enc is builtin(name))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def encode(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[int]:
-    """All ids of `text` (however long). Raises ValueError under the 'refuse' policy."""
+def _in_job(task: str, name: str, enc: engine.Encoding, text: str, policy: str) -> Any:
+    key = (task, name, policy, jobs.digest(text))
+    what = {"encode": "Encoding", "tokenize": "Tokenizing", "pretokenize": "Splitting"}[task]
+    return jobs.cached_run(key, len(text), task, (ref(name, enc), text, policy),
+                           label=f"{what} {len(text):,} characters with {name}", timeout=JOB_TIMEOUT)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _encode(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[int]:
     return _enc.encode(text, **policy_kwargs(policy))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def tokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[engine.Token]:
+@st.cache_data(max_entries=32, show_spinner=False)
+def _tokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[engine.Token]:
+    return _enc.tokenize(text, **policy_kwargs(policy))
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _pretokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[engine.Piece]:
+    return _enc.pretokenize(text, **policy_kwargs(policy))
+
+
+def encode(name: str, enc: engine.Encoding, text: str, policy: str) -> list[int]:
+    """All ids of `text` (however long). Raises ValueError under the 'refuse' policy."""
+    if len(text) > INLINE_CHARS:
+        return _in_job("encode", name, enc, text, policy)
+    return _encode(name, enc, text, policy)
+
+
+def tokenize(name: str, enc: engine.Encoding, text: str, policy: str) -> list[engine.Token]:
     """Token records for the first DRAW_LIMIT characters of `text`."""
-    return _enc.tokenize(text[:DRAW_LIMIT], **policy_kwargs(policy))
+    text = text[:DRAW_LIMIT]
+    if len(text) > INLINE_CHARS:
+        return _in_job("tokenize", name, enc, text, policy)
+    return _tokenize(name, enc, text, policy)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def pretokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[engine.Piece]:
-    return _enc.pretokenize(text[:DRAW_LIMIT], **policy_kwargs(policy))
+def pretokenize(name: str, enc: engine.Encoding, text: str, policy: str) -> list[engine.Piece]:
+    text = text[:DRAW_LIMIT]
+    if len(text) > INLINE_CHARS:
+        return _in_job("pretokenize", name, enc, text, policy)
+    return _pretokenize(name, enc, text, policy)
 
 
 # --- Gallery ---
@@ -72,9 +99,13 @@ def tokenize_many(name: str, _enc: engine.Encoding, texts: tuple[str, ...], poli
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def token_tax(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[engine.ScriptShare]:
+def _token_tax(name: str, text: str, policy: str, _tokens: list[engine.Token]) -> list[engine.ScriptShare]:
+    return engine.attribute_tokens(text, _tokens)
+
+
+def token_tax(name: str, enc: engine.Encoding, text: str, policy: str) -> list[engine.ScriptShare]:
     """Tokens per script of the first DRAW_LIMIT characters of `text` (engine.token_tax)."""
-    return engine.attribute_tokens(text[:DRAW_LIMIT], tokenize(name, _enc, text, policy))
+    return _token_tax(name, text[:DRAW_LIMIT], policy, tokenize(name, enc, text, policy))
 
 
 # --- Merge tree / steps / vocabulary ---
@@ -113,11 +144,17 @@ def vocab_table(name: str, _enc: engine.Encoding):
 
 
 @st.cache_data(max_entries=32, show_spinner="Searching the vocabulary…")
-def vocab_search(name: str, _enc: engine.Encoding, query: str, mode: str, ignore_case: bool) -> list[int]:
-    """Ids matching a substring or regex (ValueError / engine.RegexTimeoutError are not cached)."""
-    if mode == "regex":
-        return engine.search_regex(_enc, query, ignore_case=ignore_case)
+def _search_substring(name: str, _enc: engine.Encoding, query: str, ignore_case: bool) -> list[int]:
     return engine.search_substring(_enc, query, ignore_case=ignore_case)
+
+
+def vocab_search(name: str, enc: engine.Encoding, query: str, mode: str, ignore_case: bool) -> list[int]:
+    """Ids matching a substring, or a regex (run in a job process: a user's regex can be catastrophic)."""
+    if mode == "regex":
+        key = ("search_regex", name, ignore_case, query)
+        return jobs.cached_run(key, 1000, "search_regex", (ref(name, enc), query, ignore_case),
+                               label=f"Searching {name}'s vocabulary", timeout=JOB_TIMEOUT)
+    return _search_substring(name, enc, query, ignore_case)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

@@ -13,6 +13,7 @@ import streamlit as st
 
 import engine
 from playground import encodings, html, state
+from playground.escaping import md
 from playground.gallery_demos import DEMOS, Demo, languages
 from playground.pages import PAGES
 
@@ -294,7 +295,7 @@ def _your_text(names: list[str]) -> None:
         counted = text[:BUDGET_LIMIT]
         counts = {n: len(encodings.encode(n, encodings.resolve(n), counted, policy)) for n in names}
     except ValueError as exc:
-        st.error(f"{exc}\n\nTo measure this text, choose “as plain text” or “as special tokens” under "
+        st.error(f"{md(exc, 600)}\n\nTo measure this text, choose “as plain text” or “as special tokens” under "
                  "“Special tokens” in the sidebar.")
         return
     _token_tax(taxes, names)

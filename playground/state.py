@@ -1,28 +1,48 @@
-"""Session-state keys, their defaults, and the share link (query parameters).
+"""Session state: every key the app keeps, its default, how it survives navigation, and the share link.
 
-Every key any view reads from `st.session_state` is a constant here.
-Text, encodings and options live in the URL so that a copied link restores
-the view; `load_query_params` runs once per session, `save_query_params`
-after the widgets of a run have been read.
+Streamlit deletes a widget's value when a page does not draw that widget: the
+text typed on Tokenize was gone after a visit to Merge tree.  Two rules stop that:
+
+* **Values that matter live in state of their own.**  The text, the chosen
+  encodings, the special-token policy and the chosen token are app-wide keys
+  (below) that every page reads, drawn or not.
+* **Every view's value widgets are listed in `PERSISTENT`.**  `keep_values()`
+  runs before each page and writes each listed key back to itself, which
+  turns it into user-set state that Streamlit keeps while the widget is not
+  drawn (Streamlit's documented multipage pattern).  Buttons, uploaders and
+  table selections are never listed: their values cannot be set.
+
+The session's own tokenizers (trained or uploaded) are kept in `CUSTOM`, at
+most `MAX_CUSTOM` of them; adding one more drops the oldest with a notice.
+They are released with the session.  `notices` are one-shot messages a later
+run shows (e.g. "your oldest tokenizer was dropped").
+
+The share link holds the app-wide values and the open page's own choices
+(`save_query_params`); `load_query_params` validates everything it reads.
 """
 from __future__ import annotations
 
+import json
+from collections import OrderedDict
+from typing import Any
+
 import streamlit as st
 
-# keys shared by every view (sidebar widgets)
+# ---------------------------------------------------------------- app-wide keys
 TEXT = "text"
 ENCODINGS = "encodings"
 SPECIAL = "special_policy"
 SHOW_WS = "show_ws"
-# the session's own tokenizers (trained or uploaded): {name: engine.Encoding}
-CUSTOM = "custom_encodings"
-# merge tree / vocabulary views: the chosen token and encoding
-TOKEN_ID = "token_id"
+CUSTOM = "custom_encodings"  # OrderedDict {name: encoding}, oldest first
+TOKEN_ID = "token_id"  # the token Merge tree / BPE steps / Vocabulary look at
 TOKEN_ENC = "token_encoding"
+NOTICES = "notices"  # one-shot messages for the next run: [(kind, text)]
 _LOADED = "_query_params_loaded"
 
 BUILTIN_ENCODINGS = ["gpt2", "r50k_base", "cl100k_base", "o200k_base"]
 DEFAULT_ENCODINGS = ["gpt2", "cl100k_base"]
+MAX_SELECTED = 4
+MAX_CUSTOM = 3  # trained/uploaded tokenizers kept per session
 SPECIAL_POLICIES = {
     "text": "as plain text",
     "special": "as special tokens",
@@ -36,6 +56,7 @@ DEFAULT_TEXT = (
     "Languages: こんにちは世界 · Привет мир · مرحبا بالعالم · 👋🏽 🇯🇵"
 )
 MAX_URL_TEXT = 4000  # characters of text kept in the share link
+MAX_URL_VALUE = 400  # characters of one view setting kept in the share link
 
 DEFAULTS = {
     TEXT: DEFAULT_TEXT,
@@ -46,29 +67,105 @@ DEFAULTS = {
     TOKEN_ENC: "cl100k_base",
 }
 
+# ----------------------------------------------------- the views' value widgets
+# Keyed by the page's URL path: the share link carries the open page's own values.
+PAGE_KEYS: dict[str, tuple[str, ...]] = {
+    "tokenize": ("tok_encoding", "tok_pane", "tok_decode"),
+    "compare": ("cmp_layout",),
+    "gallery": ("gallery_section", "gallery_demo", "gallery_context_preset", "gallery_context", "gallery_price"),
+    "tree": ("tree_pick_mode", "tree_find", "tree_left_right", "tree_other_enc"),
+    "steps": ("steps_source", "steps_piece", "steps_typed", "steps_k"),
+    "vocab": ("vocab_pane", "vocab_query", "vocab_mode", "vocab_icase", "vocab_filter", "vocab_log"),
+    "train": ("train_vocab", "train_pattern", "train_custom_pattern", "train_specials", "train_pane",
+              "train_replace", "upload_kind", "upload_pattern", "upload_custom_pattern", "upload_specials"),
+}
+PERSISTENT_PREFIXES = ("gallery_pick_",)  # one pick list per gallery demo
+# Kept across pages but never put in a link (too long, or not a choice worth sharing).
+LOCAL_ONLY = ("train_text",)
+PERSISTENT = (TEXT, ENCODINGS, SPECIAL, SHOW_WS, *LOCAL_ONLY, *(k for keys in PAGE_KEYS.values() for k in keys))
+_URL_SAFE = (str, int, float, bool)
+
+
+def is_persistent(key: str) -> bool:
+    return key in PERSISTENT or key.startswith(PERSISTENT_PREFIXES)
+
 
 def init_state() -> None:
-    """Set defaults (never overwriting), then restore the share link once per session."""
-    st.session_state.setdefault(CUSTOM, {})
+    """Each run: set defaults (never overwriting), restore the share link once per session, keep values."""
+    st.session_state.setdefault(CUSTOM, OrderedDict())
+    st.session_state.setdefault(NOTICES, [])
     for key, value in DEFAULTS.items():
         st.session_state.setdefault(key, list(value) if isinstance(value, list) else value)
     if not st.session_state.get(_LOADED):
         st.session_state[_LOADED] = True
         load_query_params()
+    sanitize_selection()
+    keep_values()
+
+
+def keep_values() -> None:
+    """Write every persistent widget value back to itself, so pages that do not draw it keep it."""
+    for key in list(st.session_state.keys()):
+        if is_persistent(key):
+            st.session_state[key] = st.session_state[key]
 
 
 def known_encodings() -> list[str]:
     return BUILTIN_ENCODINGS + list(st.session_state.get(CUSTOM, {}))
 
 
+def sanitize_selection() -> None:
+    """Chosen encodings: known ones only, each once, at most MAX_SELECTED (a link may hold anything)."""
+    known = set(known_encodings())
+    chosen = list(dict.fromkeys(n for n in st.session_state.get(ENCODINGS) or [] if n in known))[:MAX_SELECTED]
+    if chosen != st.session_state.get(ENCODINGS):
+        st.session_state[ENCODINGS] = chosen
+    if st.session_state.get(TOKEN_ENC) not in known:
+        st.session_state[TOKEN_ENC] = "cl100k_base"
+
+
+# ----------------------------------------------------------- own tokenizers
+def add_custom(enc: Any) -> str:
+    """Keep a trained/uploaded tokenizer for this session (the oldest goes past MAX_CUSTOM); returns its name."""
+    custom: OrderedDict = st.session_state.setdefault(CUSTOM, OrderedDict())
+    custom.pop(enc.name, None)
+    custom[enc.name] = enc
+    while len(custom) > MAX_CUSTOM:
+        old, _ = custom.popitem(last=False)
+        notify("warning", f"Your oldest tokenizer, {old}, was removed: a session keeps at most "
+                          f"{MAX_CUSTOM} of its own. Train or upload it again to bring it back.")
+    sanitize_selection()
+    return enc.name
+
+
+def drop_custom(name: str, reason: str) -> None:
+    """Remove a session tokenizer that failed (and unselect it), with a notice saying why."""
+    st.session_state.get(CUSTOM, {}).pop(name, None)
+    sanitize_selection()
+    notify("error", f"{name} was removed from your tokenizers: {reason}")
+
+
+def notify(kind: str, text: str) -> None:
+    """A message for the next run to show once; `text` is plain text (escaped when shown)."""
+    st.session_state.setdefault(NOTICES, []).append((kind, text))
+
+
+def take_notices() -> list[tuple[str, str]]:
+    notices = list(st.session_state.get(NOTICES, []))
+    st.session_state[NOTICES] = []
+    return notices
+
+
+# ---------------------------------------------------------------- share link
 def load_query_params() -> None:
+    """Restore a share link: every value checked, anything unknown ignored."""
     qp = st.query_params
     if "text" in qp:
         st.session_state[TEXT] = qp["text"]
     if "enc" in qp:
-        names = [n for n in qp["enc"].split(",") if n in BUILTIN_ENCODINGS]
+        names = list(dict.fromkeys(n for n in qp["enc"].split(",") if n in BUILTIN_ENCODINGS))
         if names:
-            st.session_state[ENCODINGS] = names[:4]
+            st.session_state[ENCODINGS] = names[:MAX_SELECTED]
     if qp.get("sp") in SPECIAL_POLICIES:
         st.session_state[SPECIAL] = qp["sp"]
     if "ws" in qp:
@@ -80,10 +177,20 @@ def load_query_params() -> None:
             pass
     if qp.get("tenc") in BUILTIN_ENCODINGS:
         st.session_state[TOKEN_ENC] = qp["tenc"]
+    page_keys = {k for keys in PAGE_KEYS.values() for k in keys}
+    for param, raw in qp.items():
+        if not param.startswith("v.") or param[2:] not in page_keys:
+            continue
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(value, _URL_SAFE) and not (isinstance(value, str) and len(value) > MAX_URL_VALUE):
+            st.session_state[param[2:]] = value
 
 
-def save_query_params() -> None:
-    """Write the current state into the URL (text only when short enough)."""
+def save_query_params(page: str | None = None) -> None:
+    """Write the current state into the URL: app-wide values, and `page`'s own choices."""
     text = st.session_state.get(TEXT, "")
     params = {
         "enc": ",".join(n for n in st.session_state.get(ENCODINGS, []) if n in BUILTIN_ENCODINGS),
@@ -92,8 +199,18 @@ def save_query_params() -> None:
     }
     if len(text) <= MAX_URL_TEXT:
         params["text"] = text
-    if st.session_state.get(TOKEN_ID) is not None:
+    if st.session_state.get(TOKEN_ID) is not None and st.session_state.get(TOKEN_ENC) in BUILTIN_ENCODINGS:
         params["tok"] = str(st.session_state[TOKEN_ID])
-        params["tenc"] = st.session_state.get(TOKEN_ENC, "cl100k_base")
+        params["tenc"] = st.session_state[TOKEN_ENC]
+    for key in PAGE_KEYS.get(page or "", ()):
+        value = st.session_state.get(key)
+        if isinstance(value, _URL_SAFE) and not (isinstance(value, str) and len(value) > MAX_URL_VALUE):
+            params["v." + key] = json.dumps(value, ensure_ascii=False)
     if dict(st.query_params) != params:
         st.query_params.from_dict(params)
+
+
+def session_only_selected() -> list[str]:
+    """The chosen encodings a link cannot carry (this session's own tokenizers)."""
+    custom = st.session_state.get(CUSTOM, {})
+    return [n for n in st.session_state.get(ENCODINGS, []) if n in custom]

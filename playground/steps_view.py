@@ -15,6 +15,7 @@ import streamlit as st
 
 import engine
 from playground import encodings, html, state, tree_view
+from playground.escaping import md
 from playground.pages import PAGES
 
 ENC_KEY = "steps_enc"
@@ -167,7 +168,7 @@ def render() -> None:
     try:
         trace = encodings.bpe_trace(name, enc, piece)
     except ValueError as err:
-        st.error(f"{err}. Choose another piece or encoding.")
+        st.error(f"{md(err, 600)}. Choose another piece or encoding.")
         return
     n = len(trace.steps)
     c1, c2, c3 = st.columns(3)

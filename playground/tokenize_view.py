@@ -15,9 +15,12 @@ from streamlit.errors import StreamlitAPIException
 
 import engine
 from playground import encodings, html, state
+from playground.escaping import md
 
 PANES = ["Tokens", "Bytes", "Pieces", "Table"]
 MAX_IDS_SHOWN = 20_000      # ids in the copyable list
+MAX_TEXT_CHARS = 2_000_000  # the text box (counts stay exact; drawing stops at encodings.DRAW_LIMIT)
+MAX_DECODE_CHARS = 1_000_000  # the decode box (about 150,000 ids)
 MAX_PICK = 500              # distinct tokens offered in the merge-tree picker
 _ID_SPLIT = re.compile(r"[\s,;]+")
 
@@ -42,14 +45,18 @@ def text_box() -> str:
     # A keyed widget's value is dropped when another page renders its own widget
     # with that key; writing it back first keeps the text when switching views.
     st.session_state[state.TEXT] = st.session_state.get(state.TEXT, state.DEFAULT_TEXT)
-    text = st.text_area("Text", key=state.TEXT, height=150,
-                        help="Paste anything, even several MB: counts are exact; drawing stops at "
+    text = st.text_area("Text", key=state.TEXT, height=150, max_chars=MAX_TEXT_CHARS,
+                        help=f"Paste up to {MAX_TEXT_CHARS:,} characters: counts are exact; drawing stops at "
                              f"{encodings.DRAW_LIMIT:,} characters. Ctrl+Enter applies.")
     if len(text) <= state.MAX_URL_TEXT:
         st.caption("🔗 Share link: the address bar now holds this text, the encodings and the options.")
     else:
         st.caption(f"🔗 Share link: holds the encodings and options; texts over {state.MAX_URL_TEXT:,} "
                    "characters are left out of it.")
+    own = state.session_only_selected()
+    if own:
+        st.caption(f"Your own tokenizer{'s' if len(own) > 1 else ''} ({md(', '.join(own))}) cannot travel in a "
+                   "link: the person you send it to sees the other encodings.")
     if len(text) > encodings.DRAW_LIMIT:
         st.info(f"Showing tokens for the first {encodings.DRAW_LIMIT:,} of {len(text):,} characters. "
                 "The counts cover the whole text.")
@@ -59,10 +66,11 @@ def text_box() -> str:
 def refuse_message(error: ValueError, name: str) -> None:
     """The engine's ValueError as a message: tiktoken's special-token refusal, or a split-pattern problem."""
     if "special token" not in str(error):
-        st.error(f"**{name} could not split this text:** {error}")
+        st.error(f"**{md(name)} could not split this text:** {md(error, 600)}")
         return
-    st.error(f"**{name} refused the text** (special-token option “refuse”):\n\n```\n{error}\n```\n"
-             "To go on, choose “as plain text” or “as special tokens” under *Special tokens* in the sidebar.")
+    st.error(f"**{md(name)} refused the text** (special-token option “refuse”). To go on, choose “as plain text” "
+             "or “as special tokens” under *Special tokens* in the sidebar.")
+    st.code(str(error), language=None, wrap_lines=True)
 
 
 def slug(name: str) -> str:
@@ -93,19 +101,21 @@ def parse_ids(text: str) -> ParsedIds:
 
 def _decode_box(name: str, enc: engine.Encoding) -> None:
     raw = st.text_input("Decode ids", key="tok_decode", placeholder="15339, 1917   or   [15339 1917]",
+                        max_chars=MAX_DECODE_CHARS,
                         help=f"Token ids of {name}, separated by commas, spaces or new lines.")
     if not raw.strip():
         return
     parsed = parse_ids(raw)
     if parsed.bad:
         shown = ", ".join(repr(b) for b in parsed.bad[:10]) + (" …" if len(parsed.bad) > 10 else "")
-        st.error(f"Not token ids: {shown}. Use whole numbers separated by commas or spaces.")
+        st.error(f"Not token ids: {md(shown)}. Use whole numbers separated by commas or spaces.")
     unknown = enc.unknown_ids(parsed.ids)
     if unknown:
         shown = ", ".join(map(str, unknown[:20])) + (" …" if len(unknown) > 20 else "")
-        st.warning(f"Unknown to {name} (ids run 0–{enc.max_token_value:,}, with gaps): {shown}. "
+        st.warning(f"Unknown to {md(name)} (ids run 0–{enc.max_token_value:,}, with gaps): {shown}. "
                    "They are left out of the text below.")
-    known = [t for t in parsed.ids if t not in set(unknown)]
+    unknown_set = set(unknown)  # once: testing against set(unknown) per id was quadratic
+    known = [t for t in parsed.ids if t not in unknown_set]
     if known:
         data = enc.decode_bytes(known)
         st.code(data.decode("utf-8", errors="replace"), language=None, wrap_lines=True)

@@ -4,15 +4,12 @@ Training runs `engine.train_bpe` (minbpe's exact merges) with a progress bar
 and a live log of merges.  The result -- its compression curve, its merges
 with counts and ties, and its files (minbpe ``.model``/``.vocab``, tiktoken
 ranks) -- belongs to this session only: it lives in `st.session_state`,
-is registered with `encodings.add_custom` under a name that contains a hash of
+is registered with `state.add_custom` under a name that contains a hash of
 its content, and is never cached across users or written to disk.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import time
-import warnings
 from dataclasses import dataclass
 
 import altair as alt
@@ -23,10 +20,15 @@ import engine
 from engine.minbpe_format import render_token
 from engine.openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
 from engine.patterns import compile_pattern
-from engine.train import RAW_PAT_STR, check_special_tokens
-from playground import encodings, state
+from engine.train import check_special_tokens
+from playground import jobs, state
+from playground.escaping import md
+from playground.job_tasks import rebuild_trained
 
-MAX_TEXT_BYTES = 2_000_000  # training text upload cap
+MAX_TEXT_BYTES = 2_000_000  # training text cap, box and upload alike
+MAX_PATTERN_CHARS = 2_000  # custom split pattern
+MAX_SPECIALS_CHARS = 2_000  # the special-tokens box
+TRAIN_TIMEOUT = 180.0  # seconds a training job may run
 MAX_TOKENIZER_BYTES = 16_000_000  # tokenizer file upload cap (o200k's rank file is 3.6 MB)
 MIN_VOCAB, MAX_VOCAB, DEFAULT_VOCAB = 257, 4096, 512
 LOG_LINES = 12
@@ -38,6 +40,7 @@ PATTERNS = {
     "custom": "",
 }
 UPLOAD_KINDS = ["tiktoken rank file", "encoder.json + vocab.bpe", "minbpe .model"]
+ENGINE_KINDS = dict(zip(UPLOAD_KINDS, ("tiktoken", "data_gym", "minbpe")))
 SAMPLE_TEXT = (
     "Byte pair encoding starts from single bytes and keeps merging the most frequent pair. "
     "The pair that appears most often in the text becomes a new token, then the counting starts again. "
@@ -80,18 +83,18 @@ class DecodedText:
 def decode_upload(data: bytes, filename: str, *, replace: bool, limit: int = MAX_TEXT_BYTES) -> DecodedText:
     """Text of an uploaded file: size cap, strict UTF-8 unless `replace`."""
     if len(data) > limit:
-        return DecodedText(None, f"{filename} is {len(data) / 1e6:.1f} MB; the limit is {limit / 1e6:.0f} MB. "
+        return DecodedText(None, f"{md(filename)} is {len(data) / 1e6:.1f} MB; the limit is {limit / 1e6:.0f} MB. "
                                  "Upload a smaller part of it.")
     try:
         return DecodedText(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         if not replace:
             line = data[: exc.start].count(b"\n") + 1
-            return DecodedText(None, f"{filename} is not UTF-8 ({exc.reason} at byte {exc.start}, line {line}). "
+            return DecodedText(None, f"{md(filename)} is not UTF-8 ({exc.reason} at byte {exc.start}, line {line}). "
                                      "Tick 'Decode with replacement' to turn the bad bytes into �, or save it as UTF-8.")
     text = data.decode("utf-8", errors="replace")
     n_bad = text.count("\ufffd") - data.decode("utf-8", errors="ignore").count("\ufffd")
-    return DecodedText(text, warning=f"{n_bad} invalid byte sequence(s) in {filename} were replaced by �.")
+    return DecodedText(text, warning=f"{n_bad} invalid byte sequence(s) in {md(filename)} were replaced by �.")
 
 
 def parse_specials(text: str) -> list[str]:
@@ -107,14 +110,6 @@ def pattern_for(choice: str, custom: str) -> str | None:
         raise ValueError("enter a custom split pattern, e.g. ` ?\\p{L}+| ?\\p{N}+|\\s+`")
     compile_pattern(custom)
     return custom
-
-
-def short_hash(*parts: bytes | str) -> str:
-    digest = hashlib.sha256()
-    for part in parts:
-        digest.update(part if isinstance(part, bytes) else part.encode("utf-8", "surrogatepass"))
-        digest.update(b"\0")
-    return digest.hexdigest()[:8]
 
 
 def shown(token: bytes) -> str:
@@ -160,34 +155,11 @@ def load_tokenizer(
     pat_str: str | None,
     specials: list[str],
 ) -> engine.Encoding:
-    """An `Encoding` from an uploaded tokenizer; ValueError naming file and line for bad input."""
+    """An `Encoding` from an uploaded tokenizer (`engine.load_tokenizer`); ValueError naming file and line."""
     filename, data = main_file
     if len(data) > MAX_TOKENIZER_BYTES:
         raise ValueError(f"{filename} is {len(data) / 1e6:.1f} MB; the limit is {MAX_TOKENIZER_BYTES / 1e6:.0f} MB")
-    stem = filename.rsplit(".", 1)[0] or "uploaded"
-    if kind == "minbpe .model":
-        enc = engine.parse_minbpe_model(data, source=filename)
-        return engine.Encoding(f"{stem}-{short_hash(data)}", pat_str=enc.pat_str, mergeable_ranks=dict(enc.mergeable_ranks),
-                               special_tokens=dict(enc.special_tokens), merges=enc.merges)
-    pattern = RAW_PAT_STR if pat_str is None else pat_str
-    if kind == "tiktoken rank file":
-        ranks = engine.parse_tiktoken_bpe(data, source=filename)
-        special_ids: dict[str, int] = {}
-    else:
-        if encoder_json is None:
-            raise ValueError("upload encoder.json too: it holds the ids (vocab.bpe holds the merges)")
-        json_name, json_data = encoder_json
-        ranks = engine.parse_data_gym(data, json_data, vocab_source=filename, encoder_source=json_name)
-        # encoder.json's ids past the merges are special tokens, e.g. GPT-2's <|endoftext|> 50256
-        special_ids = {k: v for k, v in json.loads(json_data).items() if v >= len(ranks)}
-        data = data + json_data
-    next_id = max([len(ranks) - 1, *special_ids.values()]) + 1
-    for tok in specials:
-        if tok not in special_ids:
-            special_ids[tok] = next_id
-            next_id += 1
-    name = f"{stem}-{short_hash(data, pattern, json.dumps(special_ids))}"
-    return engine.Encoding(name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=special_ids)
+    return engine.load_tokenizer(ENGINE_KINDS[kind], main_file, encoder_json, pat_str, specials)
 
 
 # ------------------------------------------------------------- callbacks
@@ -196,23 +168,24 @@ def use_in_compare(result_key: str) -> None:
     enc = st.session_state.get(result_key)
     if enc is None:
         return
-    name = encodings.add_custom(enc)
+    name = state.add_custom(enc)
     chosen = [n for n in st.session_state.get(state.ENCODINGS, []) if n != name]
-    if len(chosen) >= 4:
-        chosen = chosen[:3]
+    if len(chosen) >= state.MAX_SELECTED:
+        chosen = chosen[: state.MAX_SELECTED - 1]
     st.session_state[state.ENCODINGS] = chosen + [name]
     st.session_state[T_FLASH] = name
 
 
 # --------------------------------------------------------------- training
 def train_with_progress(text: str, vocab_size: int, pat_str: str | None, specials: list[str]) -> engine.Encoding:
-    """Run the trainer, drawing a progress bar and the latest merges (a few updates per second)."""
+    """Train in a job process (`playground.jobs`), drawing a progress bar and the latest merges."""
     bar = st.progress(0.0, text="Counting pairs…")
     log = st.empty()
     lines: list[str] = []
     last = [0.0]
 
-    def progress(i: int, total: int, info: engine.MergeInfo) -> None:
+    def progress(update: tuple[int, int, engine.MergeInfo]) -> None:
+        i, total, info = update
         lines.append(f"{i:5d}  {info.pair[0]:>5} + {info.pair[1]:<5} -> {info.new_id:5d}  "
                      f"{render_token(info.bytes)!r:<24} count {info.count}{'  (tie)' if info.tied else ''}")
         del lines[:-LOG_LINES]
@@ -222,10 +195,11 @@ def train_with_progress(text: str, vocab_size: int, pat_str: str | None, special
             bar.progress(i / total, text=f"Merge {i} of {total}")
             log.code("\n".join(lines), language=None)
 
-    # The name, "trained-<vocab>-<hash of pattern, merges, specials>", is unique per result.
-    with warnings.catch_warnings():  # an early stop is shown from enc.training.message instead
-        warnings.simplefilter("ignore", engine.TrainingStoppedEarly)
-        enc = engine.train_bpe(text, vocab_size, pat_str=pat_str, special_tokens=specials, progress=progress)
+    key = ("train", vocab_size, pat_str, tuple(specials), jobs.digest(text))
+    result = jobs.cached_run(key, len(text), "train", (text, vocab_size, pat_str, specials),
+                             label=f"Training on {len(text):,} characters", timeout=TRAIN_TIMEOUT,
+                             on_progress=progress)
+    enc = rebuild_trained(result)
     bar.progress(1.0, text=enc.training.message)
     return enc
 
@@ -241,7 +215,7 @@ def _training_text() -> str | None:
     if decoded.warning:
         st.warning(decoded.warning)
     if decoded.text is not None:
-        st.caption(f"Training on {upload.name} ({len(decoded.text):,} characters); remove the file to use the box above.")
+        st.caption(f"Training on {md(upload.name)} ({len(decoded.text):,} characters); remove the file to use the box above.")
     return decoded.text
 
 
@@ -252,21 +226,22 @@ def _settings() -> tuple[int, str | None, list[str]] | None:
     choice = cols[1].selectbox("Split pattern", list(PATTERNS), key=T_PATTERN,
                                help="Without a pattern BPE runs on the raw bytes and tokens may span words.")
     specials_text = cols[2].text_input("Special tokens (space-separated)", key=T_SPECIALS,
-                                       placeholder="<|endoftext|>")
+                                       placeholder="<|endoftext|>", max_chars=MAX_SPECIALS_CHARS)
     if choice == "custom":
-        st.text_input("Custom split pattern (tiktoken syntax)", key=T_CUSTOM, placeholder=r" ?\p{L}+| ?\p{N}+|\s+")
+        st.text_input("Custom split pattern (tiktoken syntax)", key=T_CUSTOM, placeholder=r" ?\p{L}+| ?\p{N}+|\s+",
+                      max_chars=MAX_PATTERN_CHARS)
     try:
         pat_str = pattern_for(choice, st.session_state.get(T_CUSTOM, ""))
         specials = parse_specials(specials_text)
     except ValueError as exc:
-        st.error(f"{exc}")
+        st.error(md(exc, 600))
         return None
     return int(vocab), pat_str, specials
 
 
 def _results(enc: engine.Encoding) -> None:
     report: engine.TrainingReport = enc.training
-    (st.warning if report.stopped_early else st.success)(f"**{enc.name}**: {report.message}")
+    (st.warning if report.stopped_early else st.success)(f"**{md(enc.name)}**: {md(report.message, 600)}")
     counts = report.token_counts()
     cols = st.columns(4)
     cols[0].metric("Vocabulary", f"{report.vocab_size:,}", help="256 bytes + merges")
@@ -299,14 +274,23 @@ def _results(enc: engine.Encoding) -> None:
 
 
 def _train_section() -> None:
-    st.text_area("Training text", key=T_TEXT, height=160)
+    st.text_area("Training text", key=T_TEXT, height=160, max_chars=MAX_TEXT_BYTES,
+                 help=f"Up to {MAX_TEXT_BYTES:,} characters; training runs in a worker process and stops "
+                      f"after {TRAIN_TIMEOUT:.0f} s.")
     text = _training_text()
     settings = _settings()
     clicked = st.button("Train", key=T_GO, type="primary", disabled=settings is None or not text)
     if not text:
         st.info("Paste some text or upload a file to train on.")
     if clicked and settings is not None and text:
-        st.session_state[T_RESULT] = train_with_progress(text, *settings)
+        if len(text) > MAX_TEXT_BYTES:
+            st.error(f"The training text has {len(text):,} characters; the limit is {MAX_TEXT_BYTES:,}. "
+                     "Train on a part of it.")
+        else:
+            try:
+                st.session_state[T_RESULT] = train_with_progress(text, *settings)
+            except ValueError as exc:  # a split pattern that times out, a job stopped at its limit
+                st.error(f"Training failed: {md(exc, 600)}")
     enc = st.session_state.get(T_RESULT)
     if enc is not None:
         _results(enc)
@@ -326,27 +310,28 @@ def _upload_section() -> None:
     if kind != "minbpe .model":
         cols = st.columns(2)
         choice = cols[0].selectbox("Split pattern", list(PATTERNS), index=1, key=U_PATTERN)
-        specials_text = cols[1].text_input("Extra special tokens (space-separated)", key=U_SPECIALS)
+        specials_text = cols[1].text_input("Extra special tokens (space-separated)", key=U_SPECIALS,
+                                           max_chars=MAX_SPECIALS_CHARS)
         if choice == "custom":
-            st.text_input("Custom split pattern (tiktoken syntax)", key=U_CUSTOM)
+            st.text_input("Custom split pattern (tiktoken syntax)", key=U_CUSTOM, max_chars=MAX_PATTERN_CHARS)
         try:
             pat_str = pattern_for(choice, st.session_state.get(U_CUSTOM, ""))
             specials = parse_specials(specials_text)
         except ValueError as exc:
-            st.error(f"{exc}")
+            st.error(md(exc, 600))
             ok = False
     if st.button("Load tokenizer", key=U_GO, disabled=main is None or not ok):
         try:
             enc = load_tokenizer(kind, (main.name, main.getvalue()),
                                  (side.name, side.getvalue()) if side is not None else None, pat_str, specials)
         except ValueError as exc:
-            st.error(f"Could not load it: {exc}")
+            st.error(f"Could not load it: {md(exc, 600)}")
         else:
             st.session_state[U_RESULT] = enc
-            encodings.add_custom(enc)
+            state.add_custom(enc)
     enc = st.session_state.get(U_RESULT)
     if enc is not None:
-        st.success(f"Loaded **{enc.name}**: {len(enc.mergeable_ranks):,} tokens, "
+        st.success(f"Loaded **{md(enc.name)}**: {len(enc.mergeable_ranks):,} tokens, "
                    f"{len(enc.special_tokens)} special. It is now in the sidebar's Encodings list for every view.")
         st.button("Use in Compare", key=U_USE, on_click=use_in_compare, args=(U_RESULT,))
 
@@ -360,7 +345,7 @@ def render() -> None:
     flash = st.session_state.get(T_FLASH)
     if flash and flash in st.session_state.get(state.ENCODINGS, []):
         # A link, not st.switch_page: switching from a button drops the selection the callback just made.
-        st.success(f"**{flash}** is selected in the sidebar's Encodings: open **Compare** (or any view) "
+        st.success(f"**{md(flash)}** is selected in the sidebar's Encodings: open **Compare** (or any view) "
                    "in the navigation to see it beside the others.")
     _train_section()
     st.divider()

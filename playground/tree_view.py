@@ -17,6 +17,7 @@ import streamlit as st
 import engine
 from engine.vocab import is_valid_utf8
 from playground import encodings, html, state
+from playground.escaping import md
 from playground.pages import PAGES
 
 ENC_KEY = "tree_enc"
@@ -132,7 +133,7 @@ def _pick_token(name: str, enc: engine.Encoding) -> None:
             lengths = {tid: len(enc.decode_single_token_bytes(tid)) for tid in found[:5000]}
             ranked = sorted(lengths, key=lambda t: (t != exact, lengths[t], t))[:MAX_FOUND]
             if not ranked:
-                st.warning(f"No token of {name} contains {query!r}. Try a shorter part, or check leading spaces.")
+                st.warning(f"No token of {md(name)} contains {md(repr(query))}. Try a shorter part, or check leading spaces.")
                 return
             st.session_state[FOUND_KEY] = current if current in ranked else None
             st.selectbox(f"{len(found):,} tokens contain it; the {len(ranked)} shortest:", ranked,

@@ -17,6 +17,7 @@ import streamlit as st
 
 import engine
 from playground import encodings, state, tree_view
+from playground.escaping import md
 from playground.pages import PAGES
 
 ENC_KEY = "vocab_enc"
@@ -96,10 +97,10 @@ def _search_pane(name: str, enc: engine.Encoding, df: pd.DataFrame, glitch: bool
         try:
             ids = encodings.vocab_search(name, enc, query, mode, ignore_case)
         except engine.RegexTimeoutError as err:
-            st.error(f"⏱ Stopped: {err}")
+            st.error(f"⏱ Stopped: {md(err, 600)}")
             return
         except ValueError as err:
-            st.error(str(err))
+            st.error(md(err, 600))
             return
     if which != "all":
         picked = encodings.vocab_filter(name, enc, which)

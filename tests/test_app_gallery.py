@@ -6,6 +6,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from conftest import plain
+
 import engine
 from playground.gallery_demos import DEMOS, languages
 
@@ -124,7 +126,7 @@ def test_your_text_is_editable_here():
 
 def test_refused_special_tokens_say_the_fix():
     at = gallery(gallery_section="yours", text="a<|endoftext|>b", special_policy="refuse")
-    assert at.error and "sidebar" in at.error[0].value and "disallowed special token" in at.error[0].value
+    assert at.error and "sidebar" in plain(at.error[0].value) and "disallowed special token" in plain(at.error[0].value)
 
 
 def test_long_text_is_capped_with_a_note():

@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from conftest import plain
+
 import engine
 from playground import train_view
 from playground.train_view import decode_upload, load_tokenizer
@@ -42,7 +44,7 @@ def test_renders_with_defaults():
 
 def test_train_shows_results_and_uses_them_in_compare():
     at = train(train_app(), 300)
-    message = at.success[0].value
+    message = plain(at.success[0].value)
     assert "learned 44 merges: vocabulary of 300 tokens" in message
     name = message.split("**")[1]
     assert name.startswith("trained-300-")
@@ -61,7 +63,7 @@ def test_train_shows_results_and_uses_them_in_compare():
     assert not at.exception
     assert at.session_state["encodings"][-1] == name
     assert name in at.multiselect(key="encodings").options
-    assert any(f"**{name}** is selected" in s.value for s in at.success)
+    assert any(f"**{name}** is selected" in plain(s.value) for s in at.success)
 
     # The Compare view draws it beside the built-ins.
     at.session_state["_view"] = "compare_view"
@@ -82,7 +84,7 @@ def test_bad_custom_pattern_is_reported_and_blocks_training():
     at = train_app()
     at.selectbox(key="train_pattern").set_value("custom").run()
     at.text_input(key="train_custom_pattern").set_value("(unclosed").run()
-    assert "invalid split pattern" in at.error[0].value
+    assert "invalid split pattern" in plain(at.error[0].value)
     assert at.button(key="train_go").disabled
     at.text_input(key="train_custom_pattern").set_value(r"\w+|\W").run()
     assert not at.error
@@ -93,7 +95,7 @@ def test_bad_custom_pattern_is_reported_and_blocks_training():
 def test_bad_special_tokens_are_reported():
     at = train_app()
     at.text_input(key="train_specials").set_value("<a> <a>").run()
-    assert "distinct" in at.error[0].value
+    assert "distinct" in plain(at.error[0].value)
     assert at.button(key="train_go").disabled
 
 
@@ -116,7 +118,7 @@ def test_decode_upload():
     assert decode_upload("héllo".encode(), "a.txt", replace=False).text == "héllo"
     bad = b"ok\nline two \xff\xfe end"
     result = decode_upload(bad, "a.txt", replace=False)
-    assert result.text is None and "a.txt is not UTF-8" in result.error and "line 2" in result.error
+    assert result.text is None and "a.txt is not UTF-8" in plain(result.error) and "line 2" in result.error
     assert "Decode with replacement" in result.error
     result = decode_upload(bad, "a.txt", replace=True)
     assert result.text == "ok\nline two \ufffd\ufffd end" and "2 invalid byte" in result.warning

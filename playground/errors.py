@@ -1,0 +1,54 @@
+"""Every page runs inside `run_page`: an unexpected error becomes a short message, never a traceback.
+
+The traceback goes to the server log with a short reference id, and the user
+sees that id (``client.showErrorDetails = "none"`` in .streamlit/config.toml
+hides Streamlit's own traceback box as well).  Expected problems -- a
+refused special token, a bad file, a limit -- are caught where they happen
+and explained there; this is the net under them.
+
+When the session's own tokenizers (trained or uploaded) are selected, they
+are unselected after an error, so a broken one cannot keep every page failing.
+Streamlit's control-flow exceptions (rerun, stop, switch page) derive from
+BaseException and pass through untouched.
+"""
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import streamlit as st
+from streamlit.logger import get_logger
+
+from playground import state
+from playground.escaping import md
+
+LOG = get_logger("playground")
+
+
+def show_notices() -> None:
+    for kind, text in state.take_notices():
+        {"error": st.error, "warning": st.warning, "success": st.success}.get(kind, st.info)(md(text, 600))
+
+
+def report(exc: BaseException, where: str) -> str:
+    """Log `exc` with a fresh reference id and show the user a message with it; returns the id."""
+    ref = uuid.uuid4().hex[:8]
+    LOG.error("error %s in %s", ref, where, exc_info=exc)
+    custom = state.session_only_selected()
+    extra = ""
+    if custom:
+        st.session_state[state.ENCODINGS] = [n for n in st.session_state[state.ENCODINGS] if n not in custom]
+        extra = (f" Your own tokenizer{'s' if len(custom) > 1 else ''} ({md(', '.join(custom))}) "
+                 "were unselected in case they caused it; select them again in the sidebar.")
+    st.error(f"Something went wrong on this page (error reference **{ref}**; the details are in the "
+             f"server log).{extra} Try another text or setting, or reload the page.")
+    return ref
+
+
+def run_page(page: Any) -> None:
+    """Notices, then the page, with any unexpected error reported instead of raised."""
+    show_notices()
+    try:
+        page.run()
+    except Exception as exc:  # noqa: BLE001 -- the net: everything not caught where it happened
+        report(exc, f"page {getattr(page, 'url_path', '?')!r}")
