@@ -54,26 +54,43 @@ def _in_job(task: str, name: str, enc: engine.Encoding, text: str, policy: str) 
                            label=f"{what} {len(text):,} characters with {name}", timeout=JOB_TIMEOUT)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+# Bounds: inline results are for texts up to INLINE_CHARS (about 10 MB of token records at most
+# each); entries also expire after CACHE_TTL so an idle server gives the memory back.
+CACHE_TTL = 900  # seconds
+
+
+@st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
 def _encode(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[int]:
     return _enc.encode(text, **policy_kwargs(policy))
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
 def _tokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[engine.Token]:
     return _enc.tokenize(text, **policy_kwargs(policy))
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
 def _pretokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[engine.Piece]:
     return _enc.pretokenize(text, **policy_kwargs(policy))
+
+
+def _inline(task: str, fn, name: str, enc: engine.Encoding, text: str, policy: str) -> Any:
+    """A small input, here and cached; a failure (a split pattern that timed out) is remembered,
+    so the next rerun does not pay the split-pattern time limit again."""
+    key = (task, name, policy, jobs.digest(text))
+    jobs.raise_if_failed(key)
+    try:
+        return fn(name, enc, text, policy)
+    except ValueError as error:
+        jobs.remember_failure(key, error)
+        raise
 
 
 def encode(name: str, enc: engine.Encoding, text: str, policy: str) -> list[int]:
     """All ids of `text` (however long). Raises ValueError under the 'refuse' policy."""
     if len(text) > INLINE_CHARS:
         return _in_job("encode", name, enc, text, policy)
-    return _encode(name, enc, text, policy)
+    return _inline("encode", _encode, name, enc, text, policy)
 
 
 def tokenize(name: str, enc: engine.Encoding, text: str, policy: str) -> list[engine.Token]:
@@ -81,14 +98,14 @@ def tokenize(name: str, enc: engine.Encoding, text: str, policy: str) -> list[en
     text = text[:DRAW_LIMIT]
     if len(text) > INLINE_CHARS:
         return _in_job("tokenize", name, enc, text, policy)
-    return _tokenize(name, enc, text, policy)
+    return _inline("tokenize", _tokenize, name, enc, text, policy)
 
 
 def pretokenize(name: str, enc: engine.Encoding, text: str, policy: str) -> list[engine.Piece]:
     text = text[:DRAW_LIMIT]
     if len(text) > INLINE_CHARS:
         return _in_job("pretokenize", name, enc, text, policy)
-    return _pretokenize(name, enc, text, policy)
+    return _inline("pretokenize", _pretokenize, name, enc, text, policy)
 
 
 # --- Gallery ---
@@ -115,14 +132,14 @@ def merge_tree(name: str, _enc: engine.Encoding, token_id: int) -> engine.MergeN
     return _enc.merge_tree(token_id)
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=8, ttl=CACHE_TTL, show_spinner=False)
 def bpe_trace(name: str, _enc: engine.Encoding, piece: str) -> engine.BpeTrace:
     """Every merge step on `piece`.  A resource (the trace is frozen, never mutated) so moving
     the step slider does not unpickle 100,000 steps on every rerun."""
     return _enc.bpe_trace(piece)
 
 
-@st.cache_data(max_entries=8, show_spinner="Reading every token of the vocabulary…")
+@st.cache_data(max_entries=4, ttl=CACHE_TTL, show_spinner="Reading every token of the vocabulary…")
 def vocab_table(name: str, _enc: engine.Encoding):
     """One row per ordinary token (a pandas DataFrame indexed by id) for the vocabulary explorer."""
     import pandas as pd

@@ -31,17 +31,23 @@ def show_notices() -> None:
 
 
 def report(exc: BaseException, where: str) -> str:
-    """Log `exc` with a fresh reference id and show the user a message with it; returns the id."""
+    """Log `exc` with a fresh reference id and show the user a message with it; returns the id.
+
+    If the session's own tokenizers are selected they are unselected (the sidebar widget is
+    already drawn, so this happens in a fresh run, which shows the message as a notice).
+    """
     ref = uuid.uuid4().hex[:8]
     LOG.error("error %s in %s", ref, where, exc_info=exc)
+    message = (f"Something went wrong on this page (error reference {ref}; the details are in the "
+               "server log). Try another text or setting, or reload the page.")
     custom = state.session_only_selected()
-    extra = ""
     if custom:
-        st.session_state[state.ENCODINGS] = [n for n in st.session_state[state.ENCODINGS] if n not in custom]
-        extra = (f" Your own tokenizer{'s' if len(custom) > 1 else ''} ({md(', '.join(custom))}) "
-                 "were unselected in case they caused it; select them again in the sidebar.")
-    st.error(f"Something went wrong on this page (error reference **{ref}**; the details are in the "
-             f"server log).{extra} Try another text or setting, or reload the page.")
+        state.unselect(custom)
+        state.notify("error", message + f" Your own tokenizer{'s' if len(custom) > 1 else ''} "
+                     f"({', '.join(custom)}) {'were' if len(custom) > 1 else 'was'} unselected in case "
+                     "it caused this; select it again in the sidebar.")
+        st.rerun()
+    st.error(md(message, 600))
     return ref
 
 

@@ -47,9 +47,11 @@ MAX_FAILED = 256
 _SLOTS = threading.BoundedSemaphore(MAX_WORKERS)
 _LOCK = threading.Lock()
 _RESULTS: OrderedDict[Hashable, tuple[int, Any]] = OrderedDict()
-_FAILED: OrderedDict[Hashable, "JobError"] = OrderedDict()
+_FAILED: OrderedDict[Hashable, Exception] = OrderedDict()
 _weight = 0
 _context: Any = None
+_running: dict[int, str] = {}  # pid -> task, jobs alive right now
+started = 0  # jobs started since the server began (tests and the load bench read it)
 
 
 class JobError(ValueError):
@@ -79,11 +81,17 @@ def _ctx() -> Any:
 
 
 # -------------------------------------------------------------- memory of results
-def _cached(key: Hashable) -> tuple[bool, Any]:
+def raise_if_failed(key: Hashable) -> None:
+    """Raise the remembered failure of `key` again, if there is one."""
     with _LOCK:
         if key in _FAILED:
             _FAILED.move_to_end(key)
             raise _FAILED[key]
+
+
+def _cached(key: Hashable) -> tuple[bool, Any]:
+    raise_if_failed(key)
+    with _LOCK:
         if key in _RESULTS:
             _RESULTS.move_to_end(key)
             return True, _RESULTS[key][1]
@@ -102,11 +110,17 @@ def _remember(key: Hashable, weight: int, value: Any) -> None:
             _weight -= w
 
 
-def _remember_failure(key: Hashable, error: "JobError") -> None:
+def remember_failure(key: Hashable, error: Exception) -> None:
     with _LOCK:
         _FAILED[key] = error
         while len(_FAILED) > MAX_FAILED:
             _FAILED.popitem(last=False)
+
+
+def running() -> dict[int, str]:
+    """{pid: task} of the job processes alive now."""
+    with _LOCK:
+        return dict(_running)
 
 
 def clear() -> None:
@@ -125,6 +139,7 @@ def run(task: str, args: tuple, *, label: str, timeout: float,
 
     Raises `JobError` on the task's own error (its message kept), a time-out or a dead child.
     """
+    global started
     status = st.empty()
     start = time.monotonic()
     while not _SLOTS.acquire(timeout=POLL):
@@ -139,6 +154,9 @@ def run(task: str, args: tuple, *, label: str, timeout: float,
         proc = _ctx().Process(target=job_tasks.main, args=(child, task, args), daemon=True)
         proc.start()
         child.close()
+        with _LOCK:
+            _running[proc.pid] = task
+            started += 1
         while True:
             if parent.poll(POLL):
                 try:
@@ -165,6 +183,8 @@ def run(task: str, args: tuple, *, label: str, timeout: float,
             proc.kill()
         if proc is not None:
             proc.join(timeout=2)
+            with _LOCK:
+                _running.pop(proc.pid, None)
         if parent is not None:
             parent.close()
         _SLOTS.release()
@@ -182,7 +202,7 @@ def cached_run(key: Hashable, weight: int, task: str, args: tuple, *, label: str
     except ServerBusyError:
         raise
     except JobError as error:
-        _remember_failure(key, error)
+        remember_failure(key, error)
         raise
     _remember(key, weight, value)
     return value

@@ -37,6 +37,7 @@ CUSTOM = "custom_encodings"  # OrderedDict {name: encoding}, oldest first
 TOKEN_ID = "token_id"  # the token Merge tree / BPE steps / Vocabulary look at
 TOKEN_ENC = "token_encoding"
 NOTICES = "notices"  # one-shot messages for the next run: [(kind, text)]
+UNSELECT = "unselect"  # names to take out of ENCODINGS at the start of the next run
 _LOADED = "_query_params_loaded"
 
 BUILTIN_ENCODINGS = ["gpt2", "r50k_base", "cl100k_base", "o200k_base"]
@@ -114,9 +115,14 @@ def known_encodings() -> list[str]:
     return BUILTIN_ENCODINGS + list(st.session_state.get(CUSTOM, {}))
 
 
+def unselect(names: list[str]) -> None:
+    """Take `names` out of the chosen encodings at the start of the next run (the widget may be drawn)."""
+    st.session_state[UNSELECT] = list(names)
+
+
 def sanitize_selection() -> None:
     """Chosen encodings: known ones only, each once, at most MAX_SELECTED (a link may hold anything)."""
-    known = set(known_encodings())
+    known = set(known_encodings()) - set(st.session_state.pop(UNSELECT, []))
     chosen = list(dict.fromkeys(n for n in st.session_state.get(ENCODINGS) or [] if n in known))[:MAX_SELECTED]
     if chosen != st.session_state.get(ENCODINGS):
         st.session_state[ENCODINGS] = chosen

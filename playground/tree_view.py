@@ -284,7 +284,11 @@ def render() -> None:
         return
     data = enc.decode_single_token_bytes(token_id)
     st.code(engine.readable(data, space="␣"), language=None)
-    tree = _draw_tree(name, enc, token_id, key_prefix="main")
+    try:
+        tree = _draw_tree(name, enc, token_id, key_prefix="main")
+    except ValueError as err:  # e.g. an uploaded rank file that BPE could not have produced
+        st.warning(f"No merge tree for this token: {md(err, 600)}")
+        return
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("id (= rank)", token_id)
     c2.metric("bytes", len(data))

@@ -4,10 +4,14 @@ Usage in a test:
     at = AppTest.from_file(str(VIEW_APP), default_timeout=60)
     at.session_state["_view"] = "tokenize_view"
     at.run()
+
+With ``at.session_state["_net"] = True`` the view runs inside `errors.run_page`, as in app.py,
+so a test sees what users see when it fails; otherwise errors surface as `at.exception`.
 """
 import importlib
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 ROOT = str(Path(__file__).resolve().parents[2])
 if ROOT not in sys.path:
@@ -15,9 +19,14 @@ if ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from playground import sidebar, state  # noqa: E402
+from playground import errors, sidebar, state  # noqa: E402
 
 state.init_state()
 sidebar.render()
-importlib.import_module(f"playground.{st.session_state.get('_view', 'tokenize_view')}").render()
+view = st.session_state.get("_view", "tokenize_view")
+page = SimpleNamespace(run=lambda: importlib.import_module(f"playground.{view}").render(), url_path=view)
+if st.session_state.get("_net"):
+    errors.run_page(page)
+else:
+    page.run()
 state.save_query_params()

@@ -1,0 +1,104 @@
+"""Job processes (playground.jobs): same results as inline, killed at the time limit, failures remembered."""
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+import pytest
+
+import engine
+from conftest import CORPUS
+from playground import jobs
+from playground.job_tasks import EncodingRef, rebuild_trained
+
+TEXT = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")
+
+
+@pytest.fixture(autouse=True)
+def fresh():
+    jobs.clear()
+    yield
+    jobs.clear()
+
+
+def _gone(pid: int) -> bool:
+    deadline = time.monotonic() + 10  # the fork server reaps a killed child within moments
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_job_gives_the_inline_result_in_another_process():
+    enc = engine.get_encoding("cl100k_base")
+    ids = jobs.run("encode", (EncodingRef.of(enc, builtin=True), TEXT, "text"), label="t", timeout=60)
+    assert ids == enc.encode_ordinary(TEXT)
+    assert jobs.running() == {}
+
+
+def test_a_session_tokenizer_travels_by_its_data():
+    trained = engine.train_bpe(TEXT[:5000], 300, pat_str=engine.openai_public.CL100K_PAT_STR)
+    ref = EncodingRef.of(trained, builtin=False)
+    assert jobs.run("tokenize", (ref, TEXT[:3000], "text"), label="t", timeout=60) == trained.tokenize(TEXT[:3000])
+
+
+def test_training_reports_progress_and_rebuilds_exactly():
+    seen: list[int] = []
+    result = jobs.run("train", (TEXT[:20000], 300, None, ["<|end|>"]), label="t", timeout=60,
+                      on_progress=lambda update: seen.append(update[0]))
+    enc = rebuild_trained(result)
+    direct = engine.train_bpe(TEXT[:20000], 300, special_tokens=["<|end|>"])
+    assert enc.merges == direct.merges and enc.special_tokens == direct.special_tokens
+    assert enc.training.message == direct.training.message
+    assert seen == list(range(1, 45))
+
+
+def test_time_limit_kills_the_process_and_the_failure_is_remembered():
+    pids: set[int] = set()
+    done = threading.Event()
+
+    def watch() -> None:  # what a load bench would see: the job's process while it runs
+        while not done.is_set():
+            pids.update(jobs.running())
+            time.sleep(0.01)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    key = ("train", "slow")
+    args = (TEXT * 4, 4096, None, [])  # raw-byte training on 740 kB: many seconds
+    try:
+        with pytest.raises(jobs.JobError, match="took longer than 1 s and was stopped"):
+            jobs.cached_run(key, 1, "train", args, label="Training", timeout=1.0)
+    finally:
+        done.set()
+        watcher.join()
+    assert pids and os.getpid() not in pids, "the job ran in a process of its own"
+    assert all(_gone(pid) for pid in set(pids))
+    assert jobs.running() == {}
+    started = jobs.started
+    with pytest.raises(jobs.JobError, match="took longer"):  # remembered: raised again without a new job
+        jobs.cached_run(key, 1, "train", args, label="Training", timeout=1.0)
+    assert jobs.started == started
+
+
+def test_the_task_error_message_comes_back():
+    enc = engine.get_encoding("gpt2")
+    with pytest.raises(ValueError, match="disallowed special token"):
+        jobs.run("encode", (EncodingRef.of(enc, builtin=True), "a<|endoftext|>b", "refuse"), label="t", timeout=60)
+
+
+def test_results_are_cached_within_a_weight_budget(monkeypatch):
+    monkeypatch.setattr(jobs, "RESULT_BUDGET", 100)
+    enc = engine.get_encoding("gpt2")
+    ref = EncodingRef.of(enc, builtin=True)
+    for i in range(3):
+        jobs.cached_run(("k", i), 40, "encode", (ref, f"text {i}", "text"), label="t", timeout=60)
+    started = jobs.started
+    assert jobs.cached_run(("k", 2), 40, "encode", (ref, "text 2", "text"), label="t", timeout=60) == enc.encode("text 2")
+    assert jobs.started == started  # a hit
+    jobs.cached_run(("k", 0), 40, "encode", (ref, "text 0", "text"), label="t", timeout=60)
+    assert jobs.started == started + 1  # evicted: the oldest went when the budget was passed
