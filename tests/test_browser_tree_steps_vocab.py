@@ -24,7 +24,7 @@ def test_tree_draws_hello_with_gpt2_leaf_ids(page: Page, screenshot):
     assert any("hello" in label and "id 31373" in label for label in labels)
     assert any("byte 0x68" in label and "id 71" in label for label in labels)
     _no_exception(page)
-    assert "tok=31373" in page.url and "tenc=gpt2" in page.url
+    page.wait_for_function("() => location.search.includes('tok=31373') && location.search.includes('tenc=gpt2')")
     screenshot("tree_gpt2_hello")
 
 
@@ -144,6 +144,6 @@ def test_vocab_row_click_opens_the_token_then_its_tree(page: Page, screenshot):
     tree = engine.get_encoding("gpt2").merge_tree(43453)
     expect(nodes).to_have_count(tree_view.drawn_boxes(tree), timeout=FIRST)
     assert tree_view.drawn_boxes(tree) == 2 * len(" SolidGoldMagikarp") - 1  # 35 boxes: small enough to draw whole
-    assert "/tree" in page.url and "tok=43453" in page.url
+    page.wait_for_function("() => location.pathname.endsWith('/tree') && location.search.includes('tok=43453')")
     _no_exception(page)
     screenshot("tree_gpt2_solidgoldmagikarp")
