@@ -12,9 +12,9 @@ import pandas as pd
 import streamlit as st
 
 import engine
-from playground import encodings, html, state
+from playground import encodings, html, pickers, state
+from playground.drawing import header
 from playground.gallery_demos import DEMOS, Demo, languages
-from playground.pages import PAGES
 
 BASE_ENCODINGS = ("gpt2", "cl100k_base", "o200k_base")
 BUDGET_LIMIT = 1_000_000  # characters counted for the budget
@@ -33,7 +33,7 @@ ALL = -1  # "all examples" in the pick list
 def render() -> None:
     st.session_state[state.TEXT] = st.session_state.get(state.TEXT, state.DEFAULT_TEXT)  # keep across pages
     st.markdown(html.GALLERY_STYLE, unsafe_allow_html=True)
-    st.title("Why counts differ")
+    header("Why counts differ", "the same text costs different token counts: live demos, and your own text's token tax.")
     st.caption("Every number on this page is measured now by this app's engine: nothing is quoted from elsewhere. "
                "It always compares gpt2, cl100k_base and o200k_base, plus your own tokenizers (trained or uploaded) "
                "— whatever the sidebar picks.")
@@ -217,10 +217,12 @@ def _open(text: str, names: list[str], policy: str | None) -> None:
 def _open_buttons(text: str, names: list[str], key: str, policy: str | None = None) -> None:
     left, right, _ = st.columns([1, 1, 3])
     args = (text, names, policy)
-    if left.button("Open in Tokenize", key=f"gallery_open_tok_{key}", icon="🔤", on_click=_open, args=args):
-        st.switch_page(PAGES["tokenize"])
-    if right.button("Open in Compare", key=f"gallery_open_cmp_{key}", icon="⚖️", on_click=_open, args=args):
-        st.switch_page(PAGES["compare"])
+    if left.button("Open in Tokenize", key=f"gallery_open_tok_{key}", icon=":material/text_fields:",
+                   on_click=_open, args=args):
+        pickers.go("tokenize")
+    if right.button("Open in Compare", key=f"gallery_open_cmp_{key}", icon=":material/compare:",
+                    on_click=_open, args=args):
+        pickers.go("compare")
 
 
 POLICY_LABELS = {

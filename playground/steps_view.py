@@ -14,26 +14,19 @@ import pandas as pd
 import streamlit as st
 
 import engine
-from playground import encodings, html, state, tree_view
-from playground.pages import PAGES
+from playground import encodings, html, pickers, state
+from playground.drawing import header
 
 ENC_KEY = "steps_enc"
-SOURCE_KEY = "steps_source"
+SOURCE_KEY = pickers.STEPS_SOURCE  # set by other views through pickers.open_steps
 PIECE_KEY = "steps_piece"
-TYPED_KEY = "steps_typed"
-STEP_KEY = "steps_k"
+TYPED_KEY = pickers.STEPS_TYPED
+STEP_KEY = pickers.STEPS_STEP
 
 SOURCES = {"text": "A piece of the text", "typed": "Type a piece"}
 WINDOW = 160  # boxes drawn around the current merge
 TABLE_ROWS = 3000  # steps listed in the table
 MAX_PIECES = 2000  # distinct pieces offered in the picker
-
-
-def show_piece(text: str) -> None:
-    """Open this view on `text` (called by other views before `st.switch_page`)."""
-    st.session_state[SOURCE_KEY] = "typed"
-    st.session_state[TYPED_KEY] = text
-    st.session_state[STEP_KEY] = 0
 
 
 def _move(delta: int | None, last: int) -> None:
@@ -112,7 +105,7 @@ def _draw_step(enc: engine.Encoding, trace: engine.BpeTrace, k: int) -> None:
             f"→ `{show(step.merged)}` (rank **{step.rank}**, the lowest of all neighbouring pairs)")
     else:
         st.markdown(f"**Done after {n} merges:** no two neighbouring parts join into a token any more.")
-    st.markdown(html.TREE_STYLE + html.bpe_parts(window, ids, merge_at=step.position if step else None,
+    st.markdown(html.bpe_parts(window, ids, merge_at=step.position if step else None,
                                                  pair_ranks=_pair_ranks(enc, window, ids), first=first,
                                                  total=len(parts)), unsafe_allow_html=True)
     note = (f" Drawing parts {first} … {first + len(window) - 1} of {len(parts):,} around the merge."
@@ -157,10 +150,11 @@ def _table(trace: engine.BpeTrace, k: int) -> None:
 
 
 def render() -> None:
-    st.title("👣 BPE steps")
+    header("BPE steps", "replay the merge loop on one piece of your text, one merge at a time.")
+    st.markdown(html.TREE_STYLE, unsafe_allow_html=True)
     st.markdown("BPE starts from a piece's **bytes** and repeatedly joins the neighbouring pair with the "
                 "**lowest rank** (the merge learned earliest), until no neighbouring pair is a token.")
-    name, enc = tree_view.encoding_select(ENC_KEY)
+    name, enc = pickers.encoding_select(ENC_KEY)
     piece = _choose_piece(name, enc)
     if not piece:
         return
@@ -186,7 +180,7 @@ def render() -> None:
         _table(trace, k)
     final = list(dict.fromkeys(trace.final_ids))[:40]
     picked = st.pills("Open the merge tree of a final token", final, key="steps_final_pick",
-                      format_func=lambda t: tree_view.token_label(enc, t))
+                      format_func=lambda t: pickers.token_label(enc, t))
     if picked is not None:
-        tree_view.set_token(name, picked)
-        st.switch_page(PAGES["tree"])
+        pickers.set_token(name, picked)
+        pickers.go("tree")
