@@ -121,7 +121,8 @@ TC_STYLE = """<style>
 .tc-legend .cut{border-left:3px solid #e65100}
 .deltas{border-left:4px solid #1976d2;background:rgba(25,118,210,.07);border-radius:4px;padding:.45rem .9rem;margin:.3rem 0 .6rem}
 .delta{font-size:1.05rem;margin:0.15rem 0}
-.bpe-header{margin:-0.6rem 0 0.4rem}
+[data-testid="stMainBlockContainer"]{padding-top:2.5rem}
+.bpe-header{margin:0 0 0.4rem}
 .bpe-header h1{font-size:1.9rem;padding:0 0 0.1rem;margin:0}
 .bpe-header p{color:#666;margin:0;font-size:0.95rem}
 [data-testid="stMetricValue"]{font-size:1.45rem}
