@@ -189,7 +189,7 @@ def _look_closer(demo: Demo, tokens: dict[str, list], names: list[str]) -> None:
         st.caption(demo.samples[pick].note)
     for n in names:
         total = sum(len(tokens[n][i]) for i in indices)
-        st.markdown(f'<div class="gchips-name"><b>{html.esc(n)}</b> · {total} tokens</div>', unsafe_allow_html=True)
+        st.markdown(html.gallery_name(n, total), unsafe_allow_html=True)
         for i in indices:
             chips = html.gallery_chips(_chip_data(tokens[n][i]), show_ids=demo.show_ids or pick != ALL,
                                        example=demo.samples[i].label, encoding=n)
@@ -272,7 +272,7 @@ def _special_demo(demo: Demo, names: list[str]) -> None:
         st.code(errors[first], language=None)
     st.markdown("##### Look closer")
     for n in names:
-        st.markdown(f'<div class="gchips-name"><b>{html.esc(n)}</b></div>', unsafe_allow_html=True)
+        st.markdown(html.gallery_name(n), unsafe_allow_html=True)
         for policy in ("text", "special"):
             toks = chips[(n, policy, text)]
             st.markdown(html.gallery_chips(_chip_data(toks), example=f"{text} ({policy})", encoding=n),
@@ -317,7 +317,7 @@ def _token_tax(taxes: dict[str, list[engine.ScriptShare]], names: list[str]) -> 
     for col, n in zip(cols, names):
         tokens = int(sum(s.tokens for s in taxes[n]))  # an integer: the shares add up exactly
         chars = sum(s.chars for s in taxes[n])
-        col.metric(n, f"{tokens:,} tokens")
+        col.metric(n, html.plural(tokens, "token"))
         col.caption(f"{chars / tokens:.2f} characters per token" if tokens else "no tokens")
     rows = []
     for script in order:
@@ -379,7 +379,7 @@ def _budget(counts: dict[str, int], n_chars: int, names: list[str]) -> None:
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
                  column_config={"Cost": st.column_config.NumberColumn(format="%.6f")})
     data = pd.DataFrame(rows)
-    data["Label"] = [f"{v:,.2f}% · {t:,} tokens" for v, t in zip(data["Share of context %"], data["Tokens"])]
+    data["Label"] = [f"{v:,.2f}% · {html.plural(int(t), 'token')}" for v, t in zip(data["Share of context %"], data["Tokens"])]
     base = alt.Chart(data).encode(
         x=alt.X("Share of context %:Q", title=f"% of a {context:,}-token context (dashed line: full)"),
         y=alt.Y("Encoding:N", sort=names, title=None),

@@ -345,6 +345,12 @@ GALLERY_STYLE = """<style>
 _CHIP_WS = {**WS_MARKERS, **INVISIBLE}  # a chip is never empty: invisible characters are named
 
 
+def gallery_name(name: str, n_tokens: int | None = None) -> str:
+    """The small label above a line of chips: the encoding, and its token count."""
+    count = f" · {plural(n_tokens, 'token')}" if n_tokens is not None else ""
+    return f'<div class="gchips-name"><b>{esc(name)}</b>{esc(count)}</div>'
+
+
 def gallery_chip_text(data: bytes) -> str:
     """Escaped label of a token: whitespace and invisible characters made visible, a partial character as ‹hex›."""
     try:
@@ -473,7 +479,7 @@ def merge_tree_dot(root, *, max_depth: int | None = None, left_right: bool = Fal
             attrs_ = 'fillcolor="white", color="#555555"'
             leaves.append(name)
         elif folded:
-            label += f"\n(+{node.n_merges} merges)"
+            label += f"\n(+{plural(node.n_merges, 'merge')})"
             attrs_ = f'fillcolor="{_dot_color(node.id)}", style="rounded,filled,dashed"'
         else:
             attrs_ = f'fillcolor="{_dot_color(node.id)}"'

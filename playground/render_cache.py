@@ -55,7 +55,7 @@ class CompareView:
 def _label(unit: engine.DisplayUnit) -> str:
     """A unit as plain text for the table: visible whitespace, the count when a character is split."""
     text = html.visible(unit.text)
-    return f"{text} ({len(unit.ids)} tokens)" if unit.split else text
+    return f"{text} ({html.plural(len(unit.ids), 'token')})" if unit.split else text
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

@@ -64,7 +64,7 @@ def _choose_piece(name: str, enc: engine.Encoding) -> str | None:
         st.session_state[PIECE_KEY] = max(pieces, key=lambda p: len(p.encode("utf-8")))
     return st.selectbox(
         f"Pieces of the current text ({len(pieces):,} distinct; the longest is preselected)", pieces,
-        key=PIECE_KEY, format_func=lambda p: f"{engine.readable(p.encode('utf-8'), space='␣')}   ({len(p.encode('utf-8'))} bytes)",
+        key=PIECE_KEY, format_func=lambda p: f"{engine.readable(p.encode('utf-8'), space='␣')}   ({html.plural(len(p.encode('utf-8')), 'byte')})",
         help="The encoding's split pattern cut the text into these pieces; BPE never merges across them.")
 
 
@@ -101,10 +101,10 @@ def _draw_step(enc: engine.Encoding, trace: engine.BpeTrace, k: int) -> None:
     if step is not None:
         show = lambda b: engine.readable(b, space="␣").replace("`", "ˋ")  # noqa: E731 (inside `code`)
         st.markdown(
-            f"**{k} of {n} merges done.** Next, merge {k + 1}: join `{show(step.left)}` + `{show(step.right)}` "
+            f"**{k} of {html.plural(n, 'merge')} done.** Next, merge {k + 1}: join `{show(step.left)}` + `{show(step.right)}` "
             f"→ `{show(step.merged)}` (rank **{step.rank}**, the lowest of all neighbouring pairs)")
     else:
-        st.markdown(f"**Done after {n} merges:** no two neighbouring parts join into a token any more.")
+        st.markdown(f"**Done after {html.plural(n, 'merge')}:** no two neighbouring parts join into a token any more.")
     st.markdown(html.bpe_parts(window, ids, merge_at=step.position if step else None,
                                                  pair_ranks=_pair_ranks(enc, window, ids), first=first,
                                                  total=len(parts)), unsafe_allow_html=True)
@@ -125,7 +125,7 @@ def _check(name: str, enc: engine.Encoding, piece: str, trace: engine.BpeTrace) 
         else:
             st.error(f"❌ The last step gives [{shown}] but encode() gives {expected[:12]}. This is a bug; please report it.")
     else:
-        st.info(f"The split pattern cuts this text into {len(split)} pieces, and encode() runs BPE on each "
+        st.info(f"The split pattern cuts this text into {html.plural(len(split), 'piece')}, and encode() runs BPE on each "
                 f"separately; here BPE ran on the whole string: [{shown}]. Pick a piece of the text to compare with encode().")
     loop_ids = [enc.mergeable_ranks.get(p) for p in trace.parts_at(len(trace.steps))] if not enc.uses_pair_merges else final
     if loop_ids != final:

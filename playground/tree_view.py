@@ -165,7 +165,9 @@ def _permuted_note(tree: engine.MergeNode, name: str) -> None:
                    "cl100k/o200k rank them by frequency), so always look a byte's id up.")
 
 
+@st.fragment
 def _other_encodings(name: str, data: bytes) -> None:
+    """The same bytes elsewhere; picking an encoding to draw redraws only this part."""
     st.subheader("The same bytes in other encodings")
     rows, drawable = [], []
     for other in state.BUILTIN_ENCODINGS:
