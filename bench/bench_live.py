@@ -193,6 +193,7 @@ def after_big_paste(page: Page, url: str, text: str) -> dict[str, float]:
     expect(page.locator("#bytes-gpt2 span.tok").first).to_be_visible(timeout=LONG)
     settled(page)
     out["switch pane Tokens -> Bytes"] = time.perf_counter() - t
+    print(out, flush=True)
 
     t = time.perf_counter()
     main.get_by_role("radio", name="Tokens", exact=True).click()
@@ -207,13 +208,13 @@ def after_big_paste(page: Page, url: str, text: str) -> dict[str, float]:
     out["switch encoding gpt2 -> cl100k_base"] = time.perf_counter() - t
 
     t = time.perf_counter()
-    page.get_by_test_id("stSidebarNav").get_by_text("Merge tree").click()
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Merge tree", exact=True).click()
     expect(page.get_by_test_id("stGraphVizChart").locator("svg g.node").first).to_be_visible(timeout=LONG)
     settled(page)
     out["open the Merge tree page"] = time.perf_counter() - t
 
     t = time.perf_counter()
-    page.get_by_test_id("stSidebarNav").get_by_text("Tokenize").click()
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Tokenize", exact=True).click()
     expect(page.locator(".tokens span.tok").first).to_be_visible(timeout=LONG)
     settled(page)
     out["back to Tokenize"] = time.perf_counter() - t
@@ -238,6 +239,7 @@ def main() -> None:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             page = browser.new_page(viewport={"width": 1300, "height": 900})
             first, keys = keystrokes(page, url, corpus_text(3_000), args.rounds)
+            print("keystrokes", [round(k, 3) for k in keys], "first", round(first, 2), flush=True)
             page.close()
             page = browser.new_page(viewport={"width": 1300, "height": 900})
             big = after_big_paste(page, url, corpus_text(int(args.mb * 1_000_000)))

@@ -77,13 +77,13 @@ def render() -> None:
     for name in names:
         enc = encodings.resolve(name)
         try:
-            counts[name] = len(encodings.encode(name, enc, text, policy))
-            encodings.tokenize(name, enc, text, policy)
+            counts[name] = len(render_cache.ids(name, enc, text, policy))
+            render_cache.tokens(name, enc, text, policy)
         except ValueError as error:
             refuse_message(error, name)
             return
 
-    stats = [engine.text_stats(name, text, counts[name]) for name in names]
+    stats = [render_cache.stats(name, text, counts[name]) for name in names]
     st.markdown(html.delta_lines(engine.delta_sentences(stats)), unsafe_allow_html=True)
     view = render_cache.compare_view(tuple(names), tuple(encodings.resolve(n) for n in names), text, policy,
                                      show_ws, MAX_DISAGREEMENTS)

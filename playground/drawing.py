@@ -6,8 +6,6 @@ token hover/pin listeners (playground/token_links.py).
 """
 from __future__ import annotations
 
-import re
-
 import streamlit as st
 
 from playground import html, token_links
@@ -45,6 +43,4 @@ def refuse_message(error: ValueError, name: str) -> None:
              "To go on, choose “as plain text” or “as special tokens” under *Special tokens* in the sidebar.")
 
 
-def slug(name: str) -> str:
-    """An HTML id fragment for an encoding name (built-ins keep their names)."""
-    return re.sub(r"[^A-Za-z0-9_-]", "-", name)
+slug = html.slug  # an HTML id fragment for an encoding name

@@ -9,8 +9,9 @@ Colours are a pure function of the token id (no randomness, no `hash()`).
 from __future__ import annotations
 
 import html
+import re
 import unicodedata
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 SPACE = "␣"  # the one glyph for a space, everywhere (token views, tables, trees, vocabulary)
 # Whitespace, drawn with a marker (a newline keeps its line break in drawn text).
@@ -74,6 +75,11 @@ def show_whitespace(text: str) -> str:
         else:
             out.append(esc(ch))
     return "".join(out)
+
+
+def slug(name: str) -> str:
+    """An HTML id fragment for an encoding name (built-ins keep their names)."""
+    return re.sub(r"[^A-Za-z0-9_-]", "-", name)
 
 
 def hex_bytes(data: bytes) -> str:
@@ -160,20 +166,18 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 
 
 def unit_tip(unit, piece_text: str | None, n_vocab: int | None = None) -> str:
-    """The tooltip of a drawn unit: id(s), bytes in hex, piece, rank -- plain text, one fact a line."""
+    """The tooltip of a drawn unit: id(s), bytes in hex, rank, piece -- plain text, one fact a line."""
     ids = unit.ids
-    lines = [("id " if len(ids) == 1 else f"{len(ids)} tokens, ids ") + " ".join(map(str, ids))]
+    lines = [("id " if len(ids) == 1 else f"{len(ids)} tokens: ids ") + " ".join(map(str, ids[:12]))
+             + (" …" if len(ids) > 12 else "")]
     lines.append("bytes " + " | ".join(hex_bytes(t.bytes) for t in unit.tokens[:12])
                  + (" …" if len(unit.tokens) > 12 else ""))
-    lines.append("text " + _shorten(visible(unit.text)))
     if unit.special:
-        lines.append("special token: added whole, never merged")
+        lines.append("special token: added whole")
     elif len(ids) == 1:
-        lines.append(f"rank {ids[0]:,}" + (f" of {n_vocab:,}" if n_vocab else "") + " (merge order = id)")
-    if unit.split:
-        lines.append("one character cut into several tokens: drawn once")
-    if piece_text is not None:
-        lines.append("piece " + _shorten(visible(piece_text)))
+        lines.append(f"rank {ids[0]:,}" + (f" of {n_vocab:,}" if n_vocab else ""))
+    if piece_text is not None and len(piece_text) > len(unit.text):
+        lines.append("piece " + _shorten(visible(piece_text), 30))
     return "\n".join(lines)
 
 
@@ -257,7 +261,7 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
     return _one_line(f'<div {attrs(div)}>{"".join(out)}</div>')
 
 
-def id_list(ids: list[int], element_id: str, *, limit: int) -> str:
+def id_list(ids: Sequence[int], element_id: str, *, limit: int) -> str:
     """The ids as ``[15339, 1917]``, each id a ``<span class="id" data-id="…" data-t="…">`` so
     hovering a token can light up its ids here."""
     shown = ids[:limit]

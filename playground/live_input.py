@@ -20,7 +20,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from playground import encodings, html, state
+from playground import encodings, html, render_cache, state
 
 KEY = "live_text"
 DEBOUNCE_MS = 200
@@ -59,7 +59,8 @@ def text_box() -> str:
     else:
         st.caption(f"🔗 Share link: holds the encodings and options; texts over {state.MAX_URL_TEXT:,} "
                    "characters are left out of it.")
-    if len(text) > encodings.DRAW_LIMIT:
-        st.info(f"Showing tokens for the first {encodings.DRAW_LIMIT:,} of {len(text):,} characters. "
+    if len(text) > render_cache.DRAWN_CHARS:
+        st.info(f"Drawing tokens for the first {render_cache.DRAWN_CHARS:,} of {len(text):,} characters "
+                f"(the table and downloads cover {min(len(text), encodings.DRAW_LIMIT):,}). "
                 "The counts cover the whole text.")
     return text

@@ -12,7 +12,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 import engine
-from playground import encodings, state
+from playground import encodings, render_cache, state
 
 # keys another view sets before switching to these views (read by steps_view / vocab_view)
 STEPS_SOURCE = "steps_source"
@@ -80,9 +80,9 @@ def text_tokens(name: str, enc: engine.Encoding) -> list[engine.Token]:
     text = st.session_state.get(state.TEXT, "")
     policy = st.session_state.get(state.SPECIAL, "text")
     try:
-        return encodings.tokenize(name, enc, text, policy)
+        return list(render_cache.tokens(name, enc, text, policy))
     except ValueError:
-        return encodings.tokenize(name, enc, text, "text")
+        return list(render_cache.tokens(name, enc, text, "text"))
 
 
 def token_label(enc: engine.Encoding, token_id: int) -> str:

@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 import engine
-from playground import encodings, html, pickers, state
+from playground import encodings, html, pickers, render_cache, state
 from playground.drawing import header
 
 ENC_KEY = "steps_enc"
@@ -39,9 +39,9 @@ def _pieces(name: str, enc: engine.Encoding) -> list[str]:
     text = st.session_state.get(state.TEXT, "")
     policy = st.session_state.get(state.SPECIAL, "text")
     try:
-        pieces = encodings.pretokenize(name, enc, text, policy)
+        pieces = render_cache.pieces(name, enc, text, policy)
     except ValueError:
-        pieces = encodings.pretokenize(name, enc, text, "text")
+        pieces = render_cache.pieces(name, enc, text, "text")
     seen: dict[str, None] = {}
     for piece in pieces:
         if not piece.special:

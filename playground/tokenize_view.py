@@ -104,8 +104,8 @@ def _pieces_pane(names: list[str], text: str, policy: str, show_ws: bool) -> Non
     for name in names:
         enc = encodings.resolve(name)
         try:
-            pieces = encodings.pretokenize(name, enc, text, policy)
-            tokens = encodings.tokenize(name, enc, text, policy)
+            pieces = render_cache.pieces(name, enc, text, policy)
+            tokens = render_cache.tokens(name, enc, text, policy)
         except ValueError as error:
             refuse_message(error, name)
             continue
@@ -148,7 +148,7 @@ def _table_pane(name: str, tokens, pieces) -> None:
                        icon=":material/download:")
 
 
-def _ids_box(ids: list[int], view: render_cache.TokenView) -> None:
+def _ids_box(ids: tuple[int, ...], view: render_cache.TokenView) -> None:
     draw(view.ids_markup)
     with st.expander(f"Copy all {html.plural(len(ids), 'id')}"):
         shown = ids[:MAX_IDS_SHOWN]
@@ -200,20 +200,20 @@ def _inspect(names: list[str], text: str) -> None:
     show_ws = bool(st.session_state.get(state.SHOW_WS, True))
     enc = encodings.resolve(name)
     try:
-        ids = encodings.encode(name, enc, text, policy)
-        tokens = encodings.tokenize(name, enc, text, policy)
-        pieces = encodings.pretokenize(name, enc, text, policy)
+        ids = render_cache.ids(name, enc, text, policy)
+        tokens = render_cache.tokens(name, enc, text, policy)
+        pieces = render_cache.pieces(name, enc, text, policy)
     except ValueError as error:
         refuse_message(error, name)
         return
 
-    _metrics(engine.text_stats(name, text, len(ids)))
+    _metrics(render_cache.stats(name, text, len(ids)))
     pane = st.segmented_control("Show", PANES, key="tok_pane", default="Tokens", required=True) or "Tokens"
     view = render_cache.token_view(name, enc, text, policy, show_ws)
     if pane == "Tokens":
         _tokens_pane(view)
     elif pane == "Bytes":
-        _bytes_pane(name, tokens)
+        _bytes_pane(name, [t for t in tokens if t.char_start < render_cache.DRAWN_CHARS])
     elif pane == "Pieces":
         _pieces_pane(names, text, policy, show_ws)
     else:

@@ -8,7 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import engine
-from playground import encodings, state
+from playground import encodings, render_cache, state
 from playground.tokenize_view import parse_ids
 
 VIEW_APP = str(Path(__file__).parent / "apps" / "view_app.py")
@@ -185,9 +185,9 @@ def test_long_text_counts_whole_text_and_caps_drawing(encs):
     text = "hello world, " * 20_000  # 260,000 characters
     at = run_view("tokenize_view", **{state.TEXT: text, state.ENCODINGS: ["gpt2"]})
     assert metrics(at)["Tokens"] == f"{len(encs['gpt2'].encode(text)):,}"
-    assert any(f"first {encodings.DRAW_LIMIT:,} of {len(text):,}" in i.value for i in at.info)
+    assert any(f"first {render_cache.DRAWN_CHARS:,} of {len(text):,}" in i.value for i in at.info)
     drawn = Markup(html_of(at, 'id="tokens-gpt2"'))
-    assert len("".join(drawn.text)) <= encodings.DRAW_LIMIT + 10
+    assert len("".join(drawn.text)) <= render_cache.DRAWN_CHARS + 10
     assert "text" not in at.query_params  # too long for the share link
     assert any("left out" in c.value for c in at.caption)
 

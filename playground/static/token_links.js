@@ -125,5 +125,10 @@ function install() {
     show(tok, true);
   });
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") unpin(); });
+  // Streamlit scrolls its main column, not the window: keep a pinned tooltip by its token.
+  document.addEventListener("scroll", () => {
+    if (g.pinned && g.pinned.isConnected) place(g.pinned);
+    else if (tip.style.display !== "none") { tip.style.display = "none"; clear(); g.pinned = null; }
+  }, true);
   return g;
 }
