@@ -20,14 +20,17 @@ from .compare import (
     delta_sentence,
     delta_sentences,
     disagreements,
+    grapheme_ends,
     group_tokens,
     text_stats,
     token_cuts,
+    unit_diff,
+    unit_disagreements,
 )
 from .core import Encoding, UnknownTokenError, repair_surrogates
 from .limits import TokenizerTooLargeError
 from .load import dump_data_gym, dump_tiktoken_bpe, parse_data_gym, parse_tiktoken_bpe
-from .merges import MergeNode, recover_merges
+from .merges import MergeNode, merge_tree_of, recover_merges
 from .minbpe_format import dump_minbpe_model, dump_minbpe_vocab, parse_minbpe_model
 from .records import BpeTrace, MergeStep, Piece, Token
 from .registry import get_encoding, list_encodings
@@ -72,12 +75,13 @@ __all__ = [
     # limits.py, tokenizer_files.py: a user's tokenizer files, checked and size-limited
     "load_tokenizer", "TokenizerTooLargeError",
     # merges.py: merges recovered from ranks, merge trees
-    "recover_merges", "MergeNode",
+    "recover_merges", "MergeNode", "merge_tree_of",
     # train.py: minbpe-exact training
     "train_bpe", "MergeInfo", "TrainingReport", "TrainingStoppedEarly",
     # compare.py: stats, boundary diff, display units
     "text_stats", "EncodingStats", "boundary_diff", "BoundaryDiff", "Cut", "token_cuts", "disagreements",
     "Disagreement", "group_tokens", "DisplayUnit", "delta_sentence", "delta_sentences",
+    "grapheme_ends", "unit_diff", "unit_disagreements",
     # vocab.py: vocabulary explorer (facts, search, filters, families, glitch tokens)
     "token_info", "token_infos", "TokenInfo", "readable", "search_substring", "search_regex", "RegexTimeoutError",
     "filter_tokens", "longest", "length_histogram", "containing", "contained", "Family",

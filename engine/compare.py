@@ -15,7 +15,11 @@ to draw it.  Three ideas:
 * **Display units.** Byte-level BPE may split one character over several
   tokens (``'😀'`` is ``[47249, 222]`` in gpt2).  Decoding those tokens one by
   one gives ``'�'``; instead we group consecutive tokens that share a
-  character into one unit drawn once, carrying all their ids.
+  character into one unit drawn once, carrying all their ids.  Given the
+  text, units go further: they end only where a *user-perceived character*
+  ends (an extended grapheme cluster, regex ``\X``), so 👨‍👩‍👧, 🇯🇵, 👋🏽 and
+  a Devanagari letter with its vowel sign are each drawn -- and compared --
+  as one thing, never as parts that a browser would draw on dotted circles.
 
     >>> from engine import get_encoding
     >>> enc = get_encoding("gpt2")
@@ -25,7 +29,10 @@ to draw it.  Three ideas:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Mapping, Sequence
+
+import regex
 
 from .core import repair_surrogates
 from .records import Token
@@ -103,17 +110,33 @@ class DisplayUnit:
         return self.tokens[-1].char_end
 
 
-def group_tokens(tokens: Sequence[Token]) -> list[DisplayUnit]:
-    """Group consecutive tokens whose characters overlap, so every unit is whole characters.
+_GRAPHEME = regex.compile(r"\X")
+
+
+@lru_cache(maxsize=8)
+def grapheme_ends(text: str) -> frozenset[int]:
+    """Character offsets where an extended grapheme cluster of `text` ends (``\X``).
+
+    >>> sorted(grapheme_ends("a🇯🇵"))
+    [1, 3]
+    """
+    return frozenset(m.end() for m in _GRAPHEME.finditer(text))
+
+
+def group_tokens(tokens: Sequence[Token], text: str | None = None) -> list[DisplayUnit]:
+    """Group consecutive tokens so every unit is whole characters -- whole graphemes given `text`.
 
     A token ending inside a character shares that character with the next
     token (``next.char_start < this.char_end``); the chain continues until a
-    token ends on a character boundary.
+    token ends on a character boundary.  With `text` (the string the tokens
+    were made from) it continues until a token ends where a grapheme cluster
+    of `text` ends, so a flag or a letter with its combining marks is one unit.
     """
+    ends = grapheme_ends(text) if text is not None else None
     units: list[DisplayUnit] = []
     run: list[Token] = []
     for tok in tokens:
-        if run and tok.char_start >= run[-1].char_end:
+        if run and tok.char_start >= run[-1].char_end and (ends is None or run[-1].char_end in ends):
             units.append(DisplayUnit(len(units), tuple(run)))
             run = []
         run.append(tok)
@@ -122,19 +145,33 @@ def group_tokens(tokens: Sequence[Token]) -> list[DisplayUnit]:
     return units
 
 
+def group_tokens_reference(tokens: Sequence[Token], text: str) -> list[DisplayUnit]:
+    """The plain definition, for tests: close a unit at every token end that is a grapheme end
+    of `text` and not overlapped by the next token."""
+    bounds = {0, len(text)} | {m.end() for m in regex.finditer(r"\X", text)}
+    units: list[DisplayUnit] = []
+    start = 0
+    for i, tok in enumerate(tokens):
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if nxt is None or (tok.char_end in bounds and nxt.char_start >= tok.char_end):
+            units.append(DisplayUnit(len(units), tuple(tokens[start : i + 1])))
+            start = i + 1
+    return units
+
+
 # ------------------------------------------------------------------ boundary diff
 @dataclass(frozen=True)
 class Cut:
-    """A token boundary inside the text: the byte offset where a token starts.
+    """A boundary between two drawn units: the byte (and character) offset where a unit starts.
 
-    `char` is the index of the character the cut is in front of, or inside of
-    when `inside_char` (byte-level BPE cutting a character apart).
-    `by` names the encodings that cut here.
+    Cuts are taken between display units, so given the text every cut falls
+    between two grapheme clusters (a cut byte-level BPE makes inside 😀 or
+    inside 🇯🇵 is not a place where the *text* is cut).  `by` names the
+    encodings that cut here.
     """
 
     byte: int
     char: int
-    inside_char: bool
     by: tuple[str, ...]
 
 
@@ -170,24 +207,34 @@ def token_cuts(tokens: Sequence[Token]) -> dict[int, tuple[int, bool]]:
     return cuts
 
 
-def boundary_diff(token_lists: Mapping[str, Sequence[Token]]) -> BoundaryDiff:
-    """Where 2–4 tokenizations of the *same* text cut, and which encodings cut there.
-
-    Raises ValueError if the lists do not cover the same number of bytes
-    (they were not made from the same text).
-    """
-    names = tuple(token_lists)
+def _check_same_text(token_lists: Mapping[str, Sequence[Token]]) -> None:
     lengths = {name: (toks[-1].byte_end if toks else 0) for name, toks in token_lists.items()}
     if len(set(lengths.values())) > 1:
         detail = ", ".join(f"{n}: {b} bytes" for n, b in lengths.items())
         raise ValueError(f"token lists cover different texts ({detail}); tokenize the same text with each encoding")
-    where: dict[int, tuple[int, bool]] = {}
+
+
+def boundary_diff(token_lists: Mapping[str, Sequence[Token]], text: str | None = None) -> BoundaryDiff:
+    """Where 2–4 tokenizations of the *same* text cut it, and which encodings cut there.
+
+    A cut is the start of a display unit (`group_tokens`): with `text`, only
+    grapheme boundaries count.  Raises ValueError if the lists do not cover
+    the same number of bytes (they were not made from the same text).
+    """
+    _check_same_text(token_lists)
+    return unit_diff({name: group_tokens(toks, text) for name, toks in token_lists.items()})
+
+
+def unit_diff(unit_lists: Mapping[str, Sequence[DisplayUnit]]) -> BoundaryDiff:
+    """`boundary_diff` for units already grouped (the playground groups once and draws them too)."""
+    names = tuple(unit_lists)
+    where: dict[int, int] = {}
     by: dict[int, list[str]] = {}
     for name in names:
-        for byte, pos in token_cuts(token_lists[name]).items():
-            where.setdefault(byte, pos)
-            by.setdefault(byte, []).append(name)
-    cuts = tuple(Cut(b, where[b][0], where[b][1], tuple(by[b])) for b in sorted(by))
+        for unit in unit_lists[name][1:]:
+            where.setdefault(unit.byte_start, unit.char_start)
+            by.setdefault(unit.byte_start, []).append(name)
+    cuts = tuple(Cut(b, where[b], tuple(by[b])) for b in sorted(by))
     return BoundaryDiff(names, cuts)
 
 
@@ -220,24 +267,33 @@ def delta_sentences(stats: Sequence[EncodingStats]) -> list[str]:
 class Disagreement:
     """A stretch between two shared cuts inside which the encodings cut differently.
 
-    `parts` maps each encoding to the tokens it uses for bytes ``byte_start:byte_end``.
+    `parts` maps each encoding to the display units it uses for bytes
+    ``byte_start:byte_end``; `text` is that stretch of the text (whole graphemes).
     """
 
     byte_start: int
     byte_end: int
     char_start: int
     char_end: int
-    parts: dict[str, tuple[Token, ...]]
+    text: str
+    parts: dict[str, tuple[DisplayUnit, ...]]
 
 
-def disagreements(token_lists: Mapping[str, Sequence[Token]], diff: BoundaryDiff | None = None) -> list[Disagreement]:
+def disagreements(token_lists: Mapping[str, Sequence[Token]], diff: BoundaryDiff | None = None,
+                  text: str | None = None) -> list[Disagreement]:
     """Every stretch between neighbouring shared cuts that holds a cut not all encodings make."""
-    diff = diff or boundary_diff(token_lists)
+    _check_same_text(token_lists)
+    return unit_disagreements({name: group_tokens(toks, text) for name, toks in token_lists.items()}, diff, text)
+
+
+def unit_disagreements(unit_lists: Mapping[str, Sequence[DisplayUnit]], diff: BoundaryDiff | None = None,
+                       text: str | None = None) -> list[Disagreement]:
+    """`disagreements` for units already grouped."""
+    diff = diff or unit_diff(unit_lists)
     names = diff.encodings
-    if not names or not token_lists[names[0]]:
+    if not names or not unit_lists[names[0]]:
         return []
-    first = token_lists[names[0]]
-    end = first[-1].byte_end
+    end = unit_lists[names[0]][-1].byte_end
     fences = [0, *(c.byte for c in diff.shared), end]
     differing = sorted(c.byte for c in diff.differing)
     out: list[Disagreement] = []
@@ -249,13 +305,15 @@ def disagreements(token_lists: Mapping[str, Sequence[Token]], diff: BoundaryDiff
         inside = k < len(differing) and differing[k] < hi
         parts = {}
         for name in names:
-            toks, i = token_lists[name], cursors[name]
+            units, i = unit_lists[name], cursors[name]
             j = i
-            while j < len(toks) and toks[j].byte_start < hi:
+            while j < len(units) and units[j].byte_start < hi:
                 j += 1
-            parts[name] = tuple(toks[i:j])
+            parts[name] = tuple(units[i:j])
             cursors[name] = j
         if inside:
-            a, b = parts[names[0]][0], parts[names[0]][-1]
-            out.append(Disagreement(lo, hi, a.char_start, b.char_end, parts))
+            first = parts[names[0]]
+            a, b = first[0].char_start, first[-1].char_end
+            whole = text[a:b] if text is not None else b"".join(u.bytes for u in first).decode("utf-8", "replace")
+            out.append(Disagreement(lo, hi, a, b, whole, parts))
     return out

@@ -2,8 +2,10 @@
 
 Every sidebar encoding (built-in, trained or uploaded) gets a row of tokens;
 the start of each token is marked green when every encoding cuts there and
-orange when only some do (engine.boundary_diff).  Counts cover the whole
-text, drawing the first `encodings.DRAW_LIMIT` characters.
+orange when only some do (engine.unit_diff).  Cuts are taken between
+grapheme clusters, so a flag or an emoji family is never "cut".  Counts cover
+the whole text, drawing the first `encodings.DRAW_LIMIT` characters; the rows,
+cut counts and disagreement table are cached (playground/render_cache.py).
 """
 from __future__ import annotations
 
@@ -12,8 +14,9 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 import engine
-from playground import encodings, html, state
-from playground.tokenize_view import draw, refuse_message, slug, styles, text_box
+from playground import encodings, html, render_cache, state
+from playground.drawing import draw, header, refuse_message
+from playground.live_input import text_box
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -49,37 +52,18 @@ def _charts(frame: pd.DataFrame, names: list[str]) -> None:
         )
         chart = (base.mark_bar().encode(color=alt.Color("encoding:N", sort=names, legend=None))
                  + base.mark_text(align="left", dx=3).encode(text=alt.Text(f"{metric}:Q", format=fmt)))
-        col.altair_chart(chart.properties(height=alt.Step(30), title=metric), width="stretch")
+        # a fixed height per bar: no "fit-y" autosize for Vega to drop (and warn about) on a layered chart
+        col.altair_chart(chart.properties(height=30 * len(names) + 10, title=metric), width="stretch",
+                         height="content")
 
 
-def _label(unit: engine.DisplayUnit) -> str:
-    """A token as plain text for the table: visible spaces, and the count when a character is split."""
-    text = unit.text.replace(" ", "·").replace("\n", "↵").replace("\t", "→")
-    return f"{text} ({len(unit.ids)} tokens)" if unit.split else text
-
-
-def _disagreement_frame(found: list[engine.Disagreement], names: list[str]) -> pd.DataFrame:
-    import pandas as pd
-
-    rows = []
-    for d in found[:MAX_DISAGREEMENTS]:
-        whole = b"".join(t.bytes for t in d.parts[names[0]]).decode("utf-8", errors="replace")
-        row = {"chars": f"{d.char_start}–{d.char_end}", "text": whole.replace(" ", "·").replace("\n", "↵").replace("\t", "→")}
-        for name in names:
-            row[name] = " | ".join(_label(u) for u in engine.group_tokens(d.parts[name]))
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def _row(name: str, n_tokens: int, units, pieces, shared: frozenset[int], show_ws: bool) -> None:
-    st.markdown(f"**{html.esc(name)}** · {n_tokens:,} tokens")
-    draw(html.token_units(units, f"cmp-{slug(name)}", show_ws=show_ws, pieces=pieces,
-                          shared_cuts=shared, cls="tokens cmp"))
+def _row(name: str, n_tokens: int, markup: str) -> None:
+    st.markdown(f"**{html.esc(name)}** · {html.plural(n_tokens, 'token')}")
+    draw(markup)
 
 
 def render() -> None:
-    styles()
-    st.title("Compare")
+    header("Compare", "two to four tokenizers cut the same text: where they agree, and who needs fewer tokens.")
     text = text_box()
     names = list(st.session_state.get(state.ENCODINGS) or [])
     if len(names) < 2:
@@ -89,38 +73,21 @@ def render() -> None:
     policy = st.session_state.get(state.SPECIAL, "text")
     show_ws = bool(st.session_state.get(state.SHOW_WS, True))
 
-    counts, tokens, pieces = {}, {}, {}
+    counts = {}
     for name in names:
         enc = encodings.resolve(name)
         try:
-            counts[name] = len(encodings.encode(name, enc, text, policy))
-            tokens[name] = encodings.tokenize(name, enc, text, policy)
-            pieces[name] = encodings.pretokenize(name, enc, text, policy)
+            counts[name] = len(render_cache.ids(name, enc, text, policy))
+            render_cache.tokens(name, enc, text, policy)
         except ValueError as error:
             refuse_message(error, name)
             return
 
-    stats = [engine.text_stats(name, text, counts[name]) for name in names]
+    stats = [render_cache.stats(name, text, counts[name]) for name in names]
     st.markdown(html.delta_lines(engine.delta_sentences(stats)), unsafe_allow_html=True)
-
-    diff = engine.boundary_diff(tokens)
-    shared = diff.shared_bytes()
-    c1, c2, c3, c4 = st.columns([2, 2, 2, 3], vertical_alignment="bottom")
-    c1.metric("Cuts every encoding makes", f"{len(diff.shared):,}")
-    c2.metric("Cuts only some make", f"{len(diff.differing):,}")
-    c3.metric("Agreement", f"{diff.agreement:.0%}",
-              help="Shared cuts as a share of all places where any encoding cuts (drawn part of the text).")
-    layout = c4.segmented_control("Layout", LAYOUTS, key="cmp_layout", default=LAYOUTS[0], required=True)
-    st.markdown(html.cut_legend(len(diff.shared), len(diff.differing)), unsafe_allow_html=True)
-
-    units = {name: engine.group_tokens(tokens[name]) for name in names}
-    if layout == "Stacked":
-        for name in names:
-            _row(name, counts[name], units[name], pieces[name], shared, show_ws)
-    else:
-        for col, name in zip(st.columns(len(names)), names):
-            with col:
-                _row(name, counts[name], units[name], pieces[name], shared, show_ws)
+    view = render_cache.compare_view(tuple(names), tuple(encodings.resolve(n) for n in names), text, policy,
+                                     show_ws, MAX_DISAGREEMENTS)
+    _rows(names, counts, view)
 
     st.subheader("Numbers")
     frame = _stats_frame(stats)
@@ -129,13 +96,39 @@ def render() -> None:
 
     if len(names) >= 2:
         st.subheader("Where they disagree")
-        found = engine.disagreements(tokens, diff)
-        if not found:
+        if not view.n_disagreements:
             st.success("Every encoding cuts this text at exactly the same places.")
         else:
-            note = f"{len(found):,} stretches between shared cuts, split differently"
-            if len(found) > MAX_DISAGREEMENTS:
+            note = f"{html.plural(view.n_disagreements, 'stretch', 'stretches')} between shared cuts, split differently"
+            if view.n_disagreements > MAX_DISAGREEMENTS:
                 note += f" (first {MAX_DISAGREEMENTS} shown)"
-            st.caption(note + ". Tokens are separated by |, spaces shown as ·.")
-            st.dataframe(_disagreement_frame(found, names), hide_index=True, key="cmp_disagree",
-                         height=min(400, 38 + 35 * min(len(found), MAX_DISAGREEMENTS)))
+            st.caption(note + ". Cuts are counted between characters as you see them (grapheme clusters); "
+                              "tokens are separated by |, spaces shown as ␣.")
+            st.dataframe(_frame(view.disagreement_rows), hide_index=True, key="cmp_disagree",
+                         height=min(400, 38 + 35 * len(view.disagreement_rows)))
+
+
+@st.fragment
+def _rows(names: list[str], counts: dict[str, int], view: render_cache.CompareView) -> None:
+    """Cut counts, the layout picker and one row of tokens per encoding (the picker redraws only this)."""
+    c1, c2, c3, c4 = st.columns([2, 2, 2, 3], vertical_alignment="bottom")
+    c1.metric("Cuts every encoding makes", f"{view.n_shared:,}")
+    c2.metric("Cuts only some make", f"{view.n_differing:,}")
+    c3.metric("Agreement", f"{view.agreement:.0%}",
+              help="Shared cuts as a share of all places where any encoding cuts (drawn part of the text).")
+    layout = c4.segmented_control("Layout", LAYOUTS, key="cmp_layout", default=LAYOUTS[0], required=True)
+    st.markdown(html.cut_legend(view.n_shared, view.n_differing), unsafe_allow_html=True)
+    if layout == "Stacked":
+        for name in names:
+            _row(name, counts[name], view.markups[name])
+    else:
+        for col, name in zip(st.columns(len(names)), names):
+            with col:
+                _row(name, counts[name], view.markups[name])
+    st.caption("Hover a token: the same characters light up in the other encodings. Click to pin it.")
+
+
+def _frame(rows: list[dict[str, str]]) -> pd.DataFrame:
+    import pandas as pd
+
+    return pd.DataFrame(rows)

@@ -21,8 +21,9 @@ from playground import jobs, state
 from playground.job_tasks import EncodingRef, policy_kwargs
 
 DRAW_LIMIT = 100_000  # characters drawn token by token; counts always cover the whole text
-INLINE_CHARS = 50_000  # texts longer than this are encoded in a job process
+INLINE_CHARS = 50_000  # texts longer than this are encoded (all ids) in a job process
 JOB_TIMEOUT = 60.0  # seconds
+SEARCH_BUDGET = 10.0  # seconds a regex search may take over a whole vocabulary (in its job process)
 
 
 @st.cache_resource(show_spinner="Loading vocabulary…")
@@ -49,9 +50,8 @@ def ref(name: str, enc: engine.Encoding) -> EncodingRef:
 
 def _in_job(task: str, name: str, enc: engine.Encoding, text: str, policy: str) -> Any:
     key = (task, name, policy, jobs.digest(text))
-    what = {"encode": "Encoding", "tokenize": "Tokenizing", "pretokenize": "Splitting"}[task]
     return jobs.cached_run(key, len(text), task, (ref(name, enc), text, policy),
-                           label=f"{what} {len(text):,} characters with {name}", timeout=JOB_TIMEOUT)
+                           label=f"Encoding {len(text):,} characters with {name}", timeout=JOB_TIMEOUT)
 
 
 # Bounds: inline results are for texts up to INLINE_CHARS (about 10 MB of token records at most
@@ -94,18 +94,16 @@ def encode(name: str, enc: engine.Encoding, text: str, policy: str) -> list[int]
 
 
 def tokenize(name: str, enc: engine.Encoding, text: str, policy: str) -> list[engine.Token]:
-    """Token records for the first DRAW_LIMIT characters of `text`."""
-    text = text[:DRAW_LIMIT]
-    if len(text) > INLINE_CHARS:
-        return _in_job("tokenize", name, enc, text, policy)
-    return _inline("tokenize", _tokenize, name, enc, text, policy)
+    """Token records for the first DRAW_LIMIT characters of `text` (bounded work: always here).
+
+    Only `encode` goes to a job for long texts: a job would spend longer pickling 100,000 token
+    records than the tokenizing takes, and drawing never covers more than DRAW_LIMIT characters.
+    """
+    return _inline("tokenize", _tokenize, name, enc, text[:DRAW_LIMIT], policy)
 
 
 def pretokenize(name: str, enc: engine.Encoding, text: str, policy: str) -> list[engine.Piece]:
-    text = text[:DRAW_LIMIT]
-    if len(text) > INLINE_CHARS:
-        return _in_job("pretokenize", name, enc, text, policy)
-    return _inline("pretokenize", _pretokenize, name, enc, text, policy)
+    return _inline("pretokenize", _pretokenize, name, enc, text[:DRAW_LIMIT], policy)
 
 
 # --- Gallery ---
@@ -169,7 +167,7 @@ def vocab_search(name: str, enc: engine.Encoding, query: str, mode: str, ignore_
     """Ids matching a substring, or a regex (run in a job process: a user's regex can be catastrophic)."""
     if mode == "regex":
         key = ("search_regex", name, ignore_case, query)
-        return jobs.cached_run(key, 1000, "search_regex", (ref(name, enc), query, ignore_case),
+        return jobs.cached_run(key, 1000, "search_regex", (ref(name, enc), query, ignore_case, SEARCH_BUDGET),
                                label=f"Searching {name}'s vocabulary", timeout=JOB_TIMEOUT)
     return _search_substring(name, enc, query, ignore_case)
 

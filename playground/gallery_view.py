@@ -12,10 +12,10 @@ import pandas as pd
 import streamlit as st
 
 import engine
-from playground import encodings, html, state
+from playground import encodings, html, pickers, state
+from playground.drawing import header
 from playground.escaping import md
 from playground.gallery_demos import DEMOS, Demo, languages
-from playground.pages import PAGES
 
 BASE_ENCODINGS = ("gpt2", "cl100k_base", "o200k_base")
 BUDGET_LIMIT = 1_000_000  # characters counted for the budget
@@ -34,7 +34,7 @@ ALL = -1  # "all examples" in the pick list
 def render() -> None:
     st.session_state[state.TEXT] = st.session_state.get(state.TEXT, state.DEFAULT_TEXT)  # keep across pages
     st.markdown(html.GALLERY_STYLE, unsafe_allow_html=True)
-    st.title("Why counts differ")
+    header("Why counts differ", "the same text costs different token counts: live demos, and your own text's token tax.")
     st.caption("Every number on this page is measured now by this app's engine: nothing is quoted from elsewhere. "
                "It always compares gpt2, cl100k_base and o200k_base, plus your own tokenizers (trained or uploaded) "
                "— whatever the sidebar picks.")
@@ -190,7 +190,7 @@ def _look_closer(demo: Demo, tokens: dict[str, list], names: list[str]) -> None:
         st.caption(demo.samples[pick].note)
     for n in names:
         total = sum(len(tokens[n][i]) for i in indices)
-        st.markdown(f'<div class="gchips-name"><b>{html.esc(n)}</b> · {total} tokens</div>', unsafe_allow_html=True)
+        st.markdown(html.gallery_name(n, total), unsafe_allow_html=True)
         for i in indices:
             chips = html.gallery_chips(_chip_data(tokens[n][i]), show_ids=demo.show_ids or pick != ALL,
                                        example=demo.samples[i].label, encoding=n)
@@ -218,10 +218,12 @@ def _open(text: str, names: list[str], policy: str | None) -> None:
 def _open_buttons(text: str, names: list[str], key: str, policy: str | None = None) -> None:
     left, right, _ = st.columns([1, 1, 3])
     args = (text, names, policy)
-    if left.button("Open in Tokenize", key=f"gallery_open_tok_{key}", icon="🔤", on_click=_open, args=args):
-        st.switch_page(PAGES["tokenize"])
-    if right.button("Open in Compare", key=f"gallery_open_cmp_{key}", icon="⚖️", on_click=_open, args=args):
-        st.switch_page(PAGES["compare"])
+    if left.button("Open in Tokenize", key=f"gallery_open_tok_{key}", icon=":material/text_fields:",
+                   on_click=_open, args=args):
+        pickers.go("tokenize")
+    if right.button("Open in Compare", key=f"gallery_open_cmp_{key}", icon=":material/compare:",
+                    on_click=_open, args=args):
+        pickers.go("compare")
 
 
 POLICY_LABELS = {
@@ -271,7 +273,7 @@ def _special_demo(demo: Demo, names: list[str]) -> None:
         st.code(errors[first], language=None)
     st.markdown("##### Look closer")
     for n in names:
-        st.markdown(f'<div class="gchips-name"><b>{html.esc(n)}</b></div>', unsafe_allow_html=True)
+        st.markdown(html.gallery_name(n), unsafe_allow_html=True)
         for policy in ("text", "special"):
             toks = chips[(n, policy, text)]
             st.markdown(html.gallery_chips(_chip_data(toks), example=f"{text} ({policy})", encoding=n),
@@ -316,7 +318,7 @@ def _token_tax(taxes: dict[str, list[engine.ScriptShare]], names: list[str]) -> 
     for col, n in zip(cols, names):
         tokens = int(sum(s.tokens for s in taxes[n]))  # an integer: the shares add up exactly
         chars = sum(s.chars for s in taxes[n])
-        col.metric(n, f"{tokens:,} tokens")
+        col.metric(n, html.plural(tokens, "token"))
         col.caption(f"{chars / tokens:.2f} characters per token" if tokens else "no tokens")
     rows = []
     for script in order:
@@ -378,7 +380,7 @@ def _budget(counts: dict[str, int], n_chars: int, names: list[str]) -> None:
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
                  column_config={"Cost": st.column_config.NumberColumn(format="%.6f")})
     data = pd.DataFrame(rows)
-    data["Label"] = [f"{v:,.2f}% · {t:,} tokens" for v, t in zip(data["Share of context %"], data["Tokens"])]
+    data["Label"] = [f"{v:,.2f}% · {html.plural(int(t), 'token')}" for v, t in zip(data["Share of context %"], data["Tokens"])]
     base = alt.Chart(data).encode(
         x=alt.X("Share of context %:Q", title=f"% of a {context:,}-token context (dashed line: full)"),
         y=alt.Y("Encoding:N", sort=names, title=None),

@@ -9,9 +9,16 @@ Colours are a pure function of the token id (no randomness, no `hash()`).
 from __future__ import annotations
 
 import html
-from typing import Iterable, Mapping
+import re
+import unicodedata
+from typing import Iterable, Mapping, Sequence
 
-WS_MARKERS = {" ": "·", "\t": "→", "\n": "↵\n", "\r": "␍"}
+SPACE = "␣"  # the one glyph for a space, everywhere (token views, tables, trees, vocabulary)
+# Whitespace, drawn with a marker (a newline keeps its line break in drawn text).
+WS_MARKERS = {" ": SPACE, "\t": "→", "\n": "↵", "\r": "␍", "\u00a0": "‹NBSP›"}
+# Invisible characters, named where they would otherwise leave a blank (a token of a lone ZWJ).
+INVISIBLE = {"\u200d": "‹ZWJ›", "\u200c": "‹ZWNJ›", "\u200b": "‹ZWSP›", "\ufe0f": "‹VS16›", "\ufe0e": "‹VS15›",
+             "\u2060": "‹WJ›", "\ufeff": "‹BOM›"}
 
 STYLE = """<style>
 .tokens{font-family:"Source Code Pro",ui-monospace,monospace,"Noto Color Emoji";white-space:pre-wrap;
@@ -20,8 +27,6 @@ STYLE = """<style>
 .tokens .tok.special{outline:2px solid #c2185b;font-weight:600}
 .tokens .tok.partial{text-decoration:underline dotted}
 .tokens .ws{color:#888}
-.tokens .cut{border-left:2px solid #d32f2f}
-.tokens .same{border-left:2px solid #2e7d32}
 .bytes{font-family:ui-monospace,monospace;font-size:0.85rem;line-height:2}
 .bytes .tok{display:inline-block;border-radius:3px;padding:0 4px;margin:2px}
 .bytes .tok.invalid{outline:2px dashed #d32f2f}
@@ -51,13 +56,30 @@ def token_color(token_id: int, alpha: float = 0.45) -> str:
     return f"hsla({hue:.1f}, 85%, 62%, {alpha})"
 
 
+def visible(text: str) -> str:
+    """Plain `text` with whitespace made visible, and invisible characters named when nothing
+    else is visible (a lone ZWJ reads ‹ZWJ›; inside 👨‍👩‍👧 it stays a joiner). For tables and labels."""
+    shown = "".join(WS_MARKERS.get(ch, ch) for ch in text)
+    if shown and all(ch in INVISIBLE or unicodedata.category(ch) in ("Mn", "Me", "Cf") for ch in shown):
+        shown = "".join(INVISIBLE.get(ch, f"‹U+{ord(ch):04X}›") for ch in shown)
+    return shown
+
+
 def show_whitespace(text: str) -> str:
-    """Escaped `text` with visible markers for space, tab and newline."""
+    """Escaped `text` with visible markers for whitespace (`WS_MARKERS`); newlines still break the line."""
     out = []
     for ch in text:
         marker = WS_MARKERS.get(ch)
-        out.append(f'<span class="ws">{esc(marker)}</span>' if marker else esc(ch))
+        if marker:
+            out.append(f'<span class="ws">{esc(marker)}</span>' + ("\n" if ch == "\n" else ""))
+        else:
+            out.append(esc(ch))
     return "".join(out)
+
+
+def slug(name: str) -> str:
+    """An HTML id fragment for an encoding name (built-ins keep their names)."""
+    return re.sub(r"[^A-Za-z0-9_-]", "-", name)
 
 
 def hex_bytes(data: bytes) -> str:
@@ -74,13 +96,21 @@ def container(inner: Iterable[str], cls: str, element_id: str | None = None) -> 
 # single raw-HTML block and never parses `*`, `_`, `$` or a blank line inside it.
 
 TC_STYLE = """<style>
-.tokens .tok{unicode-bidi:isolate}
+.tokens .tok{margin:0;padding:1px 0;border-radius:0;box-shadow:inset -1px 0 0 rgba(255,255,255,.95);cursor:pointer}
+.tokens .rtl{unicode-bidi:isolate}
 .tokens .tok.split{text-decoration:underline dotted #555}
-.tokens.cmp .tok{margin:0;padding:1px 1px}
-.tokens.cmp .tok.same{border-left:2px solid #1b5e20}
-.tokens.cmp .tok.cut{border-left:3px solid #e65100;box-shadow:inset 2px 0 0 #e65100}
+.tokens.cmp .tok.same{box-shadow:inset 2px 0 0 #1b5e20}
+.tokens.cmp .tok.cut{box-shadow:inset 3px 0 0 #e65100}
+.tokens.cmp .rtl .tok.same{box-shadow:inset -2px 0 0 #1b5e20}
+.tokens.cmp .rtl .tok.cut{box-shadow:inset -3px 0 0 #e65100}
+.tokens .tok.hl{outline:2px solid #1565c0;outline-offset:0;background-color:rgba(21,101,192,.25)!important}
+.tokens .tok.pin{outline:2px solid #ad1457;outline-offset:0}
 .tokens.cmp{max-height:28rem;overflow-y:auto;padding:0.4rem;border:1px solid rgba(128,128,128,.3);border-radius:6px}
 .tokens.view{max-height:32rem;overflow-y:auto;padding:0.5rem;border:1px solid rgba(128,128,128,.3);border-radius:6px}
+.idlist{font-family:ui-monospace,"Source Code Pro",monospace;font-size:0.85rem;line-height:1.7;max-height:12rem;
+  overflow-y:auto;padding:0.4rem 0.6rem;border:1px solid rgba(128,128,128,.3);border-radius:6px;word-break:break-word}
+.idlist .id{border-radius:3px;padding:0 1px}
+.idlist .id.hl{background:#1565c0;color:#fff}
 .bytes{max-height:32rem;overflow-y:auto}
 .bytes .tok{color:#111}
 .bytes .tok.invalid{outline-offset:-1px}
@@ -97,6 +127,18 @@ TC_STYLE = """<style>
 .tc-legend .cut{border-left:3px solid #e65100}
 .deltas{border-left:4px solid #1976d2;background:rgba(25,118,210,.07);border-radius:4px;padding:.45rem .9rem;margin:.3rem 0 .6rem}
 .delta{font-size:1.05rem;margin:0.15rem 0}
+[data-testid="stMainBlockContainer"]{padding-top:2.5rem}
+.bpe-header{margin:0 0 0.4rem}
+.bpe-header h1{font-size:1.9rem;padding:0 0 0.1rem;margin:0}
+.bpe-header p{color:#666;margin:0;font-size:0.95rem}
+[data-testid="stMetricValue"]{font-size:1.45rem}
+@media (max-width:640px){[data-testid="stMetricValue"]{font-size:1.15rem}.bpe-header h1{font-size:1.5rem}}
+#bpe-tip{position:fixed;z-index:1000100;max-width:22rem;padding:.45rem .6rem;border-radius:6px;background:#263238;
+  color:#fff;font:0.8rem/1.45 ui-monospace,"Source Code Pro",monospace;white-space:pre-line;pointer-events:none;
+  box-shadow:0 3px 12px rgba(0,0,0,.3);display:none}
+#bpe-tip.pinned{pointer-events:auto}
+#bpe-tip .links{margin-top:.35rem;display:flex;gap:.6rem;font-family:sans-serif}
+#bpe-tip a{color:#80d8ff;text-decoration:underline;cursor:pointer}
 </style>"""
 
 
@@ -114,32 +156,82 @@ def _unit_background(ids: tuple[int, ...]) -> str:
     if len(ids) == 1:
         return f"background:{token_color(ids[0])}"
     step = 100 / len(ids)
-    stops = ", ".join(f"{token_color(t)} {i * step:.0f}% {(i + 1) * step:.0f}%" for i, t in enumerate(ids))
+    stops = ", ".join(f"{token_color(t)} {i * step:.0f}% {(i + 1) * step:.0f}%" for i, t in enumerate(ids[:12]))
     return f"background:linear-gradient(90deg, {stops})"
 
 
-def _unit_title(unit, piece_text: str | None) -> str:
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 token``, ``2 tokens``, ``1,234 tokens``."""
+    return f"{n:,} {word if n == 1 else (many or word + 's')}"
+
+
+def unit_tip(unit, piece_text: str | None, n_vocab: int | None = None) -> str:
+    """The tooltip of a drawn unit: id(s), bytes in hex, rank, piece -- plain text, one fact a line."""
     ids = unit.ids
-    lines = [("id " if len(ids) == 1 else "ids ") + " ".join(map(str, ids))]
-    lines.append("bytes " + " | ".join(hex_bytes(t.bytes) for t in unit.tokens))
+    lines = [("id " if len(ids) == 1 else f"{len(ids)} tokens: ids ") + " ".join(map(str, ids[:12]))
+             + (" …" if len(ids) > 12 else "")]
+    lines.append("bytes " + " | ".join(hex_bytes(t.bytes) for t in unit.tokens[:12])
+                 + (" …" if len(unit.tokens) > 12 else ""))
     if unit.special:
-        lines.append("special token")
-    if unit.split:
-        lines.append(f"{len(ids)} tokens share a character: drawn once")
-    if piece_text is not None:
-        lines.append(f"piece {_shorten(piece_text)!r}")
+        lines.append("special token: added whole")
+    elif len(ids) == 1:
+        lines.append(f"rank {ids[0]:,}" + (f" of {n_vocab:,}" if n_vocab else ""))
+    if piece_text is not None and len(piece_text) > len(unit.text):
+        lines.append("piece " + _shorten(visible(piece_text), 30))
     return "\n".join(lines)
 
 
+def _is_rtl(text: str) -> bool | None:
+    """True/False by the first strong character; None when the text has none (spaces, digits, emoji)."""
+    for ch in text:
+        kind = unicodedata.bidirectional(ch)
+        if kind in ("R", "AL"):
+            return True
+        if kind == "L":
+            return False
+    return None
+
+
+def direction_runs(texts: list[str]) -> list[tuple[int, int, bool]]:
+    """``(first, end, rtl)`` runs of unit indexes: a right-to-left run takes in the neutral units
+    (spaces, punctuation) between two right-to-left units, so "مرحبا بالعالم" is one run."""
+    dirs = [_is_rtl(t) for t in texts]
+    runs: list[tuple[int, int, bool]] = []
+    i = 0
+    while i < len(dirs):
+        if dirs[i]:
+            j = i + 1
+            last = i
+            while j < len(dirs) and dirs[j] is not False:
+                if dirs[j]:
+                    last = j
+                j += 1
+            runs.append((i, last + 1, True))
+            i = last + 1
+        else:
+            j = i + 1
+            while j < len(dirs) and not dirs[j]:
+                j += 1
+            runs.append((i, j, False))
+            i = j
+    return runs
+
+
 def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cuts=None,
-                cls: str = "tokens view") -> str:
+                cls: str = "tokens view", encoding: str | None = None, n_vocab: int | None = None,
+                idlist: str | None = None) -> str:
     """Coloured spans, one per display unit (engine.DisplayUnit), in a div with `element_id`.
 
-    Each span is ``<span class="tok" data-ids="…" data-i="…" title="…">``.
+    Each span is ``<span class="tok" data-ids="…" data-i="…" data-start="…" data-end="…"
+    data-t="…" data-tip="…">``: character offsets of the unit, the index of its first
+    token, and its tooltip.  Right-to-left runs (Arabic, Hebrew) sit in one
+    ``<span class="rtl" dir="rtl">`` each, so they read right to left with joined
+    letters; units carry no padding or margin, which would break the joins.
     With `shared_cuts` (a set of byte offsets) every span but the first is
     marked ``same`` (every encoding cuts here) or ``cut`` (only some do).
     """
-    out = []
+    spans = []
+    t = 0
     for unit in units:
         classes = ["tok"]
         if unit.special:
@@ -150,14 +242,52 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
             classes.append("same" if unit.byte_start in shared_cuts else "cut")
         piece = pieces[unit.tokens[0].piece_index].text if pieces is not None else None
         text = show_whitespace(unit.text) if show_ws and not unit.special else esc(unit.text)
-        out.append(element("span", text, {
+        spans.append(element("span", text, {
             "class": " ".join(classes),
             "data-ids": " ".join(map(str, unit.ids)),
             "data-i": unit.index,
-            "title": _unit_title(unit, piece),
+            "data-t": t,
+            "data-start": unit.char_start,
+            "data-end": unit.char_end,
+            "data-tip": unit_tip(unit, piece, n_vocab),
             "style": _unit_background(unit.ids),
         }, raw=True))
-    return _one_line(container(out, cls, element_id))
+        t += len(unit.tokens)
+    out = []
+    for first, end, rtl in direction_runs([u.text for u in units]):
+        run = "".join(spans[first:end])
+        out.append(f'<span class="rtl" dir="rtl">{run}</span>' if rtl else run)
+    div = {"class": cls, "id": element_id, "data-enc": encoding, "data-idlist": idlist}
+    return _one_line(f'<div {attrs(div)}>{"".join(out)}</div>')
+
+
+def id_list(ids: Sequence[int], element_id: str, *, limit: int) -> str:
+    """The ids as ``[15339, 1917]``, each id a ``<span class="id" data-id="…" data-t="…">`` so
+    hovering a token can light up its ids here."""
+    shown = ids[:limit]
+    items = ", ".join(f'<span class="id" data-id="{i}" data-t="{k}">{i}</span>' for k, i in enumerate(shown))
+    more = f", … ({len(ids) - len(shown):,} more)" if len(ids) > len(shown) else ""
+    return f'<div {attrs({"class": "idlist", "id": element_id})}>[{items}{more}]</div>'
+
+
+LIVE_TEXT_HTML = ('<div class="live"><label for="bpe-live-text">Text</label>'
+                  '<textarea id="bpe-live-text" aria-label="Text" rows="6" spellcheck="false"></textarea>'
+                  '<div class="hint"><span class="count"></span> · tokens update as you type</div></div>')
+LIVE_TEXT_CSS = """
+.live{display:flex;flex-direction:column;gap:4px;font-family:var(--st-font, "Source Sans", sans-serif)}
+.live label{font-size:0.875rem;color:var(--st-text-color, #31333f)}
+.live textarea{box-sizing:border-box;width:100%;min-height:8.5rem;resize:vertical;padding:0.6rem 0.75rem;
+  font:0.95rem/1.45 "Source Code Pro",ui-monospace,monospace,"Noto Color Emoji";border-radius:0.5rem;
+  border:1px solid var(--st-border-color, rgba(49,51,63,.2));background:var(--st-secondary-background-color, #f0f2f6);
+  color:var(--st-text-color, #31333f);unicode-bidi:plaintext}
+.live textarea:focus{outline:none;border-color:var(--st-primary-color, #ff4b4b)}
+.live .hint{font-size:0.8rem;color:rgba(49,51,63,.6)}
+"""
+
+
+def page_header(title: str, tagline: str) -> str:
+    """The compact header every page opens with: its title and one line on what it shows."""
+    return f'<div class="bpe-header">{element("h1", title)}{element("p", tagline)}</div>'
 
 
 def token_bytes(tokens, element_id: str) -> str:
@@ -216,10 +346,13 @@ GALLERY_STYLE = """<style>
 .gchips .ws{color:#666}
 .gchips-name{font-size:0.8rem;color:#555;margin:0.3rem 0 -0.3rem 0}
 </style>"""
-_CHIP_WS = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍",
-            # invisible characters inside emoji and text, named so a chip is never empty
-            "\u200d": "‹ZWJ›", "\u200c": "‹ZWNJ›", "\u200b": "‹ZWSP›", "\ufe0f": "‹VS16›", "\ufe0e": "‹VS15›",
-            "\u00a0": "‹NBSP›"}
+_CHIP_WS = {**WS_MARKERS, **INVISIBLE}  # a chip is never empty: invisible characters are named
+
+
+def gallery_name(name: str, n_tokens: int | None = None) -> str:
+    """The small label above a line of chips: the encoding, and its token count."""
+    count = f" · {plural(n_tokens, 'token')}" if n_tokens is not None else ""
+    return f'<div class="gchips-name"><b>{esc(name)}</b>{esc(count)}</div>'
 
 
 def gallery_chip_text(data: bytes) -> str:
@@ -350,7 +483,7 @@ def merge_tree_dot(root, *, max_depth: int | None = None, left_right: bool = Fal
             attrs_ = 'fillcolor="white", color="#555555"'
             leaves.append(name)
         elif folded:
-            label += f"\n(+{node.n_merges} merges)"
+            label += f"\n(+{plural(node.n_merges, 'merge')})"
             attrs_ = f'fillcolor="{_dot_color(node.id)}", style="rounded,filled,dashed"'
         else:
             attrs_ = f'fillcolor="{_dot_color(node.id)}"'

@@ -70,8 +70,8 @@ def pretokenize(ref: EncodingRef, text: str, policy: str) -> list:
     return ref.load().pretokenize(text, **policy_kwargs(policy))
 
 
-def search_regex(ref: EncodingRef, query: str, ignore_case: bool) -> list[int]:
-    return engine.search_regex(ref.load(), query, ignore_case=ignore_case)
+def search_regex(ref: EncodingRef, query: str, ignore_case: bool, budget: float) -> list[int]:
+    return engine.search_regex(ref.load(), query, ignore_case=ignore_case, timeout=budget)
 
 
 def train(text: str, vocab_size: int, pat_str: str | None, specials: list[str], *, progress: Callable) -> dict:
@@ -111,7 +111,8 @@ def main(conn: Any, task: str, args: tuple) -> None:
             result = fn(*args)
         conn.send(("done", result))
     except Exception as exc:  # noqa: BLE001 -- every failure goes back to the parent as a message
-        conn.send(("error", type(exc).__name__, str(exc), isinstance(exc, ValueError)))
+        # The engine's own errors (ValueError, its TimeoutError subclasses) carry messages that say the fix.
+        conn.send(("error", type(exc).__name__, str(exc), isinstance(exc, (ValueError, TimeoutError))))
     finally:
         conn.close()
 

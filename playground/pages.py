@@ -1,4 +1,4 @@
-"""The views, as `st.Page` objects, so views can link to each other with `st.switch_page(PAGES[...])`.
+"""The views, as `st.Page` objects, for `st.navigation` and `st.switch_page(PAGES[...])` (via playground/pickers.go).
 
 Each view module is imported only when its page runs.  Pages are built on
 each access, inside the running script: an `st.Page` made outside a script
@@ -11,14 +11,14 @@ import importlib
 
 import streamlit as st
 
-_VIEWS = {  # name: (module, title, icon, url path)
-    "tokenize": ("tokenize_view", "Tokenize", "🔤", "tokenize"),
-    "compare": ("compare_view", "Compare", "⚖️", "compare"),
-    "gallery": ("gallery_view", "Why counts differ", "📊", "gallery"),
-    "tree": ("tree_view", "Merge tree", "🌳", "tree"),
-    "steps": ("steps_view", "BPE steps", "👣", "steps"),
-    "vocab": ("vocab_view", "Vocabulary", "📚", "vocab"),
-    "train": ("train_view", "Train your own", "🏋️", "train"),
+_VIEWS = {  # name: (module, title, icon, url path) -- Material icons, one style for every page
+    "tokenize": ("tokenize_view", "Tokenize", ":material/text_fields:", "tokenize"),
+    "compare": ("compare_view", "Compare", ":material/compare:", "compare"),
+    "gallery": ("gallery_view", "Why counts differ", ":material/bar_chart:", "gallery"),
+    "tree": ("tree_view", "Merge tree", ":material/account_tree:", "tree"),
+    "steps": ("steps_view", "BPE steps", ":material/footprint:", "steps"),
+    "vocab": ("vocab_view", "Vocabulary", ":material/menu_book:", "vocab"),
+    "train": ("train_view", "Train your own", ":material/model_training:", "train"),
 }
 _SECTIONS = {
     "Tokenizers": ["tokenize", "compare", "gallery"],

@@ -56,6 +56,7 @@ DEFAULT_TEXT = (
     "    return f\"Hi, {name}!\"\n"
     "Languages: こんにちは世界 · Привет мир · مرحبا بالعالم · 👋🏽 🇯🇵"
 )
+MAX_TEXT_CHARS = 2_000_000  # the text box (counts stay exact; drawing stops at encodings.DRAW_LIMIT)
 MAX_URL_TEXT = 4000  # characters of text kept in the share link
 MAX_URL_VALUE = 400  # characters of one view setting kept in the share link
 
@@ -167,7 +168,7 @@ def load_query_params() -> None:
     """Restore a share link: every value checked, anything unknown ignored."""
     qp = st.query_params
     if "text" in qp:
-        st.session_state[TEXT] = qp["text"]
+        st.session_state[TEXT] = qp["text"][:MAX_TEXT_CHARS]
     if "enc" in qp:
         names = list(dict.fromkeys(n for n in qp["enc"].split(",") if n in BUILTIN_ENCODINGS))
         if names:

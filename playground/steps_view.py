@@ -14,27 +14,20 @@ import pandas as pd
 import streamlit as st
 
 import engine
-from playground import encodings, html, state, tree_view
+from playground import encodings, html, pickers, render_cache, state
+from playground.drawing import header
 from playground.escaping import md
-from playground.pages import PAGES
 
 ENC_KEY = "steps_enc"
-SOURCE_KEY = "steps_source"
+SOURCE_KEY = pickers.STEPS_SOURCE  # set by other views through pickers.open_steps
 PIECE_KEY = "steps_piece"
-TYPED_KEY = "steps_typed"
-STEP_KEY = "steps_k"
+TYPED_KEY = pickers.STEPS_TYPED
+STEP_KEY = pickers.STEPS_STEP
 
 SOURCES = {"text": "A piece of the text", "typed": "Type a piece"}
 WINDOW = 160  # boxes drawn around the current merge
 TABLE_ROWS = 3000  # steps listed in the table
 MAX_PIECES = 2000  # distinct pieces offered in the picker
-
-
-def show_piece(text: str) -> None:
-    """Open this view on `text` (called by other views before `st.switch_page`)."""
-    st.session_state[SOURCE_KEY] = "typed"
-    st.session_state[TYPED_KEY] = text
-    st.session_state[STEP_KEY] = 0
 
 
 def _move(delta: int | None, last: int) -> None:
@@ -47,9 +40,9 @@ def _pieces(name: str, enc: engine.Encoding) -> list[str]:
     text = st.session_state.get(state.TEXT, "")
     policy = st.session_state.get(state.SPECIAL, "text")
     try:
-        pieces = encodings.pretokenize(name, enc, text, policy)
+        pieces = render_cache.pieces(name, enc, text, policy)
     except ValueError:
-        pieces = encodings.pretokenize(name, enc, text, "text")
+        pieces = render_cache.pieces(name, enc, text, "text")
     seen: dict[str, None] = {}
     for piece in pieces:
         if not piece.special:
@@ -72,7 +65,7 @@ def _choose_piece(name: str, enc: engine.Encoding) -> str | None:
         st.session_state[PIECE_KEY] = max(pieces, key=lambda p: len(p.encode("utf-8")))
     return st.selectbox(
         f"Pieces of the current text ({len(pieces):,} distinct; the longest is preselected)", pieces,
-        key=PIECE_KEY, format_func=lambda p: f"{engine.readable(p.encode('utf-8'), space='␣')}   ({len(p.encode('utf-8'))} bytes)",
+        key=PIECE_KEY, format_func=lambda p: f"{engine.readable(p.encode('utf-8'), space='␣')}   ({html.plural(len(p.encode('utf-8')), 'byte')})",
         help="The encoding's split pattern cut the text into these pieces; BPE never merges across them.")
 
 
@@ -109,11 +102,11 @@ def _draw_step(enc: engine.Encoding, trace: engine.BpeTrace, k: int) -> None:
     if step is not None:
         show = lambda b: engine.readable(b, space="␣").replace("`", "ˋ")  # noqa: E731 (inside `code`)
         st.markdown(
-            f"**{k} of {n} merges done.** Next, merge {k + 1}: join `{show(step.left)}` + `{show(step.right)}` "
+            f"**{k} of {html.plural(n, 'merge')} done.** Next, merge {k + 1}: join `{show(step.left)}` + `{show(step.right)}` "
             f"→ `{show(step.merged)}` (rank **{step.rank}**, the lowest of all neighbouring pairs)")
     else:
-        st.markdown(f"**Done after {n} merges:** no two neighbouring parts join into a token any more.")
-    st.markdown(html.TREE_STYLE + html.bpe_parts(window, ids, merge_at=step.position if step else None,
+        st.markdown(f"**Done after {html.plural(n, 'merge')}:** no two neighbouring parts join into a token any more.")
+    st.markdown(html.bpe_parts(window, ids, merge_at=step.position if step else None,
                                                  pair_ranks=_pair_ranks(enc, window, ids), first=first,
                                                  total=len(parts)), unsafe_allow_html=True)
     note = (f" Drawing parts {first} … {first + len(window) - 1} of {len(parts):,} around the merge."
@@ -133,7 +126,7 @@ def _check(name: str, enc: engine.Encoding, piece: str, trace: engine.BpeTrace) 
         else:
             st.error(f"❌ The last step gives [{shown}] but encode() gives {expected[:12]}. This is a bug; please report it.")
     else:
-        st.info(f"The split pattern cuts this text into {len(split)} pieces, and encode() runs BPE on each "
+        st.info(f"The split pattern cuts this text into {html.plural(len(split), 'piece')}, and encode() runs BPE on each "
                 f"separately; here BPE ran on the whole string: [{shown}]. Pick a piece of the text to compare with encode().")
     loop_ids = [enc.mergeable_ranks.get(p) for p in trace.parts_at(len(trace.steps))] if not enc.uses_pair_merges else final
     if loop_ids != final:
@@ -158,10 +151,11 @@ def _table(trace: engine.BpeTrace, k: int) -> None:
 
 
 def render() -> None:
-    st.title("👣 BPE steps")
+    header("BPE steps", "replay the merge loop on one piece of your text, one merge at a time.")
+    st.markdown(html.TREE_STYLE, unsafe_allow_html=True)
     st.markdown("BPE starts from a piece's **bytes** and repeatedly joins the neighbouring pair with the "
                 "**lowest rank** (the merge learned earliest), until no neighbouring pair is a token.")
-    name, enc = tree_view.encoding_select(ENC_KEY)
+    name, enc = pickers.encoding_select(ENC_KEY)
     piece = _choose_piece(name, enc)
     if not piece:
         return
@@ -187,7 +181,7 @@ def render() -> None:
         _table(trace, k)
     final = list(dict.fromkeys(trace.final_ids))[:40]
     picked = st.pills("Open the merge tree of a final token", final, key="steps_final_pick",
-                      format_func=lambda t: tree_view.token_label(enc, t))
+                      format_func=lambda t: pickers.token_label(enc, t))
     if picked is not None:
-        tree_view.set_token(name, picked)
-        st.switch_page(PAGES["tree"])
+        pickers.set_token(name, picked)
+        pickers.go("tree")

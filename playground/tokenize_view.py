@@ -2,7 +2,8 @@
 
 Counts cover the whole text (the cached `encode`); drawing covers the first
 `encodings.DRAW_LIMIT` characters.  Heavy panes (tokens, bytes, pieces,
-table) sit behind a segmented control so only the chosen one is built.
+table) sit behind a segmented control so only the chosen one is built; the
+encoding and pane pickers redraw only their own part (`st.fragment`).
 """
 from __future__ import annotations
 
@@ -11,71 +12,18 @@ import re
 from dataclasses import dataclass
 
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 
 import engine
-from playground import encodings, html, state
+from playground import encodings, html, pickers, render_cache, state
+from playground.drawing import draw, header, refuse_message, slug
+from playground.live_input import text_box
 from playground.escaping import md
 
 PANES = ["Tokens", "Bytes", "Pieces", "Table"]
 MAX_IDS_SHOWN = 20_000      # ids in the copyable list
-MAX_TEXT_CHARS = 2_000_000  # the text box (counts stay exact; drawing stops at encodings.DRAW_LIMIT)
 MAX_DECODE_CHARS = 1_000_000  # the decode box (about 150,000 ids)
 MAX_PICK = 500              # distinct tokens offered in the merge-tree picker
 _ID_SPLIT = re.compile(r"[\s,;]+")
-
-
-# ------------------------------------------------------------------ shared with compare_view
-def styles() -> None:
-    st.markdown(html.STYLE + html.TC_STYLE, unsafe_allow_html=True)
-
-
-def draw(markup: str) -> None:
-    """Show a big block built by playground.html (thousands of spans).
-
-    st.html sets the (DOMPurify-sanitised) markup directly; st.markdown would
-    first run it through the markdown parser, which took seconds for a
-    10,000-character text in chromium.  Every value is escaped by html.py either way.
-    """
-    st.html(markup)
-
-
-def text_box() -> str:
-    """The shared text area (key state.TEXT), its share-link hint, and the drawing-limit note."""
-    # A keyed widget's value is dropped when another page renders its own widget
-    # with that key; writing it back first keeps the text when switching views.
-    st.session_state[state.TEXT] = st.session_state.get(state.TEXT, state.DEFAULT_TEXT)
-    text = st.text_area("Text", key=state.TEXT, height=150, max_chars=MAX_TEXT_CHARS,
-                        help=f"Paste up to {MAX_TEXT_CHARS:,} characters: counts are exact; drawing stops at "
-                             f"{encodings.DRAW_LIMIT:,} characters. Ctrl+Enter applies.")
-    if len(text) <= state.MAX_URL_TEXT:
-        st.caption("🔗 Share link: the address bar now holds this text, the encodings and the options.")
-    else:
-        st.caption(f"🔗 Share link: holds the encodings and options; texts over {state.MAX_URL_TEXT:,} "
-                   "characters are left out of it.")
-    own = state.session_only_selected()
-    if own:
-        st.caption(f"Your own tokenizer{'s' if len(own) > 1 else ''} ({md(', '.join(own))}) cannot travel in a "
-                   "link: the person you send it to sees the other encodings.")
-    if len(text) > encodings.DRAW_LIMIT:
-        st.info(f"Showing tokens for the first {encodings.DRAW_LIMIT:,} of {len(text):,} characters. "
-                "The counts cover the whole text.")
-    return text
-
-
-def refuse_message(error: ValueError, name: str) -> None:
-    """The engine's ValueError as a message: tiktoken's special-token refusal, or a split-pattern problem."""
-    if "special token" not in str(error):
-        st.error(f"**{md(name)} could not split this text:** {md(error, 600)}")
-        return
-    st.error(f"**{md(name)} refused the text** (special-token option “refuse”). To go on, choose “as plain text” "
-             "or “as special tokens” under *Special tokens* in the sidebar.")
-    st.code(str(error), language=None, wrap_lines=True)
-
-
-def slug(name: str) -> str:
-    """An HTML id fragment for an encoding name (built-ins keep their names)."""
-    return re.sub(r"[^A-Za-z0-9_-]", "-", name)
 
 
 # ------------------------------------------------------------------ decode box
@@ -135,14 +83,13 @@ def _metrics(stats: engine.EncodingStats) -> None:
     cols[4].metric("Chars / token", f"{stats.chars_per_token:.2f}")
 
 
-def _tokens_pane(name: str, tokens, pieces, show_ws: bool) -> None:
-    units = engine.group_tokens(tokens)
-    draw(html.token_units(units, f"tokens-{slug(name)}", show_ws=show_ws, pieces=pieces))
-    n_split = sum(u.split for u in units)
-    note = "Hover a token for its id, bytes and piece."
-    if n_split:
-        note += (f" {n_split:,} character{'s are' if n_split != 1 else ' is'} split over several tokens:"
-                 " drawn once with stripes, every id in the tooltip.")
+def _tokens_pane(view: render_cache.TokenView) -> None:
+    draw(view.markup)
+    note = "Hover a token for its ids, bytes and rank; click it to pin it and open its merge tree."
+    if view.n_split:
+        note += (f" {html.plural(view.n_split, 'character')} (as you see them) "
+                 f"{'are' if view.n_split != 1 else 'is'} cut into several tokens: drawn once with stripes, "
+                 "every id in the tooltip.")
     st.caption(note)
 
 
@@ -150,7 +97,7 @@ def _bytes_pane(name: str, tokens) -> None:
     draw(html.token_bytes(tokens, f"bytes-{slug(name)}"))
     invalid = sum(not t.is_valid_utf8 for t in tokens)
     st.caption("Each box is one token's bytes in hex. "
-               + (f"{invalid:,} token{'s are' if invalid != 1 else ' is'} not valid UTF-8 on its own "
+               + (f"{html.plural(invalid, 'token')} {'are' if invalid != 1 else 'is'} not valid UTF-8 on its own "
                   "(dashed red): a piece of a character." if invalid else "Every token is valid UTF-8 on its own."))
 
 
@@ -161,15 +108,15 @@ def _pieces_pane(names: list[str], text: str, policy: str, show_ws: bool) -> Non
     for name in names:
         enc = encodings.resolve(name)
         try:
-            pieces = encodings.pretokenize(name, enc, text, policy)
-            tokens = encodings.tokenize(name, enc, text, policy)
+            pieces = render_cache.pieces(name, enc, text, policy)
+            tokens = render_cache.tokens(name, enc, text, policy)
         except ValueError as error:
             refuse_message(error, name)
             continue
         per_piece = [0] * len(pieces)
         for tok in tokens:
             per_piece[tok.piece_index] += 1
-        st.markdown(f"**{html.esc(name)}** · {len(pieces):,} pieces → {len(tokens):,} tokens")
+        st.markdown(f"**{html.esc(name)}** · {html.plural(len(pieces), 'piece')} → {html.plural(len(tokens), 'token')}")
         draw(html.pre_pieces(pieces, per_piece, f"pieces-{slug(name)}", show_ws=show_ws))
         with st.expander(f"{name}'s pre-tokenization pattern"):
             st.code(enc.pat_str, language=None, wrap_lines=True)
@@ -205,12 +152,14 @@ def _table_pane(name: str, tokens, pieces) -> None:
                        icon=":material/download:")
 
 
-def _ids_box(ids: list[int]) -> None:
-    shown = ids[:MAX_IDS_SHOWN]
-    st.code("[" + ", ".join(map(str, shown)) + "]", language=None, wrap_lines=True,
-            height=180 if len(shown) > 60 else "content")
-    if len(ids) > len(shown):
-        st.caption(f"First {len(shown):,} of {len(ids):,} ids; download the table for the drawn part.")
+def _ids_box(ids: tuple[int, ...], view: render_cache.TokenView) -> None:
+    draw(view.ids_markup)
+    with st.expander(f"Copy all {html.plural(len(ids), 'id')}"):
+        shown = ids[:MAX_IDS_SHOWN]
+        st.code("[" + ", ".join(map(str, shown)) + "]", language=None, wrap_lines=True,
+                height=180 if len(shown) > 60 else "content")
+        if len(ids) > len(shown):
+            st.caption(f"First {len(shown):,} of {len(ids):,} ids; download the table for the drawn part.")
 
 
 def _merge_tree_link(name: str, tokens) -> None:
@@ -225,28 +174,28 @@ def _merge_tree_link(name: str, tokens) -> None:
     options = list(first_seen)
     c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
     picked = c1.selectbox("Explain a token", options, key="tok_pick",
-                          format_func=lambda t: f"{first_seen[t].text!r} · id {t}",
+                          format_func=lambda t: f"{html.visible(first_seen[t].text)} · id {t}",
                           help="The tokens of this text, in order of first appearance. "
                                "The merge tree shows how BPE built the token from single bytes.")
     if c2.button("Open its merge tree →", key="tok_open_tree", width="stretch"):
-        st.session_state[state.TOKEN_ID] = picked
-        st.session_state[state.TOKEN_ENC] = name
-        try:
-            from playground.pages import PAGES
-            st.switch_page(PAGES["tree"])
-        except StreamlitAPIException:  # outside the app's navigation (AppTest harness)
-            st.info(f"Token {picked} of {name} is selected; open *Merge tree* in the sidebar.")
+        pickers.set_token(name, picked)
+        pickers.go("tree")
 
 
 # ------------------------------------------------------------------ the view
 def render() -> None:
-    styles()
-    st.title("Tokenize")
+    header("Tokenize", "type or paste text and see how a GPT tokenizer cuts it into tokens, byte by byte.")
     text = text_box()
     names = list(st.session_state.get(state.ENCODINGS) or [])
     if not names:
         st.info("Pick an encoding under *Encodings* in the sidebar.")
         return
+    _inspect(names, text)
+
+
+@st.fragment
+def _inspect(names: list[str], text: str) -> None:
+    """Everything below the text box: the encoding and pane pickers redraw only this part."""
     if st.session_state.get("tok_encoding") not in names:
         st.session_state["tok_encoding"] = names[0]
     name = st.segmented_control("Encoding", names, key="tok_encoding", required=True,
@@ -255,19 +204,20 @@ def render() -> None:
     show_ws = bool(st.session_state.get(state.SHOW_WS, True))
     enc = encodings.resolve(name)
     try:
-        ids = encodings.encode(name, enc, text, policy)
-        tokens = encodings.tokenize(name, enc, text, policy)
-        pieces = encodings.pretokenize(name, enc, text, policy)
+        ids = render_cache.ids(name, enc, text, policy)
+        tokens = render_cache.tokens(name, enc, text, policy)
+        pieces = render_cache.pieces(name, enc, text, policy)
     except ValueError as error:
         refuse_message(error, name)
         return
 
-    _metrics(engine.text_stats(name, text, len(ids)))
+    _metrics(render_cache.stats(name, text, len(ids)))
     pane = st.segmented_control("Show", PANES, key="tok_pane", default="Tokens", required=True) or "Tokens"
+    view = render_cache.token_view(name, enc, text, policy, show_ws)
     if pane == "Tokens":
-        _tokens_pane(name, tokens, pieces, show_ws)
+        _tokens_pane(view)
     elif pane == "Bytes":
-        _bytes_pane(name, tokens)
+        _bytes_pane(name, [t for t in tokens if t.char_start < render_cache.DRAWN_CHARS])
     elif pane == "Pieces":
         _pieces_pane(names, text, policy, show_ws)
     else:
@@ -276,7 +226,7 @@ def render() -> None:
     left, right = st.columns(2)
     with left:
         st.markdown(f"**Token ids** ({len(ids):,})")
-        _ids_box(ids)
+        _ids_box(ids, view)
     with right:
         _decode_box(name, enc)
     _merge_tree_link(name, tokens)

@@ -7,8 +7,11 @@ cl100k/o200k are not the byte values), every box joined its two children, and
 its id is its rank -- lower ids were learned earlier.
 
 The chosen token and encoding are `state.TOKEN_ID` / `state.TOKEN_ENC`, shared
-with the Tokenize, BPE steps and Vocabulary views and the share link.  The
-helpers `encoding_select` and `set_token` keep those keys in sync with widgets.
+with the Tokenize, BPE steps and Vocabulary views and the share link
+(playground/pickers.py).  One token's tree is recovered alone, by replaying
+BPE on its own bytes (`engine.merge_tree_of`): milliseconds even for o200k,
+where recovering all 200,000 merges took seconds.  Trees with many leaves are
+drawn left to right, one leaf per line, so 32-byte tokens stay readable.
 """
 from __future__ import annotations
 
@@ -16,9 +19,10 @@ import streamlit as st
 
 import engine
 from engine.vocab import is_valid_utf8
-from playground import encodings, html, state
+from playground import encodings, html, pickers, render_cache, state
+from playground.drawing import header
+from playground.pickers import encoding_select, text_tokens, token_label, token_problem
 from playground.escaping import md
-from playground.pages import PAGES
 
 ENC_KEY = "tree_enc"
 MODE_KEY = "tree_pick_mode"
@@ -29,6 +33,7 @@ FOUND_KEY = "tree_found"
 DEPTH_KEY = "tree_depth"
 LAYOUT_KEY = "tree_left_right"
 OTHER_KEY = "tree_other_enc"
+_LAYOUT_FOR = "_tree_layout_for"  # the token whose default layout LAYOUT_KEY holds
 
 PICK_MODES = {"text": "From the text", "id": "By id", "search": "By search"}
 MAX_TEXT_TOKENS = 80  # distinct tokens of the text offered as chips
@@ -36,55 +41,7 @@ MAX_FOUND = 60  # search results offered in the picker
 FOLD_ABOVE = 63  # trees with more boxes (over 32 bytes) fold their deepest levels by default ...
 MAX_DRAWN = 31  # ... down to at most this many boxes (16 across)
 NATURAL_SIZE = 12  # bottom-row boxes up to which a tree is drawn at its natural size
-
-
-# ------------------------------------------------------------ shared state
-def set_token(enc_name: str, token_id: int | None) -> None:
-    st.session_state[state.TOKEN_ENC] = enc_name
-    st.session_state[state.TOKEN_ID] = token_id
-
-
-def _on_encoding_change(key: str) -> None:
-    """Switch the shared encoding; keep the same token (by its bytes) when the new encoding has it."""
-    old_name, new_name = st.session_state.get(state.TOKEN_ENC), st.session_state[key]
-    token_id = st.session_state.get(state.TOKEN_ID)
-    new_id = None
-    if token_id is not None and old_name:
-        try:
-            data = encodings.resolve(old_name).decode_single_token_bytes(token_id)
-            new_id = encodings.resolve(new_name).mergeable_ranks.get(data)
-        except (KeyError, engine.UnknownTokenError):
-            new_id = None
-    set_token(new_name, new_id if new_id is not None else token_id)
-
-
-def encoding_select(key: str, label: str = "Encoding") -> tuple[str, engine.Encoding]:
-    """The shared "chosen encoding" picker (built-ins + this session's own tokenizers)."""
-    options = state.known_encodings()
-    if st.session_state.get(state.TOKEN_ENC) not in options:
-        st.session_state[state.TOKEN_ENC] = "cl100k_base"
-    st.session_state[key] = st.session_state[state.TOKEN_ENC]  # before the widget: the shared key wins
-    name = st.selectbox(label, options, key=key, on_change=_on_encoding_change, args=(key,),
-                        help="Shared by Merge tree, BPE steps and Vocabulary. Trained tokenizers appear here too.")
-    return name, encodings.resolve(name)
-
-
-def text_tokens(name: str, enc: engine.Encoding) -> list[engine.Token]:
-    """Tokens of the current text (special-token text encoded as plain text, so nothing is refused)."""
-    text = st.session_state.get(state.TEXT, "")
-    policy = st.session_state.get(state.SPECIAL, "text")
-    try:
-        return encodings.tokenize(name, enc, text, policy)
-    except ValueError:
-        return encodings.tokenize(name, enc, text, "text")
-
-
-def token_label(enc: engine.Encoding, token_id: int) -> str:
-    try:
-        data = enc.decode_single_token_bytes(token_id)
-    except engine.UnknownTokenError:
-        return f"? · {token_id}"
-    return f"{engine.readable(data, space='␣')} · {token_id}"
+LEFT_RIGHT_ABOVE = 16  # trees with more leaves drawn are laid out left to right by default
 
 
 # ---------------------------------------------------------------- pickers
@@ -156,19 +113,6 @@ def _pick_token(name: str, enc: engine.Encoding) -> None:
 
 
 # ----------------------------------------------------------------- drawing
-def token_problem(enc: engine.Encoding, token_id: int) -> str | None:
-    """Why `token_id` has no tree, or None."""
-    if enc.is_special_token(token_id):
-        text = enc.decode_single_token_bytes(token_id).decode("utf-8", "replace")
-        return (f"Id {token_id} is the special token `{text}`: encode() adds it whole, it is never built "
-                "by merges, so it has no tree. Pick an ordinary token.")
-    if enc.unknown_ids([token_id]):
-        return (f"Id {token_id} is not a token of {enc.name}: ordinary ids are 0 … {len(enc.mergeable_ranks) - 1}"
-                f"{', special ids ' + ', '.join(map(str, sorted(enc.special_tokens.values()))) if enc.special_tokens else ''}"
-                "; the ids between are unused. Pick another id.")
-    return None
-
-
 def _drawn(node: engine.MergeNode, levels: int) -> int:
     """Boxes drawn when subtrees below `levels` merges are folded."""
     if node.is_leaf or levels == 0:
@@ -189,10 +133,8 @@ def drawn_boxes(tree: engine.MergeNode) -> int:
 
 
 def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: str) -> engine.MergeNode:
-    with st.spinner(f"Recovering {name}'s merges from its rank file (once per encoding, a few seconds)…"):
-        tree = encodings.merge_tree(name, enc, token_id)
+    tree = render_cache.merge_tree(name, enc, token_id)
     n_leaves = tree.n_merges + 1
-    left_right = False
     max_depth = None
     if key_prefix == "main":
         c1, c2 = st.columns([3, 2])
@@ -201,10 +143,15 @@ def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: st
                                   help="Deeper subtrees fold into one dashed box that says how many merges it hides.")
             if max_depth >= tree.depth:
                 max_depth = None
-        left_right = c2.toggle("Draw left to right", key=LAYOUT_KEY,
-                               help="Unfolded long tokens have many leaves; left to right gives each a line.")
-    # small trees at their natural size (stretched, five boxes would fill the page); big ones fit the width
     bottom_row = (_drawn(tree, max_depth if max_depth is not None else tree.depth) + 1) // 2
+    left_right = bottom_row > LEFT_RIGHT_ABOVE
+    if key_prefix == "main":
+        if st.session_state.get(_LAYOUT_FOR) != (name, token_id):  # a new token: its own default layout
+            st.session_state[_LAYOUT_FOR] = (name, token_id)
+            st.session_state[LAYOUT_KEY] = left_right
+        left_right = c2.toggle("Draw left to right", key=LAYOUT_KEY,
+                               help="Long tokens have many leaves; left to right gives each leaf its own line.")
+    # small trees at their natural size (stretched, five boxes would fill the page); wide ones fit the width
     width = "stretch" if bottom_row > NATURAL_SIZE and not left_right else "content"
     st.graphviz_chart(html.merge_tree_dot(tree, max_depth=max_depth, left_right=left_right), width=width)
     return tree
@@ -219,7 +166,9 @@ def _permuted_note(tree: engine.MergeNode, name: str) -> None:
                    "cl100k/o200k rank them by frequency), so always look a byte's id up.")
 
 
+@st.fragment
 def _other_encodings(name: str, data: bytes) -> None:
+    """The same bytes elsewhere; picking an encoding to draw redraws only this part."""
     st.subheader("The same bytes in other encodings")
     rows, drawable = [], []
     for other in state.BUILTIN_ENCODINGS:
@@ -251,26 +200,22 @@ def _other_encodings(name: str, data: bytes) -> None:
 
 def _links(name: str, data: bytes) -> None:
     c1, c2, c3 = st.columns(3)
-    if c1.button("⬅ Back to Tokenize", key="tree_to_tokenize", width="stretch"):
-        st.switch_page(PAGES["tokenize"])
-    if c2.button("👣 Watch BPE build it", key="tree_to_steps", width="stretch",
+    if c1.button("Back to Tokenize", key="tree_to_tokenize", width="stretch", icon=":material/arrow_back:"):
+        pickers.go("tokenize")
+    if c2.button("Watch BPE build it", key="tree_to_steps", width="stretch", icon=":material/footprint:",
                  disabled=not is_valid_utf8(data),
                  help="Replays the merge loop on this token's text in the BPE steps view."):
-        from playground import steps_view
-
-        steps_view.show_piece(data.decode("utf-8"))
-        st.switch_page(PAGES["steps"])
-    if c3.button("📚 Its family in the vocabulary", key="tree_to_vocab", width="stretch"):
-        from playground import vocab_view
-
-        vocab_view.show_token()
-        st.switch_page(PAGES["vocab"])
+        pickers.open_steps(data.decode("utf-8"))
+        pickers.go("steps")
+    if c3.button("Its family in the vocabulary", key="tree_to_vocab", width="stretch", icon=":material/menu_book:"):
+        pickers.open_vocab_token()
+        pickers.go("vocab")
 
 
 def render() -> None:
-    st.title("🌳 Merge tree")
-    st.markdown("How a token was **built**: BPE starts from single bytes and repeatedly joins the two "
-                "adjacent parts whose join has the lowest rank. Read the tree bottom-up.")
+    header("Merge tree", "how one token was built: BPE joined single bytes, pair by pair, lowest rank first.")
+    st.markdown("BPE starts from single bytes and repeatedly joins the two adjacent parts whose join has the "
+                "lowest rank. Read the tree from the bytes to the token.")
     name, enc = encoding_select(ENC_KEY)
     if st.session_state.get(state.TOKEN_ID) is None:
         st.session_state[state.TOKEN_ID] = _default_token(name, enc)
@@ -279,8 +224,8 @@ def render() -> None:
     problem = token_problem(enc, token_id)
     if problem:
         st.warning(problem)
-        if st.button("⬅ Back to Tokenize", key="tree_back_problem"):
-            st.switch_page(PAGES["tokenize"])
+        if st.button("Back to Tokenize", key="tree_back_problem", icon=":material/arrow_back:"):
+            pickers.go("tokenize")
         return
     data = enc.decode_single_token_bytes(token_id)
     st.code(engine.readable(data, space="␣"), language=None)

@@ -16,12 +16,12 @@ import pandas as pd
 import streamlit as st
 
 import engine
-from playground import encodings, state, tree_view
+from playground import encodings, pickers, state
+from playground.drawing import header
 from playground.escaping import md
-from playground.pages import PAGES
 
 ENC_KEY = "vocab_enc"
-PANE_KEY = "vocab_pane"
+PANE_KEY = pickers.VOCAB_PANE  # other views open the token pane through pickers.open_vocab_token
 QUERY_KEY = "vocab_query"
 MODE_KEY = "vocab_mode"
 ICASE_KEY = "vocab_icase"
@@ -51,11 +51,6 @@ COLUMNS = {
     "bytes": st.column_config.TextColumn("bytes (hex)", width="large"),
 }
 ROW_PX = 35  # st.dataframe row height, to size short tables
-
-
-def show_token() -> None:
-    """Open this view on the shared token (state.TOKEN_ID), called before `st.switch_page`."""
-    st.session_state[PANE_KEY] = "token"
 
 
 # ---------------------------------------------------------------- callbacks
@@ -126,7 +121,7 @@ def _family(label: str, enc: engine.Encoding, family: engine.Family, key: str) -
         st.caption("none")
         return
     st.session_state[key] = None
-    st.pills(label, list(family.ids), format_func=lambda t: tree_view.token_label(enc, t), key=key,
+    st.pills(label, list(family.ids), format_func=lambda t: pickers.token_label(enc, t), key=key,
              on_change=_copy_to_token, args=(key,), label_visibility="collapsed", wrap=True, width="stretch")
     if family.total > len(family.ids):
         st.caption(f"The first {len(family.ids)} of {family.total:,}.")
@@ -140,7 +135,7 @@ def _token_pane(name: str, enc: engine.Encoding, glitch: dict[int, engine.Glitch
         st.session_state[ID_KEY] = current
     st.number_input("Look up a token by id", min_value=0, max_value=enc.n_vocab - 1, step=1, key=ID_KEY,
                     on_change=_copy_to_token, args=(ID_KEY,))
-    problem = tree_view.token_problem(enc, current)
+    problem = pickers.token_problem(enc, current)
     if problem and not enc.is_special_token(current):
         st.warning(problem)
         return
@@ -161,8 +156,8 @@ def _token_pane(name: str, enc: engine.Encoding, glitch: dict[int, engine.Glitch
     st.dataframe(pd.DataFrame({"fact": list(facts), "value": list(facts.values())}), hide_index=True, width="stretch")
     if enc.is_special_token(current):
         return
-    if st.button("🌳 Its merge tree", key="vocab_to_tree"):
-        st.switch_page(PAGES["tree"])
+    if st.button("Its merge tree", key="vocab_to_tree", icon=":material/account_tree:"):
+        pickers.go("tree")
     st.subheader("Family")
     c1, c2 = st.columns(2)
     with c1:
@@ -204,8 +199,8 @@ def _glitch_pane(name: str, enc: engine.Encoding, df: pd.DataFrame, glitch: dict
 
 
 def render() -> None:
-    st.title("📚 Vocabulary")
-    name, enc = tree_view.encoding_select(ENC_KEY)
+    header("Vocabulary", "every token of an encoding: search it, filter it, and open any token's tree.")
+    name, enc = pickers.encoding_select(ENC_KEY)
     df = encodings.vocab_table(name, enc)
     glitch = engine.glitch_tokens(enc)
     c1, c2, c3, c4 = st.columns(4)

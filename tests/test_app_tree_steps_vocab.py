@@ -150,8 +150,10 @@ def test_vocab_regex_errors_are_messages():
 
 
 def test_vocab_regex_timeout_message(monkeypatch):
-    monkeypatch.setattr(engine.vocab, "REGEX_TIMEOUT", 0.2)
-    monkeypatch.setattr(engine.search_regex, "__defaults__", (False, 0.2))
+    from playground import encodings, jobs
+
+    monkeypatch.setattr(encodings, "SEARCH_BUDGET", 0.2)  # sent to the job process with the search
+    jobs.clear()
     at = _app("vocab_view", token_encoding="cl100k_base").run()
     at.radio(key="vocab_mode").set_value("regex").run()
     at.text_input(key="vocab_query").input("( | )+x").run()

@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import pytest
+import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -92,11 +93,20 @@ def test_digit_groups_share_one_cut(encs):
     assert diff.shared_bytes() == {3}
 
 
-def test_cut_inside_a_character_has_byte_and_char_offsets(encs):
-    # 'é😀' -> [é][\xf0\x9f\x98][\x80]: cut at byte 2 (before 😀) and byte 5 (inside 😀)
+def test_a_cut_inside_a_character_is_not_a_cut_of_the_text(encs):
+    # 'é😀' -> gpt2 [é][\xf0\x9f\x98][\x80]: one cut at byte 2 (before 😀); byte 5 is inside 😀
     diff = boundary_diff({n: toks(encs[n], "é😀") for n in ("gpt2", "cl100k_base")})
-    assert [(c.byte, c.char, c.inside_char) for c in diff.cuts] == [(2, 1, False), (5, 1, True)]
-    assert len(diff.shared) == 2 and not diff.differing
+    assert [(c.byte, c.char) for c in diff.cuts] == [(2, 1)]
+    assert len(diff.shared) == 1 and not diff.differing
+
+
+def test_with_the_text_cuts_fall_between_graphemes(encs):
+    text = "a🇯🇵b👋🏽 नमस्ते"
+    ends = {m.end() for m in regex.finditer(r"\X", text)}
+    diff = boundary_diff({n: toks(encs[n], text) for n in NAMES}, text)
+    assert diff.cuts and all(c.char in ends for c in diff.cuts)
+    for d in engine.disagreements({n: toks(encs[n], text) for n in NAMES}, diff, text):
+        assert "\ufffd" not in d.text and d.text == text[d.char_start:d.char_end]
 
 
 def test_boundary_diff_of_three_encodings(encs):
@@ -126,19 +136,18 @@ def test_an_encoding_agrees_with_itself_and_cuts_cover_token_starts(text):
     tokens = toks(enc, text)
     diff = boundary_diff({"a": tokens, "b": tokens})
     assert not diff.differing
-    assert [c.byte for c in diff.shared] == [t.byte_start for t in tokens[1:]]
+    assert [c.byte for c in diff.shared] == [u.byte_start for u in group_tokens(tokens)[1:]]
 
 
 def test_disagreements_list_the_stretches_cut_differently(encs):
     text = "Numbers: 1234567 and 😀"
     lists = {n: toks(encs[n], text) for n in ("gpt2", "cl100k_base")}
     found = engine.disagreements(lists)
-    shown = [(text[d.char_start:d.char_end], {n: [t.bytes for t in d.parts[n]] for n in lists}) for d in found]
+    shown = [(d.text, {n: [u.bytes for u in d.parts[n]] for n in lists}) for d in found]
     assert shown == [
         (" 123", {"gpt2": [b" 123"], "cl100k_base": [b" ", b"123"]}),
         ("4567", {"gpt2": [b"45", b"67"], "cl100k_base": [b"456", b"7"]}),
-        (" 😀", {"gpt2": [b" \xf0\x9f\x98", b"\x80"], "cl100k_base": [" 😀".encode()]}),
-    ]
+    ]  # " 😀" is one unit in both: gpt2's cut inside 😀 is not a cut of the text
 
 
 # ------------------------------------------------------------------ deltas

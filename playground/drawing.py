@@ -1,0 +1,48 @@
+"""Drawing shared by the views: the page header and styles, big HTML blocks, messages, ids for HTML.
+
+Every page opens with `header`: the page's CSS (from playground/html.py, once
+per page), a compact title with one line on what the page shows, and the
+token hover/pin listeners (playground/token_links.py).
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from playground import html, token_links
+from playground.escaping import md
+
+TOOL = "BPE playground"
+
+
+def styles() -> None:
+    st.markdown(html.STYLE + html.TC_STYLE, unsafe_allow_html=True)
+
+
+def header(title: str, tagline: str) -> None:
+    """Styles, the compact header (no emoji: titles look alike on every page), the token listeners."""
+    styles()
+    st.markdown(html.page_header(title, f"{TOOL} · {tagline}"), unsafe_allow_html=True)
+    token_links.mount()
+
+
+def draw(markup: str) -> None:
+    """Show a big block built by playground.html (thousands of spans).
+
+    st.html sets the (DOMPurify-sanitised) markup directly; st.markdown would
+    first run it through the markdown parser, which took seconds for a
+    10,000-character text in chromium.  Every value is escaped by html.py either way.
+    """
+    st.html(markup)
+
+
+def refuse_message(error: ValueError, name: str) -> None:
+    """The engine's ValueError as a message: tiktoken's special-token refusal, or a split-pattern problem."""
+    if "special token" not in str(error):
+        st.error(f"**{md(name)} could not split this text:** {md(error, 600)}")
+        return
+    st.error(f"**{md(name)} refused the text** (special-token option “refuse”). To go on, choose “as plain text” "
+             "or “as special tokens” under *Special tokens* in the sidebar.")
+    st.code(str(error), language=None, wrap_lines=True)
+
+
+slug = html.slug  # an HTML id fragment for an encoding name

@@ -1,0 +1,107 @@
+"""Pickers and moves shared by several views: the chosen token and encoding, and going to a view.
+
+The chosen token is ``state.TOKEN_ID`` of encoding ``state.TOKEN_ENC``, shared by
+Merge tree, BPE steps and Vocabulary (and set from Tokenize and Compare).  Views
+never import each other: a view that sends the user elsewhere calls `go`,
+`open_steps` or `open_vocab_token` here, which set the target view's keys
+(declared here, read by that view) before switching page.
+"""
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+import engine
+from playground import encodings, render_cache, state
+
+# keys another view sets before switching to these views (read by steps_view / vocab_view)
+STEPS_SOURCE = "steps_source"
+STEPS_TYPED = "steps_typed"
+STEPS_STEP = "steps_k"
+VOCAB_PANE = "vocab_pane"
+
+
+def go(page: str) -> None:
+    """Switch to the view called `page` (a key of pages._VIEWS); outside the app's navigation
+    (the AppTest harness) say where to go instead."""
+    from playground.pages import PAGES  # pages imports views lazily; this keeps views leaves
+
+    try:
+        st.switch_page(PAGES[page])
+    except StreamlitAPIException:
+        st.info(f"Open *{page}* in the sidebar to go on.")
+
+
+def open_steps(piece: str) -> None:
+    """Make BPE steps show `piece` from its first step (call before `go("steps")`)."""
+    st.session_state[STEPS_SOURCE] = "typed"
+    st.session_state[STEPS_TYPED] = piece
+    st.session_state[STEPS_STEP] = 0
+
+
+def open_vocab_token() -> None:
+    """Make Vocabulary open on the chosen token (call before `go("vocab")`)."""
+    st.session_state[VOCAB_PANE] = "token"
+
+
+# ------------------------------------------------------------ the chosen token
+def set_token(enc_name: str, token_id: int | None) -> None:
+    st.session_state[state.TOKEN_ENC] = enc_name
+    st.session_state[state.TOKEN_ID] = token_id
+
+
+def _on_encoding_change(key: str) -> None:
+    """Switch the shared encoding; keep the same token (by its bytes) when the new encoding has it."""
+    old_name, new_name = st.session_state.get(state.TOKEN_ENC), st.session_state[key]
+    token_id = st.session_state.get(state.TOKEN_ID)
+    new_id = None
+    if token_id is not None and old_name:
+        try:
+            data = encodings.resolve(old_name).decode_single_token_bytes(token_id)
+            new_id = encodings.resolve(new_name).mergeable_ranks.get(data)
+        except (KeyError, engine.UnknownTokenError):
+            new_id = None
+    set_token(new_name, new_id if new_id is not None else token_id)
+
+
+def encoding_select(key: str, label: str = "Encoding") -> tuple[str, engine.Encoding]:
+    """The shared "chosen encoding" picker (built-ins + this session's own tokenizers)."""
+    options = state.known_encodings()
+    if st.session_state.get(state.TOKEN_ENC) not in options:
+        st.session_state[state.TOKEN_ENC] = "cl100k_base"
+    st.session_state[key] = st.session_state[state.TOKEN_ENC]  # before the widget: the shared key wins
+    name = st.selectbox(label, options, key=key, on_change=_on_encoding_change, args=(key,),
+                        help="Shared by Merge tree, BPE steps and Vocabulary. Trained tokenizers appear here too.")
+    return name, encodings.resolve(name)
+
+
+def text_tokens(name: str, enc: engine.Encoding) -> list[engine.Token]:
+    """Tokens of the current text (special-token text encoded as plain text, so nothing is refused)."""
+    text = st.session_state.get(state.TEXT, "")
+    policy = st.session_state.get(state.SPECIAL, "text")
+    try:
+        return list(render_cache.tokens(name, enc, text, policy))
+    except ValueError:
+        return list(render_cache.tokens(name, enc, text, "text"))
+
+
+def token_label(enc: engine.Encoding, token_id: int) -> str:
+    """A token as a chip or option label: its bytes readably (space as ␣) and its id."""
+    try:
+        data = enc.decode_single_token_bytes(token_id)
+    except engine.UnknownTokenError:
+        return f"? · {token_id}"
+    return f"{engine.readable(data, space='␣')} · {token_id}"
+
+
+def token_problem(enc: engine.Encoding, token_id: int) -> str | None:
+    """Why `token_id` has no tree, or None."""
+    if enc.is_special_token(token_id):
+        text = enc.decode_single_token_bytes(token_id).decode("utf-8", "replace")
+        return (f"Id {token_id} is the special token `{text}`: encode() adds it whole, it is never built "
+                "by merges, so it has no tree. Pick an ordinary token.")
+    if enc.unknown_ids([token_id]):
+        return (f"Id {token_id} is not a token of {enc.name}: ordinary ids are 0 … {len(enc.mergeable_ranks) - 1}"
+                f"{', special ids ' + ', '.join(map(str, sorted(enc.special_tokens.values()))) if enc.special_tokens else ''}"
+                "; the ids between are unused. Pick another id.")
+    return None

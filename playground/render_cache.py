@@ -1,0 +1,173 @@
+"""Cached work of the token views that does not change with a click: tokens, grouping, markup, trees.
+
+The engine calls go through playground/encodings.py's cached wrappers; what the
+views derive from them (display units, the boundary diff, thousands of spans of
+HTML, one token's merge tree) is cached here, keyed like those wrappers by
+encoding name, text and options, so after a 2 MB paste switching a pane or the
+layout only redraws.
+
+These are `st.cache_resource` caches of *frozen* results (tuples, frozen
+dataclasses, strings) that no view mutates: `st.cache_data` unpickles a copy on
+every hit, which for a 2 MB text (half a million ids, 25,000 token records)
+took most of a second on each click.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import lru_cache
+
+import streamlit as st
+
+import engine
+from playground import encodings, html
+
+MAX_IDS_LINKED = 5_000  # ids in the hover-linked list (the copyable list holds more)
+# Characters drawn span by span (every unit is a span with its tooltip: about 250 bytes of HTML).
+# Beyond this the browser spends seconds on each redraw; counts, the table and the downloads
+# still cover the first encodings.DRAW_LIMIT characters, and the counts the whole text.
+DRAWN_CHARS = 20_000
+
+
+@lru_cache(maxsize=8)
+def text_key(text: str) -> str:
+    """A digest of `text`, computed once per text object (Streamlit would hash megabytes on every call)."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _ids(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> tuple[int, ...]:
+    return tuple(encodings.encode(name, _enc, _text, policy))
+
+
+def ids(name: str, enc: engine.Encoding, text: str, policy: str) -> tuple[int, ...]:
+    """All ids of `text` (ValueError under the 'refuse' policy is raised, not cached)."""
+    return _ids(name, enc, text_key(text), text, policy)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _tokens(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> tuple[engine.Token, ...]:
+    return tuple(encodings.tokenize(name, _enc, _text, policy))
+
+
+def tokens(name: str, enc: engine.Encoding, text: str, policy: str) -> tuple[engine.Token, ...]:
+    """Token records of the first DRAW_LIMIT characters."""
+    return _tokens(name, enc, text_key(text), text, policy)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _pieces(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> tuple[engine.Piece, ...]:
+    return tuple(encodings.pretokenize(name, _enc, _text, policy))
+
+
+def pieces(name: str, enc: engine.Encoding, text: str, policy: str) -> tuple[engine.Piece, ...]:
+    return _pieces(name, enc, text_key(text), text, policy)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _stats(name: str, key: str, _text: str, n_tokens: int) -> engine.EncodingStats:
+    return engine.text_stats(name, _text, n_tokens)
+
+
+def stats(name: str, text: str, n_tokens: int) -> engine.EncodingStats:
+    """engine.text_stats, once per text (it encodes the whole text to count its bytes)."""
+    return _stats(name, text_key(text), text, n_tokens)
+
+
+def drawn_units(units: list[engine.DisplayUnit]) -> list[engine.DisplayUnit]:
+    """The units that start in the first DRAWN_CHARS characters."""
+    lo, hi = 0, len(units)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if units[mid].char_start < DRAWN_CHARS:
+            lo = mid + 1
+        else:
+            hi = mid
+    return units[:lo]
+
+
+@dataclass(frozen=True)
+class TokenView:
+    markup: str  # the drawn units
+    ids_markup: str  # the linked ids list
+    n_units: int
+    n_split: int  # units that hold several tokens
+
+
+def token_view(name: str, enc: engine.Encoding, text: str, policy: str, show_ws: bool) -> TokenView:
+    """Tokenize's drawing of `text` under one encoding (first DRAWN_CHARS characters)."""
+    return _token_view(name, enc, text_key(text), text, policy, show_ws)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _token_view(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str, show_ws: bool) -> TokenView:
+    text = _text
+    drawn = text[: encodings.DRAW_LIMIT]
+    units = drawn_units(engine.group_tokens(tokens(name, _enc, text, policy), drawn))
+    idlist = f"ids-{html.slug(name)}"
+    markup = html.token_units(units, f"tokens-{html.slug(name)}", show_ws=show_ws,
+                              pieces=pieces(name, _enc, text, policy), encoding=name, n_vocab=_enc.n_vocab,
+                              idlist=idlist)
+    all_ids = ids(name, _enc, text, policy)
+    return TokenView(markup, html.id_list(all_ids, idlist, limit=MAX_IDS_LINKED),
+                     len(units), sum(u.split for u in units))
+
+
+@dataclass(frozen=True)
+class CompareView:
+    markups: dict[str, str]
+    n_shared: int
+    n_differing: int
+    agreement: float
+    n_disagreements: int
+    disagreement_rows: list[dict[str, str]]
+
+
+def _label(unit: engine.DisplayUnit) -> str:
+    """A unit as plain text for the table: visible whitespace, the count when a character is split."""
+    text = html.visible(unit.text)
+    return f"{text} ({html.plural(len(unit.ids), 'token')})" if unit.split else text
+
+
+def compare_view(names: tuple[str, ...], encs: tuple[engine.Encoding, ...], text: str, policy: str,
+                 show_ws: bool, max_rows: int) -> CompareView:
+    """Compare's rows, cut counts and disagreement table for `names` on `text` (drawn part)."""
+    return _compare_view(names, encs, text_key(text), text, policy, show_ws, max_rows)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _compare_view(names: tuple[str, ...], _encs: tuple[engine.Encoding, ...], key: str, _text: str, policy: str,
+                  show_ws: bool, max_rows: int) -> CompareView:
+    text = _text
+    drawn = text[: encodings.DRAW_LIMIT]
+    units, split = {}, {}
+    for name, enc in zip(names, _encs):
+        split[name] = pieces(name, enc, text, policy)
+        units[name] = engine.group_tokens(tokens(name, enc, text, policy), drawn)
+    diff = engine.unit_diff(units)
+    shared = diff.shared_bytes()
+    markups = {
+        name: html.token_units(drawn_units(units[name]), f"cmp-{html.slug(name)}", show_ws=show_ws, pieces=split[name],
+                               shared_cuts=shared, cls="tokens cmp", encoding=name, n_vocab=enc.n_vocab)
+        for name, enc in zip(names, _encs)
+    }
+    found = engine.unit_disagreements(units, diff, drawn) if len(names) >= 2 else []
+    rows = []
+    for d in found[:max_rows]:
+        row = {"chars": f"{d.char_start}–{d.char_end}", "text": html.visible(d.text)}
+        for name in names:
+            row[name] = " | ".join(_label(u) for u in d.parts[name])
+        rows.append(row)
+    return CompareView(markups, len(diff.shared), len(diff.differing), diff.agreement, len(found), rows)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def merge_tree(name: str, _enc: engine.Encoding, token_id: int) -> engine.MergeNode:
+    """How `token_id` was built.  Rank-file encodings replay BPE on this token's bytes only
+    (engine.merge_tree_of: milliseconds, no full merge recovery); tokenizers with explicit
+    merges (trained, minbpe files) read their merges."""
+    if _enc.uses_pair_merges:
+        return _enc.merge_tree(token_id)
+    if _enc.is_special_token(token_id):
+        return _enc.merge_tree(token_id)  # raises the engine's explanation
+    return engine.merge_tree_of(_enc.decode_single_token_bytes(token_id), _enc.mergeable_ranks)

@@ -1,0 +1,50 @@
+// The live text box (playground/live_input.py): sends the text to Python a moment after the last
+// keystroke, so tokens follow the typing with no Ctrl+Enter.  Nothing is fetched; no build step.
+//
+// Python sends the text only when *it* changed it (first run of a session, a gallery "open" button),
+// tagged with a revision number; otherwise the box keeps what the user typed.  The last text lives in
+// window.__bpeLive so a page switch (a fresh mount) starts from it without sending megabytes back.
+export default function (component) {
+  const { data, parentElement, setStateValue } = component;
+  const g = window.__bpeLive || (window.__bpeLive = { text: null, rev: -1 });
+  const box = parentElement.querySelector("textarea");
+  const count = parentElement.querySelector(".count");
+  const max = (data && data.max) || 2000000;
+  box.maxLength = max;  // the browser refuses typing or pasting past the limit
+  const fmt = (n) => n.toLocaleString("en-US") + " / " + max.toLocaleString("en-US") + (n === 1 ? " character" : " characters");
+  // A lone surrogate (half of an emoji, e.g. from a broken paste) cannot travel as UTF-8: it becomes U+FFFD
+  // here, visibly, instead of the whole text being dropped on the way.
+  const clean = (s) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+  box.__send = () => {
+    box.__timer = null;
+    const text = clean(box.value);
+    if (text !== box.value) box.value = text;
+    g.text = text;
+    setStateValue("text", text);
+  };
+  if (data && data.text != null && data.rev > g.rev) {
+    g.rev = data.rev;
+    g.text = data.text;
+    if (box.value !== data.text) box.value = data.text;
+  } else if (!box.__bound && g.text != null && box.value !== g.text) {
+    box.value = g.text;
+  }
+  if (count) count.textContent = fmt(box.value.length);
+  if (!box.__bound) {
+    box.__bound = true;
+    let composing = false;
+    const wait = (data && data.debounce) || 200;
+    box.addEventListener("compositionstart", () => { composing = true; });
+    box.addEventListener("compositionend", () => { composing = false; box.dispatchEvent(new Event("input")); });
+    box.addEventListener("input", () => {
+      g.text = box.value;
+      if (count) count.textContent = fmt(box.value.length);
+      if (composing) return;
+      clearTimeout(box.__timer);
+      box.__timer = setTimeout(() => box.__send(), wait);
+    });
+    box.addEventListener("blur", () => {
+      if (box.__timer) { clearTimeout(box.__timer); box.__send(); }
+    });
+  }
+}

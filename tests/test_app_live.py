@@ -1,0 +1,73 @@
+"""Issue 11 through AppTest: one token's tree without the full merge recovery, long trees laid out
+left to right, grapheme-whole units with offsets in the markup, Compare's table without �."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import regex
+from streamlit.testing.v1 import AppTest
+
+import engine
+import engine.core
+from playground import state
+
+VIEW_APP = str(Path(__file__).parent / "apps" / "view_app.py")
+SCRIPTS = "Family 👨‍👩‍👧 wave 👋🏽 flags 🇯🇵🇫🇷 नमस्ते दुनिया · مرحبا بالعالم · é"
+
+
+def run(view: str, **session) -> AppTest:
+    at = AppTest.from_file(VIEW_APP, default_timeout=60)
+    at.session_state["_view"] = view
+    for key, value in session.items():
+        at.session_state[key] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_o200k_tree_without_recovering_all_merges(monkeypatch):
+    def refuse(_ranks):
+        raise AssertionError("the full merge recovery ran")
+
+    monkeypatch.setattr(engine.core, "recover_merges", refuse)
+    enc = engine.get_encoding("o200k_base")
+    token_id = max(enc.encode_ordinary(" playground unbelievable"), key=lambda t: len(enc.decode_single_token_bytes(t)))
+    at = run("tree_view", **{state.TOKEN_ENC: "o200k_base", state.TOKEN_ID: token_id})
+    dot = at.get("graphviz_chart")[0].proto.spec
+    assert f"id {token_id}" in dot
+
+
+def test_a_32_byte_gpt2_token_is_drawn_left_to_right_whole():
+    at = run("tree_view", **{state.TOKEN_ENC: "gpt2", state.TOKEN_ID: 3880})  # 32 dashes
+    dot = at.get("graphviz_chart")[0].proto.spec
+    assert "rankdir=LR" in dot
+    assert len(re.findall(r"^\s+n\d+ \[", dot, flags=re.M)) == 63  # every box: 32 bytes, 31 merges
+    at = run("tree_view", **{state.TOKEN_ENC: "gpt2", state.TOKEN_ID: 5303})  # 'hi': small, top-down
+    assert "rankdir=TB" in at.get("graphviz_chart")[0].proto.spec
+
+
+def test_units_carry_grapheme_offsets_and_rtl_runs():
+    at = run("tokenize_view", **{state.TEXT: SCRIPTS, state.ENCODINGS: ["gpt2"], state.SHOW_WS: False})
+    markup = next(h.value for h in at.get("html") if 'id="tokens-gpt2"' in h.value)
+    bounds = {0} | {m.end() for m in regex.finditer(r"\X", SCRIPTS)}
+    offsets = [(int(a), int(b)) for a, b in re.findall(r'data-start="(\d+)" data-end="(\d+)"', markup)]
+    assert offsets and all(a in bounds and b in bounds for a, b in offsets)
+    assert [a for a, _ in offsets[1:]] == [b for _, b in offsets[:-1]]  # no gaps, no overlaps
+    assert markup.count('class="rtl" dir="rtl"') == 1
+    assert 'data-idlist="ids-gpt2"' in markup and any('id="ids-gpt2"' in h.value for h in at.get("html"))
+
+
+def test_compare_table_shows_whole_graphemes():
+    at = run("compare_view", **{state.TEXT: SCRIPTS, state.ENCODINGS: ["gpt2", "cl100k_base"], state.SHOW_WS: False})
+    frame = at.dataframe[-1].value
+    assert len(frame) and "\ufffd" not in frame.to_string()
+    bounds = {0} | {m.end() for m in regex.finditer(r"\X", SCRIPTS)}
+    for chars, text in zip(frame["chars"], frame["text"]):
+        a, b = map(int, chars.split("–"))
+        assert a in bounds and b in bounds and text == SCRIPTS[a:b].replace(" ", "␣")
+
+
+def test_one_token_is_not_one_tokens():
+    at = run("compare_view", **{state.TEXT: "hi", state.ENCODINGS: ["gpt2", "cl100k_base"]})
+    assert any(m.value == "**gpt2** · 1 token" for m in at.markdown)

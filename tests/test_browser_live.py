@@ -1,0 +1,144 @@
+"""The playground feels live and draws every script right (issue 11), in Debian chromium.
+
+* typing updates the counts with no Ctrl+Enter and no blur;
+* every drawn unit starts and ends on a grapheme boundary (regex ``\\X``) for
+  emoji with ZWJ and skin tones, flags, Devanagari and Arabic, on Tokenize and Compare;
+  Arabic sits in one right-to-left run;
+* hovering shows the tooltip at once and lights up the ids and, on Compare, the
+  same characters in the other encoding; a click pins it, and its link opens the tree;
+* the landing page on desktop and phone, the Arabic/emoji text and a pinned token
+  are saved as screenshots (test-results/screenshots/).
+"""
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+import regex
+from playwright.sync_api import Page, expect
+
+import engine
+from conftest import SCREENSHOTS
+
+FIRST = 30_000  # ms: the first render of a page may load vocabularies
+SCRIPTS = "Family 👨‍👩‍👧 wave 👋🏽 flags 🇯🇵🇫🇷 नमस्ते दुनिया · مرحبا بالعالم · é"
+
+
+def bounds(text: str) -> set[int]:
+    return {0} | {m.end() for m in regex.finditer(r"\X", text)}
+
+
+def units_of(page: Page, selector: str) -> list[tuple[int, int, str]]:
+    return page.locator(selector).evaluate_all(
+        "els => els.map(e => [+e.dataset.start, +e.dataset.end, e.textContent])")
+
+
+def links_ready(page: Page) -> None:
+    """Wait until the hover/pin listeners (playground/static/token_links.js) are installed."""
+    page.wait_for_function("() => window.__bpeLinks && window.__bpeLinks.trigger", timeout=FIRST)
+
+
+def metric(page: Page, label: str):
+    return page.get_by_test_id("stMetric").filter(has_text=label).get_by_test_id("stMetricValue")
+
+
+def test_typing_updates_counts_without_ctrl_enter(page: Page):
+    page.goto("/?enc=gpt2&ws=0&text=" + quote("start"))
+    expect(page.locator("#tokens-gpt2 span.tok").first).to_be_visible(timeout=FIRST)
+    box = page.get_by_label("Text", exact=True)
+    box.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("hello world, typed live", delay=20)  # keystrokes only: no Enter, no blur
+    n = len(engine.get_encoding("gpt2").encode("hello world, typed live"))
+    expect(metric(page, "Tokens")).to_have_text(str(n), timeout=10_000)
+    expect(page.locator("#tokens-gpt2")).to_have_text("hello world, typed live")
+    expect(box).to_be_focused()  # the box never lost focus
+
+
+def test_every_drawn_unit_is_whole_graphemes(page: Page):
+    page.goto("/?enc=gpt2,cl100k_base&ws=0&text=" + quote(SCRIPTS))
+    expect(page.locator("#tokens-gpt2 span.tok").first).to_be_visible(timeout=FIRST)
+    ok = bounds(SCRIPTS)
+    for name in ("gpt2", "cl100k_base"):
+        if name != "gpt2":
+            page.get_by_test_id("stMain").get_by_role("radio", name=name, exact=True).click()
+            expect(page.locator(f"#tokens-{name} span.tok").first).to_be_visible()
+        units = units_of(page, f"#tokens-{name} span.tok")
+        assert [(a, b) for a, b, _ in units if a not in ok or b not in ok] == [], name
+        assert [t for _, _, t in units] == [SCRIPTS[a:b] for a, b, _ in units]
+        assert "".join(t for _, _, t in units) == SCRIPTS
+        rtl = page.locator(f"#tokens-{name} span.rtl[dir=rtl]")
+        expect(rtl).to_have_count(1)  # both Arabic words, and the space between, in one run
+        assert rtl.text_content().strip() == "مرحبا بالعالم"  # a token may bring its leading space
+    page.set_viewport_size({"width": 900, "height": 700})
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#tokens-cl100k_base").screenshot(path=str(SCREENSHOTS / "live-scripts-tokenize.png"))
+
+    page.goto("/compare?enc=gpt2,cl100k_base&ws=0&text=" + quote(SCRIPTS))
+    expect(page.locator("#cmp-gpt2 span.tok").first).to_be_visible(timeout=FIRST)
+    for name in ("gpt2", "cl100k_base"):
+        units = units_of(page, f"#cmp-{name} span.tok")
+        assert [(a, b) for a, b, _ in units if a not in ok or b not in ok] == [], name
+    table = page.get_by_test_id("stDataFrame").last
+    expect(table).to_be_visible()
+
+
+def test_hover_shows_tooltip_and_lights_linked_spans(page: Page):
+    text = "unbelievable 1234567 مرحبا"
+    page.goto("/?enc=gpt2,cl100k_base&ws=0&text=" + quote(text))
+    first = page.locator("#tokens-gpt2 span.tok").first
+    expect(first).to_be_visible(timeout=FIRST)
+    links_ready(page)
+    first.hover()
+    tip = page.locator("#bpe-tip")
+    expect(tip).to_be_visible()
+    ids = first.get_attribute("data-ids").split()
+    expect(tip).to_contain_text(ids[0])
+    expect(tip).to_contain_text("bytes ")
+    expect(page.locator("#ids-gpt2 .id.hl")).to_have_count(len(ids))
+    assert page.locator("#ids-gpt2 .id.hl").first.text_content() == ids[0]
+
+    page.goto("/compare?enc=gpt2,cl100k_base&ws=0&text=" + quote(text))
+    digits = page.locator("#cmp-gpt2 span.tok", has_text="45")
+    expect(digits).to_be_visible(timeout=FIRST)
+    links_ready(page)
+    digits.hover()
+    start, end = int(digits.get_attribute("data-start")), int(digits.get_attribute("data-end"))
+    lit = page.locator("#cmp-cl100k_base span.tok.hl")
+    expect(lit.first).to_be_visible()
+    for a, b, _ in units_of(page, "#cmp-cl100k_base span.tok.hl"):
+        assert a < end and b > start  # the same characters, in the other encoding
+    digits.click()
+    expect(page.locator("#cmp-gpt2 span.tok.pin")).to_have_count(1)
+    page.mouse.move(5, 5)
+    expect(tip).to_be_visible()  # pinned: stays without the mouse
+    expect(tip.get_by_role("link", name="Merge tree →")).to_be_visible()
+    page.get_by_test_id("stMain").screenshot(path=str(SCREENSHOTS / "live-compare-pinned.png"))
+    token_id = digits.get_attribute("data-ids").split()[0]
+    tip.get_by_role("link", name="Merge tree →").click()
+    expect(page).to_have_url(re.compile(rf"/tree\?.*tok={token_id}"), timeout=FIRST)
+    expect(page.get_by_test_id("stGraphVizChart").first).to_be_visible(timeout=FIRST)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+
+
+def test_compare_loads_without_console_warnings_from_our_charts(page: Page):
+    messages: list[str] = []
+    page.on("console", lambda m: messages.append(f"{m.type}: {m.text}") if m.type in ("warning", "error") else None)
+    page.goto("/compare?enc=gpt2,cl100k_base,o200k_base")
+    expect(page.get_by_test_id("stVegaLiteChart").first.locator("svg, canvas").first).to_be_visible(timeout=FIRST)
+    page.wait_for_timeout(1000)
+    assert not [m for m in messages if "fit" in m or "Dropping" in m], messages
+
+
+def test_landing_page_on_desktop_and_phone(page: Page):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size({"width": 1300, "height": 900})
+    page.goto("/")
+    expect(page.locator("#tokens-gpt2 span.tok").first).to_be_visible(timeout=FIRST)
+    expect(page.locator(".bpe-header h1")).to_have_text("Tokenize")
+    page.screenshot(path=str(SCREENSHOTS / "live-landing-desktop.png"), animations="disabled")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(500)
+    value = metric(page, "Tokens")
+    assert value.bounding_box()["height"] < 40  # metrics sized for a phone
+    page.screenshot(path=str(SCREENSHOTS / "live-landing-phone.png"), animations="disabled")
