@@ -116,7 +116,7 @@ def _rows(names: list[str], counts: dict[str, int], view: render_cache.CompareVi
     c2.metric("Cuts only some make", f"{view.n_differing:,}")
     c3.metric("Agreement", f"{view.agreement:.0%}",
               help="Shared cuts as a share of all places where any encoding cuts (drawn part of the text).")
-    layout = c4.segmented_control("Layout", LAYOUTS, key="cmp_layout", default=LAYOUTS[0], required=True)
+    layout = c4.segmented_control("Layout", LAYOUTS, key="cmp_layout", persist_state="session", default=LAYOUTS[0], required=True)
     st.markdown(html.cut_legend(view.n_shared, view.n_differing), unsafe_allow_html=True)
     if layout == "Stacked":
         for name in names:

@@ -38,7 +38,7 @@ def render() -> None:
     st.caption("Every number on this page is measured now by this app's engine: nothing is quoted from elsewhere. "
                "It always compares gpt2, cl100k_base and o200k_base, plus your own tokenizers (trained or uploaded) "
                "— whatever the sidebar picks.")
-    section = st.segmented_control("Show", list(SECTIONS), format_func=SECTIONS.get, key=K_SECTION,
+    section = st.segmented_control("Show", list(SECTIONS), format_func=SECTIONS.get, key=K_SECTION, persist_state="session",
                                    default="demos", required=True, label_visibility="collapsed")
     names = list(BASE_ENCODINGS) + [n for n in st.session_state.get(state.CUSTOM, {}) if n not in BASE_ENCODINGS]
     if section == "yours":
@@ -49,7 +49,7 @@ def render() -> None:
 
 # ------------------------------------------------------------------ gallery
 def _gallery(names: list[str]) -> None:
-    key = st.pills("Demo", list(DEMOS), format_func=lambda k: DEMOS[k].title, key=K_DEMO,
+    key = st.pills("Demo", list(DEMOS), format_func=lambda k: DEMOS[k].title, key=K_DEMO, persist_state="session",
                    default="languages", required=True)
     demo = DEMOS[key]
     st.markdown(demo.explanation)
@@ -183,7 +183,7 @@ def _look_closer(demo: Demo, tokens: dict[str, list], names: list[str]) -> None:
                "a gap marks the start of a new pre-tokenizer piece; ‹hex› is part of a character.")
     options = list(range(len(demo.samples))) + [ALL]
     focus = next((i for i, s in enumerate(demo.samples) if s.label == demo.focus), 0)
-    pick = st.selectbox("Example", options, index=focus, key=K_PICK + demo.key,
+    pick = st.selectbox("Example", options, index=focus, key=K_PICK + demo.key, persist_state="session",
                         format_func=lambda i: "All examples, one per line" if i == ALL else demo.samples[i].label)
     indices = range(len(demo.samples)) if pick == ALL else [pick]
     if pick != ALL and demo.samples[pick].note:
@@ -361,12 +361,12 @@ def _budget(counts: dict[str, int], n_chars: int, names: list[str]) -> None:
     st.session_state.setdefault(K_PRICE, 1.0)
     left, right = st.columns(2)
     with left:
-        st.pills("Context presets", list(CONTEXT_PRESETS), key=K_PRESET, on_change=_apply_preset)
+        st.pills("Context presets", list(CONTEXT_PRESETS), key=K_PRESET, persist_state="session", on_change=_apply_preset)
         context = st.number_input("Context window (tokens)", min_value=1, max_value=100_000_000, step=1_000,
-                                  key=K_CONTEXT, on_change=_clear_preset)
+                                  key=K_CONTEXT, persist_state="session", on_change=_clear_preset)
     with right:
         price = st.number_input("Price per 1 million tokens (enter your provider's current price)",
-                                min_value=0.0, max_value=1_000_000.0, step=0.05, format="%.4f", key=K_PRICE,
+                                min_value=0.0, max_value=1_000_000.0, step=0.05, format="%.4f", key=K_PRICE, persist_state="session",
                                 help="No price list is built in: prices change, and a stale one misleads.")
     rows = []
     for n in names:

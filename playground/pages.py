@@ -26,14 +26,21 @@ _SECTIONS = {
 }
 
 
-def _page(name: str) -> st.Page:
+def _page(name: str, *, home: bool = False) -> st.Page:
+    """The page of a view; ``home=True`` is the same view served at the root URL, hidden from the menu.
+
+    Every view has its own URL (``/tokenize`` opens directly, a share link can name it); the root
+    URL shows Tokenize through a hidden default page, because a default page has no URL of its own.
+    """
     module, title, icon, url_path = _VIEWS[name]
 
     def run() -> None:
         importlib.import_module(f"playground.{module}").render()
 
-    run.__name__ = module
-    return st.Page(run, title=title, icon=icon, url_path=url_path, default=name == "tokenize")
+    run.__name__ = f"{module}_home" if home else module
+    if home:
+        return st.Page(run, title=title, icon=icon, url_path="home", default=True, visibility="hidden")
+    return st.Page(run, title=title, icon=icon, url_path=url_path)
 
 
 class _Pages:
@@ -48,4 +55,7 @@ PAGES = _Pages()
 
 def sections() -> dict[str, list[st.Page]]:
     """The navigation menu, for `st.navigation` in app.py."""
-    return {section: [_page(name) for name in names] for section, names in _SECTIONS.items()}
+    menu = {section: [_page(name) for name in names] for section, names in _SECTIONS.items()}
+    first = next(iter(menu))
+    menu[first].append(_page(_SECTIONS[first][0], home=True))
+    return menu

@@ -6,11 +6,10 @@ text typed on Tokenize was gone after a visit to Merge tree.  Two rules stop tha
 * **Values that matter live in state of their own.**  The text, the chosen
   encodings, the special-token policy and the chosen token are app-wide keys
   (below) that every page reads, drawn or not.
-* **Every view's value widgets are listed in `PERSISTENT`.**  `keep_values()`
-  runs before each page and writes each listed key back to itself, which
-  turns it into user-set state that Streamlit keeps while the widget is not
-  drawn (Streamlit's documented multipage pattern).  Buttons, uploaders and
-  table selections are never listed: their values cannot be set.
+* **Every view's value widgets keep their values for the session**
+  (``persist_state="session"``, Streamlit 1.67's own mechanism, which also
+  handles widgets inside fragments).  `PAGE_KEYS` lists them per page, for the
+  share link and for the test that checks each one survives a page switch.
 
 The session's own tokenizers (trained or uploaded) are kept in `CUSTOM`, at
 most `MAX_CUSTOM` of them; adding one more drops the oldest with a notice.
@@ -71,6 +70,7 @@ DEFAULTS = {
 
 # ----------------------------------------------------- the views' value widgets
 # Keyed by the page's URL path: the share link carries the open page's own values.
+# Each is drawn with persist_state="session", so it survives pages that do not draw it.
 PAGE_KEYS: dict[str, tuple[str, ...]] = {
     "tokenize": ("tok_encoding", "tok_pane", "tok_decode"),
     "compare": ("cmp_layout",),
@@ -81,19 +81,12 @@ PAGE_KEYS: dict[str, tuple[str, ...]] = {
     "train": ("train_vocab", "train_pattern", "train_custom_pattern", "train_specials", "train_pane",
               "train_replace", "upload_kind", "upload_pattern", "upload_custom_pattern", "upload_specials"),
 }
-PERSISTENT_PREFIXES = ("gallery_pick_",)  # one pick list per gallery demo
-# Kept across pages but never put in a link (too long, or not a choice worth sharing).
-LOCAL_ONLY = ("train_text",)
-PERSISTENT = (TEXT, ENCODINGS, SPECIAL, SHOW_WS, *LOCAL_ONLY, *(k for keys in PAGE_KEYS.values() for k in keys))
+PAGE_KEYS[""] = PAGE_KEYS["tokenize"]  # the root URL shows Tokenize
 _URL_SAFE = (str, int, float, bool)
 
 
-def is_persistent(key: str) -> bool:
-    return key in PERSISTENT or key.startswith(PERSISTENT_PREFIXES)
-
-
 def init_state() -> None:
-    """Each run: set defaults (never overwriting), restore the share link once per session, keep values."""
+    """Each run: set defaults (never overwriting), restore the share link once per session."""
     st.session_state.setdefault(CUSTOM, OrderedDict())
     st.session_state.setdefault(NOTICES, [])
     for key, value in DEFAULTS.items():
@@ -102,14 +95,6 @@ def init_state() -> None:
         st.session_state[_LOADED] = True
         load_query_params()
     sanitize_selection()
-    keep_values()
-
-
-def keep_values() -> None:
-    """Write every persistent widget value back to itself, so pages that do not draw it keep it."""
-    for key in list(st.session_state.keys()):
-        if is_persistent(key):
-            st.session_state[key] = st.session_state[key]
 
 
 def known_encodings() -> list[str]:

@@ -52,11 +52,11 @@ def _pieces(name: str, enc: engine.Encoding) -> list[str]:
 
 def _choose_piece(name: str, enc: engine.Encoding) -> str | None:
     st.session_state.setdefault(SOURCE_KEY, "text")  # no default=: other views set this key before switching
-    source = st.segmented_control("Piece", list(SOURCES), format_func=SOURCES.get, key=SOURCE_KEY,
+    source = st.segmented_control("Piece", list(SOURCES), format_func=SOURCES.get, key=SOURCE_KEY, persist_state="session",
                                   required=True, label_visibility="collapsed")
     if source == "typed":
         st.session_state.setdefault(TYPED_KEY, "unbelievable")
-        return st.text_input("Piece", key=TYPED_KEY, help="Any text; BPE runs on its UTF-8 bytes.") or None
+        return st.text_input("Piece", key=TYPED_KEY, persist_state="session", help="Any text; BPE runs on its UTF-8 bytes.") or None
     pieces = _pieces(name, enc)
     if not pieces:
         st.info("The text is empty: type one on the Tokenize page, or type a piece here.")
@@ -65,7 +65,7 @@ def _choose_piece(name: str, enc: engine.Encoding) -> str | None:
         st.session_state[PIECE_KEY] = max(pieces, key=lambda p: len(p.encode("utf-8")))
     return st.selectbox(
         f"Pieces of the current text ({len(pieces):,} distinct; the longest is preselected)", pieces,
-        key=PIECE_KEY, format_func=lambda p: f"{engine.readable(p.encode('utf-8'), space='␣')}   ({html.plural(len(p.encode('utf-8')), 'byte')})",
+        key=PIECE_KEY, persist_state="session", format_func=lambda p: f"{engine.readable(p.encode('utf-8'), space='␣')}   ({html.plural(len(p.encode('utf-8')), 'byte')})",
         help="The encoding's split pattern cut the text into these pieces; BPE never merges across them.")
 
 
@@ -86,7 +86,7 @@ def _stepper(n: int) -> int:
     b[1].button("◀", key="steps_prev", on_click=_move, args=(-1, n), help="One merge back", width="stretch")
     b[2].button("▶", key="steps_next", on_click=_move, args=(1, n), help="Next merge", width="stretch")
     b[3].button("⏭", key="steps_last", on_click=_move, args=(None, n), help="All merges done", width="stretch")
-    return b[4].slider("Step", 0, n, key=STEP_KEY, label_visibility="collapsed",
+    return b[4].slider("Step", 0, n, key=STEP_KEY, persist_state="session", label_visibility="collapsed",
                        help="0 = single bytes; each step performs one merge.")
 
 

@@ -48,7 +48,7 @@ def parse_ids(text: str) -> ParsedIds:
 
 
 def _decode_box(name: str, enc: engine.Encoding) -> None:
-    raw = st.text_input("Decode ids", key="tok_decode", placeholder="15339, 1917   or   [15339 1917]",
+    raw = st.text_input("Decode ids", key="tok_decode", persist_state="session", placeholder="15339, 1917   or   [15339 1917]",
                         max_chars=MAX_DECODE_CHARS,
                         help=f"Token ids of {name}, separated by commas, spaces or new lines.")
     if not raw.strip():
@@ -198,7 +198,7 @@ def _inspect(names: list[str], text: str) -> None:
     """Everything below the text box: the encoding and pane pickers redraw only this part."""
     if st.session_state.get("tok_encoding") not in names:
         st.session_state["tok_encoding"] = names[0]
-    name = st.segmented_control("Encoding", names, key="tok_encoding", required=True,
+    name = st.segmented_control("Encoding", names, key="tok_encoding", persist_state="session", required=True,
                                 help="Which of the sidebar's encodings to inspect.") or names[0]
     policy = st.session_state.get(state.SPECIAL, "text")
     show_ws = bool(st.session_state.get(state.SHOW_WS, True))
@@ -212,7 +212,7 @@ def _inspect(names: list[str], text: str) -> None:
         return
 
     _metrics(render_cache.stats(name, text, len(ids)))
-    pane = st.segmented_control("Show", PANES, key="tok_pane", default="Tokens", required=True) or "Tokens"
+    pane = st.segmented_control("Show", PANES, key="tok_pane", persist_state="session", default="Tokens", required=True) or "Tokens"
     view = render_cache.token_view(name, enc, text, policy, show_ws)
     if pane == "Tokens":
         _tokens_pane(view)

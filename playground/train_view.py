@@ -22,6 +22,7 @@ from engine.openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
 from engine.patterns import compile_pattern
 from engine.train import check_special_tokens
 from playground import jobs, state
+from playground.drawing import header
 from playground.escaping import md
 from playground.job_tasks import rebuild_trained
 
@@ -208,7 +209,7 @@ def _training_text() -> str | None:
     upload = st.file_uploader("…or upload a text file (UTF-8, up to 2 MB)", type=None, key=T_FILE, max_upload_size=2)
     if upload is None:
         return st.session_state[T_TEXT]
-    st.checkbox("Decode with replacement (bad bytes become �)", key=T_REPLACE)
+    st.checkbox("Decode with replacement (bad bytes become �)", key=T_REPLACE, persist_state="session")
     decoded = decode_upload(upload.getvalue(), upload.name, replace=st.session_state.get(T_REPLACE, False))
     if decoded.error:
         st.error(decoded.error)
@@ -221,14 +222,14 @@ def _training_text() -> str | None:
 
 def _settings() -> tuple[int, str | None, list[str]] | None:
     cols = st.columns([1, 1, 1])
-    vocab = cols[0].number_input("Vocabulary size", MIN_VOCAB, MAX_VOCAB, key=T_VOCAB, step=64,
+    vocab = cols[0].number_input("Vocabulary size", MIN_VOCAB, MAX_VOCAB, key=T_VOCAB, persist_state="session", step=64,
                                  help="256 byte tokens + one token per merge (special tokens come on top).")
-    choice = cols[1].selectbox("Split pattern", list(PATTERNS), key=T_PATTERN,
+    choice = cols[1].selectbox("Split pattern", list(PATTERNS), key=T_PATTERN, persist_state="session",
                                help="Without a pattern BPE runs on the raw bytes and tokens may span words.")
-    specials_text = cols[2].text_input("Special tokens (space-separated)", key=T_SPECIALS,
+    specials_text = cols[2].text_input("Special tokens (space-separated)", key=T_SPECIALS, persist_state="session",
                                        placeholder="<|endoftext|>", max_chars=MAX_SPECIALS_CHARS)
     if choice == "custom":
-        st.text_input("Custom split pattern (tiktoken syntax)", key=T_CUSTOM, placeholder=r" ?\p{L}+| ?\p{N}+|\s+",
+        st.text_input("Custom split pattern (tiktoken syntax)", key=T_CUSTOM, persist_state="session", placeholder=r" ?\p{L}+| ?\p{N}+|\s+",
                       max_chars=MAX_PATTERN_CHARS)
     try:
         pat_str = pattern_for(choice, st.session_state.get(T_CUSTOM, ""))
@@ -251,7 +252,7 @@ def _results(enc: engine.Encoding) -> None:
     cols[3].metric("Training time", f"{report.seconds:.2f} s",
                    help=f"{report.n_chunks:,} chunks, {report.n_unique_chunks:,} distinct")
 
-    pane = st.segmented_control("Show", ["Compression curve", "Merges"], key=T_PANE, default="Compression curve",
+    pane = st.segmented_control("Show", ["Compression curve", "Merges"], key=T_PANE, persist_state="session", default="Compression curve",
                               required=True)
     if pane == "Compression curve":
         chart = alt.Chart(curve_frame(report)).mark_line().encode(
@@ -274,7 +275,7 @@ def _results(enc: engine.Encoding) -> None:
 
 
 def _train_section() -> None:
-    st.text_area("Training text", key=T_TEXT, height=160, max_chars=MAX_TEXT_BYTES,
+    st.text_area("Training text", key=T_TEXT, persist_state="session", height=160, max_chars=MAX_TEXT_BYTES,
                  help=f"Up to {MAX_TEXT_BYTES:,} characters; training runs in a worker process and stops "
                       f"after {TRAIN_TIMEOUT:.0f} s.")
     text = _training_text()
@@ -299,7 +300,7 @@ def _train_section() -> None:
 # ---------------------------------------------------------------- uploads
 def _upload_section() -> None:
     st.subheader("Upload a tokenizer")
-    kind = st.segmented_control("File kind", UPLOAD_KINDS, key=U_KIND, default=UPLOAD_KINDS[0], required=True)
+    kind = st.segmented_control("File kind", UPLOAD_KINDS, key=U_KIND, persist_state="session", default=UPLOAD_KINDS[0], required=True)
     if kind is None:
         return
     label = {"tiktoken rank file": "Rank file (.tiktoken: '<base64> <rank>' lines)",
@@ -309,11 +310,11 @@ def _upload_section() -> None:
     pat_str, specials, ok = None, [], True
     if kind != "minbpe .model":
         cols = st.columns(2)
-        choice = cols[0].selectbox("Split pattern", list(PATTERNS), index=1, key=U_PATTERN)
-        specials_text = cols[1].text_input("Extra special tokens (space-separated)", key=U_SPECIALS,
+        choice = cols[0].selectbox("Split pattern", list(PATTERNS), index=1, key=U_PATTERN, persist_state="session")
+        specials_text = cols[1].text_input("Extra special tokens (space-separated)", key=U_SPECIALS, persist_state="session",
                                            max_chars=MAX_SPECIALS_CHARS)
         if choice == "custom":
-            st.text_input("Custom split pattern (tiktoken syntax)", key=U_CUSTOM, max_chars=MAX_PATTERN_CHARS)
+            st.text_input("Custom split pattern (tiktoken syntax)", key=U_CUSTOM, persist_state="session", max_chars=MAX_PATTERN_CHARS)
         try:
             pat_str = pattern_for(choice, st.session_state.get(U_CUSTOM, ""))
             specials = parse_specials(specials_text)
@@ -339,9 +340,8 @@ def _upload_section() -> None:
 def render() -> None:
     st.session_state.setdefault(T_TEXT, SAMPLE_TEXT)
     st.session_state.setdefault(T_VOCAB, DEFAULT_VOCAB)
-    st.title("Train your own BPE")
-    st.caption("minbpe's algorithm, exactly: count every adjacent pair, merge the most frequent "
-               "(on a tie, the pair seen first), repeat. Everything stays in your browser session.")
+    header("Train your own", "minbpe's algorithm, exactly: count every adjacent pair, merge the most frequent "
+                             "(on a tie, the pair seen first), repeat. Your tokenizers stay in your session.")
     flash = st.session_state.get(T_FLASH)
     if flash and flash in st.session_state.get(state.ENCODINGS, []):
         # A link, not st.switch_page: switching from a button drops the selection the callback just made.

@@ -72,7 +72,7 @@ def _pick_token(name: str, enc: engine.Encoding) -> None:
     """One picker at a time (text chips, id, or search); each writes state.TOKEN_ID."""
     st.session_state.setdefault(MODE_KEY, "text")
     mode = st.segmented_control("Pick a token", list(PICK_MODES), format_func=PICK_MODES.get,
-                                key=MODE_KEY, required=True)
+                                key=MODE_KEY, persist_state="session", required=True)
     current = st.session_state.get(state.TOKEN_ID)
     if mode == "id":
         if current is not None and 0 <= current < enc.n_vocab:
@@ -81,7 +81,7 @@ def _pick_token(name: str, enc: engine.Encoding) -> None:
                         on_change=_copy_to_token, args=(ID_KEY,),
                         help=f"0 … {enc.n_vocab - 1}; ids of special tokens and unused ids are explained, not drawn.")
     elif mode == "search":
-        st.text_input("Find a token", key=FIND_KEY, on_change=_on_find,
+        st.text_input("Find a token", key=FIND_KEY, persist_state="session", on_change=_on_find,
                       placeholder="part of a token, e.g.  ing  or  Magikarp (leading spaces count)")
         query = st.session_state.get(FIND_KEY, "")
         if query:
@@ -149,7 +149,7 @@ def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: st
         if st.session_state.get(_LAYOUT_FOR) != (name, token_id):  # a new token: its own default layout
             st.session_state[_LAYOUT_FOR] = (name, token_id)
             st.session_state[LAYOUT_KEY] = left_right
-        left_right = c2.toggle("Draw left to right", key=LAYOUT_KEY,
+        left_right = c2.toggle("Draw left to right", key=LAYOUT_KEY, persist_state="session",
                                help="Long tokens have many leaves; left to right gives each leaf its own line.")
     # small trees at their natural size (stretched, five boxes would fill the page); wide ones fit the width
     width = "stretch" if bottom_row > NATURAL_SIZE and not left_right else "content"
@@ -187,7 +187,7 @@ def _other_encodings(name: str, data: bytes) -> None:
     if not drawable:
         st.caption("No other built-in encoding has these bytes as one token.")
         return
-    other = st.segmented_control("Draw its tree in", drawable, key=OTHER_KEY)
+    other = st.segmented_control("Draw its tree in", drawable, key=OTHER_KEY, persist_state="session")
     if other:
         enc2 = encodings.builtin(other)
         tid = enc2.mergeable_ranks[data]

@@ -80,13 +80,13 @@ def _token_table(df: pd.DataFrame, ids: list[int], key: str, *, glitch: bool) ->
 
 def _search_pane(name: str, enc: engine.Encoding, df: pd.DataFrame, glitch: bool) -> None:
     c1, c2, c3 = st.columns([4, 2, 1.3])
-    query = c1.text_input("Search tokens", key=QUERY_KEY, placeholder="e.g.  ing   or regex  ^\\s?\\d{3}$")
-    mode = c2.radio("Match", list(MODES), key=MODE_KEY, horizontal=True, format_func=MODES.get)
-    ignore_case = c3.toggle("Ignore case", key=ICASE_KEY)
+    query = c1.text_input("Search tokens", key=QUERY_KEY, persist_state="session", placeholder="e.g.  ing   or regex  ^\\s?\\d{3}$")
+    mode = c2.radio("Match", list(MODES), key=MODE_KEY, persist_state="session", horizontal=True, format_func=MODES.get)
+    ignore_case = c3.toggle("Ignore case", key=ICASE_KEY, persist_state="session")
     filters = [f for f in FILTERS if glitch or f != "glitch"]
     if st.session_state.get(FILTER_KEY) not in filters:
         st.session_state[FILTER_KEY] = "all"
-    which = st.segmented_control("Quick filter", filters, format_func=FILTERS.get, key=FILTER_KEY, required=True)
+    which = st.segmented_control("Quick filter", filters, format_func=FILTERS.get, key=FILTER_KEY, persist_state="session", required=True)
     ids: list[int] | None = None
     if query:
         try:
@@ -169,7 +169,7 @@ def _token_pane(name: str, enc: engine.Encoding, glitch: dict[int, engine.Glitch
 
 def _lengths_pane(name: str, enc: engine.Encoding) -> None:
     hist = pd.DataFrame(encodings.length_histogram(name, enc), columns=["length", "tokens"])
-    log = st.toggle("Log scale (shows the few very long tokens)", key="vocab_log")
+    log = st.toggle("Log scale (shows the few very long tokens)", key="vocab_log", persist_state="session")
     chart = alt.Chart(hist).mark_bar().encode(
         x=alt.X("length:Q", title="token length (bytes)", bin=False),
         y=alt.Y("tokens:Q", title="tokens", scale=alt.Scale(type="symlog") if log else alt.Undefined),
@@ -209,7 +209,7 @@ def render() -> None:
     c3.metric("longest", f"{df['length'].max()} bytes")
     c4.metric("not valid UTF-8 alone", f"{int((~df['valid UTF-8']).sum()):,}")
     st.session_state.setdefault(PANE_KEY, "search")  # no default=: callbacks and other views set this key
-    pane = st.segmented_control("View", list(PANES), format_func=PANES.get, key=PANE_KEY, required=True,
+    pane = st.segmented_control("View", list(PANES), format_func=PANES.get, key=PANE_KEY, persist_state="session", required=True,
                                 label_visibility="collapsed")
     if pane == "token":
         _token_pane(name, enc, glitch)

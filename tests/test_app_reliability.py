@@ -151,3 +151,34 @@ def test_view_values_travel_in_the_link_and_are_validated():
     assert at.session_state["vocab_query"] == "ing"
     assert "not_a_key" not in at.session_state
     assert at.text_input(key="vocab_query").value == "ing"
+
+
+def test_every_listed_view_value_persists_for_the_session():
+    """Each key of state.PAGE_KEYS is drawn with persist_state="session" (so it survives other pages)."""
+    import ast
+
+    from playground import pickers
+
+    persisted: set[str] = set()
+    for path in (Path(__file__).parent.parent / "playground").glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        constants: dict[str, str] = {}  # this module's NAME = "key" or NAME = pickers.NAME
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+                if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                    constants[node.targets[0].id] = node.value.value
+                elif isinstance(node.value, ast.Attribute):
+                    constants[node.targets[0].id] = getattr(pickers, node.value.attr, "")
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            kw = {k.arg: k.value for k in node.keywords}
+            if not (isinstance(kw.get("persist_state"), ast.Constant) and kw["persist_state"].value == "session"):
+                continue
+            key = kw.get("key")
+            if isinstance(key, ast.Constant):
+                persisted.add(key.value)
+            elif isinstance(key, ast.Name):
+                persisted.add(constants.get(key.id, ""))
+    wanted = {k for keys in state.PAGE_KEYS.values() for k in keys}
+    assert wanted <= persisted, sorted(wanted - persisted)

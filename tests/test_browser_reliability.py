@@ -13,7 +13,7 @@ MY_TEXT = "Survives every page: 1234567 unbelievable ünïcödé"
 
 def nav(page: Page, title: str) -> None:
     page.get_by_test_id("stSidebarNav").get_by_role("link", name=title).click()
-    expect(page.get_by_test_id("stHeading").first).to_be_visible(timeout=FIRST)
+    expect(page.locator(".bpe-header h1")).to_contain_text(title.split()[0], timeout=FIRST)
     settled(page)
 
 
@@ -106,3 +106,14 @@ def test_heavy_training_in_one_session_does_not_hold_up_another(page: Page, brow
         other.context.close()
     page.goto("/tokenize")  # leaving the page cancels A's job
     no_traceback(page)
+
+
+def test_every_page_url_opens_directly(page: Page):
+    for path, title in [("/", "Tokenize"), ("/tokenize", "Tokenize"), ("/compare", "Compare"),
+                        ("/gallery", "Why counts differ"), ("/tree", "Merge tree"), ("/steps", "BPE steps"),
+                        ("/vocab", "Vocabulary"), ("/train", "Train your own")]:
+        page.goto(path)
+        expect(page.locator(".bpe-header h1")).to_contain_text(title.split()[0], timeout=FIRST)
+        settled(page)
+        expect(page.get_by_text("Page not found")).to_have_count(0)
+        no_traceback(page)
