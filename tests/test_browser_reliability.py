@@ -43,6 +43,9 @@ def test_text_and_choices_survive_compare_then_every_page(page: Page):
     box.press("Control+Enter")
     expect(page.locator("#cmp-gpt2")).to_contain_text("Survives", timeout=FIRST)
     page.get_by_test_id("stMain").get_by_role("radio", name="Stacked").click()  # a choice of Compare's own
+    stacked = ("() => { const a = document.querySelector('#cmp-gpt2'), b = document.querySelector('#cmp-cl100k_base');"
+               " return a && b && b.getBoundingClientRect().top > a.getBoundingClientRect().bottom; }")
+    page.wait_for_function(stacked, timeout=FIRST)  # the rows are drawn one under the other now
     settled(page)
     for title in PAGES:
         nav(page, title)
@@ -52,6 +55,7 @@ def test_text_and_choices_survive_compare_then_every_page(page: Page):
     nav(page, "Compare")
     expect(text_box(page)).to_have_value(MY_TEXT)
     expect(page.get_by_test_id("stMain").get_by_role("radio", name="Stacked")).to_be_checked()
+    page.wait_for_function(stacked, timeout=FIRST)
     expect(page.get_by_test_id("stSidebar").get_by_text("cl100k_base")).to_be_visible()
     no_traceback(page)
 
