@@ -37,5 +37,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
     CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/_stcore/health' % os.environ.get('PORT', '8501'), timeout=4)"
 
 # Bind every interface inside the container (config.toml's 127.0.0.1 is for running on a laptop);
-# the port comes from $PORT.  exec: streamlit gets SIGTERM from `docker stop` directly.
-CMD ["sh", "-c", "exec streamlit run app.py --server.address=0.0.0.0 --server.port=\"${PORT}\" --server.headless=true"]
+# the port comes from $PORT.  browser.serverAddress: with a wildcard address and no such setting,
+# Streamlit would look up the machine's external IP over the network to print an "External URL".
+# exec: streamlit gets SIGTERM from `docker stop` directly.
+CMD ["sh", "-c", "exec streamlit run app.py --server.address=0.0.0.0 --server.port=\"${PORT}\" --server.headless=true --browser.serverAddress=localhost"]

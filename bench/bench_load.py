@@ -531,7 +531,7 @@ def tables(levels: list[Level]) -> str:
         lines.append("| " + " | ".join(cells) + " |")
     base = next((lv for lv in levels if lv.n == 1), None)
     head = ["N", "slowest action s", "p95 vs N=1 (worst action)", "errors", "lost sessions", "text lost",
-            "wall s", "server CPU-s", "RSS before MB", "RSS peak MB", "RSS after MB"]
+            "wall s", "server CPU-s", "client CPU-s", "RSS before MB", "RSS peak MB", "RSS after MB"]
     lines += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for lv in levels:
         worst = max((max(_times(lv, a)) for a in ACTIONS if _times(lv, a)), default=0.0)
@@ -543,7 +543,7 @@ def tables(levels: list[Level]) -> str:
         cells = [str(lv.n), f"{worst:.2f}", ratio, str(sum(len(r.errors) for r in lv.reports)),
                  str(sum(r.lost is not None for r in lv.reports)), str(sum(r.text_lost for r in lv.reports)),
                  f"{lv.wall:.1f}", "n/a" if lv.server_cpu is None else f"{lv.server_cpu:.1f}",
-                 fmt_mb(lv.rss_before), fmt_mb(lv.rss_peak), fmt_mb(lv.rss_after)]
+                 f"{lv.client_cpu:.1f}", fmt_mb(lv.rss_before), fmt_mb(lv.rss_peak), fmt_mb(lv.rss_after)]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -602,9 +602,13 @@ def main() -> None:
             print(f"N={n}: wall {level.wall:.1f} s, lost {sum(r.lost is not None for r in level.reports)}, "
                   f"errors {sum(len(r.errors) for r in level.reports)}", file=sys.stderr)
 
-    report = (f"Server-side time per action, p50 / p95 in seconds (rerun sent -> script_finished received, "
-              f"no browser). {args.train_kb} kB training text, think time {args.think} s, "
-              f"{os.cpu_count()} CPUs.\n\n{tables(levels)}\n\nErrors and lost sessions:\n{details(levels)}\n")
+    ttl = f"server.disconnectedSessionTTL={args.ttl} s" if args.start_server else "the server's own session TTL"
+    report = (f"Server-side time per action, p50 / p95 in seconds: rerun sent -> script_finished received "
+              f"(after any fragment auto-reruns the action waits for), no browser. N users at once, each running "
+              f"the {len(ACTIONS)} actions with {args.think} s mean think time; {args.train_kb} kB training text; "
+              f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end. RSS: the server process "
+              f"and its children; 'after' = {args.settle:.0f} s after the last user left plus one probe session "
+              f"({ttl}).\n\n{tables(levels)}\n\nErrors and lost sessions:\n{details(levels)}\n")
     print(report)
     if args.out:
         args.out.write_text(report)

@@ -62,6 +62,19 @@ def render_config(ports: list[int], listen: str, prefix: Path, *, fail_timeout: 
     return text
 
 
+def children(pid: int) -> list[int]:
+    """PIDs whose parent is `pid` (nginx's workers), read from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry.name))
+            except (OSError, IndexError, ValueError):
+                continue
+    return found
+
+
 def wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout: float = 60) -> None:
     """Poll <url>/_stcore/health until it answers "ok"; fail at once if the process died."""
     deadline = time.monotonic() + timeout
@@ -184,7 +197,9 @@ class Cluster:
             shutil.rmtree(self.prefix, ignore_errors=True)
 
     def pids(self) -> list[int]:
-        return [p.pid for p in [self.nginx, *(r.proc for r in self.replicas)] if p is not None]
+        """Every live process of the cluster: nginx's master and workers, the replicas."""
+        procs = [p.pid for p in [self.nginx, *(r.proc for r in self.replicas)] if p is not None and p.poll() is None]
+        return procs + (children(self.nginx.pid) if self.nginx is not None else [])
 
 
 def main() -> None:

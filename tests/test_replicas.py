@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fnmatch
 import importlib.util
+import json
 import os
 import re
 import shlex
@@ -151,9 +152,7 @@ def test_image_holds_the_app_and_nothing_else():
 
 def test_app_runs_from_the_image_files_alone(tmp_path):
     """An AppTest of app.py in a directory holding only what the Dockerfile copies."""
-    for rel in image_files():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(APP_DIR / rel, tmp_path / rel)
+    _copy_image_files(tmp_path)
     script = textwrap.dedent("""
         from streamlit.testing.v1 import AppTest
         at = AppTest.from_file("app.py", default_timeout=60).run()
@@ -164,6 +163,47 @@ def test_app_runs_from_the_image_files_alone(tmp_path):
                           env=dict(os.environ, PYTHONPATH=str(tmp_path)))
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Tokens" in done.stdout
+
+
+def _copy_image_files(dest: Path) -> None:
+    for rel in image_files():
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(APP_DIR / rel, dest / rel)
+
+
+def _docker_cmd() -> str:
+    """The CMD's shell command (exec form ["sh", "-c", "..."])."""
+    words = json.loads(dict(dockerfile())["CMD"])
+    assert words[:2] == ["sh", "-c"], words
+    return words[2]
+
+
+def test_container_command_serves_without_network(tmp_path):
+    """The Dockerfile's CMD and HEALTHCHECK, run on the image's files in a network namespace with only
+    loopback: the server answers its health check and never tries to reach the network."""
+    if subprocess.run(["unshare", "-rn", "true"], capture_output=True).returncode != 0:
+        pytest.skip("cannot create a network namespace here (unshare -rn)")
+    _copy_image_files(tmp_path)
+    health = dict(dockerfile())["HEALTHCHECK"].split(" CMD ", 1)[1]
+    script = textwrap.dedent(f"""
+        ip link set lo up
+        export PORT=8765 PATH={shlex.quote(str(Path(sys.executable).parent))}:$PATH
+        sh -c {shlex.quote(_docker_cmd())} > server.log 2>&1 &
+        pid=$!
+        ok=1
+        for i in $(seq 1 300); do
+            if {health} 2>/dev/null; then ok=0; break; fi
+            sleep 0.2
+        done
+        kill -TERM $pid; wait $pid
+        exit $ok
+    """)
+    done = subprocess.run(["unshare", "-rn", "sh", "-c", script], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
+    log = (tmp_path / "server.log").read_text()
+    assert done.returncode == 0, f"no health within 60 s:\n{log}\n{done.stderr}"
+    assert "0.0.0.0:8765" in log or "localhost:8765" in log, log
+    assert "external IP" not in log and "External URL" not in log, log
 
 
 # ------------------------------------------------------------------ nginx config
@@ -209,7 +249,9 @@ def _log(cluster) -> list[dict[str, str]]:
 
 def _replicas_of(cluster, cookie: str) -> set[str]:
     """Replicas that answered this browser's finished requests (a websocket is logged when it closes)."""
-    return {r["upstream"] for r in _log(cluster) if r["cookie"] == cookie}
+    rows = [r for r in _log(cluster) if r["cookie"] == cookie]
+    assert len(rows) >= 3, f"only {len(rows)} requests carried the route cookie"  # health, host-config, assets
+    return {r["upstream"] for r in rows}
 
 
 def _stream_replicas(cluster, cookie: str, timeout: float = 15) -> set[str]:
@@ -250,6 +292,8 @@ def _healthcheck(port: int) -> int:
     """The Dockerfile's HEALTHCHECK command, run here against a replica."""
     health = dict(dockerfile())["HEALTHCHECK"]
     cmd = shlex.split(health.split(" CMD ", 1)[1])
+    if cmd[0] == "python":  # the image's python; here, the one running the tests
+        cmd[0] = sys.executable
     return subprocess.run(cmd, env=dict(os.environ, PORT=str(port)), capture_output=True, timeout=30).returncode
 
 
@@ -257,12 +301,15 @@ def _healthcheck(port: int) -> int:
 def cluster():
     _need(NGINX, "nginx", "apt-get install nginx")
     with run_replicas.Cluster(n=2, fail_timeout=3) as c:
+        started = c.pids()  # nginx master and workers, both replicas
+        assert len(started) >= 4, started
         yield c
     # Nothing left: nginx (and its workers) and both replicas have exited.
-    for pid in c.pids():
+    for pid in started + c.pids():
         assert not Path(f"/proc/{pid}").exists() or "State:\tZ" in Path(f"/proc/{pid}/status").read_text()
 
 
+@pytest.mark.browser
 def test_sessions_stick_to_a_replica_and_move_while_it_restarts(cluster, request):
     from conftest import CHROMIUM
 
@@ -311,20 +358,27 @@ def test_sessions_stick_to_a_replica_and_move_while_it_restarts(cluster, request
             body, headers = _get(cluster.url + "/_stcore/health", cookie=os.urandom(8).hex())
             assert body == b"ok" and _last(headers["x-upstream"]) == other
 
-        # A is back: the first session (reconnected to B meanwhile) still works, new ones too,
-        # and A takes new visitors again once nginx retries it (fail_timeout).
+        # A is back: the first session (reconnected to B meanwhile) still works, and once nginx
+        # retries A (fail_timeout) new visitors reach it; a browser whose cookie hashes to A
+        # gets a working session there.
         replica_a.start()
         replica_a.wait_healthy()
         _type(page1, text1, len(gpt2.encode(text1)))
+        deadline = time.monotonic() + 30
+        cookie3 = None
+        while cookie3 is None and time.monotonic() < deadline:
+            candidate = os.urandom(8).hex()
+            if _last(_get(cluster.url + "/_stcore/health", cookie=candidate)[1]["x-upstream"]) == home:
+                cookie3 = candidate
+            time.sleep(0.1)
+        assert cookie3, f"replica {home} got no new visitor within 30 s of coming back"
         ctx3 = browser.new_context(base_url=cluster.url)
         contexts.append(ctx3)
+        ctx3.add_cookies([{"name": run_replicas.COOKIE, "value": cookie3, "url": cluster.url}])
         _open_tokenize(ctx3, text1, len(gpt2.encode(text1)))
-        deadline = time.monotonic() + 30
-        served = set()
-        while home not in served and time.monotonic() < deadline:
-            served.add(_last(_get(cluster.url + "/_stcore/health", cookie=os.urandom(8).hex())[1]["x-upstream"]))
-            time.sleep(0.2)
-        assert home in served, f"replica {home} got no new visitor within 30 s of coming back"
+        ctx3.close()
+        assert _stream_replicas(cluster, cookie3) == {home}
+        assert _replicas_of(cluster, cookie3) == {home}
     finally:
         for ctx in contexts:  # close the websockets before the cluster stops
             ctx.close()
