@@ -307,6 +307,9 @@ class Expect:
 
 
 SEARCH = "ing"  # the Vocabulary search every user types
+# The app's names the script relies on: url paths (playground/pages.py) and widget keys (the views).
+TOKENIZE, COMPARE, TREE, VOCAB, TRAIN = "tokenize", "compare", "tree", "vocab", "train"
+KEY_TEXT, KEY_SEARCH, KEY_TRAIN_TEXT, KEY_TRAIN_GO = "text", "vocab_query", "train_text", "train_go"
 
 
 def search_count() -> str:
@@ -328,17 +331,18 @@ async def user(index: int, base: str, *, seed: int, timeout: float, think: float
     query = urllib.parse.urlencode({"text": text, "enc": "gpt2,cl100k_base"}, quote_via=urllib.parse.quote)
 
     steps = [  # (action, request, what its answer must show)
-        ("open_tokenize", lambda: client.open("tokenize", query), Expect(marker, frozenset({"metric"}))),
-        ("edit_text", lambda: client.set_widgets(text=edited),
+        ("open_tokenize", lambda: client.open(TOKENIZE, query), Expect(marker, frozenset({"metric"}))),
+        ("edit_text", lambda: client.set_widgets(**{KEY_TEXT: edited}),
          Expect(b"An edited second paragraph", frozenset({"metric"}))),
-        ("compare", lambda: client.switch_page("compare"), Expect(marker, frozenset({"dataframe"}))),
-        ("merge_tree", lambda: client.switch_page("tree"), Expect(None, frozenset({"graphviz_chart"}))),
-        ("vocabulary", lambda: client.switch_page("vocab"), Expect(None, frozenset({"dataframe"}))),
-        ("vocab_search", lambda: client.set_widgets(vocab_query=SEARCH), Expect(n_found.encode(), frozenset())),
-        ("train_page", lambda: client.switch_page("train"), Expect(None, frozenset({"button"}))),
-        ("train_512", lambda: client.set_widgets(train_text=f"{marker.decode()} {train_text}", train_go=True),
+        ("compare", lambda: client.switch_page(COMPARE), Expect(marker, frozenset({"dataframe"}))),
+        ("merge_tree", lambda: client.switch_page(TREE), Expect(None, frozenset({"graphviz_chart"}))),
+        ("vocabulary", lambda: client.switch_page(VOCAB), Expect(None, frozenset({"dataframe"}))),
+        ("vocab_search", lambda: client.set_widgets(**{KEY_SEARCH: SEARCH}), Expect(n_found.encode(), frozenset())),
+        ("train_page", lambda: client.switch_page(TRAIN), Expect(None, frozenset({"button"}))),
+        ("train_512", lambda: client.set_widgets(
+            **{KEY_TRAIN_TEXT: f"{marker.decode()} {train_text}", KEY_TRAIN_GO: True}),
          Expect(b"trained-512", frozenset())),
-        ("back_to_tokenize", lambda: client.switch_page("tokenize"), Expect(None, frozenset({"metric"}))),
+        ("back_to_tokenize", lambda: client.switch_page(TOKENIZE), Expect(None, frozenset({"metric"}))),
     ]
     try:
         for name, step, expect in steps:
@@ -498,7 +502,7 @@ async def run_level(n: int, base: str, pid: int | None, args, train_text: str) -
     await asyncio.sleep(args.settle)
     with contextlib.suppress(Exception):
         probe = StreamlitClient(base, args.action_timeout)
-        await probe.open("tokenize", "text=probe")
+        await probe.open(TOKENIZE, "text=probe")
         await probe.close()
     await asyncio.sleep(2)
     return Level(n, reports, wall, rss_before, peak[0] if pid else None, rss_mb(pid),
