@@ -3,8 +3,9 @@
 Docker cannot run here (no daemon), so the Dockerfile is checked by reading it: what it
 installs and runs must be the README's commands, it must not run as root, and the files
 it copies (minus .dockerignore) must be enough to run the app -- an AppTest runs in a copy
-of exactly those files.  The proxy test starts two replicas and nginx on loopback
-(deploy/run_replicas.py) and drives real browser sessions through it.
+of exactly those files, and its CMD and HEALTHCHECK run there in a network namespace with
+only loopback.  The proxy test starts two replicas and nginx on loopback
+(deploy/run_replicas.py) and drives real browser sessions through it (see deploy/README.md).
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ import pytest
 import engine
 
 APP_DIR = Path(__file__).resolve().parent.parent
-FIRST = 30_000  # ms: a first render may load vocabularies
+FIRST = 60_000  # ms: a first render on a fresh replica imports the views and loads a vocabulary
 
 
 def _load_run_replicas():
