@@ -1,0 +1,147 @@
+"""SentencePiece's BPE merge loop over Unicode characters, as in ``bpe_model.cc``.
+
+SentencePiece BPE differs from tiktoken's byte-level BPE in three ways:
+
+* the symbols are *characters* of the normalized text (``▁`` for a space),
+  not bytes; bytes only appear afterwards, for characters the vocabulary
+  lacks (byte fallback, done by the caller);
+* a pair of adjacent symbols may merge when their concatenation is a piece
+  of the vocabulary, and the pair whose piece has the **highest score** merges
+  first (scores are ``-merge order`` in trained models).  Ties go to the
+  leftmost pair -- ``bpe_model.cc`` orders its agenda by (score, then the
+  smaller left index);
+* pieces of type UNUSED may be formed by a merge and are then split back
+  ("resegmentation") into the two symbols that made them, recursively.
+
+User-defined symbols are cut out by the caller before this loop: they are
+frozen in ``bpe_model.cc`` (never merged with a neighbour), so the loop on
+the text between them gives the same result.
+
+Three implementations, tested equal:
+
+* `merge_reference` -- the plain loop: find the best pair, merge, repeat;
+* `merge_small` -- the same loop with scores of adjacent pairs kept in a
+  list (fast for word-sized inputs);
+* `merge_heap` -- a transliteration of ``Model::SampleEncode`` (priority queue
+  with lazy deletion of stale pairs) for long inputs and for traces; it also
+  reproduces the exact order in which ``bpe_model.cc`` records UNUSED pieces
+  for resegmentation, so it is the only one used when a model has UNUSED pieces.
+"""
+from __future__ import annotations
+
+import heapq
+from typing import Callable, Mapping
+
+NEG = float("-inf")
+LONG_SYMBOLS = 96  # symbols; above this `merge_heap` beats `merge_small`
+
+
+def merge_reference(symbols: list[str], scores: Mapping[str, float]) -> list[str]:
+    """The obvious loop: merge the highest-scoring adjacent pair (leftmost on a tie) until none is left."""
+    parts = list(symbols)
+    while True:
+        best, where = NEG, -1
+        for i in range(len(parts) - 1):
+            score = scores.get(parts[i] + parts[i + 1], NEG)
+            if score > best:
+                best, where = score, i
+        if where < 0:
+            return parts
+        parts[where : where + 2] = [parts[where] + parts[where + 1]]
+
+
+def merge_small(symbols: list[str], scores: Mapping[str, float]) -> list[str]:
+    """`merge_reference` keeping the score of every adjacent pair in a list (two lookups per merge)."""
+    parts = list(symbols)
+    get = scores.get
+    pair = [get(a + b, NEG) for a, b in zip(parts, parts[1:])]
+    while pair:
+        best = max(pair)
+        if best == NEG:
+            break
+        i = pair.index(best)  # leftmost of the best
+        parts[i] += parts[i + 1]
+        del parts[i + 1]
+        del pair[i]
+        if i < len(pair):
+            pair[i] = get(parts[i] + parts[i + 1], NEG)
+        if i:
+            pair[i - 1] = get(parts[i - 1] + parts[i], NEG)
+    return parts
+
+
+def merge_heap(
+    symbols: list[str],
+    scores: Mapping[str, float],
+    *,
+    frozen: list[bool] | None = None,
+    unused: Callable[[str], bool] | None = None,
+    events: list[tuple[int, int, str]] | None = None,
+) -> list[str]:
+    """``Model::SampleEncode`` (no dropout): a priority queue of pairs, stale entries skipped.
+
+    Returns the final symbols after resegmenting UNUSED pieces.  `frozen[i]`
+    marks symbols that never merge (user-defined symbols).  When `events` is
+    a list, each merge appends ``(left_index, right_index, merged_piece)``,
+    indices being positions in `symbols` (a merged symbol keeps its left index).
+    """
+    n = len(symbols)
+    piece = list(symbols)
+    prev = list(range(-1, n - 1))
+    nxt = list(range(1, n + 1))
+    if n:
+        nxt[-1] = -1
+    freeze = frozen or [False] * n
+    agenda: list[tuple[float, int, int, int]] = []
+    rev_merge: dict[str, tuple[str, str]] = {}
+
+    def maybe_add(left: int, right: int) -> None:
+        if left == -1 or right == -1 or freeze[left] or freeze[right]:
+            return
+        merged = piece[left] + piece[right]
+        score = scores.get(merged)
+        if score is None:
+            return
+        heapq.heappush(agenda, (-score, left, right, len(merged)))
+        if unused is not None and unused(merged):
+            rev_merge[merged] = (piece[left], piece[right])
+
+    for i in range(1, n):
+        maybe_add(i - 1, i)
+    while agenda:
+        _, left, right, size = heapq.heappop(agenda)
+        a, b = piece[left], piece[right]
+        if not a or not b or len(a) + len(b) != size:
+            continue  # stale: one side was merged away or grew since this pair was queued
+        piece[left] = a + b
+        piece[right] = ""
+        nxt[left] = nxt[right]
+        if nxt[right] >= 0:
+            prev[nxt[right]] = left
+        if events is not None:
+            events.append((left, right, piece[left]))
+        maybe_add(prev[left], left)
+        maybe_add(left, nxt[left])
+
+    out: list[str] = []
+
+    def resegment(w: str) -> None:
+        split = rev_merge.get(w) if unused is not None and unused(w) else None
+        if split is None:
+            out.append(w)
+            return
+        resegment(split[0])
+        resegment(split[1])
+
+    i = 0 if n else -1
+    while i != -1:
+        resegment(piece[i])
+        i = nxt[i]
+    return out
+
+
+def merge(symbols: list[str], scores: Mapping[str, float]) -> list[str]:
+    """The fast choice for a model without UNUSED pieces: the list loop, or the heap for long inputs."""
+    if len(symbols) <= LONG_SYMBOLS:
+        return merge_small(symbols, scores)
+    return merge_heap(symbols, scores)
