@@ -262,7 +262,7 @@ class SentencePieceEncoding:
 
     def _symbols(self, chunk: str) -> list[str]:
         """Final BPE symbols of one piece (a user-defined symbol stays whole)."""
-        if chunk in self._ids and (self._user is None or self._user.fullmatch(chunk)):
+        if self._user is not None and chunk in self._ids and self._user.fullmatch(chunk):
             return [chunk]
         if self._has_unused:
             return merge_heap(list(chunk), self._scores, unused=self._is_unused)
@@ -316,9 +316,21 @@ class SentencePieceEncoding:
         else:
             disallowed = frozenset(disallowed_special)
         if disallowed:
-            m = _special_regex(disallowed).search(text)
-            if m is not None:
-                raise_disallowed_special_token(m.group())
+            # One cached pattern of every special token finds them all; only when an allowed one turns up
+            # (and might hide an overlapping disallowed one) is a pattern of the disallowed ones built.
+            every = frozenset(self._special)
+            for m in _special_regex(every if disallowed <= every else disallowed).finditer(text):
+                if m.group() in disallowed:
+                    raise_disallowed_special_token(m.group())
+                if len(disallowed) * len(text) <= 1_000_000:  # a few substring searches beat compiling a pattern
+                    found = [(k, -len(t), t) for t in disallowed for k in [text.find(t)] if k >= 0]
+                    if found:
+                        raise_disallowed_special_token(min(found)[2])
+                else:
+                    hit = _special_regex(disallowed).search(text)
+                    if hit is not None:
+                        raise_disallowed_special_token(hit.group())
+                break
         return allowed & frozenset(self._special)
 
     def _segments(self, text: str, allowed: frozenset[str]) -> Iterable[tuple[int, int, int | None]]:
@@ -357,10 +369,13 @@ class SentencePieceEncoding:
         return out
 
     def encode_single_token(self, text_or_bytes: str | bytes) -> int:
-        """The id of one piece, given as its text (``▁`` or space) or bytes; KeyError if it is not one."""
+        """The id of one piece, given as its text (``▁`` or space, ``<0x0A>`` for a byte piece); KeyError if none."""
         text = text_or_bytes.decode("utf-8", "replace") if isinstance(text_or_bytes, bytes) else text_or_bytes
         if text in self._special:
             return self._special[text]
+        m = _BYTE_PIECE.fullmatch(text)
+        if m is not None and self.byte_fallback:
+            return self._byte_ids[int(m.group(1), 16)]
         i = self._ids.get(text.replace(" ", SPACE)) if self._space == SPACE else self._ids.get(text)
         if i is None:
             raise KeyError(f"{text_or_bytes!r} is not a single token of {self.name}")
