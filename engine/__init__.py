@@ -25,6 +25,7 @@ from .compare import (
     token_cuts,
 )
 from .core import Encoding, UnknownTokenError, repair_surrogates
+from .families.sentencepiece import SentencePieceEncoding, SentencePieceTrace, load_sentencepiece_model
 from .load import dump_data_gym, dump_tiktoken_bpe, parse_data_gym, parse_tiktoken_bpe
 from .merges import MergeNode, recover_merges
 from .minbpe_format import dump_minbpe_model, dump_minbpe_vocab, parse_minbpe_model
@@ -67,6 +68,8 @@ __all__ = [
     # load.py and minbpe_format.py: file formats
     "parse_tiktoken_bpe", "dump_tiktoken_bpe", "parse_data_gym", "dump_data_gym",
     "parse_minbpe_model", "dump_minbpe_model", "dump_minbpe_vocab",
+    # families/sentencepiece.py: SentencePiece BPE .model files (mistral-v1, mistral-v3, uploads)
+    "SentencePieceEncoding", "SentencePieceTrace", "load_sentencepiece_model",
     # merges.py: merges recovered from ranks, merge trees
     "recover_merges", "MergeNode",
     # train.py: minbpe-exact training

@@ -58,7 +58,9 @@ from typing import AbstractSet, Collection, Iterable, Literal, Mapping, Sequence
 from ..core import UnknownTokenError, raise_disallowed_special_token
 from ..merges import MergeNode, build_merge_tree
 from ..records import BpeTrace, MergeStep, Piece, Token
-from ..sentencepiece_model import BYTE, CONTROL, NORMAL, UNKNOWN, UNUSED, USER_DEFINED, ModelProto, parse_model_proto
+from ..sentencepiece_model import (
+    BYTE, CONTROL, NORMAL, PIECE_TYPES, UNKNOWN, UNUSED, USER_DEFINED, ModelProto, parse_model_proto,
+)
 from .sentencepiece_bpe import merge, merge_heap, merge_small
 
 SPACE = "\u2581"  # ▁
@@ -100,7 +102,14 @@ class SentencePieceTrace(BpeTrace):
 class SentencePieceEncoding:
     """A SentencePiece BPE model with the API of `engine.Encoding` (ids equal ``sentencepiece``'s)."""
 
-    def __init__(self, name: str, model: ModelProto, *, source: str = "<sentencepiece model>") -> None:
+    def __init__(self, name: str, model: ModelProto, *, source: str = "<sentencepiece model>",
+                 whole_pieces_reachable: bool = False) -> None:
+        """`whole_pieces_reachable`: BPE on any piece's characters is known to give that piece.
+
+        Then a piece of text that is itself a vocabulary entry skips the merge
+        loop (tiktoken's shortcut).  BPE does not promise it, so it is only set
+        for the built-in models, where the tests check it for every entry.
+        """
         self.name = name
         self.model = model
         _check_supported(model, source)
@@ -126,6 +135,7 @@ class SentencePieceEncoding:
         self.byte_fallback = trainer.byte_fallback
         self._unk_surface = trainer.unk_surface.encode("utf-8")
         self._has_unused = UNUSED in self._types
+        self._whole_pieces = whole_pieces_reachable and not self._has_unused
         self._space = SPACE if norm.escape_whitespaces else " "
         self._simple_normalizer = (norm.escape_whitespaces and not norm.remove_extra_whitespaces
                                    and not trainer.treat_whitespace_as_suffix)
@@ -174,7 +184,6 @@ class SentencePieceEncoding:
 
     def piece_type(self, token: int) -> str:
         """``normal``, ``unknown``, ``control``, ``user-defined``, ``unused`` or ``byte``."""
-        from ..sentencepiece_model import PIECE_TYPES
         self.decode_single_token_bytes(token)
         return PIECE_TYPES[self._types[token]]
 
@@ -282,7 +291,15 @@ class SentencePieceEncoding:
 
     def _piece_ids(self, chunk: str) -> tuple[int, ...]:
         """Ids of one piece, computed (no cache)."""
-        return tuple(chain.from_iterable(map(self._symbol_ids, self._symbols(chunk))))
+        if self._whole_pieces:
+            i = self._ids.get(chunk)
+            if i is not None:
+                return (i,)
+        symbols = self._symbols(chunk)
+        ids = list(map(self._ids.get, symbols))
+        if None not in ids:
+            return tuple(ids)  # type: ignore[arg-type]
+        return tuple(chain.from_iterable(map(self._symbol_ids, symbols)))
 
     def _encode_normalized(self, normalized: str, out: list[int]) -> None:
         chunks = self._chunks(normalized)
@@ -394,7 +411,7 @@ class SentencePieceEncoding:
         """SentencePiece's decode as (bytes, is_byte_run) runs, before UTF-8 decoding."""
         runs: list[tuple[bytes, bool]] = []
         raw = bytearray()
-        text_empty, bos_ws_seen = True, False
+        text_empty, bos_ws_seen, is_bos_ws = True, False, True
         strip_first = self._dummy or self.model.normalizer.remove_extra_whitespaces
         space = self._space.encode("utf-8")
         for t in tokens:
@@ -407,7 +424,8 @@ class SentencePieceEncoding:
                 runs.append((bytes(raw), True))
                 text_empty = False
                 raw.clear()
-            is_bos_ws = not bos_ws_seen and text_empty
+            if bos_ws_seen or not text_empty:
+                is_bos_ws = False  # once false, for good (sentencepiece_processor.cc)
             if kind == CONTROL:
                 piece, bos_ws_seen = b"", False
             elif kind == UNKNOWN:
@@ -710,6 +728,10 @@ def load_sentencepiece_model(data: bytes, name: str | None = None, *, source: st
     return SentencePieceEncoding(name or source, model, source=source)
 
 
+def _builtin(name: str, data: bytes, source: str) -> SentencePieceEncoding:
+    return SentencePieceEncoding(name, parse_model_proto(data, source), source=source, whole_pieces_reachable=True)
+
+
 # ------------------------------------------------------------------ built-ins
 # name -> (shipped file, sha256 of the uncompressed file); provenance in engine/data/provenance/sentencepiece.md
 BUILTIN_MODELS: dict[str, tuple[str, str]] = {
@@ -725,4 +747,4 @@ def builtin_sentencepiece(name: str) -> SentencePieceEncoding:
     from ..load import read_data_file
 
     filename, sha256 = BUILTIN_MODELS[name]
-    return load_sentencepiece_model(read_data_file(filename, sha256), name, source=filename)
+    return _builtin(name, read_data_file(filename, sha256), filename)

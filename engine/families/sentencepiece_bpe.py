@@ -92,36 +92,46 @@ def merge_heap(
     if n:
         nxt[-1] = -1
     freeze = frozen or [False] * n
-    agenda: list[tuple[float, int, int, int]] = []
     rev_merge: dict[str, tuple[str, str]] = {}
+    get = scores.get
+    push, pop = heapq.heappush, heapq.heappop
 
     def maybe_add(left: int, right: int) -> None:
         if left == -1 or right == -1 or freeze[left] or freeze[right]:
             return
         merged = piece[left] + piece[right]
-        score = scores.get(merged)
+        score = get(merged)
         if score is None:
             return
-        heapq.heappush(agenda, (-score, left, right, len(merged)))
+        push(agenda, (-score, left, right, len(merged)))
         if unused is not None and unused(merged):
             rev_merge[merged] = (piece[left], piece[right])
 
+    # Initial pairs in one pass (the same pushes, in the same order, as calling maybe_add(i - 1, i)).
+    agenda: list[tuple[float, int, int, int]] = []
     for i in range(1, n):
-        maybe_add(i - 1, i)
+        if not (freeze[i - 1] or freeze[i]):
+            merged = piece[i - 1] + piece[i]
+            score = get(merged)
+            if score is not None:
+                agenda.append((-score, i - 1, i, len(merged)))
+                if unused is not None and unused(merged):
+                    rev_merge[merged] = (piece[i - 1], piece[i])
+    heapq.heapify(agenda)
     while agenda:
-        _, left, right, size = heapq.heappop(agenda)
+        _, left, right, size = pop(agenda)
         a, b = piece[left], piece[right]
         if not a or not b or len(a) + len(b) != size:
             continue  # stale: one side was merged away or grew since this pair was queued
         piece[left] = a + b
         piece[right] = ""
-        nxt[left] = nxt[right]
-        if nxt[right] >= 0:
-            prev[nxt[right]] = left
+        after = nxt[left] = nxt[right]
+        if after >= 0:
+            prev[after] = left
         if events is not None:
             events.append((left, right, piece[left]))
         maybe_add(prev[left], left)
-        maybe_add(left, nxt[left])
+        maybe_add(left, after)
 
     out: list[str] = []
 
