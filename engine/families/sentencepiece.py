@@ -179,6 +179,19 @@ class SentencePieceEncoding:
         """Bytes (``▁`` read as a space) -> id of every piece BPE can produce; byte pieces excluded."""
         return MappingProxyType({self._decoder[i]: i for i in self._ids.values()})
 
+    @property
+    def pat_str(self) -> str:
+        """The pattern that cuts normalized text into cached pieces ("" if this model cannot be cut)."""
+        return self._cut.pattern if self._cut is not None else ""
+
+    def token_byte_values(self) -> list[bytes]:
+        """Every BPE-producible token's bytes (``▁`` read as a space), sorted."""
+        return sorted(self.mergeable_ranks)
+
+    def unknown_ids(self, tokens: Iterable[int]) -> list[int]:
+        """The ids in `tokens` that this encoding cannot decode, in order, without raising."""
+        return [t for t in tokens if not (isinstance(t, int) and 0 <= t < self.n_vocab)]
+
     def is_special_token(self, token: int) -> bool:
         return token in self._special_ids
 
