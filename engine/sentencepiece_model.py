@@ -19,10 +19,12 @@ otherwise).  The tests compare what this reader returns with the ``protobuf``
 package's parse of the same file.
 
 Every malformed input raises `ValueError` naming the file, the field and what
-to do about it.
+to do about it; `check_runnable` also refuses, the same way, models that parse
+but that the engine cannot encode exactly (unigram, a precompiled charsmap).
 """
 from __future__ import annotations
 
+import re
 import struct
 from dataclasses import dataclass, field
 
@@ -34,6 +36,7 @@ PIECE_TYPES = {NORMAL: "normal", UNKNOWN: "unknown", CONTROL: "control",
 MODEL_TYPES = {1: "unigram", 2: "bpe", 3: "word", 4: "char"}
 
 _FLOAT = struct.Struct("<f")
+_BYTE_PIECE = re.compile(r"<0x([0-9A-F]{2})>")
 
 
 @dataclass(frozen=True)
@@ -276,3 +279,59 @@ def _leading_pieces(data: bytes) -> tuple[list[tuple[str, float, int]], int]:
     scores = struct.unpack(f"<{count}f", b"".join([data[e + 1 : e + 5] for e in spans[1 : 2 * count : 2]]))
     pieces = list(zip(texts, scores, kinds[:count]))
     return pieces, pos
+
+
+def check_runnable(model: ModelProto, source: str) -> None:
+    """Refuse, with the reason and the fix, a model our SentencePiece BPE cannot encode exactly.
+
+    The checks of ``model_interface.cc`` (one ``<unk>``, unique pieces, 256
+    byte pieces when ``byte_fallback``), plus what this engine leaves out: other
+    model types, and normalization by a precompiled character map.
+    """
+    trainer, norm = model.trainer, model.normalizer
+    if trainer.model_type != 2:
+        kind = {1: "unigram", 3: "word", 4: "char"}.get(trainer.model_type, str(trainer.model_type))
+        raise ValueError(f"{source}: trainer_spec.model_type is {kind}; only BPE models (model_type: BPE) are supported. "
+                         "Use a SentencePiece BPE .model file (Llama 2, Mistral v1-v3 style)")
+    if norm.precompiled_charsmap:
+        raise ValueError(
+            f"{source}: normalizer_spec.precompiled_charsmap is set ({norm.name or 'custom'} rules, "
+            f"{len(norm.precompiled_charsmap)} bytes); this engine does not implement SentencePiece's character "
+            "map and would give wrong ids. Use a model whose normalizer is 'identity' (no charsmap)")
+    if model.denormalizer is not None and model.denormalizer.precompiled_charsmap:
+        raise ValueError(f"{source}: denormalizer_spec.precompiled_charsmap is set; decoding rules are not supported. "
+                         "Use a model without a denormalizer")
+    strings = [p for p, _, _ in model.pieces]
+    types = [t for _, _, t in model.pieces]
+    reserved = {p for p, t in zip(strings, types) if t in (CONTROL, UNKNOWN, BYTE)}
+    normal = set(strings) - reserved
+    if len(reserved) + len(normal) != len(strings):
+        seen: dict[str, int] = {}
+        for i, (piece, kind) in enumerate(zip(strings, types)):
+            if piece in seen and (kind in (CONTROL, UNKNOWN, BYTE)) == (types[seen[piece]] in (CONTROL, UNKNOWN, BYTE)):
+                raise ValueError(f"{source}: pieces[{i}] {piece!r} repeats pieces[{seen[piece]}]; "
+                                 "every piece must be unique")
+            if piece in seen:
+                raise ValueError(f"{source}: pieces[{i}] {piece!r} is both a special (control/unknown/byte) piece "
+                                 "and a normal one; SentencePiece cannot encode such a model. Rename one of them")
+            seen[piece] = i
+    unknown = types.count(UNKNOWN)
+    byte_seen = [False] * 256
+    for i, (piece, kind) in enumerate(zip(strings, types)):
+        if kind == NORMAL:
+            continue
+        if kind in (CONTROL, UNKNOWN) and len(piece) == 1:
+            raise ValueError(f"{source}: pieces[{i}] is the one-character special piece {piece!r}; SentencePiece "
+                             "fails on any text holding that character. Rename the piece")
+        if kind == BYTE:
+            m = _BYTE_PIECE.fullmatch(piece)
+            if m is None:
+                raise ValueError(f"{source}: pieces[{i}] {piece!r} has type BYTE but is not of the form <0xXX>")
+            if not trainer.byte_fallback:
+                raise ValueError(f"{source}: pieces[{i}] is a byte piece but trainer_spec.byte_fallback is false")
+            byte_seen[int(m.group(1), 16)] = True
+    if unknown != 1:
+        raise ValueError(f"{source}: the model has {unknown} pieces of type UNKNOWN; it needs exactly one (<unk>)")
+    if trainer.byte_fallback and not all(byte_seen):
+        raise ValueError(f"{source}: trainer_spec.byte_fallback is true but the 256 byte pieces <0x00>..<0xFF> "
+                         f"are incomplete ({sum(byte_seen)} found)")

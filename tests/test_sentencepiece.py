@@ -204,6 +204,15 @@ def test_mistral_common_is_the_same_call():
                 assert enc(name).encode_ordinary(text) == tok.encode(text, bos=False, eos=False)
 
 
+@settings(max_examples=200, deadline=None)
+@given(text_strategy)
+def test_fast_normalizer_equals_general(text):
+    for name in NAMES:
+        normalized, n2o = enc(name).normalize(text)
+        assert enc(name)._normalized(text) == normalized
+        assert len(n2o) == len(normalized) + 1 and n2o[-1] == len(text)
+
+
 # ------------------------------------------------------------------ decode
 @pytest.mark.parametrize("name", NAMES)
 def test_decode_matches_reference(name):

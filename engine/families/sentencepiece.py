@@ -59,15 +59,16 @@ from ..core import UnknownTokenError, raise_disallowed_special_token
 from ..merges import MergeNode, build_merge_tree
 from ..records import BpeTrace, MergeStep, Piece, Token
 from ..sentencepiece_model import (
-    BYTE, CONTROL, NORMAL, PIECE_TYPES, UNKNOWN, UNUSED, USER_DEFINED, ModelProto, parse_model_proto,
+    BYTE, CONTROL, NORMAL, PIECE_TYPES, UNKNOWN, UNUSED, USER_DEFINED, ModelProto, check_runnable, parse_model_proto,
 )
 from .sentencepiece_bpe import merge, merge_heap, merge_small
+from .sentencepiece_normalize import normalize
 
 SPACE = "\u2581"  # ▁
 _MERGEABLE = (NORMAL, USER_DEFINED, UNUSED)
 CACHE_MAX_PIECES = 100_000
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_BYTE_PIECE = re.compile(r"<0x([0-9A-F]{2})>")
+_BYTE_PIECE = re.compile(r"<0x([0-9A-F]{2})>")  # as sentencepiece writes them
 
 
 def _replace_one_byte(err: UnicodeError) -> tuple[str, int]:
@@ -112,7 +113,7 @@ class SentencePieceEncoding:
         """
         self.name = name
         self.model = model
-        _check_supported(model, source)
+        check_runnable(model, source)
         pieces = model.pieces
         strings, scores, types = zip(*pieces)
         self.pieces: tuple[str, ...] = strings
@@ -206,46 +207,8 @@ class SentencePieceEncoding:
 
     # ------------------------------------------------------------- normalizing
     def normalize(self, text: str) -> tuple[str, list[int]]:
-        """SentencePiece's `Normalizer::Normalize` without a character map.
-
-        Returns the normalized text and ``norm_to_orig``: for each normalized
-        character the index of the original character it came from, plus one
-        final entry (so a span ``[a, b)`` maps to ``[n2o[a], n2o[b])``).
-        """
-        norm, trainer = self.model.normalizer, self.model.trainer
-        remove, space = norm.remove_extra_whitespaces, self._space
-        if not text:
-            return "", [0]
-        i = 0
-        if remove:
-            while i < len(text) and text[i] == " ":
-                i += 1
-            if i == len(text):
-                return "", [i]
-        out: list[str] = []
-        n2o: list[int] = []
-        if self._dummy and not trainer.treat_whitespace_as_suffix:
-            out.append(space)
-            n2o.append(i)
-        prev_space = remove
-        for k in range(i, len(text)):
-            c = text[k]
-            if not (prev_space and c == " "):
-                out.append(space if c == " " else c)
-                n2o.append(k)
-                prev_space = c == " "
-            if not remove:
-                prev_space = False
-        consumed = len(text)
-        if remove:
-            while out and out[-1] == space:
-                out.pop()
-                consumed = n2o.pop()
-        if self._dummy and trainer.treat_whitespace_as_suffix:
-            out.append(space)
-            n2o.append(consumed)
-        n2o.append(consumed)
-        return "".join(out), n2o
+        """SentencePiece's normalization of `text` and ``norm_to_orig`` (see `sentencepiece_normalize`)."""
+        return normalize(text, self.model.normalizer, self.model.trainer.treat_whitespace_as_suffix)
 
     def _normalized(self, text: str) -> str:
         if self._simple_normalizer:
@@ -678,56 +641,6 @@ def _byte_offsets(text: str):
 @functools.lru_cache(maxsize=64)
 def _special_regex(tokens: frozenset[str]) -> re.Pattern:
     return re.compile("|".join(re.escape(t) for t in sorted(tokens, key=lambda t: (-len(t), t))))
-
-
-def _check_supported(model: ModelProto, source: str) -> None:
-    trainer, norm = model.trainer, model.normalizer
-    if trainer.model_type != 2:
-        kind = {1: "unigram", 3: "word", 4: "char"}.get(trainer.model_type, str(trainer.model_type))
-        raise ValueError(f"{source}: trainer_spec.model_type is {kind}; only BPE models (model_type: BPE) are supported. "
-                         "Use a SentencePiece BPE .model file (Llama 2, Mistral v1-v3 style)")
-    if norm.precompiled_charsmap:
-        raise ValueError(
-            f"{source}: normalizer_spec.precompiled_charsmap is set ({norm.name or 'custom'} rules, "
-            f"{len(norm.precompiled_charsmap)} bytes); this engine does not implement SentencePiece's character "
-            "map and would give wrong ids. Use a model whose normalizer is 'identity' (no charsmap)")
-    if model.denormalizer is not None and model.denormalizer.precompiled_charsmap:
-        raise ValueError(f"{source}: denormalizer_spec.precompiled_charsmap is set; decoding rules are not supported. "
-                         "Use a model without a denormalizer")
-    strings = [p for p, _, _ in model.pieces]
-    types = [t for _, _, t in model.pieces]
-    reserved = {p for p, t in zip(strings, types) if t in (CONTROL, UNKNOWN, BYTE)}
-    normal = set(strings) - reserved
-    if len(reserved) + len(normal) != len(strings):
-        seen: dict[str, int] = {}
-        for i, (piece, kind) in enumerate(zip(strings, types)):
-            if piece in seen and (kind in (CONTROL, UNKNOWN, BYTE)) == (types[seen[piece]] in (CONTROL, UNKNOWN, BYTE)):
-                raise ValueError(f"{source}: pieces[{i}] {piece!r} repeats pieces[{seen[piece]}]; "
-                                 "every piece must be unique")
-            if piece in seen:
-                raise ValueError(f"{source}: pieces[{i}] {piece!r} is both a special (control/unknown/byte) piece "
-                                 "and a normal one; SentencePiece cannot encode such a model. Rename one of them")
-            seen[piece] = i
-    unknown = types.count(UNKNOWN)
-    byte_seen = [False] * 256
-    for i, (piece, kind) in enumerate(zip(strings, types)):
-        if kind == NORMAL:
-            continue
-        if kind in (CONTROL, UNKNOWN) and len(piece) == 1:
-            raise ValueError(f"{source}: pieces[{i}] is the one-character special piece {piece!r}; SentencePiece "
-                             "fails on any text holding that character. Rename the piece")
-        if kind == BYTE:
-            m = _BYTE_PIECE.fullmatch(piece)
-            if m is None:
-                raise ValueError(f"{source}: pieces[{i}] {piece!r} has type BYTE but is not of the form <0xXX>")
-            if not trainer.byte_fallback:
-                raise ValueError(f"{source}: pieces[{i}] is a byte piece but trainer_spec.byte_fallback is false")
-            byte_seen[int(m.group(1), 16)] = True
-    if unknown != 1:
-        raise ValueError(f"{source}: the model has {unknown} pieces of type UNKNOWN; it needs exactly one (<unk>)")
-    if trainer.byte_fallback and not all(byte_seen):
-        raise ValueError(f"{source}: trainer_spec.byte_fallback is true but the 256 byte pieces <0x00>..<0xFF> "
-                         f"are incomplete ({sum(byte_seen)} found)")
 
 
 def load_sentencepiece_model(data: bytes, name: str | None = None, *, source: str = "<sentencepiece model>"
