@@ -61,7 +61,7 @@ from ..records import BpeTrace, MergeStep, Piece, Token
 from ..sentencepiece_model import (
     BYTE, CONTROL, NORMAL, PIECE_TYPES, UNKNOWN, UNUSED, USER_DEFINED, ModelProto, check_runnable, parse_model_proto,
 )
-from .sentencepiece_bpe import merge, merge_heap, merge_small
+from .sentencepiece_bpe import merge, merge_heap, priorities
 from .sentencepiece_normalize import normalize
 
 SPACE = "\u2581"  # ▁
@@ -157,6 +157,7 @@ class SentencePieceEncoding:
         self._lock = threading.Lock()
         self._parents: dict[int, tuple[int, int]] | None = None
         self._merges: dict[tuple[int, int], int] | None = None
+        self._priorities: dict[str, int] | None = None
 
     # ------------------------------------------------------------------ data
     def __repr__(self) -> str:
@@ -250,8 +251,16 @@ class SentencePieceEncoding:
         if self._user is not None and chunk in self._ids and self._user.fullmatch(chunk):
             return [chunk]
         if self._has_unused:
-            return merge_heap(list(chunk), self._scores, unused=self._is_unused)
-        return merge(list(chunk), self._scores)
+            return merge_heap(list(chunk), self._priority(), unused=self._is_unused)
+        return merge(list(chunk), self._scores, self._priority)
+
+    def _priority(self) -> dict[str, int]:
+        """Scores as integer heap priorities (built on first need: only long pieces and traces use them)."""
+        if self._priorities is None:
+            with self._lock:
+                if self._priorities is None:
+                    self._priorities = priorities(self._scores)
+        return self._priorities
 
     def _is_unused(self, piece: str) -> bool:
         i = self._ids.get(piece)
@@ -522,7 +531,7 @@ class SentencePieceEncoding:
         for s in shown:
             starts.append(starts[-1] + len(s))
         events: list[tuple[int, int, str]] = []
-        final = merge_heap(symbols, self._scores, frozen=frozen, unused=self._is_unused if self._has_unused else None,
+        final = merge_heap(symbols, self._priority(), frozen=frozen, unused=self._is_unused if self._has_unused else None,
                            events=events)
         data = b"".join(shown)
         length = {starts[i]: len(shown[i]) for i in range(len(shown))}

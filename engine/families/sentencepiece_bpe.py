@@ -70,15 +70,27 @@ def merge_small(symbols: list[str], scores: Mapping[str, float]) -> list[str]:
     return parts
 
 
+def priorities(scores: Mapping[str, float]) -> dict[str, int]:
+    """Scores as integer priorities (0 = highest score; equal scores share one), for `merge_heap`.
+
+    The heap then orders pairs by one integer, ``priority * n + left``, instead of a
+    (float, int) tuple: the same order, compared faster.
+    """
+    distinct = {score: k for k, score in enumerate(sorted(set(scores.values()), reverse=True))}
+    return {piece: distinct[score] for piece, score in scores.items()}
+
+
 def merge_heap(
     symbols: list[str],
-    scores: Mapping[str, float],
+    priority: Mapping[str, int],
     *,
     frozen: list[bool] | None = None,
     unused: Callable[[str], bool] | None = None,
     events: list[tuple[int, int, str]] | None = None,
 ) -> list[str]:
     """``Model::SampleEncode`` (no dropout): a priority queue of pairs, stale entries skipped.
+
+    `priority` is `priorities(scores)`: lower merges first, ties to the left.
 
     Returns the final symbols after resegmenting UNUSED pieces.  `frozen[i]`
     marks symbols that never merge (user-defined symbols).  When `events` is
@@ -93,45 +105,50 @@ def merge_heap(
         nxt[-1] = -1
     freeze = frozen or [False] * n
     rev_merge: dict[str, tuple[str, str]] = {}
-    get = scores.get
+    get = priority.get
     push, pop = heapq.heappush, heapq.heappop
+    stride = n + 1  # key = priority * stride + left: (score desc, left asc) as one int
 
-    def maybe_add(left: int, right: int) -> None:
-        if left == -1 or right == -1 or freeze[left] or freeze[right]:
-            return
-        merged = piece[left] + piece[right]
-        score = get(merged)
-        if score is None:
-            return
-        push(agenda, (-score, left, right, len(merged)))
-        if unused is not None and unused(merged):
-            rev_merge[merged] = (piece[left], piece[right])
-
-    # Initial pairs in one pass (the same pushes, in the same order, as calling maybe_add(i - 1, i)).
-    agenda: list[tuple[float, int, int, int]] = []
+    # Initial pairs, then the loop: MaybeAddNewSymbolPair inlined (same pairs, same order of rev_merge updates).
+    agenda: list[tuple[int, int, int]] = []
     for i in range(1, n):
         if not (freeze[i - 1] or freeze[i]):
             merged = piece[i - 1] + piece[i]
-            score = get(merged)
-            if score is not None:
-                agenda.append((-score, i - 1, i, len(merged)))
+            rank = get(merged)
+            if rank is not None:
+                agenda.append((rank * stride + i - 1, i, len(merged)))
                 if unused is not None and unused(merged):
                     rev_merge[merged] = (piece[i - 1], piece[i])
     heapq.heapify(agenda)
     while agenda:
-        _, left, right, size = pop(agenda)
+        key, right, size = pop(agenda)
+        left = key % stride
         a, b = piece[left], piece[right]
         if not a or not b or len(a) + len(b) != size:
             continue  # stale: one side was merged away or grew since this pair was queued
-        piece[left] = a + b
+        a = piece[left] = a + b
         piece[right] = ""
         after = nxt[left] = nxt[right]
         if after >= 0:
             prev[after] = left
         if events is not None:
-            events.append((left, right, piece[left]))
-        maybe_add(prev[left], left)
-        maybe_add(left, after)
+            events.append((left, right, a))
+        # maybe_add(prev[left], left) and maybe_add(left, after), inlined: this loop is the hot path
+        before = prev[left]
+        if before >= 0 and not freeze[before] and not freeze[left]:
+            merged = piece[before] + a
+            rank = get(merged)
+            if rank is not None:
+                push(agenda, (rank * stride + before, left, len(merged)))
+                if unused is not None and unused(merged):
+                    rev_merge[merged] = (piece[before], a)
+        if after >= 0 and not freeze[left] and not freeze[after]:
+            merged = a + piece[after]
+            rank = get(merged)
+            if rank is not None:
+                push(agenda, (rank * stride + left, after, len(merged)))
+                if unused is not None and unused(merged):
+                    rev_merge[merged] = (a, piece[after])
 
     out: list[str] = []
 
@@ -150,8 +167,11 @@ def merge_heap(
     return out
 
 
-def merge(symbols: list[str], scores: Mapping[str, float]) -> list[str]:
-    """The fast choice for a model without UNUSED pieces: the list loop, or the heap for long inputs."""
+def merge(symbols: list[str], scores: Mapping[str, float], priority: Callable[[], Mapping[str, int]]) -> list[str]:
+    """The fast choice for a model without UNUSED pieces: the list loop, or the heap for long inputs.
+
+    `priority()` returns `priorities(scores)` (built on first need by the caller).
+    """
     if len(symbols) <= LONG_SYMBOLS:
         return merge_small(symbols, scores)
-    return merge_heap(symbols, scores)
+    return merge_heap(symbols, priority())
