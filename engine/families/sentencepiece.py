@@ -5,8 +5,7 @@ Encoding a text is SentencePiece's pipeline (``sentencepiece_processor.cc``):
 1. *normalize*: a ``▁`` dummy prefix, spaces escaped to ``▁`` (and, if the
    model asks, extra spaces removed).  Models with a precompiled character map
    (NFKC-style rules) are refused: both Mistral models use none (normalizer
-   ``identity``), and
-   a half-implemented map would give silently wrong ids;
+   ``identity``), and a half-implemented map would give silently wrong ids;
 2. *user-defined symbols* are cut out whole (``[REFERENCE_DOC_0]`` in v3): they
    are always matched, like SentencePiece does, so they are ordinary tokens;
 3. *BPE over characters* by piece score (`engine.families.sentencepiece_bpe`);
