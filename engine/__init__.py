@@ -28,6 +28,7 @@ from .compare import (
     unit_disagreements,
 )
 from .core import Encoding, UnknownTokenError, repair_surrogates
+from .families.sentencepiece import SentencePieceEncoding, SentencePieceTrace, load_sentencepiece_model
 from .limits import TokenizerTooLargeError
 from .load import dump_data_gym, dump_tiktoken_bpe, parse_data_gym, parse_tiktoken_bpe
 from .merges import MergeNode, merge_tree_of, recover_merges
@@ -72,6 +73,8 @@ __all__ = [
     # load.py and minbpe_format.py: file formats
     "parse_tiktoken_bpe", "dump_tiktoken_bpe", "parse_data_gym", "dump_data_gym",
     "parse_minbpe_model", "dump_minbpe_model", "dump_minbpe_vocab",
+    # families/sentencepiece.py: SentencePiece BPE .model files (mistral-v1, mistral-v3, uploads)
+    "SentencePieceEncoding", "SentencePieceTrace", "load_sentencepiece_model",
     # limits.py, tokenizer_files.py: a user's tokenizer files, checked and size-limited
     "load_tokenizer", "TokenizerTooLargeError",
     # merges.py: merges recovered from ranks, merge trees

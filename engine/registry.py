@@ -4,6 +4,7 @@ from __future__ import annotations
 import threading
 
 from .core import Encoding
+from .families.sentencepiece import BUILTIN_MODELS as SENTENCEPIECE_MODELS, builtin_sentencepiece
 from .load import parse_data_gym, parse_tiktoken_bpe, read_data_file
 from .openai_public import SPECS, EncodingSpec
 
@@ -37,10 +38,12 @@ def get_encoding(name: str) -> Encoding:
     enc = _ENCODINGS.get(name)
     if enc is not None:
         return enc
-    if name not in SPECS:
-        raise ValueError(f"Unknown encoding {name!r}. Known encodings: {', '.join(SPECS)}")
+    if name not in SPECS and name not in SENTENCEPIECE_MODELS:
+        raise ValueError(f"Unknown encoding {name!r}. Known encodings: {', '.join([*SPECS, *SENTENCEPIECE_MODELS])}")
     with _LOCK:
         enc = _ENCODINGS.get(name)
+        if enc is None and name in SENTENCEPIECE_MODELS:
+            enc = _ENCODINGS[name] = builtin_sentencepiece(name)  # type: ignore[assignment]
         if enc is None:
             spec = SPECS[name]
             enc = Encoding(spec.name, pat_str=spec.pat_str, mergeable_ranks=_load_ranks(spec),
