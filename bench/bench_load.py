@@ -57,6 +57,7 @@ import os
 import random
 import re
 import resource
+import json
 import socket
 import statistics
 import subprocess
@@ -163,7 +164,9 @@ class StreamlitClient:
                 state.trigger_value = True
                 triggers.append(state)
                 continue
-            if isinstance(value, str):
+            if isinstance(value, dict):  # a custom component's state (the live text box: {"text": ...})
+                state.json_value = json.dumps(value)
+            elif isinstance(value, str):
                 state.string_value = value
             elif isinstance(value, int):
                 state.int_value = value
@@ -309,7 +312,7 @@ class Expect:
 SEARCH = "ing"  # the Vocabulary search every user types
 # The app's names the script relies on: url paths (playground/pages.py) and widget keys (the views).
 TOKENIZE, COMPARE, TREE, VOCAB, TRAIN = "tokenize", "compare", "tree", "vocab", "train"
-KEY_TEXT, KEY_SEARCH, KEY_TRAIN_TEXT, KEY_TRAIN_GO = "text", "vocab_query", "train_text", "train_go"
+KEY_TEXT, KEY_SEARCH, KEY_TRAIN_TEXT, KEY_TRAIN_GO = "live_text", "vocab_query", "train_text", "train_go"
 
 
 def search_count() -> str:
@@ -332,8 +335,9 @@ async def user(index: int, base: str, *, seed: int, timeout: float, think: float
 
     steps = [  # (action, request, what its answer must show)
         ("open_tokenize", lambda: client.open(TOKENIZE, query), Expect(marker, frozenset({"metric"}))),
-        ("edit_text", lambda: client.set_widgets(**{KEY_TEXT: edited}),
-         Expect(b"An edited second paragraph", frozenset({"metric"}))),
+        ("edit_text", lambda: client.set_widgets(**{KEY_TEXT: {"text": edited}}),
+         # the live text box does not echo the text back; the share link (page_info_changed) carries it
+         Expect(b"An+edited+second+paragraph", frozenset({"metric"}))),
         ("compare", lambda: client.switch_page(COMPARE), Expect(marker, frozenset({"dataframe"}))),
         ("merge_tree", lambda: client.switch_page(TREE), Expect(None, frozenset({"graphviz_chart"}))),
         ("vocabulary", lambda: client.switch_page(VOCAB), Expect(None, frozenset({"dataframe"}))),
@@ -341,7 +345,7 @@ async def user(index: int, base: str, *, seed: int, timeout: float, think: float
         ("train_page", lambda: client.switch_page(TRAIN), Expect(None, frozenset({"button"}))),
         ("train_512", lambda: client.set_widgets(
             **{KEY_TRAIN_TEXT: f"{marker.decode()} {train_text}", KEY_TRAIN_GO: True}),
-         Expect(b"trained-512", frozenset())),
+         Expect(b"vocabulary of 512 tokens", frozenset())),
         ("back_to_tokenize", lambda: client.switch_page(TOKENIZE), Expect(None, frozenset({"metric"}))),
     ]
     try:
