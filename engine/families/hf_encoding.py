@@ -15,6 +15,7 @@ from) and for ByteLevel's added leading space (zero width at the piece start).
 """
 from __future__ import annotations
 
+import re
 import threading
 from itertools import chain, compress, islice
 from operator import not_
@@ -22,7 +23,7 @@ from types import MappingProxyType
 from typing import AbstractSet, Collection, Iterable, Literal, Mapping, Sequence
 
 from ..bpe import merge_heap
-from ..core import UnknownTokenError, _special_regex, _steps_from_events, raise_disallowed_special_token
+from ..core import UnknownTokenError, _steps_from_events, raise_disallowed_special_token
 from ..gpt2_bytes import CHAR_TO_BYTE
 from ..merges import MergeNode, build_merge_tree
 from ..records import BpeTrace, MergeStep, Piece, Token
@@ -67,6 +68,7 @@ class HfEncoding:
         self.max_token_value = spec.n_vocab - 1
         self._lock = threading.Lock()
         self._matchers: dict[frozenset[str], tuple] = {}
+        self._checkers: dict[frozenset[str], re.Pattern] = {}
         self._decoder_cache: dict[int, bytes] | None = None
         self._ranks_cache: dict[bytes, int] | None = None
         self._parents: dict[int, tuple[int, int]] | None = None
@@ -132,10 +134,21 @@ class HfEncoding:
         allowed = frozenset(self._special) if allowed_special == "all" else frozenset(allowed_special)
         disallowed = frozenset(self._special) - allowed if disallowed_special == "all" else frozenset(disallowed_special)
         if disallowed:
-            match = _special_regex(disallowed).search(text)
+            match = self._checker(disallowed).search(text)
             if match is not None:
                 raise_disallowed_special_token(match.group())
         return allowed & frozenset(self._special)
+
+    def _checker(self, tokens: frozenset[str]) -> re.Pattern:
+        """A regex finding any of `tokens` (for the disallowed-special check), built once per set."""
+        found = self._checkers.get(tokens)
+        if found is None:
+            found = added_token_regex(tokens)
+            with self._lock:
+                if len(self._checkers) >= _MATCHERS_MAX:
+                    self._checkers.clear()
+                self._checkers[tokens] = found
+        return found
 
     def _matcher(self, allowed: frozenset[str]) -> tuple:
         """(raw regex, normalized regex, content -> token) for the non-special tokens plus `allowed`."""

@@ -32,10 +32,11 @@ Traps this module handles:
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 import regex
 
@@ -46,6 +47,8 @@ BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Con
 # GPT-2's split regex, which ByteLevel(use_regex=true) applies (tokenizers' byte_level.rs).
 GPT2_SPLIT = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"
 Span = tuple[int, int]
+MEMO_MAX_LEN = 64  # characters; longer pieces are split afresh
+MEMO_MAX_ENTRIES = 50_000  # per step; the memo is emptied when full
 
 
 def _load_onig_fixes() -> tuple[dict[int, str], frozenset[str]]:
@@ -216,13 +219,31 @@ class PreTokenizer:
     add_prefix_space: bool = False
     byte_level_split: SplitStep | None = None
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_memos", [{} for _ in self.steps])
+
     def split(self, text: str) -> list[str]:
-        """The pieces BPE runs on (fast path)."""
+        """The pieces BPE runs on (fast path).
+
+        A step's result for a short piece is memoized (bounded): after a digit
+        split, say, the same short pieces come back thousands of times.
+        """
         pieces = [text] if text else []
-        for step in self.steps:
+        for step, memo in zip(self.steps, self._memos):  # type: ignore[attr-defined]
+            if len(pieces) == 1:
+                pieces = step.split(pieces[0])
+                continue
             nxt: list[str] = []
+            get = memo.get
             for piece in pieces:
-                nxt.extend(step.split(piece))
+                parts = get(piece)
+                if parts is None:
+                    parts = step.split(piece)
+                    if len(piece) <= MEMO_MAX_LEN:
+                        if len(memo) >= MEMO_MAX_ENTRIES:
+                            memo.clear()
+                        memo[piece] = parts
+                nxt += parts
             pieces = nxt
         if self.add_prefix_space:
             pieces = [p if p.startswith(" ") else " " + p for p in pieces]
@@ -312,14 +333,42 @@ _SPACES_AT_END = regex.compile(r"\s*\Z")
 _SPACES_AT_START = regex.compile(r"\s*")
 
 
-def added_token_regex(contents: list[str]) -> regex.Pattern | None:
-    """Leftmost-longest literal matching (longest first in an alternation), or None for no tokens."""
+def literal_trie_pattern(words: Iterable[str]) -> str:
+    """A regex matching any of `words`, the longest one at the leftmost position (Aho-Corasick's LeftmostLongest).
+
+    The words are folded into a trie (``<a``, ``<ab`` -> ``<a(?:b)?``): a greedy
+    optional tries the longer word first.  1,230 special tokens compile in a
+    few milliseconds this way, against ~0.2 s as a flat alternation.
+    """
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def pattern(node: dict) -> str:
+        ends = "" in node
+        branches = [re.escape(ch) + pattern(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        if ends:
+            return body + "?" if len(branches) == 1 and len(branches[0]) == 1 else "(?:" + body + ")?"
+        return body
+
+    return pattern(trie)
+
+
+def added_token_regex(contents: Iterable[str]) -> re.Pattern | None:
+    """Leftmost-longest matching of literal tokens, or None for no tokens."""
+    contents = [c for c in set(contents) if c]
     if not contents:
         return None
-    return regex.compile("|".join(regex.escape(c) for c in sorted(set(contents), key=lambda c: (-len(c), c))))
+    return re.compile(literal_trie_pattern(contents))
 
 
-def find_added(text: str, rx: regex.Pattern | None, by_content: dict[str, AddedToken]) -> list[tuple[int, int, int | None]]:
+def find_added(text: str, rx: re.Pattern | None, by_content: dict[str, AddedToken]) -> list[tuple[int, int, int | None]]:
     """Split `text` into (start, end, added token id or None), as tokenizers' `find_matches`."""
     if rx is None or not text:
         return [(0, len(text), None)] if text else []

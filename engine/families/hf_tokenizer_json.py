@@ -21,7 +21,10 @@ careful pass runs only to say what is wrong with a broken file.
 """
 from __future__ import annotations
 
+import gzip
 import json
+import sys
+from array import array
 from dataclasses import dataclass
 from itertools import repeat
 from operator import add, mul
@@ -41,9 +44,22 @@ from .hf_pipeline import (
     digits_step,
 )
 
-# Built-in tokenizer.json files shipped in engine/data: name -> (file, sha256 of the uncompressed JSON).
-BUILTIN_FILES: dict[str, tuple[str, str]] = {
-    "deepseek-v4": ("deepseek_v4_tokenizer.json.gz", "8f9f37ca37fdc4f5fd36d5cf4d3b0e8392edb4e894fd10cc0d70b4957c8633cf"),
+COMPACT_FORMAT = "hf-bpe-compact/1"
+
+
+@dataclass(frozen=True)
+class BuiltinFiles:
+    """A shipped tokenizer.json and its compact form (each: file in engine/data, sha256 of the uncompressed bytes)."""
+
+    json: tuple[str, str]
+    compact: tuple[str, str]
+
+
+BUILTIN_FILES: dict[str, BuiltinFiles] = {
+    "deepseek-v4": BuiltinFiles(
+        ("deepseek_v4_tokenizer.json.gz", "8f9f37ca37fdc4f5fd36d5cf4d3b0e8392edb4e894fd10cc0d70b4957c8633cf"),
+        ("deepseek_v4_tokenizer.compact.gz", "7d9e784e155a4462515cf1c30e3746ee1601a1d9fb2f2bfe4cf46ebcfb19125d"),
+    ),
 }
 
 
@@ -88,11 +104,14 @@ class HfTokenizerSpec:
 
 def parse_tokenizer_json(data: bytes | str, source: str = "tokenizer.json") -> HfTokenizerSpec:
     """Parse and check a ``tokenizer.json``; ValueError naming the file, the JSON path and the fix."""
-    where = _Where(source)
     try:
         root = json.loads(data)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{source}: not valid JSON ({exc}); upload the tokenizer.json file itself") from None
+    return _spec(root, _Where(source))
+
+
+def _spec(root: Any, where: _Where, compact: tuple[dict[str, int], tuple] | None = None) -> HfTokenizerSpec:
     if not isinstance(root, dict):
         raise where.fail("$", "expected a JSON object", "upload a Hugging Face tokenizer.json")
     for key in ("truncation", "padding"):
@@ -103,10 +122,10 @@ def parse_tokenizer_json(data: bytes | str, source: str = "tokenizer.json") -> H
     _check_decoder(root.get("decoder"), where)
     _check_post_processor(root.get("post_processor"), "$.post_processor", where)
     model_json = where.get(root, "model", "$", dict)
-    vocab, model = _model(model_json, where)
+    vocab, model = _model(model_json, where, compact)
     added = _added_tokens(root.get("added_tokens", []), vocab, normalizer, where)
     ids = list(vocab.values()) + [t.id for t in added]
-    return HfTokenizerSpec(source, normalizer, pre_tokenizer, model, vocab, tuple(added), max(ids) + 1)
+    return HfTokenizerSpec(where.source, normalizer, pre_tokenizer, model, vocab, tuple(added), max(ids) + 1)
 
 
 def _normalizer_forms(node: Any, path: str, where: _Where) -> list[str]:
@@ -186,7 +205,7 @@ def _check_post_processor(node: Any, path: str, where: _Where) -> None:
                          "use null, ByteLevel or TemplateProcessing (they add no ids without special tokens)")
 
 
-def _model(node: dict, where: _Where) -> tuple[dict[str, int], BpeModel]:
+def _model(node: dict, where: _Where, compact: tuple[dict[str, int], tuple] | None = None) -> tuple[dict[str, int], BpeModel]:
     path = "$.model"
     kind = where.get(node, "type", path, str, "BPE")
     if kind != "BPE":
@@ -196,20 +215,14 @@ def _model(node: dict, where: _Where) -> tuple[dict[str, int], BpeModel]:
     for key in ("continuing_subword_prefix", "end_of_word_suffix"):
         if node.get(key):
             raise where.fail(f"{path}.{key}", f"{key} is not supported for byte-level BPE", f"set {key} to null")
-    vocab = where.get(node, "vocab", path, dict)
-    values = list(vocab.values())
-    if not all(type(v) is int and v >= 0 for v in values):
-        bad = next(k for k, v in vocab.items() if not (type(v) is int and v >= 0))
-        raise where.fail(f"{path}.vocab[{bad!r}]", f"id {vocab[bad]!r} is not a non-negative integer", "fix the id")
-    if len(set(values)) != len(values):
-        seen: dict[int, str] = {}
-        for tok, tid in vocab.items():
-            if tid in seen:
-                raise where.fail(f"{path}.vocab[{tok!r}]", f"id {tid} is also the id of {seen[tid]!r}", "give every token its own id")
-            seen[tid] = tok
-    if max(values, default=0) >= KEY:
-        raise where.fail(f"{path}.vocab", f"ids reach {max(values)}, above this engine's limit {KEY - 1}", "use a smaller vocabulary")
-    pair_rank, merged_id = _merges(where.get(node, "merges", path, list), vocab, where)
+    if compact is not None:  # vocabulary and merges from a sha256-checked compact file made by `dump_compact`
+        vocab, (left, right, made) = compact
+        pair_rank = dict(zip(map(add, map(mul, left, repeat(KEY)), right), range(len(made))))
+        merged_id = made.tolist()
+    else:
+        vocab = where.get(node, "vocab", path, dict)
+        _check_vocab(vocab, where)
+        pair_rank, merged_id = _merges(where.get(node, "merges", path, list), vocab, where)
     unk = where.get(node, "unk_token", path, (str, type(None)), None)
     if unk is not None and unk not in vocab:
         raise where.fail(f"{path}.unk_token", f"{unk!r} is not in the vocabulary", "add it to model.vocab or set unk_token to null")
@@ -222,6 +235,22 @@ def _model(node: dict, where: _Where) -> tuple[dict[str, int], BpeModel]:
         ignore_merges=where.get(node, "ignore_merges", path, bool, False),
     )
     return vocab, model
+
+
+def _check_vocab(vocab: dict, where: _Where) -> None:
+    path = "$.model.vocab"
+    values = list(vocab.values())
+    if not all(type(v) is int and v >= 0 for v in values):
+        bad = next(k for k, v in vocab.items() if not (type(v) is int and v >= 0))
+        raise where.fail(f"{path}[{bad!r}]", f"id {vocab[bad]!r} is not a non-negative integer", "fix the id")
+    if len(set(values)) != len(values):
+        seen: dict[int, str] = {}
+        for tok, tid in vocab.items():
+            if tid in seen:
+                raise where.fail(f"{path}[{tok!r}]", f"id {tid} is also the id of {seen[tid]!r}", "give every token its own id")
+            seen[tid] = tok
+    if max(values, default=0) >= KEY:
+        raise where.fail(path, f"ids reach {max(values)}, above this engine's limit {KEY - 1}", "use a smaller vocabulary")
 
 
 def _merges(merges: list, vocab: dict[str, int], where: _Where) -> tuple[dict[int, int], list[int]]:
@@ -260,10 +289,13 @@ def _explain_bad_merge(merges: list, vocab: dict[str, int], where: _Where) -> No
                 raise where.fail(path, f"token {part!r} is not in model.vocab", "add it to the vocabulary or remove the merge")
 
 
+_ADDED_FLAGS = (("special", False), ("normalized", True), ("lstrip", False), ("rstrip", False), ("single_word", False))
+
+
 def _added_tokens(items: Any, vocab: dict[str, int], normalizer: Normalizer, where: _Where) -> list[AddedToken]:
     if not isinstance(items, list):
         raise where.fail("$.added_tokens", "expected a list", "fix added_tokens")
-    by_id = {tid: tok for tok, tid in vocab.items()}
+    vocab_ids = set(vocab.values())
     out: list[AddedToken] = []
     seen: dict[str, int] = {}
     for i, item in enumerate(items):
@@ -278,10 +310,12 @@ def _added_tokens(items: Any, vocab: dict[str, int], normalizer: Normalizer, whe
         if content in vocab and vocab[content] != tid:
             raise where.fail(f"{path}.id", f"{content!r} has id {tid} here but {vocab[content]} in model.vocab (tokenizers uses the latter)",
                              "make the two ids agree")
-        if tid in by_id and by_id[tid] != content:
-            raise where.fail(f"{path}.id", f"id {tid} belongs to {by_id[tid]!r} in model.vocab", "give the added token a free id")
-        flags = {k: where.get(item, k, path, bool, default) for k, default in
-                 (("special", False), ("normalized", True), ("lstrip", False), ("rstrip", False), ("single_word", False))}
+        if content not in vocab and tid in vocab_ids:
+            owner = next(tok for tok, i in vocab.items() if i == tid)
+            raise where.fail(f"{path}.id", f"id {tid} belongs to {owner!r} in model.vocab", "give the added token a free id")
+        flags = {k: item.get(k, default) for k, default in _ADDED_FLAGS}
+        if not all(type(v) is bool for v in flags.values()):
+            flags = {k: where.get(item, k, path, bool, default) for k, default in _ADDED_FLAGS}  # raises, naming the field
         out.append(AddedToken(tid, content, **flags))
     return out
 
@@ -293,7 +327,57 @@ def load_tokenizer_json(data: bytes | str, *, name: str | None = None, source: s
     return HfEncoding(name or source, parse_tokenizer_json(data, source))
 
 
-def load_builtin(name: str):
-    """A shipped tokenizer.json by name (sha256-checked)."""
-    file, sha = BUILTIN_FILES[name]
-    return load_tokenizer_json(read_data_file(file, sha), name=name, source=file)
+def dump_compact(data: bytes, source: str = "tokenizer.json") -> bytes:
+    """The compact form of a tokenizer.json, which `parse_compact` reads several times faster.
+
+    One JSON line (the file without ``model.vocab`` and ``model.merges``, plus
+    the vocabulary as lists in id order), then three little-endian uint32
+    arrays: each merge's left id, right id and made id, in rank order.
+    Gzipped with a fixed timestamp, so the same input gives the same bytes.
+    """
+    spec = parse_tokenizer_json(data, source)  # refuse whatever the full parser refuses
+    root = json.loads(data)
+    model = dict(root["model"])
+    vocab = model.pop("vocab")
+    model.pop("merges")
+    by_id = sorted(vocab.items(), key=lambda kv: kv[1])
+    header = {"format": COMPACT_FORMAT, "tokenizer": {**root, "model": model},
+              "vocab": [tok for tok, _ in by_id], "vocab_ids": [tid for _, tid in by_id]}
+    lines = sorted((rank, divmod(key, KEY)) for key, rank in spec.model.pair_rank.items())
+    if len(lines) != len(spec.model.merged_id):
+        raise ValueError(f"{source}: a merge is listed twice; the compact form keeps one rank per pair")
+    arrays = [array("I", [pair[0] for _, pair in lines]), array("I", [pair[1] for _, pair in lines]),
+              array("I", spec.model.merged_id)]
+    if sys.byteorder == "big":
+        for arr in arrays:
+            arr.byteswap()
+    body = json.dumps(header, ensure_ascii=False).encode("utf-8") + b"\n" + b"".join(a.tobytes() for a in arrays)
+    return gzip.compress(body, 9, mtime=0)
+
+
+def parse_compact(body: bytes, source: str) -> HfTokenizerSpec:
+    """Read the (uncompressed) compact form written by `dump_compact`."""
+    line, _, raw = body.partition(b"\n")
+    header = json.loads(line)
+    if not isinstance(header, dict) or header.get("format") != COMPACT_FORMAT:
+        raise ValueError(f"{source}: not a {COMPACT_FORMAT} file; regenerate it with scripts/gen_hf_compact.py")
+    n = len(raw) // 12
+    arrays = []
+    for k in range(3):
+        arr = array("I")
+        arr.frombytes(raw[4 * n * k : 4 * n * (k + 1)])
+        if sys.byteorder == "big":
+            arr.byteswap()
+        arrays.append(arr)
+    vocab = dict(zip(header["vocab"], header["vocab_ids"]))
+    return _spec(header["tokenizer"], _Where(source), (vocab, tuple(arrays)))
+
+
+def load_builtin(name: str, *, from_json: bool = False):
+    """A shipped tokenizer by name, sha256-checked: from its compact form (fast) or from its tokenizer.json."""
+    from .hf_encoding import HfEncoding
+
+    files = BUILTIN_FILES[name]
+    if from_json:
+        return load_tokenizer_json(read_data_file(*files.json), name=name, source=files.json[0])
+    return HfEncoding(name, parse_compact(read_data_file(*files.compact), files.compact[0]))
