@@ -16,7 +16,6 @@ the same copy.
 from __future__ import annotations
 
 import copy
-import gzip
 import hashlib
 import json
 import random
@@ -30,7 +29,6 @@ from engine.bpe import merge_heap, merge_reference
 from engine.families import hf_bpe
 from engine.families.hf_encoding import HfEncoding
 from engine.families.hf_pipeline import (
-    PreTokenizer,
     SplitStep,
     compile_onig,
     find_added,
@@ -48,7 +46,7 @@ from engine.families.hf_tokenizer_json import (
 from engine.gpt2_bytes import encode_printable
 from engine.load import DATA_DIR, read_data_file
 
-from .conftest import CORPUS, case_text, load_cases
+from conftest import CORPUS, case_text, load_cases
 
 tokenizers = pytest.importorskip("tokenizers")
 
@@ -58,6 +56,20 @@ FILES = BUILTIN_FILES["deepseek-v4"]
 @pytest.fixture(scope="module")
 def raw_json() -> bytes:
     return read_data_file(*FILES.json)
+
+
+@pytest.fixture(scope="module")
+def small_json(raw_json) -> bytes:
+    """The same file cut to its first 2,000 merges (and the tokens they use): quick to parse."""
+    root = json.loads(raw_json)
+    merges = root["model"]["merges"][:2000]
+    vocab = root["model"]["vocab"]
+    keep = {encode_printable(bytes([b])) for b in range(256)} | {t["content"] for t in root["added_tokens"]}
+    keep |= {m.replace(" ", "", 1) for m in merges}
+    root["model"]["vocab"] = {tok: tid for tok, tid in vocab.items() if tok in keep}
+    root["model"]["merges"] = merges
+    assert all(part in root["model"]["vocab"] for m in merges for part in m.split(" "))
+    return json.dumps(root, ensure_ascii=False).encode("utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -209,9 +221,11 @@ def test_hypothesis(enc, ref, text):
     assert enc.encode_ordinary(text) == ref_ids(ref, text)
 
 
+ADDED_SAMPLES = ["<think>", "</think>", "<｜User｜>", "<｜end▁of▁sentence｜>", "｜DSML｜", "<｜/table>｜", "<dsml:"]
+
+
 @settings(max_examples=150, deadline=None)
-@given(text=st.text(alphabet=st.sampled_from(list("ab1 \n\t!.'中文é<>｜▁") + ["<think>", "</think>", "<｜User｜>", "<｜end▁of▁sentence｜>", "｜DSML｜"]).map(str), max_size=40).map("".join) if False else
-       st.lists(st.sampled_from(list("ab1 \n\t!.'中文é<>｜▁") + ["<think>", "</think>", "<｜User｜>", "<｜end▁of▁sentence｜>", "｜DSML｜"]), max_size=30).map("".join))
+@given(text=st.lists(st.sampled_from(list("ab1 \n\t!.'中文é<>｜▁") + ADDED_SAMPLES), max_size=30).map("".join))
 def test_hypothesis_added_tokens(enc, ref, ref_special, text):
     assert enc.encode_ordinary(text) == ref_ids(ref, text)
     assert enc.encode(text, allowed_special="all") == ref_ids(ref_special, text)
@@ -444,9 +458,9 @@ def test_long_piece_trace(enc):
 @pytest.mark.parametrize("mutate,message", [
     (lambda r: r.update(normalizer={"type": "Lowercase"}), r"\$\.normalizer: normalizer 'Lowercase' is not supported"),
     (lambda r: r.update(pre_tokenizer={"type": "Whitespace"}), r"\$\.pre_tokenizer: pre-tokenizer 'Whitespace'"),
-    (lambda r: r["pre_tokenizer"]["pretokenizers"].reverse(), r"pretokenizers\[0\]: ByteLevel is not the last"),
-    (lambda r: r["pre_tokenizer"]["pretokenizers"][0].update(behavior="Split"), r"pretokenizers\[0\]\.behavior: unknown behavior"),
-    (lambda r: r["pre_tokenizer"]["pretokenizers"][0]["pattern"].update(Regex="(?m)a$"), r"Oniguruma syntax"),
+    (lambda r: r["pre_tokenizer"]["pretokenizers"].reverse(), r"\$\.pre_tokenizer\.pretokenizers\[0\]: ByteLevel is not the last"),
+    (lambda r: r["pre_tokenizer"]["pretokenizers"][0].update(behavior="Split"), r"\$\.pre_tokenizer\.pretokenizers\[0\]\.behavior: unknown behavior"),
+    (lambda r: r["pre_tokenizer"]["pretokenizers"][0]["pattern"].update(Regex="(?m)a$"), r"\$\.pre_tokenizer\.pretokenizers\[0\]\.pattern\.Regex: pattern uses '\(\?m', Oniguruma syntax"),
     (lambda r: r["model"].update(type="WordPiece"), r"\$\.model\.type: model 'WordPiece' is not supported"),
     (lambda r: r["model"].update(dropout=0.1), r"\$\.model\.dropout"),
     (lambda r: r["model"]["merges"].__setitem__(5, "Ġ zzzzqq"), r"\$\.model\.merges\[5\]: token 'zzzzqq' is not in model\.vocab"),
@@ -458,8 +472,9 @@ def test_long_piece_trace(enc):
     (lambda r: r.update(post_processor={"type": "BertProcessing"}), r"\$\.post_processor"),
     (lambda r: r["model"].__delitem__("vocab"), r"\$\.model\.vocab: missing"),
 ])
-def test_malformed_files_name_the_field(raw_json, mutate, message):
-    root = json.loads(raw_json)
+def test_malformed_files_name_the_field(small_json, mutate, message):
+    parse_tokenizer_json(small_json, "upload.json")  # the unchanged file is fine
+    root = json.loads(small_json)
     mutate(root)
     with pytest.raises(ValueError, match=r"upload\.json: " + message):
         parse_tokenizer_json(json.dumps(root), "upload.json")
@@ -470,11 +485,11 @@ def test_not_json():
         parse_tokenizer_json(b"{nope", "upload.json")
 
 
-def test_merges_as_pairs_equal_merges_as_strings(raw_json):
-    root = json.loads(raw_json)
+def test_merges_as_pairs_equal_merges_as_strings(small_json):
+    root = json.loads(small_json)
     root["model"]["merges"] = [m.split(" ", 1) for m in root["model"]["merges"]]
     pairs = parse_tokenizer_json(json.dumps(root), "pairs.json")
-    strings = parse_tokenizer_json(raw_json, "strings.json")
+    strings = parse_tokenizer_json(small_json, "strings.json")
     assert pairs.model.pair_rank == strings.model.pair_rank and pairs.model.merged_id == strings.model.merged_id
 
 

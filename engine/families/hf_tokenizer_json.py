@@ -159,13 +159,13 @@ def _pre_tokenizer(node: Any, where: _Where) -> PreTokenizer:
             use_regex = where.get(item, "use_regex", item_path, bool, True)
             where.get(item, "trim_offsets", item_path, bool, True)  # offsets only
             return PreTokenizer(tuple(steps), where.get(item, "add_prefix_space", item_path, bool, True),
-                                SplitStep(compile_onig(GPT2_SPLIT, item_path), "Isolated") if use_regex else None)
+                                SplitStep(compile_onig(GPT2_SPLIT, f"{where.source}: {item_path}"), "Isolated") if use_regex else None)
         if kind == "Split":
             pattern = where.get(item, "pattern", item_path, dict)
             if set(pattern) == {"Regex"} and isinstance(pattern["Regex"], str):
-                rx = compile_onig(pattern["Regex"], f"{item_path}.pattern.Regex")
+                rx = compile_onig(pattern["Regex"], f"{where.source}: {item_path}.pattern.Regex")
             elif set(pattern) == {"String"} and isinstance(pattern["String"], str):
-                rx = compile_onig(_escape(pattern["String"]), f"{item_path}.pattern.String")
+                rx = compile_onig(_escape(pattern["String"]), f"{where.source}: {item_path}.pattern.String")
             else:
                 raise where.fail(f"{item_path}.pattern", "expected {\"Regex\": \"...\"} or {\"String\": \"...\"}", "fix the pattern")
             behavior = where.get(item, "behavior", item_path, str)
