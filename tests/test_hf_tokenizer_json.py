@@ -353,10 +353,10 @@ def variant(raw_json: bytes, **changes) -> bytes:
 def variant_pair(raw_json: bytes, **changes) -> tuple[HfEncoding, object]:
     """(ours, tokenizers) on a copy of the file with `changes`; ours is built from the compact form (fast)."""
     body = read_data_file(*FILES.compact)
-    line, _, arrays = body.partition(b"\n")
+    line, _, rest = body.partition(b"\n")
     header = json.loads(line)
     header["tokenizer"].update(copy.deepcopy(changes))
-    ours = HfEncoding("variant", parse_compact(json.dumps(header).encode("utf-8") + b"\n" + arrays, "variant"))
+    ours = HfEncoding("variant", parse_compact(json.dumps(header).encode("utf-8") + b"\n" + rest, "variant"))
     return ours, hf(variant(raw_json, **changes))
 
 

@@ -26,7 +26,7 @@ import json
 import sys
 from array import array
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import count, repeat
 from operator import add, mul
 from typing import Any
 
@@ -44,7 +44,7 @@ from .hf_pipeline import (
     digits_step,
 )
 
-COMPACT_FORMAT = "hf-bpe-compact/1"
+COMPACT_FORMAT = "hf-bpe-compact/2"
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class BuiltinFiles:
 BUILTIN_FILES: dict[str, BuiltinFiles] = {
     "deepseek-v4": BuiltinFiles(
         ("deepseek_v4_tokenizer.json.gz", "8f9f37ca37fdc4f5fd36d5cf4d3b0e8392edb4e894fd10cc0d70b4957c8633cf"),
-        ("deepseek_v4_tokenizer.compact.gz", "7d9e784e155a4462515cf1c30e3746ee1601a1d9fb2f2bfe4cf46ebcfb19125d"),
+        ("deepseek_v4_tokenizer.compact.gz", "c522ce3c73aacb6cc4f79f48ac930bc644eb729d6832a2b0fd62e145bff752ac"),
     ),
 }
 
@@ -123,7 +123,7 @@ def _spec(root: Any, where: _Where, compact: tuple[dict[str, int], tuple] | None
     _check_post_processor(root.get("post_processor"), "$.post_processor", where)
     model_json = where.get(root, "model", "$", dict)
     vocab, model = _model(model_json, where, compact)
-    added = _added_tokens(root.get("added_tokens", []), vocab, normalizer, where)
+    added = _added_tokens(root.get("added_tokens", []), vocab, where)
     ids = list(vocab.values()) + [t.id for t in added]
     return HfTokenizerSpec(where.source, normalizer, pre_tokenizer, model, vocab, tuple(added), max(ids) + 1)
 
@@ -292,9 +292,32 @@ def _explain_bad_merge(merges: list, vocab: dict[str, int], where: _Where) -> No
 _ADDED_FLAGS = (("special", False), ("normalized", True), ("lstrip", False), ("rstrip", False), ("single_word", False))
 
 
-def _added_tokens(items: Any, vocab: dict[str, int], normalizer: Normalizer, where: _Where) -> list[AddedToken]:
+def _added_tokens(items: Any, vocab: dict[str, int], where: _Where) -> list[AddedToken]:
     if not isinstance(items, list):
         raise where.fail("$.added_tokens", "expected a list", "fix added_tokens")
+    fast = _added_tokens_fast(items, vocab)
+    return fast if fast is not None else _added_tokens_checked(items, vocab, where)
+
+
+def _added_tokens_fast(items: list, vocab: dict[str, int]) -> list[AddedToken] | None:
+    """The usual case in bulk (1,283 entries in ~5 ms); None if anything is off, for the careful pass to explain."""
+    if not all(type(item) is dict and type(item.get("id")) is int and type(item.get("content")) is str for item in items):
+        return None
+    tokens = [AddedToken(item["id"], item["content"], *(item.get(k, default) for k, default in _ADDED_FLAGS)) for item in items]
+    if not all(type(flag) is bool for t in tokens for flag in (t.special, t.normalized, t.lstrip, t.rstrip, t.single_word)):
+        return None
+    contents = [t.content for t in tokens]
+    if not all(contents) or len(set(contents)) != len(contents):
+        return None
+    if any(vocab.get(t.content, t.id) != t.id for t in tokens):
+        return None
+    outside = {t.id for t in tokens if t.content not in vocab}
+    if outside and not outside.isdisjoint(vocab.values()):
+        return None
+    return tokens
+
+
+def _added_tokens_checked(items: list, vocab: dict[str, int], where: _Where) -> list[AddedToken]:
     vocab_ids = set(vocab.values())
     out: list[AddedToken] = []
     seen: dict[str, int] = {}
@@ -331,9 +354,10 @@ def dump_compact(data: bytes, source: str = "tokenizer.json") -> bytes:
     """The compact form of a tokenizer.json, which `parse_compact` reads several times faster.
 
     One JSON line (the file without ``model.vocab`` and ``model.merges``, plus
-    the vocabulary as lists in id order), then three little-endian uint32
-    arrays: each merge's left id, right id and made id, in rank order.
-    Gzipped with a fixed timestamp, so the same input gives the same bytes.
+    the vocabulary's ids when they are not 0..n-1), the vocabulary's tokens in
+    id order joined by NUL, a newline, then three little-endian uint32 arrays:
+    each merge's left id, right id and made id, in rank order.  Gzipped with a
+    fixed timestamp, so the same input gives the same bytes.
     """
     spec = parse_tokenizer_json(data, source)  # refuse whatever the full parser refuses
     root = json.loads(data)
@@ -341,8 +365,12 @@ def dump_compact(data: bytes, source: str = "tokenizer.json") -> bytes:
     vocab = model.pop("vocab")
     model.pop("merges")
     by_id = sorted(vocab.items(), key=lambda kv: kv[1])
+    ids = [tid for _, tid in by_id]
     header = {"format": COMPACT_FORMAT, "tokenizer": {**root, "model": model},
-              "vocab": [tok for tok, _ in by_id], "vocab_ids": [tid for _, tid in by_id]}
+              "vocab_ids": None if ids == list(range(len(ids))) else ids}
+    tokens = "\x00".join(tok for tok, _ in by_id)
+    if tokens.count("\x00") != len(by_id) - 1 or "\n" in tokens:
+        raise ValueError(f"{source}: a token holds NUL or a newline; the compact form cannot store it")
     lines = sorted((rank, divmod(key, KEY)) for key, rank in spec.model.pair_rank.items())
     if len(lines) != len(spec.model.merged_id):
         raise ValueError(f"{source}: a merge is listed twice; the compact form keeps one rank per pair")
@@ -351,13 +379,15 @@ def dump_compact(data: bytes, source: str = "tokenizer.json") -> bytes:
     if sys.byteorder == "big":
         for arr in arrays:
             arr.byteswap()
-    body = json.dumps(header, ensure_ascii=False).encode("utf-8") + b"\n" + b"".join(a.tobytes() for a in arrays)
+    body = b"\n".join([json.dumps(header, ensure_ascii=False).encode("utf-8"), tokens.encode("utf-8"),
+                       b"".join(a.tobytes() for a in arrays)])
     return gzip.compress(body, 9, mtime=0)
 
 
 def parse_compact(body: bytes, source: str) -> HfTokenizerSpec:
     """Read the (uncompressed) compact form written by `dump_compact`."""
-    line, _, raw = body.partition(b"\n")
+    line, _, rest = body.partition(b"\n")
+    tokens, _, raw = rest.partition(b"\n")
     header = json.loads(line)
     if not isinstance(header, dict) or header.get("format") != COMPACT_FORMAT:
         raise ValueError(f"{source}: not a {COMPACT_FORMAT} file; regenerate it with scripts/gen_hf_compact.py")
@@ -369,7 +399,8 @@ def parse_compact(body: bytes, source: str) -> HfTokenizerSpec:
         if sys.byteorder == "big":
             arr.byteswap()
         arrays.append(arr)
-    vocab = dict(zip(header["vocab"], header["vocab_ids"]))
+    ids = header["vocab_ids"]
+    vocab = dict(zip(tokens.decode("utf-8").split("\x00"), count() if ids is None else ids))
     return _spec(header["tokenizer"], _Where(source), (vocab, tuple(arrays)))
 
 
