@@ -26,6 +26,8 @@ from .compare import (
 )
 from .core import Encoding, UnknownTokenError, repair_surrogates
 from .load import dump_data_gym, dump_tiktoken_bpe, parse_data_gym, parse_tiktoken_bpe
+from .families.hf_encoding import HfEncoding
+from .families.hf_tokenizer_json import load_tokenizer_json, parse_tokenizer_json
 from .merges import MergeNode, recover_merges
 from .minbpe_format import dump_minbpe_model, dump_minbpe_vocab, parse_minbpe_model
 from .records import BpeTrace, MergeStep, Piece, Token
@@ -67,6 +69,8 @@ __all__ = [
     # load.py and minbpe_format.py: file formats
     "parse_tiktoken_bpe", "dump_tiktoken_bpe", "parse_data_gym", "dump_data_gym",
     "parse_minbpe_model", "dump_minbpe_model", "dump_minbpe_vocab",
+    # families/: Hugging Face tokenizer.json byte-level BPE (deepseek-v4, uploads)
+    "HfEncoding", "load_tokenizer_json", "parse_tokenizer_json",
     # merges.py: merges recovered from ranks, merge trees
     "recover_merges", "MergeNode",
     # train.py: minbpe-exact training

@@ -405,10 +405,14 @@ def test_added_token_flags(raw_json):
                                      "rstrip": False, "normalized": True, "special": False, **flags})
     data = json.dumps(root, ensure_ascii=False).encode("utf-8")
     ours, theirs = load_tokenizer_json(data), hf(data, specials_as_text=False)
+    assert ours.encode("<sp> x", disallowed_special=()) == ref_ids(hf(data), "<sp> x")
     texts = ["hello<mask>world <mask> a<mask>b\t<mask>\t end", "qzfoo qzfood aqzfoo qzfoo. QZBAR qzbar ＱＺＢＡＲ",
              "x  qzbaz y qzbaz", "<sp>   x <sp>", "qzfoo<mask> qzfoo"]
     for text in texts:
         assert ours.encode(text, allowed_special="all") == ref_ids(theirs, text), text
+        tokens = ours.tokenize(text, allowed_special="all")
+        assert [t.id for t in tokens] == ref_ids(theirs, text)
+        assert all(text[t.char_start : t.char_end].strip() == t.bytes.decode().strip() for t in tokens if t.special)
 
 
 # --------------------------------------------------------------- explaining

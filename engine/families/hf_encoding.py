@@ -273,37 +273,37 @@ class HfEncoding:
         `Piece.text` is what BPE sees: normalized, with ByteLevel's leading
         space if one was added.  Added tokens come back with ``special=True``.
         """
-        return [p for p, _ in self._explain(text, self._allowed(text, allowed_special, disallowed_special))]
+        return [p for p, _, _ in self._explain(text, self._allowed(text, allowed_special, disallowed_special))]
 
-    def _explain(self, text: str, allowed: frozenset[str]) -> list[tuple[Piece, list[tuple[int, int]]]]:
-        """Pieces, each with the span of `text` behind every character of its text."""
+    def _explain(self, text: str, allowed: frozenset[str]) -> list[tuple[Piece, list[tuple[int, int]], int | None]]:
+        """Pieces, each with the span of `text` behind every character of its text, and its id if an added token."""
         check_no_surrogates(text)
         byte_at = _byte_offsets(text)
         raw, normalized_rx, by_content = self._matcher(allowed)
-        out: list[tuple[Piece, list[tuple[int, int]]]] = []
+        out: list[tuple[Piece, list[tuple[int, int]], int | None]] = []
 
-        def add(piece_text: str, align: list[tuple[int, int]], special: bool) -> None:
+        def add(piece_text: str, align: list[tuple[int, int]], tid: int | None) -> None:
             cs, ce = (align[0][0], align[-1][1]) if align else (0, 0)
-            out.append((Piece(len(out), piece_text, cs, ce, byte_at[cs], byte_at[ce], special), align))
+            out.append((Piece(len(out), piece_text, cs, ce, byte_at[cs], byte_at[ce], tid is not None), align, tid))
 
         for s, e, tid in find_added(text, raw, by_content):
             if tid is not None:
-                add(text[s:e], [(i, i + 1) for i in range(s, e)], True)
+                add(text[s:e], [(i, i + 1) for i in range(s, e)], tid)
                 continue
             part, part_align = self._normalizer.with_alignment(text[s:e])
             part_align = [(s + a, s + b) for a, b in part_align]
             for s2, e2, tid2 in find_added(part, normalized_rx, by_content):
                 if tid2 is not None:
-                    add(part[s2:e2], part_align[s2:e2], True)
+                    add(part[s2:e2], part_align[s2:e2], tid2)
                     continue
                 for a, b, prefixed in self._pretok.spans(part[s2:e2]):
                     a, b = a + s2, b + s2
                     align = part_align[a:b]
                     if prefixed:
                         start = align[0][0] if align else (part_align[a - 1][1] if a else s)
-                        add(" " + part[a:b], [(start, start)] + align, False)
+                        add(" " + part[a:b], [(start, start)] + align, None)
                     else:
-                        add(part[a:b], align, False)
+                        add(part[a:b], align, None)
         return out
 
     def tokenize(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
@@ -311,9 +311,8 @@ class HfEncoding:
         """One record per token with its bytes and its character and byte offsets into `text`."""
         byte_at = _byte_offsets(text)
         tokens: list[Token] = []
-        for piece, align in self._explain(text, self._allowed(text, allowed_special, disallowed_special)):
-            if piece.special:
-                tid = self._added[piece.text].id if piece.text in self._added else self._matcher(frozenset(self._special))[2][piece.text].id
+        for piece, align, tid in self._explain(text, self._allowed(text, allowed_special, disallowed_special)):
+            if tid is not None:
                 tokens.append(Token(tid, self._decoder[tid], piece.byte_start, piece.byte_end,
                                     piece.char_start, piece.char_end, piece.index, special=tid in self._special_ids))
                 continue
