@@ -383,7 +383,7 @@ class HfEncoding:
 
         A token no merge makes is a leaf with all its bytes (BPE cannot produce it from text).
         """
-        if token_id in self._special_ids or token_id in self._added_by_id and token_id not in self.spec.vocab.values():
+        if token_id in self._added_by_id:
             raise ValueError(f"{token_id} is the added token {self._decoder[token_id]!r}: it is matched whole, not built by merges")
         self.decode_single_token_bytes(token_id)
         return build_merge_tree(token_id, self._merge_parents(), self.decode_single_token_bytes)
