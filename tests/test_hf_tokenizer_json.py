@@ -510,3 +510,23 @@ def test_find_added_flags_reference_examples():
     text = "Hi <mask> there\t<mask>\t<mask>\u2000"
     got = [(text[s:e], tid) for s, e, tid in find_added(text, rx, {"<mask>": mask})]
     assert got == [("Hi", None), (" <mask> ", 0), ("there", None), ("\t<mask>\t", 0), ("<mask>\u2000", 0)]
+
+
+def test_added_tokens_bulk_check_equals_careful_pass(raw_json):
+    from engine.families.hf_tokenizer_json import _Where, _added_tokens_checked, _added_tokens_fast
+    root = json.loads(raw_json)
+    vocab = root["model"]["vocab"]
+    fast = _added_tokens_fast(root["added_tokens"], vocab)
+    assert fast is not None and fast == _added_tokens_checked(root["added_tokens"], vocab, _Where("x"))
+    root["added_tokens"][5]["rstrip"] = 1
+    assert _added_tokens_fast(root["added_tokens"], vocab) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["<a", "<ab", "<abc", "b", "bc", "<", "x", "a", "c"]), max_size=25).map("".join))
+def test_literal_trie_equals_longest_first_alternation(text):
+    import re
+    words = ["<a", "<ab", "<abc", "b", "bc", "<x", "abcab"]
+    flat = re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
+    trie = re.compile(literal_trie_pattern(words))
+    assert [m.span() for m in trie.finditer(text)] == [m.span() for m in flat.finditer(text)]
