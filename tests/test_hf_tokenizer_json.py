@@ -451,6 +451,8 @@ def test_bpe_trace_ends_at_encode(enc):
         assert trace.parts_at(len(trace.steps)) == enc.decode_tokens_bytes(trace.final_ids)
         for step in trace.steps:
             assert enc.decode_single_token_bytes(step.rank) == step.merged
+            parts = trace.parts_at(step.index)
+            assert parts[step.position : step.position + 2] == [step.left, step.right]
 
 
 def test_long_piece_trace(enc):

@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import AbstractSet, Collection, Iterable, Literal, Mapping, Sequence
 
 from ..bpe import merge_heap
-from ..core import UnknownTokenError, _steps_from_events, raise_disallowed_special_token
+from ..core import UnknownTokenError, raise_disallowed_special_token
 from ..gpt2_bytes import CHAR_TO_BYTE
 from ..merges import MergeNode, build_merge_tree
 from ..records import BpeTrace, MergeStep, Piece, Token
@@ -401,6 +401,27 @@ def _byte_offsets(text: str) -> list[int]:
     return out
 
 
-def _steps(data: bytes, events: list[tuple[int, int, int]], merged_id: list[int]) -> list[MergeStep]:
-    """Heap events (left node, right node, merge rank) -> steps whose `rank` is the made token's id."""
-    return _steps_from_events(data, [(i, j, merged_id[r]) for i, j, r in events], {})
+def _steps(data: bytes, events: list[tuple[int, int, int]], merged_id: Sequence[int]) -> list[MergeStep]:
+    """Heap events (left node, right node, merge rank) -> steps whose `rank` is the made token's id.
+
+    A step's `position` (index of its left part among the current parts) is
+    the number of live nodes before it, kept in a Fenwick tree: O(log n) each.
+    """
+    n = len(data)
+    tree = [0] * (n + 1)
+    for i in range(1, n + 1):  # every node alive: tree[i] covers (i - lowbit(i), i]
+        tree[i] = i & -i
+    length = [1] * n
+    steps = []
+    for k, (i, j, rank) in enumerate(events):
+        position, x = 0, i
+        while x > 0:
+            position += tree[x]
+            x -= x & -x
+        steps.append(MergeStep(k, position, i, data[i : i + length[i]], data[j : j + length[j]], merged_id[rank]))
+        length[i] += length[j]
+        x = j + 1
+        while x <= n:  # node j is gone
+            tree[x] -= 1
+            x += x & -x
+    return steps
