@@ -31,6 +31,8 @@ from .core import Encoding, UnknownTokenError, repair_surrogates
 from .families.sentencepiece import SentencePieceEncoding, SentencePieceTrace, load_sentencepiece_model
 from .limits import TokenizerTooLargeError
 from .load import dump_data_gym, dump_tiktoken_bpe, parse_data_gym, parse_tiktoken_bpe
+from .families.hf_encoding import HfEncoding
+from .families.hf_tokenizer_json import load_tokenizer_json, parse_tokenizer_json
 from .merges import MergeNode, merge_tree_of, recover_merges
 from .minbpe_format import dump_minbpe_model, dump_minbpe_vocab, parse_minbpe_model
 from .records import BpeTrace, MergeStep, Piece, Token
@@ -77,6 +79,8 @@ __all__ = [
     "SentencePieceEncoding", "SentencePieceTrace", "load_sentencepiece_model",
     # limits.py, tokenizer_files.py: a user's tokenizer files, checked and size-limited
     "load_tokenizer", "TokenizerTooLargeError",
+    # families/: Hugging Face tokenizer.json byte-level BPE (deepseek-v4, uploads)
+    "HfEncoding", "load_tokenizer_json", "parse_tokenizer_json",
     # merges.py: merges recovered from ranks, merge trees
     "recover_merges", "MergeNode", "merge_tree_of",
     # train.py: minbpe-exact training

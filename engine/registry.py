@@ -4,6 +4,7 @@ from __future__ import annotations
 import threading
 
 from .core import Encoding
+from .families.hf_tokenizer_json import BUILTIN_FILES as HF_BUILTINS, load_builtin as load_hf_builtin
 from .families.sentencepiece import BUILTIN_MODELS as SENTENCEPIECE_MODELS, builtin_sentencepiece
 from .load import parse_data_gym, parse_tiktoken_bpe, read_data_file
 from .openai_public import SPECS, EncodingSpec
@@ -38,8 +39,14 @@ def get_encoding(name: str) -> Encoding:
     enc = _ENCODINGS.get(name)
     if enc is not None:
         return enc
+    if name in HF_BUILTINS:  # Hugging Face tokenizer.json family (engine/families)
+        with _LOCK:
+            if name not in _ENCODINGS:
+                _ENCODINGS[name] = load_hf_builtin(name)  # type: ignore[assignment]
+        return _ENCODINGS[name]
     if name not in SPECS and name not in SENTENCEPIECE_MODELS:
-        raise ValueError(f"Unknown encoding {name!r}. Known encodings: {', '.join([*SPECS, *SENTENCEPIECE_MODELS])}")
+        known = ", ".join([*SPECS, *SENTENCEPIECE_MODELS, *HF_BUILTINS])
+        raise ValueError(f"Unknown encoding {name!r}. Known encodings: {known}")
     with _LOCK:
         enc = _ENCODINGS.get(name)
         if enc is None and name in SENTENCEPIECE_MODELS:
