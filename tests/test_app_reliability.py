@@ -182,3 +182,14 @@ def test_every_listed_view_value_persists_for_the_session():
                 persisted.add(constants.get(key.id, ""))
     wanted = {k for keys in state.PAGE_KEYS.values() for k in keys}
     assert wanted <= persisted, sorted(wanted - persisted)
+
+
+def test_training_with_a_split_pattern_that_times_out_shows_a_message():
+    """The third traceback path of issue 13: the split pattern's time limit, now a message (and remembered)."""
+    text = "a" * 40 + "!"
+    at = app("train_view", train_text=text, train_pattern="custom", train_custom_pattern=r"(a|aa)+b|\S|\s")
+    at.button(key="train_go").click().run(timeout=120)
+    assert not at.exception
+    message = plain(at.error[0].value)
+    assert message.startswith("Training failed:") and "split pattern" in message
+    assert_inert(at)
