@@ -4,6 +4,8 @@ from __future__ import annotations
 import threading
 
 from .core import Encoding
+from .families.tiktoken_models import build_model_encoding
+from .families.tiktoken_specs import MODEL_SPECS
 from .load import parse_data_gym, parse_tiktoken_bpe, read_data_file
 from .openai_public import SPECS, EncodingSpec
 
@@ -14,7 +16,7 @@ _RANKS: dict[tuple[str, ...], dict[bytes, int]] = {}  # gpt2 and r50k_base share
 
 def list_encodings() -> list[str]:
     """Names accepted by `get_encoding`."""
-    return list(SPECS)
+    return list(SPECS) + list(MODEL_SPECS)
 
 
 def _load_ranks(spec: EncodingSpec) -> dict[bytes, int]:
@@ -37,10 +39,12 @@ def get_encoding(name: str) -> Encoding:
     enc = _ENCODINGS.get(name)
     if enc is not None:
         return enc
-    if name not in SPECS:
-        raise ValueError(f"Unknown encoding {name!r}. Known encodings: {', '.join(SPECS)}")
+    if name not in SPECS and name not in MODEL_SPECS:
+        raise ValueError(f"Unknown encoding {name!r}. Known encodings: {', '.join(list_encodings())}")
     with _LOCK:
         enc = _ENCODINGS.get(name)
+        if enc is None and name in MODEL_SPECS:
+            enc = _ENCODINGS[name] = build_model_encoding(MODEL_SPECS[name])
         if enc is None:
             spec = SPECS[name]
             enc = Encoding(spec.name, pat_str=spec.pat_str, mergeable_ranks=_load_ranks(spec),

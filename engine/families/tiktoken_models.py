@@ -1,0 +1,271 @@
+"""`ModelEncoding`: an `engine.Encoding` with an open model's own rules (Llama 3/4, Qwen, Tekken).
+
+The models in `tiktoken_specs` all run tiktoken underneath, so BPE is the
+OpenAI one; what differs is around it:
+
+1. **normalisation** -- Qwen applies NFC to the whole text before anything
+   else (so ``e`` + U+0301 encodes like ``é``, and ``>`` + U+0338 becomes
+   ``≯``, which can even break a special token's text apart);
+2. **pre-splitting** -- Meta encodes 400,000-character slices, cut again
+   where a space or non-space run passes 25,000 characters, each separately
+   (`model_rules.meta_chunks`); special tokens are looked for per chunk, as
+   there;
+3. **id offset** -- Tekken puts its 1,000 special tokens first, so an
+   ordinary token's id is its rank + 1,000.  BPE compares ranks only with
+   each other, so the engine simply stores ``rank + offset`` as the id:
+   merges come out identical.  Merge *recovery* needs dense ranks, so
+   `merges` recovers on ``id - offset`` and shifts the result back.
+
+Offsets.  `pretokenize` and `tokenize` give character offsets into the text
+the caller passed (lone surrogates included), byte offsets into the bytes
+that are encoded (the normalised text's UTF-8, which is what `decode_bytes`
+returns).  `Piece.text` is the normalised text BPE runs on.  Where NFC
+changed a cluster of characters (see `model_rules`), a piece or token that
+starts or ends inside it covers the whole cluster, and a token gets
+``partial=True`` -- like a token ending inside a multi-byte character.
+
+Special-token text is ordinary text unless the caller allows it, exactly as
+for the OpenAI encodings: `encode` refuses it by default (pass
+``disallowed_special=()`` or use `encode_ordinary` to encode it as text, which
+is what the reference tokenizers do with ``allowed_special=set()``).
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from dataclasses import replace
+from typing import AbstractSet, Collection, Literal
+
+from ..core import Encoding
+from ..load import parse_tiktoken_bpe, read_data_file
+from ..merges import recover_merges
+from ..records import BpeTrace, Piece, Token
+from .model_rules import meta_chunks, normalize, normalize_with_offsets
+from .tiktoken_specs import (
+    TEKKEN_NAMED_SPECIALS,
+    TRUSTED_PATTERNS,
+    ModelSpec,
+    tekken_specials,
+)
+
+_PRESPLITS = {"meta": meta_chunks}
+
+
+class ModelEncoding(Encoding):
+    """A tiktoken-style encoding plus a model's normalisation, pre-splitting and id offset.
+
+    `ranks` are the file's ranks (0..n-1); ordinary ids are ``rank + id_offset``;
+    `special_tokens` maps text to id.  `mergeable_ranks` (bytes -> id) follows
+    the engine's convention that the value is the token's id.
+    """
+
+    trusted_patterns = TRUSTED_PATTERNS
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        pat_str: str,
+        ranks: dict[bytes, int],
+        special_tokens: dict[str, int],
+        eot: str | None = None,
+        id_offset: int = 0,
+        normalization: str | None = None,
+        presplit: str | None = None,
+    ) -> None:
+        if presplit is not None and presplit not in _PRESPLITS:
+            raise ValueError(f"{name}: unknown pre-split rule {presplit!r}; known: {', '.join(_PRESPLITS)}")
+        ids = ranks if not id_offset else {b: r + id_offset for b, r in ranks.items()}
+        super().__init__(name, pat_str=pat_str, mergeable_ranks=ids, special_tokens=special_tokens,
+                         explicit_n_vocab=len(ranks) + len(special_tokens))
+        self.id_offset = id_offset
+        self.normalization = normalization
+        self.presplit = presplit
+        self._eot = eot
+
+    @property
+    def eot_token(self) -> int:
+        if self._eot is None:
+            raise AttributeError(f"{self.name} declares no end-of-text token")
+        return self._special[self._eot]
+
+    # ---------------------------------------------------------- text rules
+    def _chunks(self, text: str) -> list[tuple[int, int]]:
+        if self.presplit is None:
+            return [(0, len(text))]
+        return _PRESPLITS[self.presplit](text)
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        text = normalize(text, self.normalization)
+        chunks = self._chunks(text)
+        if len(chunks) == 1:
+            return super().encode_ordinary(text)
+        out: list[int] = []
+        for start, end in chunks:
+            out += super().encode_ordinary(text[start:end])
+        return out
+
+    def encode(
+        self,
+        text: str,
+        *,
+        allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+    ) -> list[int]:
+        """Ids for `text` under the model's rules; special tokens refused unless allowed (as tiktoken)."""
+        if self.normalization is not None:
+            text = normalize(text, self.normalization)
+        chunks = self._chunks(text)
+        if len(chunks) == 1:
+            return super().encode(text, allowed_special=allowed_special, disallowed_special=disallowed_special)
+        out: list[int] = []
+        for start, end in chunks:
+            out += super().encode(text[start:end], allowed_special=allowed_special,
+                                  disallowed_special=disallowed_special)
+        return out
+
+    # ---------------------------------------------------------- explaining
+    def pretokenize(
+        self,
+        text: str,
+        *,
+        allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+    ) -> list[Piece]:
+        """The pieces BPE runs on; character offsets into `text` itself (see the module docstring)."""
+        norm = normalize_with_offsets(text, self.normalization)
+        pieces: list[Piece] = []
+        byte_pos = 0
+        for start, end in self._chunks(norm.text):
+            # The chunk is already normalised and within the run limits, so the base class sees it as is.
+            for p in super().pretokenize(norm.text[start:end], allowed_special=allowed_special,
+                                         disallowed_special=disallowed_special):
+                pieces.append(replace(p, index=len(pieces), char_start=norm.start(start + p.char_start),
+                                      char_end=norm.end(start + p.char_end),
+                                      byte_start=byte_pos + p.byte_start, byte_end=byte_pos + p.byte_end))
+            if pieces:
+                byte_pos = pieces[-1].byte_end
+        return pieces
+
+    def tokenize(
+        self,
+        text: str,
+        *,
+        allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+    ) -> list[Token]:
+        """One record per token; character offsets into `text` itself, byte offsets into the encoded bytes."""
+        norm = normalize_with_offsets(text, self.normalization)
+        tokens: list[Token] = []
+        byte_pos = 0
+        piece_base = 0
+        for start, end in self._chunks(norm.text):
+            chunk_tokens = super().tokenize(norm.text[start:end], allowed_special=allowed_special,
+                                            disallowed_special=disallowed_special)
+            for t in chunk_tokens:
+                cs, ce = start + t.char_start, start + t.char_end
+                partial = t.partial or not (norm.exact(cs) and norm.exact(ce))
+                tokens.append(replace(t, char_start=norm.start(cs), char_end=norm.end(ce),
+                                      byte_start=byte_pos + t.byte_start, byte_end=byte_pos + t.byte_end,
+                                      piece_index=piece_base + t.piece_index, partial=partial))
+            if chunk_tokens:
+                byte_pos = tokens[-1].byte_end
+                piece_base = tokens[-1].piece_index + 1
+        return tokens
+
+    def bpe_trace(self, piece: str | bytes) -> BpeTrace:
+        """The merge loop on one piece (a str is normalised first, as `encode` would)."""
+        if isinstance(piece, str):
+            piece = normalize(piece, self.normalization)
+        return super().bpe_trace(piece)
+
+    @property
+    def merges(self) -> dict[tuple[int, int], int]:
+        """``{(left_id, right_id): merged_id}``, recovered on the ranks (ids minus the offset)."""
+        if self._merges is None:
+            with self._lock:
+                if self._merges is None:
+                    off = self.id_offset
+                    if not off:
+                        self._merges = recover_merges(self._ranks)
+                    else:
+                        found = recover_merges({b: i - off for b, i in self._ranks.items()})
+                        self._merges = {(a + off, b + off): c + off for (a, b), c in found.items()}
+        return dict(self._merges)
+
+
+def build_model_encoding(spec: ModelSpec) -> ModelEncoding:
+    """The built-in encoding `spec` from its shipped, hash-checked file."""
+    file, sha = spec.file
+    ranks = parse_tiktoken_bpe(read_data_file(file, sha), source=file)
+    if spec.n_ranks is not None:
+        ranks = _first_ranks(ranks, spec.n_ranks, file)
+    specials = {tok: spec.special_start + i for i, tok in enumerate(spec.specials)}
+    return ModelEncoding(spec.name, pat_str=spec.pat_str, ranks=ranks, special_tokens=specials, eot=spec.eot,
+                         id_offset=spec.id_offset, normalization=spec.normalization, presplit=spec.presplit)
+
+
+def _first_ranks(ranks: dict[bytes, int], n: int, source: str) -> dict[bytes, int]:
+    if n > len(ranks):
+        raise ValueError(f"{source}: the vocabulary size asks for {n} ranks but the file has {len(ranks)}")
+    return {b: r for b, r in ranks.items() if r < n}
+
+
+# ---------------------------------------------------------------- Tekken files
+
+def load_tekken(data: bytes | str, *, name: str = "tekken", source: str = "<tekken .json>") -> ModelEncoding:
+    """A `ModelEncoding` from a Mistral Tekken ``tekken_*.json`` file, with mistral-common's rules.
+
+    Rules (mistral-common 1.13.1's `Tekkenizer`): ``config.default_num_special_tokens``
+    special tokens take ids 0..n-1 -- the file's ``special_tokens`` list (each
+    ``rank`` must equal its position), or for files without one the 20 named
+    tokens of the v3 format -- padded with ``<SPECIAL_{i}>``; an ordinary token's
+    id is its rank + n; only the first ``default_vocab_size - n`` vocabulary
+    entries are used.  Special tokens are never read out of text by the
+    reference; here they are refused or allowed like any encoding's.
+    """
+    try:
+        payload = json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{source}: not valid JSON ({exc}); expected a Mistral tekken_*.json file") from None
+    if not isinstance(payload, dict) or not isinstance(payload.get("config"), dict) or not isinstance(payload.get("vocab"), list):
+        raise ValueError(f"{source}: expected an object with 'config' and 'vocab' (a Mistral tekken_*.json file)")
+    config = payload["config"]
+    try:
+        pattern = config["pattern"]
+        vocab_size = int(config["default_vocab_size"])
+        n_special = int(config["default_num_special_tokens"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{source}: config needs 'pattern', 'default_vocab_size' and "
+                         f"'default_num_special_tokens' ({exc!r} is missing or not a number)") from None
+    listed = payload.get("special_tokens")
+    if listed is None:
+        named = TEKKEN_NAMED_SPECIALS
+    else:
+        for i, entry in enumerate(listed):
+            if not isinstance(entry, dict) or entry.get("rank") != i or not isinstance(entry.get("token_str"), str):
+                raise ValueError(f"{source}: special_tokens[{i}] needs 'rank': {i} and a 'token_str' string")
+        named = tuple(entry["token_str"] for entry in listed)
+    if len(named) > n_special or len(set(named)) != len(named):
+        raise ValueError(f"{source}: special_tokens must be unique and at most default_num_special_tokens ({n_special})")
+    n_ranks = vocab_size - n_special
+    vocab = payload["vocab"]
+    if not 256 <= n_ranks <= len(vocab):
+        raise ValueError(f"{source}: default_vocab_size - default_num_special_tokens = {n_ranks}, "
+                         f"but the vocab list has {len(vocab)} entries (need 256..{len(vocab)})")
+    ranks: dict[bytes, int] = {}
+    for i, entry in enumerate(vocab[:n_ranks]):
+        try:
+            token = binascii.a2b_base64(entry["token_bytes"], strict_mode=True)
+        except (KeyError, TypeError, binascii.Error, ValueError):
+            raise ValueError(f"{source}: vocab[{i}] needs 'token_bytes' in base64") from None
+        if entry.get("rank") != i:
+            raise ValueError(f"{source}: vocab[{i}] has rank {entry.get('rank')!r}; ranks must be 0, 1, 2, ... in order")
+        if (i < 256 and token != bytes([i])) or token in ranks or not token:
+            raise ValueError(f"{source}: vocab[{i}] token {base64.b64encode(token).decode()!r} is a duplicate, empty, "
+                             "or not the single byte its rank requires")
+        ranks[token] = i
+    specials = {tok: i for i, tok in enumerate(tekken_specials(named, n_special))}
+    eot = "</s>" if "</s>" in specials else None
+    return ModelEncoding(name, pat_str=pattern, ranks=ranks, special_tokens=specials, eot=eot, id_offset=n_special)
