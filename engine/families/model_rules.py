@@ -39,45 +39,50 @@ from ..core import repair_surrogates
 META_SLICE = 400_000  # llama-models: TIKTOKEN_MAX_ENCODE_CHARS
 META_RUN = 25_000  # llama-models: MAX_NO_WHITESPACES_CHARS
 
-# A run of more than META_RUN non-space (or space) characters, found only at a run's start.
-# The stdlib `re` \s on str is exactly `str.isspace` (both are Py_UNICODE_ISSPACE).
-_LONG_RUN = re.compile(r"(?<!\S)\S{%d,}|(?<!\s)\s{%d,}" % (META_RUN + 1, META_RUN + 1))
+@functools.lru_cache(maxsize=8)
+def _long_run(run: int) -> "re.Pattern[str]":
+    """A run of more than `run` non-space (or space) characters, matched only at the run's start.
+
+    The stdlib `re` \\s on str is exactly `str.isspace` (both are Py_UNICODE_ISSPACE).
+    """
+    return re.compile(r"(?<!\S)\S{%d,}|(?<!\s)\s{%d,}" % (run + 1, run + 1))
 
 
-def meta_chunks(text: str) -> list[tuple[int, int]]:
+def meta_chunks(text: str, run: int = META_RUN, slice_len: int = META_SLICE) -> list[tuple[int, int]]:
     """(start, end) of the pieces llama-models encodes separately; covers `text` in order.
 
     >>> meta_chunks("a b")
     [(0, 3)]
-    >>> [(s, e) for s, e in meta_chunks("x" * 60_000)]
+    >>> meta_chunks("x" * 60_000)
     [(0, 25000), (25000, 50000), (50000, 60000)]
     """
-    if len(text) <= META_RUN:
+    if len(text) <= min(run, slice_len):
         return [(0, len(text))]
+    long_run = _long_run(run)
     chunks: list[tuple[int, int]] = []
-    for base in range(0, len(text), META_SLICE):
-        piece = text[base : base + META_SLICE]
+    for base in range(0, len(text), slice_len):
+        piece = text[base : base + slice_len]
         start = 0
-        for m in _LONG_RUN.finditer(piece):
-            for cut in range(m.start() + META_RUN, m.end(), META_RUN):
+        for m in long_run.finditer(piece):
+            for cut in range(m.start() + run, m.end(), run):
                 chunks.append((base + start, base + cut))
                 start = cut
         chunks.append((base + start, base + len(piece)))
     return chunks
 
 
-def meta_chunks_reference(text: str) -> list[tuple[int, int]]:
+def meta_chunks_reference(text: str, run: int = META_RUN, slice_len: int = META_SLICE) -> list[tuple[int, int]]:
     """The same cuts, one character at a time like llama-models' own loop (tests only)."""
     chunks: list[tuple[int, int]] = []
-    for base in range(0, len(text), META_SLICE) if text else [0]:
-        piece = text[base : base + META_SLICE]
+    for base in range(0, len(text), slice_len) if text else [0]:
+        piece = text[base : base + slice_len]
         run_len, run_space, start = 0, piece[:1].isspace(), 0
         for i, ch in enumerate(piece):
             if ch.isspace() != run_space:
                 run_len, run_space = 1, ch.isspace()
             else:
                 run_len += 1
-                if run_len > META_RUN:
+                if run_len > run:
                     chunks.append((base + start, base + i))
                     start, run_len = i, 1
         chunks.append((base + start, base + len(piece)))

@@ -83,6 +83,7 @@ class ModelEncoding(Encoding):
         self.normalization = normalization
         self.presplit = presplit
         self._eot = eot
+        self._whole_only: dict[int, tuple[int, ...]] = {}
 
     @property
     def eot_token(self) -> int:
@@ -182,17 +183,44 @@ class ModelEncoding(Encoding):
 
     @property
     def merges(self) -> dict[tuple[int, int], int]:
-        """``{(left_id, right_id): merged_id}``, recovered on the ranks (ids minus the offset)."""
+        """``{(left_id, right_id): merged_id}``, recovered on the ranks (ids minus the offset).
+
+        Tokens BPE cannot build are left out; see `whole_piece_tokens`.
+        """
         if self._merges is None:
             with self._lock:
                 if self._merges is None:
                     off = self.id_offset
-                    if not off:
-                        self._merges = recover_merges(self._ranks)
-                    else:
-                        found = recover_merges({b: i - off for b, i in self._ranks.items()})
-                        self._merges = {(a + off, b + off): c + off for (a, b), c in found.items()}
+                    ranks = self._ranks if not off else {b: i - off for b, i in self._ranks.items()}
+                    unmergeable: dict[int, list[bytes]] = {}
+                    found = recover_merges(ranks, unmergeable)
+                    self._whole_only = {r + off: tuple(ranks[p] + off for p in parts)
+                                        for r, parts in unmergeable.items()}
+                    self._merges = found if not off else {(a + off, b + off): c + off for (a, b), c in found.items()}
         return dict(self._merges)
+
+    @property
+    def whole_piece_tokens(self) -> dict[int, tuple[int, ...]]:
+        """Tokens no merge can build: ``id -> the parts BPE stops at`` using only lower ranks.
+
+        Meta added 678 such tokens to Llama 3's vocabulary (e.g. ``.:.:``, Vietnamese
+        words) and Qwen 3.5/3.6 has 232 (Chinese words).  tiktoken -- and so the
+        reference and this engine -- emits one only when a whole piece equals it
+        (the whole-piece shortcut); inside a longer piece BPE never reaches it.
+        """
+        self.merges  # noqa: B018 -- computes both
+        return dict(self._whole_only)
+
+    def merge_tree(self, token_id: int):
+        """How `token_id` was built, down to single bytes; ValueError for a whole-piece-only token."""
+        if token_id in self.whole_piece_tokens:
+            parts = [self.decode_single_token_bytes(p) for p in self._whole_only[token_id]]
+            raise ValueError(
+                f"token {token_id} ({self.decode_single_token_bytes(token_id)!r}) is not built by merges: BPE with "
+                f"lower ranks stops at {len(parts)} parts {parts!r}; {self.name} emits it only for a piece that is "
+                "exactly this token. Look at the merge trees of its parts instead."
+            )
+        return super().merge_tree(token_id)
 
 
 def build_model_encoding(spec: ModelSpec) -> ModelEncoding:
