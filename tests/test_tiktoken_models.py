@@ -334,3 +334,13 @@ def test_registry_lists_the_new_names():
 def test_nfc_is_unicodedata_of_this_python():
     # Qwen's reference normalises with this interpreter's `unicodedata`, and so do we.
     assert normalize("e\u0301", "NFC") == unicodedata.normalize("NFC", "e\u0301")
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.characters(codec="utf-8"), max_size=30) | st.text(alphabet="a1 \n\u0301\u0903\u20dd\u00aa\u02b0.,'\u3000", max_size=30))
+def test_fast_splitter_equals_the_regex_split(text):
+    """The `re` fast path with explicit sets (now also for these models' patterns) splits like `regex`."""
+    for name in NAMES:
+        splitter = engine.get_encoding(name)._splitter
+        assert splitter.ascii is not None
+        assert splitter.split(text) == splitter.split_reference(text)
