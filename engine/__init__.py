@@ -25,6 +25,7 @@ from .compare import (
     token_cuts,
 )
 from .core import Encoding, UnknownTokenError, repair_surrogates
+from .families.tiktoken_models import ModelEncoding, load_tekken
 from .load import dump_data_gym, dump_tiktoken_bpe, parse_data_gym, parse_tiktoken_bpe
 from .merges import MergeNode, recover_merges
 from .minbpe_format import dump_minbpe_model, dump_minbpe_vocab, parse_minbpe_model
@@ -64,6 +65,8 @@ __all__ = [
     # registry.py, core.py, records.py: encodings and what they return
     "get_encoding", "list_encodings", "Encoding", "UnknownTokenError", "repair_surrogates",
     "Piece", "Token", "BpeTrace", "MergeStep",
+    # families/: the open models' tokenizers (Llama 3/4, Qwen, Tekken) and the Tekken file loader
+    "ModelEncoding", "load_tekken",
     # load.py and minbpe_format.py: file formats
     "parse_tiktoken_bpe", "dump_tiktoken_bpe", "parse_data_gym", "dump_data_gym",
     "parse_minbpe_model", "dump_minbpe_model", "dump_minbpe_vocab",

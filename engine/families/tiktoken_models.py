@@ -34,6 +34,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import unicodedata
 from dataclasses import replace
 from typing import AbstractSet, Collection, Literal
 
@@ -97,8 +98,14 @@ class ModelEncoding(Encoding):
             return [(0, len(text))]
         return _PRESPLITS[self.presplit](text)
 
+    def _normalized(self, text: str) -> str:
+        """The model's normalisation only; surrogates are repaired later, per chunk, as the references do."""
+        if self.normalization is None or unicodedata.is_normalized(self.normalization, text):
+            return text
+        return unicodedata.normalize(self.normalization, text)
+
     def encode_ordinary(self, text: str) -> list[int]:
-        text = normalize(text, self.normalization)
+        text = self._normalized(text)
         chunks = self._chunks(text)
         if len(chunks) == 1:
             return super().encode_ordinary(text)
@@ -115,8 +122,7 @@ class ModelEncoding(Encoding):
         disallowed_special: Literal["all"] | Collection[str] = "all",
     ) -> list[int]:
         """Ids for `text` under the model's rules; special tokens refused unless allowed (as tiktoken)."""
-        if self.normalization is not None:
-            text = normalize(text, self.normalization)
+        text = self._normalized(text)
         chunks = self._chunks(text)
         if len(chunks) == 1:
             return super().encode(text, allowed_special=allowed_special, disallowed_special=disallowed_special)
@@ -135,6 +141,8 @@ class ModelEncoding(Encoding):
         disallowed_special: Literal["all"] | Collection[str] = "all",
     ) -> list[Piece]:
         """The pieces BPE runs on; character offsets into `text` itself (see the module docstring)."""
+        # (Surrogates are repaired before chunking here, after it in `encode`: the two differ only
+        # for a surrogate pair inside a run of more than 25,000 characters.)
         norm = normalize_with_offsets(text, self.normalization)
         pieces: list[Piece] = []
         byte_pos = 0
