@@ -144,9 +144,12 @@ class ModelEncoding(Encoding):
         # (Surrogates are repaired before chunking here, after it in `encode`: the two differ only
         # for a surrogate pair inside a run of more than 25,000 characters.)
         norm = normalize_with_offsets(text, self.normalization)
+        chunks = self._chunks(norm.text)
+        if norm.down is None and len(chunks) == 1:  # the usual case: nothing to map
+            return super().pretokenize(norm.text, allowed_special=allowed_special, disallowed_special=disallowed_special)
         pieces: list[Piece] = []
         byte_pos = 0
-        for start, end in self._chunks(norm.text):
+        for start, end in chunks:
             # The chunk is already normalised and within the run limits, so the base class sees it as is.
             for p in super().pretokenize(norm.text[start:end], allowed_special=allowed_special,
                                          disallowed_special=disallowed_special):
@@ -166,10 +169,13 @@ class ModelEncoding(Encoding):
     ) -> list[Token]:
         """One record per token; character offsets into `text` itself, byte offsets into the encoded bytes."""
         norm = normalize_with_offsets(text, self.normalization)
+        chunks = self._chunks(norm.text)
+        if norm.down is None and len(chunks) == 1:
+            return super().tokenize(norm.text, allowed_special=allowed_special, disallowed_special=disallowed_special)
         tokens: list[Token] = []
         byte_pos = 0
         piece_base = 0
-        for start, end in self._chunks(norm.text):
+        for start, end in chunks:
             chunk_tokens = super().tokenize(norm.text[start:end], allowed_special=allowed_special,
                                             disallowed_special=disallowed_special)
             for t in chunk_tokens:
