@@ -204,15 +204,43 @@ def test_bpe_trace_ends_at_encodes_ids(name):
 WHOLE_PIECE_TOKENS = {"llama3": 678, "llama4": 0, "qwen2.5": 0, "qwen3.6": 232, "mistral-tekken": 0}
 
 
-def test_every_token_round_trips_and_has_a_merge_tree(name):
-    """Every ordinary token: decode then encode_single_token gives it back, and it is the merge of
-    two lower-ranked tokens (so its merge tree reaches single bytes); every special token decodes to its text."""
+def test_every_token_round_trips(name):
+    """Every ordinary token: decode then encode_single_token gives it back; every special token decodes to its text."""
     enc = engine.get_encoding(name)
-    ranks = enc.mergeable_ranks
-    for data, tid in ranks.items():
+    for tid in enc.mergeable_ranks.values():
         assert enc.encode_single_token(enc.decode_single_token_bytes(tid)) == tid
     for text, tid in enc.special_tokens.items():
         assert enc.decode_single_token_bytes(tid) == text.encode("utf-8")
+
+
+def test_sampled_tokens_are_merges_of_two_lower_ranked_tokens(name):
+    """Default-run sample of the full sweep below: BPE on a token's bytes with only lower ranks ends in two parts
+    (or, for the vocabularies that have them, in 3+ parts: a whole-piece-only token)."""
+    from engine.bpe import merge_bytes
+
+    enc = engine.get_encoding(name)
+    ranks = {data: tid - enc.id_offset for data, tid in enc.mergeable_ranks.items()}
+    for data, rank in list(ranks.items())[256::97]:
+        parts = merge_bytes(data, ranks, max_rank=rank)
+        assert len(parts) == 2 or (len(parts) >= 3 and WHOLE_PIECE_TOKENS[name]), (name, data)
+
+
+@pytest.mark.parametrize("name, text", [("llama3", ".:.:"), ("llama3", " vi\u1ec7c"), ("qwen3.6", "\u4eba\u529b\u8d44\u6e90")])
+def test_whole_piece_only_tokens_are_emitted_for_a_whole_piece(name, text):
+    """Tokens no merge builds: tiktoken's whole-piece shortcut emits them, and so do we."""
+    pytest.importorskip("tiktoken")
+    enc = engine.get_encoding(name)
+    check(name, [text, text + text, "x" + text])
+    assert enc.encode_ordinary(text) == [enc.encode_single_token(text)]
+    assert list(enc.bpe_trace(text).final_ids) == enc.encode_ordinary(text)
+
+
+@pytest.mark.slow
+def test_every_token_has_a_merge_tree(name):
+    """Every ordinary token is the merge of two lower-ranked tokens (so its merge tree reaches single bytes),
+    except the whole-piece-only tokens, which are counted and explained."""
+    enc = engine.get_encoding(name)
+    ranks = enc.mergeable_ranks
     merges = enc.merges
     decode = enc.decode_single_token_bytes
     made = set()
