@@ -24,6 +24,15 @@ changed a cluster of characters (see `model_rules`), a piece or token that
 starts or ends inside it covers the whole cluster, and a token gets
 ``partial=True`` -- like a token ending inside a multi-byte character.
 
+Merge trees.  As for OpenAI's rank files, the merges are recovered from the
+ranks (`engine.merges`): a token's merge is what BPE does to its bytes with
+only lower ranks.  Some of these vocabularies also hold tokens that no merge
+builds -- lower ranks leave three or more parts (678 in Llama 3, e.g. ``.:.:``
+and Vietnamese words; 232 in Qwen 3.5/3.6, Chinese words).  tiktoken emits
+them only when a whole piece equals the token (its whole-piece shortcut),
+and so do the references and this engine; `whole_piece_tokens` lists them
+with their parts, and `merge_tree` explains instead of drawing a tree.
+
 Special-token text is ordinary text unless the caller allows it, exactly as
 for the OpenAI encodings: `encode` refuses it by default (pass
 ``disallowed_special=()`` or use `encode_ordinary` to encode it as text, which
