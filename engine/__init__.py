@@ -25,7 +25,8 @@ from .compare import (
     token_cuts,
 )
 from .core import Encoding, UnknownTokenError, repair_surrogates
-from .families.tiktoken_models import ModelEncoding, load_tekken
+from .families.tekken_format import load_tekken
+from .families.tiktoken_models import ModelEncoding
 from .load import dump_data_gym, dump_tiktoken_bpe, parse_data_gym, parse_tiktoken_bpe
 from .merges import MergeNode, recover_merges
 from .minbpe_format import dump_minbpe_model, dump_minbpe_vocab, parse_minbpe_model

@@ -22,7 +22,8 @@ from engine.families.model_rules import (
     normalize,
     normalize_with_offsets,
 )
-from engine.families.tiktoken_models import ModelEncoding, load_tekken
+from engine.families.tekken_format import load_tekken
+from engine.families.tiktoken_models import ModelEncoding
 from engine.families.tiktoken_specs import MODEL_SPECS
 from conftest import CORPUS, case_text, load_cases
 from tiktoken_models_oracle import (

@@ -6,5 +6,6 @@
 * `tiktoken_specs` -- data only: which shipped file, pattern, special tokens,
   id offset and rules each tiktoken-style model uses (Llama 3/4, Qwen, Tekken).
 * `tiktoken_models` -- `ModelEncoding`, an `engine.Encoding` that applies those
-  rules, and the Tekken JSON loader.
+  rules, and `build_model_encoding` for the registry.
+* `tekken_format` -- `load_tekken`: Mistral's ``tekken_*.json`` files.
 """
