@@ -30,6 +30,8 @@ from .compare import (
 from .core import Encoding, UnknownTokenError, repair_surrogates
 from .families.sentencepiece import SentencePieceEncoding, SentencePieceTrace, load_sentencepiece_model
 from .limits import TokenizerTooLargeError
+from .families.tekken_format import load_tekken
+from .families.tiktoken_models import ModelEncoding
 from .load import dump_data_gym, dump_tiktoken_bpe, parse_data_gym, parse_tiktoken_bpe
 from .families.hf_encoding import HfEncoding
 from .families.hf_tokenizer_json import load_tokenizer_json, parse_tokenizer_json
@@ -72,6 +74,8 @@ __all__ = [
     # registry.py, core.py, records.py: encodings and what they return
     "get_encoding", "list_encodings", "Encoding", "UnknownTokenError", "repair_surrogates",
     "Piece", "Token", "BpeTrace", "MergeStep",
+    # families/: the open models' tokenizers (Llama 3/4, Qwen, Tekken) and the Tekken file loader
+    "ModelEncoding", "load_tekken",
     # load.py and minbpe_format.py: file formats
     "parse_tiktoken_bpe", "dump_tiktoken_bpe", "parse_data_gym", "dump_data_gym",
     "parse_minbpe_model", "dump_minbpe_model", "dump_minbpe_vocab",

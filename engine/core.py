@@ -80,6 +80,9 @@ class Encoding:
     when ``(left_id, right_id)`` is in `merges` -- minbpe's rule.
     """
 
+    # Hook for subclasses: further linear-time patterns allowed the `re` fast splitter.
+    trusted_patterns: frozenset[str] = frozenset()
+
     def __init__(
         self,
         name: str,
@@ -93,7 +96,7 @@ class Encoding:
         self.name = name
         self._pat_str = pat_str
         self._pat = compile_pattern(pat_str)
-        self._splitter = Splitter(pat_str, trusted=pat_str in BUILTIN_PATTERNS)
+        self._splitter = Splitter(pat_str, trusted=pat_str in BUILTIN_PATTERNS or pat_str in self.trusted_patterns)
         self._ranks = dict(mergeable_ranks)
         self._special = dict(special_tokens)
         self._special_ids = frozenset(self._special.values())

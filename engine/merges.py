@@ -40,6 +40,18 @@ def _split_of(token: bytes, rank: int, ranks: dict[bytes, int]) -> tuple[bytes, 
     return parts[0], parts[1]
 
 
+def _split_point(token: bytes, rank: int, ranks: dict[bytes, int], unmergeable: dict[int, list[bytes]] | None) -> int | None:
+    """Length of the left half of the merge that made `token` (raises if there is none, unless
+    `unmergeable` collects such tokens: then it records the parts and returns None)."""
+    if unmergeable is None:
+        return len(_split_of(token, rank, ranks)[0])  # raises with the explanation
+    parts = merge_bytes(token, ranks, max_rank=rank)
+    if len(parts) != 2:
+        unmergeable[rank] = parts
+        return None
+    return len(parts[0])
+
+
 def _pair_slices(n: int) -> list[slice]:
     return [slice(i, i + 2) for i in range(n - 1)]
 
@@ -47,12 +59,19 @@ def _pair_slices(n: int) -> list[slice]:
 _PAIR_SLICES = [_pair_slices(n) for n in range(64)]
 
 
-def recover_merges(mergeable_ranks: dict[bytes, int]) -> dict[tuple[int, int], int]:
+def recover_merges(
+    mergeable_ranks: dict[bytes, int], unmergeable: dict[int, list[bytes]] | None = None
+) -> dict[tuple[int, int], int]:
     """``{(left_id, right_id): merged_id}`` in rank order, recovered from tiktoken ranks.
 
     The same replay as `recover_merges_reference`, inlined for speed: it
     tracks part boundaries inside the token instead of building byte parts,
     and stops as soon as two parts are left.
+
+    A token that BPE cannot build (lower ranks leave three or more parts; some
+    open models' vocabularies have such tokens, which tiktoken emits only when
+    a whole piece equals them) raises ValueError -- or, if `unmergeable` is
+    given, is recorded there as ``rank -> parts`` and skipped.
     """
     get = mergeable_ranks.get
     by_rank: list[bytes] = [b""] * len(mergeable_ranks)
@@ -72,7 +91,9 @@ def recover_merges(mergeable_ranks: dict[bytes, int]) -> dict[tuple[int, int], i
             a = get(token[:2], INF)
             b = get(token[1:], INF)
             if min(a, b) >= rank:
-                k = len(_split_of(token, rank, mergeable_ranks)[0])  # raises with the explanation
+                k = _split_point(token, rank, mergeable_ranks, unmergeable)
+                if k is None:
+                    continue
             else:
                 k = 2 if a <= b else 1
             merges[(get(token[:k]), get(token[k:]))] = rank  # type: ignore[index]
@@ -93,7 +114,9 @@ def recover_merges(mergeable_ranks: dict[bytes, int]) -> dict[tuple[int, int], i
                 pair_ranks[i - 1] = get(token[starts[i - 1] : starts[i + 1]], INF)
         # Three parts left: the last merge joins the lower-ranked pair (the left one on a tie).
         if len(pair_ranks) != 2 or min(pair_ranks) >= rank:
-            k = len(_split_of(token, rank, mergeable_ranks)[0])  # raises with the explanation
+            k = _split_point(token, rank, mergeable_ranks, unmergeable)
+            if k is None:
+                continue
         else:
             k = starts[2] if pair_ranks[0] <= pair_ranks[1] else starts[1]
         merges[(get(token[:k]), get(token[k:]))] = rank  # type: ignore[index]

@@ -142,6 +142,9 @@ def _class_forms(extra: dict[str, str]) -> list[tuple[str, str]]:
     numbers = "0-9" + e["N"]
     space = "\\t\\n\\x0b\\x0c\\r " + e["W"]
     return [
+        # Qwen 3.5/3.6's classes (letters and marks together)
+        (r"[^\s\p{L}\p{M}\p{N}]", f"[^{space}{letters}{e['M']}{numbers}]"),
+        (r"[\p{L}\p{M}]", f"[{letters}{e['M']}]"),
         (r"[^\r\n\p{L}\p{N}\p{M}]", f"[^\\r\\n{letters}{numbers}{e['M']}]"),
         (r"[^\r\n\p{L}\p{N}]", f"[^\\r\\n{letters}{numbers}]"),
         (r"[^\s\p{L}\p{N}]", f"[^{space}{letters}{numbers}]"),

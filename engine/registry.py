@@ -6,6 +6,8 @@ import threading
 from .core import Encoding
 from .families.hf_tokenizer_json import BUILTIN_FILES as HF_BUILTINS, load_builtin as load_hf_builtin
 from .families.sentencepiece import BUILTIN_MODELS as SENTENCEPIECE_MODELS, builtin_sentencepiece
+from .families.tiktoken_models import build_model_encoding
+from .families.tiktoken_specs import MODEL_SPECS
 from .load import parse_data_gym, parse_tiktoken_bpe, read_data_file
 from .openai_public import SPECS, EncodingSpec
 
@@ -16,7 +18,7 @@ _RANKS: dict[tuple[str, ...], dict[bytes, int]] = {}  # gpt2 and r50k_base share
 
 def list_encodings() -> list[str]:
     """Names accepted by `get_encoding`."""
-    return list(SPECS)
+    return [*SPECS, *MODEL_SPECS, *SENTENCEPIECE_MODELS, *HF_BUILTINS]
 
 
 def _load_ranks(spec: EncodingSpec) -> dict[bytes, int]:
@@ -44,13 +46,14 @@ def get_encoding(name: str) -> Encoding:
             if name not in _ENCODINGS:
                 _ENCODINGS[name] = load_hf_builtin(name)  # type: ignore[assignment]
         return _ENCODINGS[name]
-    if name not in SPECS and name not in SENTENCEPIECE_MODELS:
-        known = ", ".join([*SPECS, *SENTENCEPIECE_MODELS, *HF_BUILTINS])
-        raise ValueError(f"Unknown encoding {name!r}. Known encodings: {known}")
+    if name not in SPECS and name not in SENTENCEPIECE_MODELS and name not in MODEL_SPECS:
+        raise ValueError(f"Unknown encoding {name!r}. Known encodings: {', '.join(list_encodings())}")
     with _LOCK:
         enc = _ENCODINGS.get(name)
         if enc is None and name in SENTENCEPIECE_MODELS:
             enc = _ENCODINGS[name] = builtin_sentencepiece(name)  # type: ignore[assignment]
+        if enc is None and name in MODEL_SPECS:
+            enc = _ENCODINGS[name] = build_model_encoding(MODEL_SPECS[name])
         if enc is None:
             spec = SPECS[name]
             enc = Encoding(spec.name, pat_str=spec.pat_str, mergeable_ranks=_load_ranks(spec),
