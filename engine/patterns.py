@@ -116,26 +116,33 @@ def unicode16_view(text: str) -> str:
 # Fast splitting: the stdlib `re` with explicit character sets
 #
 # The stdlib `re` tests a character set with a bitmap, 2-3x faster than
-# `regex` tests \p{...}, but it has no Unicode property classes.  A text,
-# though, holds only a few hundred distinct characters.  So `Splitter`
-# rewrites each class of a built-in pattern as an explicit set: its ASCII
-# members plus every non-ASCII character *of this text* that belongs to it
-# under Unicode 16.0 (classified once per character with `regex`, through the
-# Unicode 16 stand-ins), and runs `re` on the text itself.  The compiled
-# pattern is kept per set of non-ASCII characters; pure ASCII text needs no
-# extra characters at all.
+# `regex` tests \p{...}, but it has no Unicode property classes.  So
+# `Splitter` rewrites each class of a built-in pattern as an explicit set and
+# runs `re` on the text itself:
 #
-# `re` tests characters above U+FFFF against a list of ranges, one by one, so
-# a text with more than _MAX_ASTRAL_RUNS runs of consecutive astral code
-# points (emoji cluster into a few runs; rare CJK scatters) goes to `regex`.
+# * the Basic Multilingual Plane once: `_bmp_groups` classifies all 63,488
+#   non-surrogate BMP code points under Unicode 16.0 (through the stand-ins)
+#   in one `regex` pass per class and writes each class as a few hundred
+#   ranges.  `re` turns a set of BMP ranges into a 256-entry block table plus
+#   bitmaps (BIGCHARSET), so a test costs the same for any text.  One pattern
+#   serves every text without astral characters: no per-text character sets,
+#   no compilation per text (about 0.2 s per pattern, once per process).
+# * astral characters as the text needs them: `re` tests code points above
+#   U+FFFF against a list of ranges, one by one, so they are listed only when
+#   the text holds them (the pattern is kept per set of astral characters,
+#   the last 32 sets), and a text with more than _MAX_ASTRAL_RUNS runs of
+#   consecutive astral code points (emoji cluster into a few runs; rare CJK
+#   scatters) goes to `regex`.
+# * pure ASCII text gets the pattern with ASCII sets only (a little faster).
+#
 # `Splitter.split_reference` is the plain whole-text `regex` split; the tests
-# check the fast path against it (every BMP character, Hypothesis, the corpus,
+# check the fast path against it (every BMP character, Hypothesis, the corpora,
 # every code point in the slow run).
 # --------------------------------------------------------------------------
 
 def _class_forms(extra: dict[str, str]) -> list[tuple[str, str]]:
     """The built-in patterns' classes as explicit `re` sets: ASCII members plus the given extra
-    characters, grouped by class ("U" upper/title, "l" lower, "O" other letters, "M" marks,
+    members (set syntax), grouped by class ("U" upper/title, "l" lower, "O" other letters, "M" marks,
     "N" numbers, "W" white space)."""
     e = extra
     letters = "A-Za-z" + e["U"] + e["l"] + e["O"]
@@ -174,21 +181,47 @@ def _class_of(ch: str) -> str:
     return group
 
 
+def _set_syntax(runs: list[tuple[int, int]]) -> str:
+    """`re` set syntax for runs of code points: ``[(0x430, 0x44f)]`` -> ``"\\u0430-\\u044f"``."""
+    return "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in runs)
+
+
+@functools.lru_cache(maxsize=1)
+def _bmp_groups() -> dict[str, str]:
+    """Every non-ASCII BMP character's group (as `_class_of` gives it), as `re` set syntax.
+
+    One `regex` pass per class over the Unicode 16 view of the BMP (below and above the
+    surrogates separately, so no run spans them); the probes' classes are disjoint.
+    """
+    groups = {}
+    for probe, group in _CLASS_PROBES:
+        runs = []
+        for first, last in ((0x80, 0xD7FF), (0xE000, 0xFFFF)):
+            view = "".join(map(chr, range(first, last + 1))).translate(_FIX_TABLE)
+            runs += [(first + m.start(), first + m.end() - 1) for m in regex.finditer(probe.pattern + "+", view)]
+        groups[group] = _set_syntax(runs)
+    return groups
+
+
 SPLIT_TIMEOUT = 10.0  # seconds per `regex` call for a user's split pattern
 _MAX_ASTRAL_RUNS = 64  # more runs of consecutive astral code points than this: `regex`, not explicit sets
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
-def explicit_form(pat_str: str, extra_chars: "frozenset[str] | None" = None) -> "re.Pattern[str] | None":
+@functools.lru_cache(maxsize=32)  # shared by every Splitter of one pattern (families reuse o200k's)
+def explicit_form(pat_str: str, extra_chars: "frozenset[str] | None" = None, *, bmp: bool = False) -> "re.Pattern[str] | None":
     """The pattern for the stdlib `re`, valid on text whose non-ASCII characters are all in
-    `extra_chars` (on ASCII text when None); None if it uses other Unicode classes."""
-    extra = dict(_NO_EXTRA)
+    `extra_chars` or, with ``bmp=True``, in the BMP; None if it uses other Unicode classes."""
+    extra = dict(_bmp_groups()) if bmp else dict(_NO_EXTRA)
     if extra_chars:
         groups: dict[str, list[str]] = {g: [] for g in extra}
         for ch in sorted(extra_chars):
+            if bmp and ch <= "\uffff":
+                continue
             group = _class_of(ch)
             if group:
                 groups[group].append(ch)
-        extra = {g: "".join(chars) for g, chars in groups.items()}
+        extra = {g: extra[g] + re.escape("".join(chars)) for g, chars in groups.items()}
     pat = to_python_syntax(pat_str)
     for unicode_class, explicit_class in _class_forms(extra):
         pat = pat.replace(unicode_class, explicit_class)
@@ -223,7 +256,7 @@ class Splitter:
         self._pat_str = pat_str
         self.pattern = compile_pattern(pat_str)
         self.ascii = explicit_form(pat_str) if trusted else None
-        self._explicit: dict[frozenset[str], re.Pattern[str]] = {}  # non-ASCII chars -> pattern, last 32
+        self._explicit: dict[frozenset[str], re.Pattern[str]] = {}  # astral chars -> pattern, last 32
         self._lock = threading.Lock()
         self.timeout = None if trusted else SPLIT_TIMEOUT
 
@@ -244,20 +277,23 @@ class Splitter:
             raise split_timeout_error() from None
 
     def explicit_for(self, text: str) -> "re.Pattern[str] | None":
-        """A stdlib `re` pattern whose classes list every non-ASCII character of `text` explicitly.
+        """A stdlib `re` pattern with explicit sets valid for `text`: the BMP classes plus the
+        text's astral characters, if any.
 
-        Patterns are kept per set of non-ASCII characters (the last 32 sets).
-        None when that does not apply: a user's pattern, patterns with other
-        constructs, or too many runs of astral characters (see above).
+        Patterns are kept per set of astral characters (the last 32 sets; most
+        texts have none).  None when that does not apply: a user's pattern,
+        patterns with other constructs, or too many runs of astral characters
+        (see above).
         """
         if self.ascii is None:
             return None
-        chars = frozenset(c for c in set(text) if c > "\x7f")
+        astral = _ASTRAL.findall(text)
+        chars = frozenset(astral)
         compiled = self._explicit.get(chars)
         if compiled is None:
             if _astral_runs(chars) > _MAX_ASTRAL_RUNS:
                 return None
-            compiled = explicit_form(self._pat_str, chars)
+            compiled = explicit_form(self._pat_str, chars, bmp=True)
             if compiled is None:
                 return None
             with self._lock:  # sessions share encodings: evict and insert under a lock
