@@ -35,6 +35,8 @@ from pathlib import Path
 
 import regex
 
+from .openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
+
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
 # Rust's regex `$` (no multi-line flag) is end-of-text; Python's is not.
@@ -302,6 +304,29 @@ class Splitter:
                 self._explicit[chars] = compiled
         return compiled
 
+    def chunks(self, text: str, size: int) -> "list[str] | None":
+        """`text` cut into chunks of about `size` characters or more that split independently:
+        ``split(text) == [p for chunk in chunks for p in split(chunk)]``.  None for patterns
+        not in CHUNKABLE.
+
+        Each cut is the first place after `size` characters where a piece must start (see
+        `_chunk_cut`); a text with no such place stays one chunk.
+        """
+        if self._pat_str not in CHUNKABLE:
+            return None
+        search = _chunk_cut().search
+        out = []
+        pos = 0
+        while len(text) - pos > size:
+            m = search(text, pos + size)
+            if m is None:
+                break
+            cut = m.start() if text[m.start()] == " " else m.end()
+            out.append(text[pos:cut])
+            pos = cut
+        out.append(text[pos:])
+        return out
+
     def split(self, text: str) -> list[str]:
         if self.ascii is not None and text.isascii():
             return self.ascii.findall(text)
@@ -315,3 +340,44 @@ def _astral_runs(chars: frozenset[str]) -> int:
     """How many runs of consecutive code points above U+FFFF `chars` holds."""
     astral = sorted(ord(c) for c in chars if c > "\uffff")
     return sum(1 for k, cp in enumerate(astral) if k == 0 or cp != astral[k - 1] + 1)
+
+
+# --------------------------------------------------------------------------
+# Chunks: where a text may be cut so that each part splits on its own
+#
+# The encoder remembers the ids of whole chunks of a long text (a rerun or an
+# edit re-encodes only what changed), so it needs cuts that no piece crosses
+# and that no match on either side can see past.  For the built-in patterns
+# two kinds of place work ("space" = the pattern's \s under Unicode 16.0):
+#
+# * just before a " " between two non-space characters ("a| b").  No piece
+#   crosses it: a piece that holds a space either starts with it (" b", and
+#   it starts there with or without the text before) or is all white space.
+#   The piece that ends before it ends there without the rest too: every
+#   non-space alternative stops at a space exactly as at the end of the text
+#   (their quantifiers and optional suffixes never need a character after),
+#   and only the white-space alternatives look ahead.
+# * just after a line break between two non-space characters, the second not
+#   "/" ("a\n|b").  Only the white-space alternatives and punctuation's
+#   trailing ``[\r\n]*`` (o200k: ``[\r\n/]*``) hold a line break; here the
+#   line break ends the punctuation piece either way, or is a piece of its own
+#   either way: in the text ``\s*[\r\n]`` / ``\s*[\r\n]+`` / r50k's final ``\s``
+#   match just it (the next character is not a space, so ``\s+(?!\S)`` fails),
+#   and at the end of a chunk ``\s++$`` / ``\s*[\r\n]+`` match just it.
+#
+# After either cut matching starts afresh: the patterns have no look-behind,
+# and ``$`` (end of text) is the same end for the last chunk.  The argument is
+# per pattern, so only the patterns in CHUNKABLE are cut; the tests check
+# every cut on Hypothesis texts rich in spaces, line breaks and "/", and the
+# corpora.
+# --------------------------------------------------------------------------
+
+CHUNKABLE = frozenset({R50K_PAT_STR, CL100K_PAT_STR, O200K_PAT_STR})
+
+
+@functools.lru_cache(maxsize=1)
+def _chunk_cut() -> "re.Pattern[str]":
+    """A " " or a line break between non-space characters (see above); each branch starts with
+    its literal, so `re` scans for the two characters at C speed."""
+    space = "\\t\\n\\x0b\\x0c\\r " + _bmp_groups()["W"]  # astral characters are never white space
+    return re.compile(f" (?<=[^{space}] )(?=[^{space}])|\\n(?<=[^{space}]\\n)(?=[^{space}/])")
