@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import functools
 import threading
-from itertools import chain, compress, islice
-from operator import not_
+from itertools import chain, compress, islice, repeat
+from operator import is_not, not_
 from types import MappingProxyType
 from typing import AbstractSet, Collection, Iterable, Literal, Mapping, Sequence
 
@@ -237,12 +237,19 @@ class Encoding:
         """`_bpe` for many pieces, with the common case -- the piece is one token -- inlined."""
         if self._pair_merges is not None:
             return {p: self._bpe(p) for p in pieces}
-        get = self._ranks.get
-        out = {}
-        for piece in pieces:
-            data = piece.encode("utf-8")
-            rank = get(data)
-            out[piece] = (rank,) if rank is not None else self._bpe_bytes(data)
+        # All C-speed but the merge loop: most new pieces are one token (zip(ranks) makes the 1-tuples).
+        pieces = list(pieces)
+        datas = list(map(str.encode, pieces))
+        found = list(map(self._ranks.get, datas))
+        whole = list(map(is_not, found, repeat(None)))
+        out = dict(zip(compress(pieces, whole), zip(compress(found, whole))))
+        rest = list(map(not_, whole))
+        ranks = self._ranks
+        for piece, data in zip(compress(pieces, rest), compress(datas, rest)):
+            if len(data) <= LONG_PIECE:
+                out[piece] = tuple(map(ranks.__getitem__, merge_bytes(data, ranks)))
+            else:
+                out[piece] = self._bpe_bytes(data)
         return out
 
     def _remember(self, new: dict[str, tuple[int, ...]]) -> None:

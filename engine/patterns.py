@@ -282,15 +282,16 @@ class Splitter:
         """A stdlib `re` pattern with explicit sets valid for `text`: the BMP classes plus the
         text's astral characters, if any.
 
-        Patterns are kept per set of astral characters (the last 32 sets; most
-        texts have none).  None when that does not apply: a user's pattern,
+        Patterns are kept per set of astral letters, marks and numbers (the
+        last 32 sets; most texts have none -- emoji need no listing).  None when that does not apply: a user's pattern,
         patterns with other constructs, or too many runs of astral characters
         (see above).
         """
         if self.ascii is None:
             return None
-        astral = _ASTRAL.findall(text)
-        chars = frozenset(astral)
+        chars = frozenset(_ASTRAL.findall(text))
+        if chars:  # only letters, marks, numbers and spaces need listing (emoji match as "other")
+            chars = frozenset(c for c in chars if _class_of(c))
         compiled = self._explicit.get(chars)
         if compiled is None:
             if _astral_runs(chars) > _MAX_ASTRAL_RUNS:

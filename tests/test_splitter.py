@@ -35,6 +35,30 @@ def test_fast_split_on_corpus_and_prose(name):
         assert splitter.split(text) == splitter.split_reference(text)
 
 
+@pytest.mark.parametrize("name", PATTERNS)
+def test_fast_split_on_the_many_script_corpus(name):
+    import gzip
+
+    from conftest import APP_DIR
+
+    splitter = Splitter(PATTERNS[name], trusted=True)
+    ui = gzip.decompress((APP_DIR / "bench" / "data" / "ui_strings.txt.gz").read_bytes()).decode("utf-8")
+    assert splitter.split(ui) == splitter.split_reference(ui)
+    for line in ui.split("\n")[:2000]:  # short texts, each with its own few scripts
+        assert splitter.split(line) == splitter.split_reference(line)
+
+
+def test_one_compiled_pattern_serves_every_bmp_text():
+    """No compilation per text: texts without astral characters share one pattern; astral
+    characters get a pattern per set of them."""
+    splitter = Splitter(O200K_PAT_STR, trusted=True)
+    bmp = splitter.explicit_for("Порядок страниц")
+    assert bmp is not None and splitter.explicit_for("ලේඛනය මුද්‍රණය 中文 ひらがな") is bmp
+    assert splitter.explicit_for("ok 😀 🇯🇵") is bmp  # emoji are "other": nothing to list
+    bold = splitter.explicit_for("𝐀𝐁𝐂 1𝟐3")  # astral letters and digits are listed
+    assert bold is not None and bold is not bmp and splitter.explicit_for("𝟐𝐂 again 𝐁𝐀") is bold
+
+
 def test_user_patterns_run_on_regex_with_a_time_limit():
     splitter = Splitter(r"\p{L}+|\p{N}+|\s+|[^\s\p{L}\p{N}]+")
     assert splitter.ascii is None and splitter.timeout is not None
@@ -82,9 +106,9 @@ def test_explicit_form_handles_long_s_and_astral_characters(name):
     for text in ["it'ſ ok 'ſ 'S", "😀 a😀b 🇯🇵 x'ſ 𝐀𝐁𝐂 1𝟐3", "".join(chr(0x1F300 + i) + " a" for i in range(100))]:
         assert splitter.split(text) == splitter.split_reference(text)
     assert splitter.explicit_for("it'ſ ok") is not None
-    emoji = "".join(chr(0x1F300 + i) for i in range(100))  # one run of consecutive code points
+    emoji = "".join(chr(0x1F300 + i * 3) for i in range(100))  # emoji need no listing, even scattered
     assert splitter.explicit_for(emoji) is not None
-    scattered = "".join(chr(0x20000 + 7 * i) + " x" for i in range(100))  # 100 runs: regex
+    scattered = "".join(chr(0x20000 + 7 * i) + " x" for i in range(100))  # 100 runs of CJK letters: regex
     assert splitter.explicit_for(scattered) is None
     assert splitter.split(scattered) == splitter.split_reference(scattered)
 
