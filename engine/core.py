@@ -31,7 +31,7 @@ from .records import BpeTrace, MergeStep, Piece, Token
 CACHE_MAX_PIECES = 100_000  # piece -> ids memo; cleared when full
 CHUNK_CHARS = 1_000  # texts longer than twice this are encoded in chunks of about this size (see `_encode_text`)
 CACHE_MAX_CHUNKS = 1_000  # chunk -> ids memo; cleared when full
-CHUNK_MAX_CHARS = 8_000  # a longer chunk (no line break to cut at) is not remembered
+CHUNK_MAX_CHARS = 4_000  # a longer chunk (no line break to cut at) is not remembered
 
 
 class UnknownTokenError(KeyError):

@@ -189,20 +189,27 @@ def _set_syntax(runs: list[tuple[int, int]]) -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def _bmp_groups() -> dict[str, str]:
-    """Every non-ASCII BMP character's group (as `_class_of` gives it), as `re` set syntax.
+def _bmp_view() -> list[tuple[int, str]]:
+    """The non-surrogate BMP above ASCII as (first code point, Unicode 16 view) in two stretches."""
+    return [(first, "".join(map(chr, range(first, last + 1))).translate(_FIX_TABLE))
+            for first, last in ((0x80, 0xD7FF), (0xE000, 0xFFFF))]
 
-    One `regex` pass per class over the Unicode 16 view of the BMP (below and above the
+
+@functools.lru_cache(maxsize=None)  # one entry per group
+def _bmp_group(group: str) -> str:
+    """Every non-ASCII BMP character of `group` (as `_class_of` gives it), as `re` set syntax.
+
+    One `regex` pass over the Unicode 16 view of the BMP (below and above the
     surrogates separately, so no run spans them); the probes' classes are disjoint.
     """
-    groups = {}
-    for probe, group in _CLASS_PROBES:
-        runs = []
-        for first, last in ((0x80, 0xD7FF), (0xE000, 0xFFFF)):
-            view = "".join(map(chr, range(first, last + 1))).translate(_FIX_TABLE)
-            runs += [(first + m.start(), first + m.end() - 1) for m in regex.finditer(probe.pattern + "+", view)]
-        groups[group] = _set_syntax(runs)
-    return groups
+    probe = next(p for p, g in _CLASS_PROBES if g == group)
+    runs = [(first + m.start(), first + m.end() - 1)
+            for first, view in _bmp_view() for m in regex.finditer(probe.pattern + "+", view)]
+    return _set_syntax(runs)
+
+
+def _bmp_groups() -> dict[str, str]:
+    return {group: _bmp_group(group) for _, group in _CLASS_PROBES}
 
 
 SPLIT_TIMEOUT = 10.0  # seconds per `regex` call for a user's split pattern
@@ -380,5 +387,5 @@ CHUNKABLE = frozenset({R50K_PAT_STR, CL100K_PAT_STR, O200K_PAT_STR})
 def _chunk_cut() -> "re.Pattern[str]":
     """A " " or a line break between non-space characters (see above); each branch starts with
     its literal, so `re` scans for the two characters at C speed."""
-    space = "\\t\\n\\x0b\\x0c\\r " + _bmp_groups()["W"]  # astral characters are never white space
+    space = "\\t\\n\\x0b\\x0c\\r " + _bmp_group("W")  # astral characters are never white space
     return re.compile(f" (?<=[^{space}] )(?=[^{space}])|\\n(?<=[^{space}]\\n)(?=[^{space}/])")
