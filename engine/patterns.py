@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-import threading
+from itertools import accumulate
 from pathlib import Path
 
 import regex
@@ -127,14 +127,14 @@ def unicode16_view(text: str) -> str:
 #   in one `regex` pass per class and writes each class as a few hundred
 #   ranges.  `re` turns a set of BMP ranges into a 256-entry block table plus
 #   bitmaps (BIGCHARSET), so a test costs the same for any text.  One pattern
-#   serves every text without astral characters: no per-text character sets,
-#   no compilation per text (about 0.2 s per pattern, once per process).
-# * astral characters as the text needs them: `re` tests code points above
-#   U+FFFF against a list of ranges, one by one, so they are listed only when
-#   the text holds them (the pattern is kept per set of astral characters,
-#   the last 32 sets), and a text with more than _MAX_ASTRAL_RUNS runs of
-#   consecutive astral code points (emoji cluster into a few runs; rare CJK
-#   scatters) goes to `regex`.
+#   serves every text: no per-text character sets, no compilation per text
+#   (about 0.1 s per pattern, once per process).
+# * astral characters through stand-ins: `re` tests code points above U+FFFF
+#   against a list of ranges, one by one, so none are listed.  The explicit
+#   sets' negations already match every astral symbol (emoji) as "other"; an
+#   astral letter, mark or digit is replaced, for matching only, by a BMP
+#   character of its group (`_GROUP_STAND_INS`, via str.translate: same
+#   length), and the text is cut where that view was cut.
 # * pure ASCII text gets the pattern with ASCII sets only (a little faster).
 #
 # `Splitter.split_reference` is the plain whole-text `regex` split; the tests
@@ -213,26 +213,15 @@ def _bmp_groups() -> dict[str, str]:
 
 
 SPLIT_TIMEOUT = 10.0  # seconds per `regex` call for a user's split pattern
-_MAX_ASTRAL_RUNS = 64  # more runs of consecutive astral code points than this: `regex`, not explicit sets
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
-@functools.lru_cache(maxsize=32)  # shared by every Splitter of one pattern (families reuse o200k's)
-def explicit_form(pat_str: str, extra_chars: "frozenset[str] | None" = None, *, bmp: bool = False) -> "re.Pattern[str] | None":
-    """The pattern for the stdlib `re`, valid on text whose non-ASCII characters are all in
-    `extra_chars` or, with ``bmp=True``, in the BMP; None if it uses other Unicode classes."""
-    extra = dict(_bmp_groups()) if bmp else dict(_NO_EXTRA)
-    if extra_chars:
-        groups: dict[str, list[str]] = {g: [] for g in extra}
-        for ch in sorted(extra_chars):
-            if bmp and ch <= "\uffff":
-                continue
-            group = _class_of(ch)
-            if group:
-                groups[group].append(ch)
-        extra = {g: extra[g] + re.escape("".join(chars)) for g, chars in groups.items()}
+@functools.lru_cache(maxsize=16)  # shared by every Splitter of one pattern (families reuse o200k's)
+def explicit_form(pat_str: str, *, bmp: bool = False) -> "re.Pattern[str] | None":
+    """The pattern for the stdlib `re`, valid on ASCII text or, with ``bmp=True``, on text without
+    astral letters, marks or digits; None if it uses other Unicode classes."""
     pat = to_python_syntax(pat_str)
-    for unicode_class, explicit_class in _class_forms(extra):
+    for unicode_class, explicit_class in _class_forms(_bmp_groups() if bmp else _NO_EXTRA):
         pat = pat.replace(unicode_class, explicit_class)
     if "\\p" in pat or "\\P" in pat or "\\X" in pat or "\\w" in pat or "\\d" in pat or "\\b" in pat:
         return None
@@ -265,8 +254,6 @@ class Splitter:
         self._pat_str = pat_str
         self.pattern = compile_pattern(pat_str)
         self.ascii = explicit_form(pat_str) if trusted else None
-        self._explicit: dict[frozenset[str], re.Pattern[str]] = {}  # astral chars -> pattern, last 32
-        self._lock = threading.Lock()
         self.timeout = None if trusted else SPLIT_TIMEOUT
 
     def split_reference(self, text: str) -> list[str]:
@@ -285,32 +272,11 @@ class Splitter:
         except TimeoutError:
             raise split_timeout_error() from None
 
-    def explicit_for(self, text: str) -> "re.Pattern[str] | None":
-        """A stdlib `re` pattern with explicit sets valid for `text`: the BMP classes plus the
-        text's astral characters, if any.
-
-        Patterns are kept per set of astral letters, marks and numbers (the
-        last 32 sets; most texts have none -- emoji need no listing).  None when that does not apply: a user's pattern,
-        patterns with other constructs, or too many runs of astral characters
-        (see above).
-        """
-        if self.ascii is None:
-            return None
-        chars = frozenset(_ASTRAL.findall(text))
-        if chars:  # only letters, marks, numbers and spaces need listing (emoji match as "other")
-            chars = frozenset(c for c in chars if _class_of(c))
-        compiled = self._explicit.get(chars)
-        if compiled is None:
-            if _astral_runs(chars) > _MAX_ASTRAL_RUNS:
-                return None
-            compiled = explicit_form(self._pat_str, chars, bmp=True)
-            if compiled is None:
-                return None
-            with self._lock:  # sessions share encodings: evict and insert under a lock
-                if len(self._explicit) >= 32:
-                    self._explicit.pop(next(iter(self._explicit)), None)
-                self._explicit[chars] = compiled
-        return compiled
+    @property
+    def bmp(self) -> "re.Pattern[str] | None":
+        """The stdlib `re` pattern with every BMP class listed (compiled on first use, shared by
+        every Splitter of the same pattern); None for a user's pattern or one with other constructs."""
+        return explicit_form(self._pat_str, bmp=True) if self.ascii is not None else None
 
     def chunks(self, text: str, size: int) -> "list[str] | None":
         """`text` cut into chunks of about `size` characters or more that split independently:
@@ -336,18 +302,36 @@ class Splitter:
         return out
 
     def split(self, text: str) -> list[str]:
-        if self.ascii is not None and text.isascii():
+        if self.ascii is None:
+            return self._regex_split(text)
+        if text.isascii():
             return self.ascii.findall(text)
-        explicit = self.explicit_for(text)
-        if explicit is not None:
-            return explicit.findall(text)
-        return self._regex_split(text)
+        bmp = self.bmp
+        if bmp is None:
+            return self._regex_split(text)
+        stand_ins = _astral_stand_ins(text)
+        if not stand_ins:
+            return bmp.findall(text)
+        # Astral letters, marks, digits: split a same-length view where each is a BMP character
+        # of its group, then cut the text where the view was cut.
+        ends = list(accumulate(map(len, bmp.findall(text.translate(stand_ins)))))
+        return list(map(text.__getitem__, map(slice, [0, *ends[:-1]], ends)))
 
 
-def _astral_runs(chars: frozenset[str]) -> int:
-    """How many runs of consecutive code points above U+FFFF `chars` holds."""
-    astral = sorted(ord(c) for c in chars if c > "\uffff")
-    return sum(1 for k, cp in enumerate(astral) if k == 0 or cp != astral[k - 1] + 1)
+# One BMP character per group, in every explicit set exactly where the group is, and none of them
+# a letter the patterns name (the contractions' s t r e v m l d, also under (?i)).
+_GROUP_STAND_INS = {"U": "B", "l": "b", "O": "\u00aa", "M": "\u0300", "N": "0"}  # (no astral white space)
+
+
+def _astral_stand_ins(text: str) -> dict[int, str]:
+    """translate() table: each astral letter, mark or digit of `text` -> its group's stand-in.
+    Empty for most texts (emoji and other symbols match as "other" and need none)."""
+    table = {}
+    for ch in set(_ASTRAL.findall(text)):
+        group = _class_of(ch)
+        if group:
+            table[ord(ch)] = _GROUP_STAND_INS[group]
+    return table
 
 
 # --------------------------------------------------------------------------

@@ -7,10 +7,12 @@ from hypothesis import strategies as st
 
 from conftest import CORPUS, case_text, load_cases
 from engine.openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
-from engine.patterns import Splitter
+from engine.patterns import _FIX_TABLE, Splitter
 
 PATTERNS = {"r50k": R50K_PAT_STR, "cl100k": CL100K_PAT_STR, "o200k": O200K_PAT_STR}
-PIECES = st.sampled_from(["\n", "\n\n", " \n", "  ", " ", "\t", "\r\n", "a", "Ab", "ABC", "x1", "12345", "'s", "'LL",
+# astral characters whose class differs under Unicode 16.0 (tiktoken's tables)
+_NEWER = [chr(cp) for cp, _ in sorted(_FIX_TABLE.items()) if cp > 0xFFFF][:3]
+PIECES = st.sampled_from(["𝐀", "𝐚's", "𝟐", "\U0001e900", "𐑖𐑱", "\U0001d167", *_NEWER, "\n", "\n\n", " \n", "  ", " ", "\t", "\r\n", "a", "Ab", "ABC", "x1", "12345", "'s", "'LL",
                           "!", "/", "!/\n", "é", "中文", "\u0301", "😀", "ſ", "\u00a0", "\u3000", "\u2028", "\x1c", ".\n/x",
                           "lorem ipsum dolor sit amet, consectetur adipiscing elit\n" * 5, "x " * 120, "Word\n" * 60])
 TEXT = st.lists(PIECES, max_size=60).map("".join)
@@ -48,15 +50,15 @@ def test_fast_split_on_the_many_script_corpus(name):
         assert splitter.split(line) == splitter.split_reference(line)
 
 
-def test_one_compiled_pattern_serves_every_bmp_text():
-    """No compilation per text: texts without astral characters share one pattern; astral
-    characters get a pattern per set of them."""
+def test_one_compiled_pattern_serves_every_text():
+    """No compilation per text; astral letters, marks and digits go through stand-ins of their group."""
+    from engine.patterns import _GROUP_STAND_INS, _class_of
+
     splitter = Splitter(O200K_PAT_STR, trusted=True)
-    bmp = splitter.explicit_for("Порядок страниц")
-    assert bmp is not None and splitter.explicit_for("ලේඛනය මුද්‍රණය 中文 ひらがな") is bmp
-    assert splitter.explicit_for("ok 😀 🇯🇵") is bmp  # emoji are "other": nothing to list
-    bold = splitter.explicit_for("𝐀𝐁𝐂 1𝟐3")  # astral letters and digits are listed
-    assert bold is not None and bold is not bmp and splitter.explicit_for("𝟐𝐂 again 𝐁𝐀") is bold
+    assert splitter.bmp is not None and splitter.bmp is Splitter(O200K_PAT_STR, trusted=True).bmp
+    assert {group: _class_of(ch) for group, ch in _GROUP_STAND_INS.items()} == {g: g for g in _GROUP_STAND_INS}
+    for text in ["Порядок страниц", "ok 😀 🇯🇵", "𝐀𝐁𝐂 1𝟐3 𐑖𐑱𐑝𐑾𐑯 a\U0001e900'S", "𝐀's 𝐚'LL 𝟏'd"]:
+        assert splitter.split(text) == splitter.split_reference(text)
 
 
 def test_user_patterns_run_on_regex_with_a_time_limit():
@@ -105,11 +107,10 @@ def test_explicit_form_handles_long_s_and_astral_characters(name):
     splitter = Splitter(PATTERNS[name], trusted=True)
     for text in ["it'ſ ok 'ſ 'S", "😀 a😀b 🇯🇵 x'ſ 𝐀𝐁𝐂 1𝟐3", "".join(chr(0x1F300 + i) + " a" for i in range(100))]:
         assert splitter.split(text) == splitter.split_reference(text)
-    assert splitter.explicit_for("it'ſ ok") is not None
-    emoji = "".join(chr(0x1F300 + i * 3) for i in range(100))  # emoji need no listing, even scattered
-    assert splitter.explicit_for(emoji) is not None
-    scattered = "".join(chr(0x20000 + 7 * i) + " x" for i in range(100))  # 100 runs of CJK letters: regex
-    assert splitter.explicit_for(scattered) is None
+    emoji = "".join(chr(0x1F300 + i * 3) for i in range(100))
+    scattered = "".join(chr(0x20000 + 7 * i) + " x" for i in range(100))  # rare CJK letters
+    for text in (emoji, scattered, "".join(chr(0x1D400 + i) + chr(0x1D7CE + i % 50) for i in range(1000))):
+        assert splitter.split(text) == splitter.split_reference(text)
     assert splitter.split(scattered) == splitter.split_reference(scattered)
 
 
