@@ -270,11 +270,11 @@ class Encoding:
     def _encode_text(self, text: str, out: list[int]) -> None:
         """Append the ids of ordinary `text` to `out`.
 
-        A long text is cut into chunks of about CHUNK_CHARS characters at line
-        breaks that no piece crosses (`Splitter.chunks`), and each chunk's ids
-        are remembered: encoding the same text again -- a rerun, another view,
-        or an edit that touched one chunk -- is a few hundred look-ups instead
-        of splitting the whole text again.
+        A long text is cut into chunks of about CHUNK_CHARS characters where a
+        piece must start -- a space or line break between non-space characters
+        (`Splitter.chunks`) -- and each chunk's ids are remembered: encoding the
+        same text again (a rerun, another view, or an edit that touched one
+        chunk) is a few hundred look-ups instead of splitting it all again.
         """
         if len(text) > 2 * CHUNK_CHARS:
             chunks = self._splitter.chunks(text, CHUNK_CHARS)
@@ -291,6 +291,7 @@ class Encoding:
         self._encode_pieces(text, out)
 
     def _remember_chunk(self, chunk: str, ids: tuple[int, ...]) -> tuple[int, ...]:
+        """Add a chunk to its bounded cache (emptied when full; long chunks are not kept)."""
         if len(chunk) <= CHUNK_MAX_CHARS:
             if len(self._chunks) >= CACHE_MAX_CHUNKS:
                 self._chunks.clear()
