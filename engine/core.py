@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import functools
 import threading
-from itertools import chain, compress, islice
-from operator import not_
+from itertools import chain, compress, islice, repeat
+from operator import is_not, not_
 from types import MappingProxyType
 from typing import AbstractSet, Collection, Iterable, Literal, Mapping, Sequence
 
@@ -29,6 +29,9 @@ from .patterns import Splitter, compile_pattern, split_timeout_error, unicode16_
 from .records import BpeTrace, MergeStep, Piece, Token
 
 CACHE_MAX_PIECES = 100_000  # piece -> ids memo; cleared when full
+CHUNK_CHARS = 1_000  # texts longer than twice this are encoded in chunks of about this size (see `_encode_text`)
+CACHE_MAX_CHUNKS = 1_000  # chunk -> ids memo; cleared when full
+CHUNK_MAX_CHARS = 4_000  # a longer chunk (no line break to cut at) is not remembered
 
 
 class UnknownTokenError(KeyError):
@@ -123,6 +126,7 @@ class Encoding:
         self._merges: dict[tuple[int, int], int] | None = self._pair_merges
         self._parents: dict[int, tuple[int, int]] | None = None
         self._cache: dict[str, tuple[int, ...]] = {}
+        self._chunks: dict[str, tuple[int, ...]] = {}  # chunk of a long text -> ids (see _encode_text)
 
     # ------------------------------------------------------------------ data
     @property
@@ -177,8 +181,9 @@ class Encoding:
         return sorted(self._ranks)
 
     def clear_cache(self) -> None:
-        """Empty the piece cache (to measure cold-cache speed)."""
+        """Empty the piece and chunk caches (to measure cold-cache speed)."""
         self._cache.clear()
+        self._chunks.clear()
 
     # ------------------------------------------------------------- encoding
     def _allowed(self, text: str, allowed_special, disallowed_special) -> frozenset[str]:
@@ -235,12 +240,19 @@ class Encoding:
         """`_bpe` for many pieces, with the common case -- the piece is one token -- inlined."""
         if self._pair_merges is not None:
             return {p: self._bpe(p) for p in pieces}
-        get = self._ranks.get
-        out = {}
-        for piece in pieces:
-            data = piece.encode("utf-8")
-            rank = get(data)
-            out[piece] = (rank,) if rank is not None else self._bpe_bytes(data)
+        # All C-speed but the merge loop: most new pieces are one token (zip(ranks) makes the 1-tuples).
+        pieces = list(pieces)
+        datas = list(map(str.encode, pieces))
+        found = list(map(self._ranks.get, datas))
+        whole = list(map(is_not, found, repeat(None)))
+        out = dict(zip(compress(pieces, whole), zip(compress(found, whole))))
+        rest = list(map(not_, whole))
+        ranks = self._ranks
+        for piece, data in zip(compress(pieces, rest), compress(datas, rest)):
+            if len(data) <= LONG_PIECE:
+                out[piece] = tuple(map(ranks.__getitem__, merge_bytes(data, ranks)))
+            else:
+                out[piece] = self._bpe_bytes(data)
         return out
 
     def _remember(self, new: dict[str, tuple[int, ...]]) -> None:
@@ -259,6 +271,38 @@ class Encoding:
         return ids
 
     def _encode_text(self, text: str, out: list[int]) -> None:
+        """Append the ids of ordinary `text` to `out`.
+
+        A long text is cut into chunks of about CHUNK_CHARS characters where a
+        piece must start -- a space or line break between non-space characters
+        (`Splitter.chunks`) -- and each chunk's ids are remembered: encoding the
+        same text again (a rerun, another view, or an edit that touched one
+        chunk) is a few hundred look-ups instead of splitting it all again.
+        """
+        if len(text) > 2 * CHUNK_CHARS:
+            chunks = self._splitter.chunks(text, CHUNK_CHARS)
+            if chunks is not None:
+                found = list(map(self._chunks.get, chunks))
+                if None in found:
+                    for k, chunk in enumerate(chunks):
+                        if found[k] is None:
+                            ids: list[int] = []
+                            self._encode_pieces(chunk, ids)
+                            found[k] = self._remember_chunk(chunk, tuple(ids))
+                out.extend(chain.from_iterable(found))
+                return
+        self._encode_pieces(text, out)
+
+    def _remember_chunk(self, chunk: str, ids: tuple[int, ...]) -> tuple[int, ...]:
+        """Add a chunk to its bounded cache (emptied when full; long chunks are not kept)."""
+        if len(chunk) <= CHUNK_MAX_CHARS:
+            if len(self._chunks) >= CACHE_MAX_CHUNKS:
+                self._chunks.clear()
+            self._chunks[chunk] = ids
+        return ids
+
+    def _encode_pieces(self, text: str, out: list[int]) -> None:
+        """Append the ids of `text` to `out`: split, then cached ids or BPE for each piece."""
         pieces = self._split(text)
         found = list(map(self._cache.get, pieces))  # warm cache: all C-speed
         if None in found:

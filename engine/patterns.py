@@ -30,10 +30,12 @@ from __future__ import annotations
 import functools
 import json
 import re
-import threading
+from itertools import accumulate
 from pathlib import Path
 
 import regex
+
+from .openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
@@ -116,26 +118,33 @@ def unicode16_view(text: str) -> str:
 # Fast splitting: the stdlib `re` with explicit character sets
 #
 # The stdlib `re` tests a character set with a bitmap, 2-3x faster than
-# `regex` tests \p{...}, but it has no Unicode property classes.  A text,
-# though, holds only a few hundred distinct characters.  So `Splitter`
-# rewrites each class of a built-in pattern as an explicit set: its ASCII
-# members plus every non-ASCII character *of this text* that belongs to it
-# under Unicode 16.0 (classified once per character with `regex`, through the
-# Unicode 16 stand-ins), and runs `re` on the text itself.  The compiled
-# pattern is kept per set of non-ASCII characters; pure ASCII text needs no
-# extra characters at all.
+# `regex` tests \p{...}, but it has no Unicode property classes.  So
+# `Splitter` rewrites each class of a built-in pattern as an explicit set and
+# runs `re` on the text itself:
 #
-# `re` tests characters above U+FFFF against a list of ranges, one by one, so
-# a text with more than _MAX_ASTRAL_RUNS runs of consecutive astral code
-# points (emoji cluster into a few runs; rare CJK scatters) goes to `regex`.
+# * the Basic Multilingual Plane once: `_bmp_groups` classifies all 63,488
+#   non-surrogate BMP code points under Unicode 16.0 (through the stand-ins)
+#   in one `regex` pass per class and writes each class as a few hundred
+#   ranges.  `re` turns a set of BMP ranges into a 256-entry block table plus
+#   bitmaps (BIGCHARSET), so a test costs the same for any text.  One pattern
+#   serves every text: no per-text character sets, no compilation per text
+#   (about 0.1 s per pattern, once per process).
+# * astral characters through stand-ins: `re` tests code points above U+FFFF
+#   against a list of ranges, one by one, so none are listed.  The explicit
+#   sets' negations already match every astral symbol (emoji) as "other"; an
+#   astral letter, mark or digit is replaced, for matching only, by a BMP
+#   character of its group (`_GROUP_STAND_INS`, via str.translate: same
+#   length), and the text is cut where that view was cut.
+# * pure ASCII text gets the pattern with ASCII sets only (a little faster).
+#
 # `Splitter.split_reference` is the plain whole-text `regex` split; the tests
-# check the fast path against it (every BMP character, Hypothesis, the corpus,
+# check the fast path against it (every BMP character, Hypothesis, the corpora,
 # every code point in the slow run).
 # --------------------------------------------------------------------------
 
 def _class_forms(extra: dict[str, str]) -> list[tuple[str, str]]:
     """The built-in patterns' classes as explicit `re` sets: ASCII members plus the given extra
-    characters, grouped by class ("U" upper/title, "l" lower, "O" other letters, "M" marks,
+    members (set syntax), grouped by class ("U" upper/title, "l" lower, "O" other letters, "M" marks,
     "N" numbers, "W" white space)."""
     e = extra
     letters = "A-Za-z" + e["U"] + e["l"] + e["O"]
@@ -177,23 +186,45 @@ def _class_of(ch: str) -> str:
     return group
 
 
+def _set_syntax(runs: list[tuple[int, int]]) -> str:
+    """`re` set syntax for runs of code points: ``[(0x430, 0x44f)]`` -> ``"\\u0430-\\u044f"``."""
+    return "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in runs)
+
+
+@functools.lru_cache(maxsize=1)
+def _bmp_view() -> list[tuple[int, str]]:
+    """The non-surrogate BMP above ASCII as (first code point, Unicode 16 view) in two stretches."""
+    return [(first, "".join(map(chr, range(first, last + 1))).translate(_FIX_TABLE))
+            for first, last in ((0x80, 0xD7FF), (0xE000, 0xFFFF))]
+
+
+@functools.lru_cache(maxsize=None)  # one entry per group
+def _bmp_group(group: str) -> str:
+    """Every non-ASCII BMP character of `group` (as `_class_of` gives it), as `re` set syntax.
+
+    One `regex` pass over the Unicode 16 view of the BMP (below and above the
+    surrogates separately, so no run spans them); the probes' classes are disjoint.
+    """
+    probe = next(p for p, g in _CLASS_PROBES if g == group)
+    runs = [(first + m.start(), first + m.end() - 1)
+            for first, view in _bmp_view() for m in regex.finditer(probe.pattern + "+", view)]
+    return _set_syntax(runs)
+
+
+def _bmp_groups() -> dict[str, str]:
+    return {group: _bmp_group(group) for _, group in _CLASS_PROBES}
+
+
 SPLIT_TIMEOUT = 10.0  # seconds per `regex` call for a user's split pattern
-_MAX_ASTRAL_RUNS = 64  # more runs of consecutive astral code points than this: `regex`, not explicit sets
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
-def explicit_form(pat_str: str, extra_chars: "frozenset[str] | None" = None) -> "re.Pattern[str] | None":
-    """The pattern for the stdlib `re`, valid on text whose non-ASCII characters are all in
-    `extra_chars` (on ASCII text when None); None if it uses other Unicode classes."""
-    extra = dict(_NO_EXTRA)
-    if extra_chars:
-        groups: dict[str, list[str]] = {g: [] for g in extra}
-        for ch in sorted(extra_chars):
-            group = _class_of(ch)
-            if group:
-                groups[group].append(ch)
-        extra = {g: "".join(chars) for g, chars in groups.items()}
+@functools.lru_cache(maxsize=16)  # shared by every Splitter of one pattern (families reuse o200k's)
+def explicit_form(pat_str: str, *, bmp: bool = False) -> "re.Pattern[str] | None":
+    """The pattern for the stdlib `re`, valid on ASCII text or, with ``bmp=True``, on text without
+    astral letters, marks or digits; None if it uses other Unicode classes."""
     pat = to_python_syntax(pat_str)
-    for unicode_class, explicit_class in _class_forms(extra):
+    for unicode_class, explicit_class in _class_forms(_bmp_groups() if bmp else _NO_EXTRA):
         pat = pat.replace(unicode_class, explicit_class)
     if "\\p" in pat or "\\P" in pat or "\\X" in pat or "\\w" in pat or "\\d" in pat or "\\b" in pat:
         return None
@@ -226,8 +257,6 @@ class Splitter:
         self._pat_str = pat_str
         self.pattern = compile_pattern(pat_str)
         self.ascii = explicit_form(pat_str) if trusted else None
-        self._explicit: dict[frozenset[str], re.Pattern[str]] = {}  # non-ASCII chars -> pattern, last 32
-        self._lock = threading.Lock()
         self.timeout = None if trusted else SPLIT_TIMEOUT
 
     def split_reference(self, text: str) -> list[str]:
@@ -246,39 +275,104 @@ class Splitter:
         except TimeoutError:
             raise split_timeout_error() from None
 
-    def explicit_for(self, text: str) -> "re.Pattern[str] | None":
-        """A stdlib `re` pattern whose classes list every non-ASCII character of `text` explicitly.
+    @property
+    def bmp(self) -> "re.Pattern[str] | None":
+        """The stdlib `re` pattern with every BMP class listed (compiled on first use, shared by
+        every Splitter of the same pattern); None for a user's pattern or one with other constructs."""
+        return explicit_form(self._pat_str, bmp=True) if self.ascii is not None else None
 
-        Patterns are kept per set of non-ASCII characters (the last 32 sets).
-        None when that does not apply: a user's pattern, patterns with other
-        constructs, or too many runs of astral characters (see above).
+    def chunks(self, text: str, size: int) -> "list[str] | None":
+        """`text` cut into chunks of about `size` characters or more that split independently:
+        ``split(text) == [p for chunk in chunks for p in split(chunk)]``.  None for patterns
+        not in CHUNKABLE.
+
+        Each cut is the first place after `size` characters where a piece must start (see
+        `_chunk_cut`); a text with no such place stays one chunk.
         """
-        if self.ascii is None:
+        if self._pat_str not in CHUNKABLE:
             return None
-        chars = frozenset(c for c in set(text) if c > "\x7f")
-        compiled = self._explicit.get(chars)
-        if compiled is None:
-            if _astral_runs(chars) > _MAX_ASTRAL_RUNS:
-                return None
-            compiled = explicit_form(self._pat_str, chars)
-            if compiled is None:
-                return None
-            with self._lock:  # sessions share encodings: evict and insert under a lock
-                if len(self._explicit) >= 32:
-                    self._explicit.pop(next(iter(self._explicit)), None)
-                self._explicit[chars] = compiled
-        return compiled
+        search = _chunk_cut().search
+        out = []
+        pos = 0
+        while len(text) - pos > size:
+            m = search(text, pos + size)
+            if m is None:
+                break
+            cut = m.start() if text[m.start()] == " " else m.end()
+            out.append(text[pos:cut])
+            pos = cut
+        out.append(text[pos:])
+        return out
 
     def split(self, text: str) -> list[str]:
-        if self.ascii is not None and text.isascii():
+        if self.ascii is None:
+            return self._regex_split(text)
+        if text.isascii():
             return self.ascii.findall(text)
-        explicit = self.explicit_for(text)
-        if explicit is not None:
-            return explicit.findall(text)
-        return self._regex_split(text)
+        bmp = self.bmp
+        if bmp is None:
+            return self._regex_split(text)
+        stand_ins = _astral_stand_ins(text)
+        if not stand_ins:
+            return bmp.findall(text)
+        # Astral letters, marks, digits: split a same-length view where each is a BMP character
+        # of its group, then cut the text where the view was cut.
+        ends = list(accumulate(map(len, bmp.findall(text.translate(stand_ins)))))
+        return list(map(text.__getitem__, map(slice, [0, *ends[:-1]], ends)))
 
 
-def _astral_runs(chars: frozenset[str]) -> int:
-    """How many runs of consecutive code points above U+FFFF `chars` holds."""
-    astral = sorted(ord(c) for c in chars if c > "\uffff")
-    return sum(1 for k, cp in enumerate(astral) if k == 0 or cp != astral[k - 1] + 1)
+# One BMP character per group, in every explicit set exactly where the group is, and none of them
+# a letter the patterns name (the contractions' s t r e v m l d, also under (?i)).
+_GROUP_STAND_INS = {"U": "B", "l": "b", "O": "\u00aa", "M": "\u0300", "N": "0"}  # (no astral white space)
+
+
+def _astral_stand_ins(text: str) -> dict[int, str]:
+    """translate() table: each astral letter, mark or digit of `text` -> its group's stand-in.
+    Empty for most texts (emoji and other symbols match as "other" and need none)."""
+    table = {}
+    for ch in set(_ASTRAL.findall(text)):
+        group = _class_of(ch)
+        if group:
+            table[ord(ch)] = _GROUP_STAND_INS[group]
+    return table
+
+
+# --------------------------------------------------------------------------
+# Chunks: where a text may be cut so that each part splits on its own
+#
+# The encoder remembers the ids of whole chunks of a long text (a rerun or an
+# edit re-encodes only what changed), so it needs cuts that no piece crosses
+# and that no match on either side can see past.  For the built-in patterns
+# two kinds of place work ("space" = the pattern's \s under Unicode 16.0):
+#
+# * just before a " " between two non-space characters ("a| b").  No piece
+#   crosses it: a piece that holds a space either starts with it (" b", and
+#   it starts there with or without the text before) or is all white space.
+#   The piece that ends before it ends there without the rest too: every
+#   non-space alternative stops at a space exactly as at the end of the text
+#   (their quantifiers and optional suffixes never need a character after),
+#   and only the white-space alternatives look ahead.
+# * just after a line break between two non-space characters, the second not
+#   "/" ("a\n|b").  Only the white-space alternatives and punctuation's
+#   trailing ``[\r\n]*`` (o200k: ``[\r\n/]*``) hold a line break; here the
+#   line break ends the punctuation piece either way, or is a piece of its own
+#   either way: in the text ``\s*[\r\n]`` / ``\s*[\r\n]+`` / r50k's final ``\s``
+#   match just it (the next character is not a space, so ``\s+(?!\S)`` fails),
+#   and at the end of a chunk ``\s++$`` / ``\s*[\r\n]+`` match just it.
+#
+# After either cut matching starts afresh: the patterns have no look-behind,
+# and ``$`` (end of text) is the same end for the last chunk.  The argument is
+# per pattern, so only the patterns in CHUNKABLE are cut; the tests check
+# every cut on Hypothesis texts rich in spaces, line breaks and "/", and the
+# corpora.
+# --------------------------------------------------------------------------
+
+CHUNKABLE = frozenset({R50K_PAT_STR, CL100K_PAT_STR, O200K_PAT_STR})
+
+
+@functools.lru_cache(maxsize=1)
+def _chunk_cut() -> "re.Pattern[str]":
+    """A " " or a line break between non-space characters (see above); each branch starts with
+    its literal, so `re` scans for the two characters at C speed."""
+    space = "\\t\\n\\x0b\\x0c\\r " + _bmp_group("W")  # astral characters are never white space
+    return re.compile(f" (?<=[^{space}] )(?=[^{space}])|\\n(?<=[^{space}]\\n)(?=[^{space}/])")

@@ -99,3 +99,24 @@ def test_trace_of_long_piece_is_linear_in_memory():
     trace = enc.bpe_trace("a" * 100_000)
     assert list(trace.final_ids) == enc.encode_ordinary("a" * 100_000)
     assert len(trace.parts_at(50)) == 100_000 - 50
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+def test_batch_bpe_of_many_script_pieces_equals_the_reference(name):
+    """`Encoding._bpe_many` (whole-token hits in C, the merge loop for the rest) against the
+    textbook loop, on every distinct piece of the many-script bench corpus and long pieces."""
+    import gzip
+    from pathlib import Path
+
+    enc = engine.get_encoding(name)
+    ranks = _ranks(name)
+    ui = gzip.decompress((Path(__file__).resolve().parent.parent / "bench" / "data" / "ui_strings.txt.gz").read_bytes())
+    pieces = sorted(set(enc._split(ui.decode("utf-8"))))
+    pieces += ["a" * (LONG_PIECE + 5), "ab" * LONG_PIECE]
+    got = enc._bpe_many(pieces)
+    assert list(got) and set(got) == set(pieces)
+    rank_fn, combine = bytes_pair_rank(ranks)
+    for piece in pieces:
+        data = piece.encode("utf-8")
+        expected = (ranks[data],) if data in ranks else tuple(ranks[p] for p in merge_reference(_single_bytes(data), rank_fn, combine))
+        assert got[piece] == expected, piece

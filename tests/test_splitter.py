@@ -7,10 +7,12 @@ from hypothesis import strategies as st
 
 from conftest import CORPUS, case_text, load_cases
 from engine.openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
-from engine.patterns import Splitter
+from engine.patterns import _FIX_TABLE, Splitter
 
 PATTERNS = {"r50k": R50K_PAT_STR, "cl100k": CL100K_PAT_STR, "o200k": O200K_PAT_STR}
-PIECES = st.sampled_from(["\n", "\n\n", " \n", "  ", " ", "\t", "\r\n", "a", "Ab", "ABC", "x1", "12345", "'s", "'LL",
+# astral characters whose class differs under Unicode 16.0 (tiktoken's tables)
+_NEWER = [chr(cp) for cp, _ in sorted(_FIX_TABLE.items()) if cp > 0xFFFF][:3]
+PIECES = st.sampled_from(["𝐀", "𝐚's", "𝟐", "\U0001e900", "𐑖𐑱", "\U0001d167", *_NEWER, "\n", "\n\n", " \n", "  ", " ", "\t", "\r\n", "a", "Ab", "ABC", "x1", "12345", "'s", "'LL",
                           "!", "/", "!/\n", "é", "中文", "\u0301", "😀", "ſ", "\u00a0", "\u3000", "\u2028", "\x1c", ".\n/x",
                           "lorem ipsum dolor sit amet, consectetur adipiscing elit\n" * 5, "x " * 120, "Word\n" * 60])
 TEXT = st.lists(PIECES, max_size=60).map("".join)
@@ -32,6 +34,30 @@ def test_fast_split_on_corpus_and_prose(name):
     texts.append((CORPUS / "taylorswift.txt").read_text(encoding="utf-8"))
     texts.append("\n".join(texts))
     for text in texts:
+        assert splitter.split(text) == splitter.split_reference(text)
+
+
+@pytest.mark.parametrize("name", PATTERNS)
+def test_fast_split_on_the_many_script_corpus(name):
+    import gzip
+
+    from conftest import APP_DIR
+
+    splitter = Splitter(PATTERNS[name], trusted=True)
+    ui = gzip.decompress((APP_DIR / "bench" / "data" / "ui_strings.txt.gz").read_bytes()).decode("utf-8")
+    assert splitter.split(ui) == splitter.split_reference(ui)
+    for line in ui.split("\n")[:2000]:  # short texts, each with its own few scripts
+        assert splitter.split(line) == splitter.split_reference(line)
+
+
+def test_one_compiled_pattern_serves_every_text():
+    """No compilation per text; astral letters, marks and digits go through stand-ins of their group."""
+    from engine.patterns import _GROUP_STAND_INS, _class_of
+
+    splitter = Splitter(O200K_PAT_STR, trusted=True)
+    assert splitter.bmp is not None and splitter.bmp is Splitter(O200K_PAT_STR, trusted=True).bmp
+    assert {group: _class_of(ch) for group, ch in _GROUP_STAND_INS.items()} == {g: g for g in _GROUP_STAND_INS}
+    for text in ["Порядок страниц", "ok 😀 🇯🇵", "𝐀𝐁𝐂 1𝟐3 𐑖𐑱𐑝𐑾𐑯 a\U0001e900'S", "𝐀's 𝐚'LL 𝟏'd"]:
         assert splitter.split(text) == splitter.split_reference(text)
 
 
@@ -81,11 +107,10 @@ def test_explicit_form_handles_long_s_and_astral_characters(name):
     splitter = Splitter(PATTERNS[name], trusted=True)
     for text in ["it'ſ ok 'ſ 'S", "😀 a😀b 🇯🇵 x'ſ 𝐀𝐁𝐂 1𝟐3", "".join(chr(0x1F300 + i) + " a" for i in range(100))]:
         assert splitter.split(text) == splitter.split_reference(text)
-    assert splitter.explicit_for("it'ſ ok") is not None
-    emoji = "".join(chr(0x1F300 + i) for i in range(100))  # one run of consecutive code points
-    assert splitter.explicit_for(emoji) is not None
-    scattered = "".join(chr(0x20000 + 7 * i) + " x" for i in range(100))  # 100 runs: regex
-    assert splitter.explicit_for(scattered) is None
+    emoji = "".join(chr(0x1F300 + i * 3) for i in range(100))
+    scattered = "".join(chr(0x20000 + 7 * i) + " x" for i in range(100))  # rare CJK letters
+    for text in (emoji, scattered, "".join(chr(0x1D400 + i) + chr(0x1D7CE + i % 50) for i in range(1000))):
+        assert splitter.split(text) == splitter.split_reference(text)
     assert splitter.split(scattered) == splitter.split_reference(scattered)
 
 
