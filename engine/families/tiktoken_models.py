@@ -94,7 +94,7 @@ class ModelEncoding(Encoding):
         return self._special[self._eot]
 
     # ---------------------------------------------------------- text rules
-    def _chunks(self, text: str) -> list[tuple[int, int]]:
+    def _model_slices(self, text: str) -> list[tuple[int, int]]:
         if self.presplit is None:
             return [(0, len(text))]
         return _PRESPLITS[self.presplit](text)
@@ -107,7 +107,7 @@ class ModelEncoding(Encoding):
 
     def encode_ordinary(self, text: str) -> list[int]:
         text = self._normalized(text)
-        chunks = self._chunks(text)
+        chunks = self._model_slices(text)
         if len(chunks) == 1:
             return super().encode_ordinary(text)
         out: list[int] = []
@@ -124,7 +124,7 @@ class ModelEncoding(Encoding):
     ) -> list[int]:
         """Ids for `text` under the model's rules; special tokens refused unless allowed (as tiktoken)."""
         text = self._normalized(text)
-        chunks = self._chunks(text)
+        chunks = self._model_slices(text)
         if len(chunks) == 1:
             return super().encode(text, allowed_special=allowed_special, disallowed_special=disallowed_special)
         out: list[int] = []
@@ -145,7 +145,7 @@ class ModelEncoding(Encoding):
         # (Surrogates are repaired before chunking here, after it in `encode`: the two differ only
         # for a surrogate pair inside a run of more than 25,000 characters.)
         norm = normalize_with_offsets(text, self.normalization)
-        chunks = self._chunks(norm.text)
+        chunks = self._model_slices(norm.text)
         if norm.down is None and len(chunks) == 1:  # the usual case: nothing to map
             return super().pretokenize(norm.text, allowed_special=allowed_special, disallowed_special=disallowed_special)
         pieces: list[Piece] = []
@@ -170,7 +170,7 @@ class ModelEncoding(Encoding):
     ) -> list[Token]:
         """One record per token; character offsets into `text` itself, byte offsets into the encoded bytes."""
         norm = normalize_with_offsets(text, self.normalization)
-        chunks = self._chunks(norm.text)
+        chunks = self._model_slices(norm.text)
         if norm.down is None and len(chunks) == 1:
             return super().tokenize(norm.text, allowed_special=allowed_special, disallowed_special=disallowed_special)
         tokens: list[Token] = []
