@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, AbstractSet, Any, Collection, Iterable, Litera
 
 import regex
 
-from . import batch
+from . import batch as batching  # not `batch`: decode_batch has a parameter of that name (tiktoken's)
 from .bpe import LONG_PIECE, bytes_pair_rank, ids_pair_rank, merge_bytes, merge_heap, merge_pairs_small
 from .errors import DisallowedSpecialTokenError, UnknownTokenError
 from .merges import MergeNode, build_merge_tree, recover_merges
@@ -365,7 +365,7 @@ class Encoding:
     # ---------------------------------------------------------------- batches
     def encode_ordinary_batch(self, text: Sequence[str], *, num_threads: int = 8) -> list[list[int]]:
         """`encode_ordinary` for each text; large batches run on up to `num_threads` worker processes."""
-        return batch.encode_batch(self, list(text), num_threads, None)
+        return batching.encode_batch(self, list(text), num_threads, None)
 
     def encode_batch(
         self,
@@ -385,7 +385,7 @@ class Encoding:
         allowed: frozenset[str] = frozenset()
         for t in texts:  # the check (and its error) in this process, like tiktoken's per-text check
             allowed |= self._allowed(t, allowed_special, disallowed_special)
-        return batch.encode_batch(self, texts, num_threads, allowed)
+        return batching.encode_batch(self, texts, num_threads, allowed)
 
     def decode_batch(
         self, batch: Sequence[Sequence[int]], *, errors: str = "replace", num_threads: int = 8
