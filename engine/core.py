@@ -13,7 +13,6 @@ stage with offsets, for the UI.  Names and semantics follow tiktoken 0.14.
 """
 from __future__ import annotations
 
-import bisect
 import functools
 import threading
 from itertools import chain, compress, islice
@@ -23,6 +22,7 @@ from typing import TYPE_CHECKING, AbstractSet, Any, Collection, Iterable, Litera
 
 import regex
 
+from . import unstable
 from . import batch as batching  # not `batch`: decode_batch has a parameter of that name (tiktoken's)
 from .bpe import LONG_PIECE, bytes_pair_rank, ids_pair_rank, merge_bytes, merge_heap, merge_pairs_small
 from .errors import DisallowedSpecialTokenError, UnknownTokenError
@@ -40,9 +40,6 @@ if TYPE_CHECKING:
 __all__ = ["Encoding", "UnknownTokenError", "repair_surrogates", "raise_disallowed_special_token"]
 
 CACHE_MAX_PIECES = 100_000  # piece -> ids memo; cleared when full
-# What Rust's `char::is_whitespace` (Unicode White_Space) accepts; encode_with_unstable needs it.
-_WHITE_SPACE = frozenset("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
-                         "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
 
 
 def repair_surrogates(text: str) -> str:
@@ -439,34 +436,9 @@ class Encoding:
                 last = len(ids)
         return out, last
 
-    def _grow_last_piece(self, tokens: list[int], last: int) -> int:
-        """tiktoken's fix for unstable splits: a last piece of spaces/newlines/tabs absorbs the same before it."""
-        def all_space(token: int) -> bool:
-            data = self._decoder.get(token)
-            return data is not None and all(b in b" \n\t" for b in data)
-
-        if last > 0 and all_space(tokens[len(tokens) - last]):
-            while last < len(tokens) and all_space(tokens[len(tokens) - last - 1]):
-                last += 1
-        return last
-
     def _encode_bytes(self, text: bytes) -> list[int]:
-        """Ids for raw bytes, as tiktoken: valid UTF-8 is `encode_ordinary`; otherwise the valid
-        prefix is split and encoded, and its last piece's bytes plus everything after BPE as one piece."""
-        data = bytes(text)
-        try:
-            return self.encode_ordinary(data.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            valid = exc.start
-        tokens, last = self._encode_with_last_piece(data[:valid].decode("utf-8"), frozenset())
-        last = self._grow_last_piece(tokens, last)
-        if tokens and last > 0:
-            unstable = self.decode_bytes(tokens[len(tokens) - last :]) + data[valid:]
-            del tokens[len(tokens) - last :]
-        else:
-            unstable = data[valid:]
-        tokens.extend(self._bpe_raw(unstable))
-        return tokens
+        """Ids for raw bytes, as tiktoken (see `engine.unstable.encode_bytes`)."""
+        return unstable.encode_bytes(self, bytes(text))
 
     def encode_with_unstable(
         self,
@@ -475,63 +447,13 @@ class Encoding:
         allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
         disallowed_special: Literal["all"] | Collection[str] = "all",
     ) -> tuple[list[int], list[list[int]]]:
-        """Stable ids for a prefix of `text`, and every id sequence that may continue it (tiktoken's
-        semantics; the order of the completions is unspecified).
+        """Stable ids for a prefix of `text`, and every id sequence that may continue them.
 
-        The last piece's tokens are "unstable": more text could merge them
-        differently.  Completions are every token starting with those bytes,
-        every re-encoding of a prefix of them followed by a token that
-        starts with the rest, and (for a trailing white-space character) the
-        split before it.
+        tiktoken's semantics (see `engine.unstable`); the order of the
+        completions is unspecified.  Special tokens as in `encode`.
         """
         allowed = self._allowed(text, allowed_special, disallowed_special)
-        tokens, last = self._encode_with_last_piece(repair_surrogates(text), allowed)
-        if last == 0:
-            return tokens, []
-        last = self._grow_last_piece(tokens, last)
-        unstable = self.decode_bytes(tokens[len(tokens) - last :])
-        del tokens[len(tokens) - last :]
-        if not unstable:
-            return tokens, []
-        sorted_tokens = self._sorted_token_bytes()
-        completions: set[tuple[int, ...]] = set()
-        point = bisect.bisect_left(sorted_tokens, unstable)
-        while point < len(sorted_tokens) and sorted_tokens[point].startswith(unstable):
-            completions.add((self._ranks[sorted_tokens[point]],))
-            point += 1
-        for i in range(1, len(unstable)):
-            prefix, suffix = unstable[:i], unstable[i:]
-            point = bisect.bisect_left(sorted_tokens, suffix)
-            while point < len(sorted_tokens) and sorted_tokens[point].startswith(suffix):
-                possibility = prefix + sorted_tokens[point]
-                try:
-                    # a regex split may appear inside the new bytes, so split when it is text
-                    encoded: Sequence[int] = self.encode_ordinary(possibility.decode("utf-8"))
-                except UnicodeDecodeError:
-                    encoded = self._bpe_bytes_loop(possibility)
-                seq: list[int] = []
-                length = 0
-                for token in encoded:
-                    seq.append(token)
-                    length += len(self._decoder[token])
-                    if length >= len(unstable):
-                        break
-                completions.add(tuple(seq))
-                point += 1
-        if len(unstable) > 1:
-            # A trailing white-space character may split off once more text follows (gpt2's \s+(?!\S)).
-            last_char_len = _last_utf8_char_len(unstable)
-            last_char = unstable[len(unstable) - last_char_len :].decode("utf-8", errors="replace")
-            if len(unstable) - last_char_len > 0 and last_char in _WHITE_SPACE:
-                head, tail = unstable[: len(unstable) - last_char_len], unstable[len(unstable) - last_char_len :]
-                completions.add((*self._bpe_bytes_loop(head), *self._bpe_bytes_loop(tail)))
-        return tokens, [list(seq) for seq in completions]
-
-    def _bpe_bytes_loop(self, data: bytes) -> tuple[int, ...]:
-        """tiktoken's `byte_pair_encode`: the merge loop on bytes without the whole-token shortcut."""
-        if len(data) == 1 or self._pair_merges is not None:
-            return self._bpe_raw(data)
-        return self._bpe_bytes(data)
+        return unstable.encode_with_unstable(self, repair_surrogates(text), allowed)
 
     def _sorted_token_bytes(self) -> list[bytes]:
         if self._sorted_tokens is None:
@@ -709,17 +631,6 @@ class Encoding:
 def _raw_pattern(pat_str: str) -> regex.Pattern:
     """The split pattern compiled as tiktoken's `_encode_only_native_bpe` does: verbatim, no rewrites."""
     return regex.compile(pat_str)
-
-
-def _last_utf8_char_len(data: bytes) -> int:
-    """Byte length of the last UTF-8 character of `data` (1 when the tail is not valid UTF-8)."""
-    for n in range(1, min(4, len(data)) + 1):
-        try:
-            data[len(data) - n :].decode("utf-8")
-            return n
-        except UnicodeDecodeError:
-            continue
-    return 1
 
 
 def _steps_from_events(data: bytes, events: list[tuple[int, int, int]], decoder: dict[int, bytes]) -> list[MergeStep]:
