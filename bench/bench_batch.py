@@ -9,6 +9,13 @@ offline from our shipped ranks (as in tests/oracle.py).  Times are best of
 --repeat, in seconds; "warm" means the engine's piece cache already holds the
 pieces (the second pass over the same documents).
 
+Two columns, because a shared VM makes wall time noisy: "wall s", and "CPU s,
+critical path" -- this process's CPU time (all its threads) plus, for
+processes, the slowest worker's CPU time.  On an idle machine the critical-path
+CPU is the wall time for serial and for GIL-bound threads, and a lower bound on
+it for processes; tiktoken's Rust threads run in parallel, so its wall time
+there is about CPU / threads.
+
 Rows:
 - engine serial: `encode_batch(..., num_threads=1)`;
 - engine threads N: the documents encoded by a ThreadPoolExecutor(N) calling `encode`
@@ -23,6 +30,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import pickle
 import sys
 import time
@@ -55,6 +63,36 @@ def best(fn, repeat: int) -> float:
     return min(times)
 
 
+def best_wall_cpu(fn, repeat: int) -> tuple[float, float]:
+    """(best wall seconds, best CPU seconds on the critical path) over `repeat` runs.
+
+    `fn` returns the extra CPU seconds spent outside this process on the critical
+    path (the slowest worker), or None.  This process's CPU counts all its threads.
+    """
+    walls, cpus = [], []
+    for _ in range(repeat):
+        w0, c0 = time.perf_counter(), time.process_time()
+        extra = fn()
+        walls.append(time.perf_counter() - w0)
+        cpus.append(time.process_time() - c0 + (extra or 0.0))
+    return min(walls), min(cpus)
+
+
+def _timed_chunk(enc, texts: list[str], allowed: frozenset[str]) -> tuple[float, list[list[int]]]:
+    start = time.process_time()
+    ids = batch.encode_serial(enc, texts, allowed)
+    return time.process_time() - start, ids
+
+
+def processes(enc, docs: list[str], n: int) -> tuple[float, list[list[int]]]:
+    """`engine.batch.encode_parallel`, instrumented: the slowest worker's CPU seconds, and the ids."""
+    size = -(-len(docs) // n)
+    futures = [batch._pool().submit(_timed_chunk, enc, docs[i : i + size], frozenset())
+               for i in range(0, len(docs), size)]
+    results = [f.result() for f in futures]
+    return max(cpu for cpu, _ in results), [ids for _, chunk in results for ids in chunk]
+
+
 def tiktoken_encoding(name: str):
     try:
         import tiktoken
@@ -68,54 +106,56 @@ def tiktoken_encoding(name: str):
 def bench_batch(name: str, docs: list[str], repeat: int) -> None:
     enc = engine.get_encoding(name)
     chars = sum(map(len, docs))
-    print(f"\n## encode_batch, {name}: {len(docs):,} documents, {chars:,} characters, "
-          f"{batch.cpu_count()} CPUs\n")
-    print("| how | workers | seconds | MB/s |")
-    print("|---|---:|---:|---:|")
     mb = len("".join(docs).encode("utf-8")) / 1e6
+    print(f"\n## encode_batch, {name}: {len(docs):,} documents, {chars:,} characters ({mb:.1f} MB), "
+          f"{batch.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}\n")
+    print("| how | workers | wall s | CPU s, critical path | MB per CPU s |")
+    print("|---|---:|---:|---:|---:|")
 
-    def row(how: str, workers: int | str, seconds: float) -> None:
-        print(f"| {how} | {workers} | {seconds:.3f} | {mb / seconds:.1f} |")
+    def row(how: str, workers: int | str, wall: float, cpu: float) -> None:
+        print(f"| {how} | {workers} | {wall:.3f} | {cpu:.3f} | {mb / cpu:.1f} |")
 
     enc.clear_cache()
-    start = time.perf_counter()
+    w0, c0 = time.perf_counter(), time.process_time()
     expected = enc.encode_batch(docs, num_threads=1, disallowed_special=())
-    row("engine serial, cold cache", 1, time.perf_counter() - start)
-    row("engine serial, warm cache", 1, best(lambda: enc.encode_batch(docs, num_threads=1, disallowed_special=()), repeat))
-    allowed = frozenset()
+    row("engine serial, cold cache", 1, time.perf_counter() - w0, time.process_time() - c0)
+    row("engine serial, warm cache", 1,
+        *best_wall_cpu(lambda: enc.encode_batch(docs, num_threads=1, disallowed_special=()) and None, repeat))
+    encode = functools.partial(enc.encode, disallowed_special=())
     for n in (2, 4):
         def threads(n=n):
             with ThreadPoolExecutor(n) as pool:
-                return list(pool.map(functools.partial(enc.encode, disallowed_special=()), docs))
+                return list(pool.map(encode, docs))
         assert threads() == expected
-        row("engine threads (GIL), warm", n, best(threads, repeat))
+        row("engine threads (GIL), warm", n, *best_wall_cpu(lambda: threads() and None, repeat))
     for n in (2, 4):
-        assert batch.encode_parallel(enc, docs, allowed, n) == expected  # starts the pool, warms the workers
-        row("engine processes, warm workers", n, best(lambda n=n: batch.encode_parallel(enc, docs, allowed, n), repeat))
-    row("engine encode_batch(docs) default", batch.workers_for(docs, 8),
-        best(lambda: enc.encode_batch(docs, disallowed_special=()), repeat))
+        assert processes(enc, docs, n)[1] == expected  # starts the pool, warms the workers' caches
+        row("engine processes, warm workers", n, *best_wall_cpu(lambda n=n: processes(enc, docs, n)[0], repeat))
     ref = tiktoken_encoding(name)
     if ref is None:
         print("\n(tiktoken not installed: no reference rows)")
         return
     assert ref.encode_batch(docs, disallowed_special=()) == expected
     for n in (1, 2, 4):
-        row("tiktoken encode_batch (Rust, threads)", n, best(lambda n=n: ref.encode_batch(docs, num_threads=n, disallowed_special=()), repeat))
+        wall, cpu = best_wall_cpu(lambda n=n: ref.encode_batch(docs, num_threads=n, disallowed_special=()) and None,
+                                  repeat)
+        row("tiktoken encode_batch (Rust threads; CPU = all threads)", n, wall, cpu)
 
 
 def bench_small_batches(name: str, repeat: int) -> None:
     """Where serial beats processes: the cut-off behind engine.batch.PARALLEL_MIN_CHARS."""
     enc = engine.get_encoding(name)
-    print(f"\n## serial vs 2 processes by batch size, {name} (warm caches)\n")
-    print("| documents | characters | serial s | 2 processes s |")
-    print("|---:|---:|---:|---:|")
+    print(f"\n## serial vs 2 processes by batch size, {name} (warm caches; CPU s on the critical path)\n")
+    print("| documents | characters | serial wall | serial CPU | 2 processes wall | 2 processes CPU |")
+    print("|---:|---:|---:|---:|---:|---:|")
     for n in (50, 200, 1000, 4000):
         docs = documents(n)
         enc.encode_batch(docs, num_threads=1, disallowed_special=())
-        batch.encode_parallel(enc, docs, frozenset(), 2)
-        serial = best(lambda: enc.encode_batch(docs, num_threads=1, disallowed_special=()), repeat)
-        parallel = best(lambda: batch.encode_parallel(enc, docs, frozenset(), 2), repeat)
-        print(f"| {n:,} | {sum(map(len, docs)):,} | {serial:.3f} | {parallel:.3f} |")
+        processes(enc, docs, 2)
+        serial = best_wall_cpu(lambda: enc.encode_batch(docs, num_threads=1, disallowed_special=()) and None, repeat)
+        parallel = best_wall_cpu(lambda: processes(enc, docs, 2)[0], repeat)
+        print(f"| {n:,} | {sum(map(len, docs)):,} | {serial[0]:.3f} | {serial[1]:.3f} "
+              f"| {parallel[0]:.3f} | {parallel[1]:.3f} |")
 
 
 def bench_decode(name: str, docs: list[str], repeat: int) -> None:

@@ -2,8 +2,10 @@
 
 tiktoken's batch calls run its Rust encoder on a thread pool: Rust releases
 the GIL, so threads scale.  Our encoder is pure Python and holds the GIL, so
-threads only add overhead (``bench/bench_batch.py`` measures it: 2 and 4
-threads are no faster than 1).  Processes do scale, at a price: a pool must be
+threads only add overhead (``bench/bench_batch.py``, 1,000 documents, 2.4 MB,
+cl100k, warm: serial 0.34 CPU-s, 2 threads 0.39, 2 processes 0.22 on the
+critical path; 50 documents: serial 0.002 s, 2 processes 0.004 s).  Processes
+do scale, at a price: a pool must be
 started once (a fresh interpreter per worker, which then loads the encoding),
 and every text and id list is pickled across.  So:
 
