@@ -1,15 +1,86 @@
-"""A pure-Python byte-level BPE engine with tiktoken's API and explainers for every stage.
+"""A pure-Python byte-level BPE engine: a drop-in for tiktoken's API, plus explainers for every stage.
 
-    >>> import engine
-    >>> enc = engine.get_encoding("cl100k_base")
+    >>> import engine as tiktoken            # code written for tiktoken 0.14 runs unchanged
+    >>> enc = tiktoken.get_encoding("cl100k_base")
     >>> enc.encode("hello world")
     [15339, 1917]
+    >>> tiktoken.encoding_for_model("gpt-4o").name
+    'o200k_base'
 
-This file declares the public API and nothing else; each name lives in the
-module named in the comment above its group.
+This file declares the public API and nothing else.
+
+**tiktoken's API** (same names, signatures, defaults and error types):
+`Encoding` (``encode``, ``encode_ordinary``, ``encode_batch``, ``decode``,
+``decode_with_offsets``, ``encode_with_unstable``, ``encode_to_numpy``, ...),
+`get_encoding`, `list_encoding_names`, `encoding_for_model`,
+`encoding_name_for_model`, `load_tiktoken_bpe`,
+`data_gym_to_mergeable_bpe_ranks`, `dump_tiktoken_bpe`.
+
+**Errors** (`engine.errors`), each a subclass of what tiktoken raises:
+`DisallowedSpecialTokenError` and `SplitTimeoutError` (ValueError),
+`UnknownTokenError` and `UnknownModelError` (KeyError), `UnknownEncodingError`
+(ValueError).
+
+**Explainers** -- what the playground draws; plain data with character and
+byte offsets:
+
+- methods of `Encoding`: ``pretokenize`` -> `Piece`, ``tokenize`` -> `Token`,
+  ``bpe_trace`` -> `BpeTrace` of `MergeStep`, ``merges``, ``merge_tree`` -> `MergeNode`;
+- `train_bpe` (minbpe-exact training) -> an `Encoding` whose ``training`` is a `TrainingReport`;
+- file formats: `parse_tiktoken_bpe` / `parse_data_gym` / `parse_minbpe_model` read
+  bytes, `dump_*` write them; `render_token` prints a token as minbpe does;
+- split patterns: `R50K_PAT_STR`, `CL100K_PAT_STR`, `O200K_PAT_STR`,
+  `RAW_PAT_STR` (no split), `compile_pattern` (checks a user's pattern);
+  `check_special_tokens` (checks a user's list); `is_valid_utf8`;
+- the open models' families (`engine.families`): `ModelEncoding` (Llama 3/4, Qwen,
+  Tekken), `SentencePieceEncoding` (Mistral v1/v3), `HfEncoding` (DeepSeek V4), each
+  with the `Encoding` API; loaders for users' files: `load_tekken`,
+  `load_sentencepiece_model`, `load_tokenizer_json`, and `load_tokenizer` (tiktoken,
+  GPT-2 and minbpe files, size-limited and checked: `TokenizerTooLargeError`);
+- the submodules `engine.compare` (stats, boundary diff), `engine.vocab`
+  (vocabulary search, glitch tokens) and `engine.scripts` (Unicode scripts,
+  token tax).  Their functions are also importable from `engine` directly,
+  as before.
 """
 from __future__ import annotations
 
+# ---- tiktoken's API
+from .core import Encoding
+from .load import data_gym_to_mergeable_bpe_ranks, dump_tiktoken_bpe, load_tiktoken_bpe
+from .models import encoding_for_model, encoding_name_for_model
+from .registry import get_encoding, list_encoding_names, list_encodings
+
+# ---- errors
+from .errors import (
+    DisallowedSpecialTokenError,
+    SplitTimeoutError,
+    UnknownEncodingError,
+    UnknownModelError,
+    UnknownTokenError,
+)
+
+# ---- explainers: records, merges, training, file formats, patterns
+from . import compare, scripts, vocab
+from .core import repair_surrogates
+from .load import dump_data_gym, parse_data_gym, parse_tiktoken_bpe
+from .merges import MergeNode, merge_tree_of, recover_merges
+from .minbpe_format import dump_minbpe_model, dump_minbpe_vocab, parse_minbpe_model, render_token
+from .openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
+from .patterns import compile_pattern
+from .records import BpeTrace, MergeStep, Piece, Token
+from .train import RAW_PAT_STR, MergeInfo, TrainingReport, TrainingStoppedEarly, check_special_tokens, train_bpe
+from .vocab import RegexTimeoutError, is_valid_utf8
+
+# ---- the open models' families, and a user's tokenizer files
+from .families.hf_encoding import HfEncoding
+from .families.hf_tokenizer_json import load_tokenizer_json, parse_tokenizer_json
+from .families.sentencepiece import SentencePieceEncoding, SentencePieceTrace, load_sentencepiece_model
+from .families.tekken_format import load_tekken
+from .families.tiktoken_models import ModelEncoding
+from .limits import TokenizerTooLargeError
+from .tokenizer_files import load_tokenizer
+
+# ---- compare / vocab / scripts helpers, importable from `engine` as before (documented in their modules)
 from .compare import (
     BoundaryDiff,
     Cut,
@@ -27,18 +98,6 @@ from .compare import (
     unit_diff,
     unit_disagreements,
 )
-from .core import Encoding, UnknownTokenError, repair_surrogates
-from .families.sentencepiece import SentencePieceEncoding, SentencePieceTrace, load_sentencepiece_model
-from .limits import TokenizerTooLargeError
-from .families.tekken_format import load_tekken
-from .families.tiktoken_models import ModelEncoding
-from .load import dump_data_gym, dump_tiktoken_bpe, parse_data_gym, parse_tiktoken_bpe
-from .families.hf_encoding import HfEncoding
-from .families.hf_tokenizer_json import load_tokenizer_json, parse_tokenizer_json
-from .merges import MergeNode, merge_tree_of, recover_merges
-from .minbpe_format import dump_minbpe_model, dump_minbpe_vocab, parse_minbpe_model
-from .records import BpeTrace, MergeStep, Piece, Token
-from .registry import get_encoding, list_encodings
 from .scripts import (
     ScriptShare,
     attribute_tokens,
@@ -49,12 +108,9 @@ from .scripts import (
     script_runs,
     token_tax,
 )
-from .tokenizer_files import load_tokenizer
-from .train import MergeInfo, TrainingReport, TrainingStoppedEarly, train_bpe
 from .vocab import (
     Family,
     GlitchToken,
-    RegexTimeoutError,
     TokenInfo,
     contained,
     containing,
@@ -71,33 +127,27 @@ from .vocab import (
 )
 
 __all__ = [
-    # registry.py, core.py, records.py: encodings and what they return
-    "get_encoding", "list_encodings", "Encoding", "UnknownTokenError", "repair_surrogates",
-    "Piece", "Token", "BpeTrace", "MergeStep",
-    # families/: the open models' tokenizers (Llama 3/4, Qwen, Tekken) and the Tekken file loader
-    "ModelEncoding", "load_tekken",
-    # load.py and minbpe_format.py: file formats
-    "parse_tiktoken_bpe", "dump_tiktoken_bpe", "parse_data_gym", "dump_data_gym",
-    "parse_minbpe_model", "dump_minbpe_model", "dump_minbpe_vocab",
-    # families/sentencepiece.py: SentencePiece BPE .model files (mistral-v1, mistral-v3, uploads)
-    "SentencePieceEncoding", "SentencePieceTrace", "load_sentencepiece_model",
-    # limits.py, tokenizer_files.py: a user's tokenizer files, checked and size-limited
+    # tiktoken's API
+    "Encoding", "get_encoding", "list_encoding_names", "encoding_for_model", "encoding_name_for_model",
+    "load_tiktoken_bpe", "data_gym_to_mergeable_bpe_ranks", "dump_tiktoken_bpe",
+    # errors
+    "DisallowedSpecialTokenError", "SplitTimeoutError", "UnknownTokenError", "UnknownModelError",
+    "UnknownEncodingError", "RegexTimeoutError",
+    # explainers and what they return
+    "Piece", "Token", "BpeTrace", "MergeStep", "MergeNode", "recover_merges", "merge_tree_of", "repair_surrogates",
+    "train_bpe", "TrainingReport", "MergeInfo", "TrainingStoppedEarly",
+    # file formats (bytes in, bytes out)
+    "parse_tiktoken_bpe", "parse_data_gym", "dump_data_gym",
+    "parse_minbpe_model", "dump_minbpe_model", "dump_minbpe_vocab", "render_token",
+    # split patterns and input checks
+    "R50K_PAT_STR", "CL100K_PAT_STR", "O200K_PAT_STR", "RAW_PAT_STR", "compile_pattern",
+    "check_special_tokens", "is_valid_utf8",
+    # the open models' families and users' tokenizer files
+    "ModelEncoding", "SentencePieceEncoding", "SentencePieceTrace", "HfEncoding",
+    "load_tekken", "load_sentencepiece_model", "load_tokenizer_json", "parse_tokenizer_json",
     "load_tokenizer", "TokenizerTooLargeError",
-    # families/: Hugging Face tokenizer.json byte-level BPE (deepseek-v4, uploads)
-    "HfEncoding", "load_tokenizer_json", "parse_tokenizer_json",
-    # merges.py: merges recovered from ranks, merge trees
-    "recover_merges", "MergeNode", "merge_tree_of",
-    # train.py: minbpe-exact training
-    "train_bpe", "MergeInfo", "TrainingReport", "TrainingStoppedEarly",
-    # compare.py: stats, boundary diff, display units
-    "text_stats", "EncodingStats", "boundary_diff", "BoundaryDiff", "Cut", "token_cuts", "disagreements",
-    "Disagreement", "group_tokens", "DisplayUnit", "delta_sentence", "delta_sentences",
-    "grapheme_ends", "unit_diff", "unit_disagreements",
-    # vocab.py: vocabulary explorer (facts, search, filters, families, glitch tokens)
-    "token_info", "token_infos", "TokenInfo", "readable", "search_substring", "search_regex", "RegexTimeoutError",
-    "filter_tokens", "longest", "length_histogram", "containing", "contained", "Family",
-    "glitch_tokens", "glitch_sources", "GlitchToken",
-    # scripts.py: Unicode scripts and the token tax
-    "script_of", "script_runs", "classify", "script_counts", "dominant_script", "attribute_tokens",
-    "token_tax", "ScriptShare",
+    # helper submodules
+    "compare", "vocab", "scripts",
+    # the engine's earlier name for list_encoding_names
+    "list_encodings",
 ]

@@ -18,34 +18,31 @@ import threading
 from itertools import chain, compress, islice, repeat
 from operator import is_not, not_
 from types import MappingProxyType
-from typing import AbstractSet, Collection, Iterable, Literal, Mapping, Sequence
+from typing import TYPE_CHECKING, AbstractSet, Any, Collection, Iterable, Literal, Mapping, NoReturn, Sequence
 
 import regex
 
+from . import unstable
+from . import batch as batching  # not `batch`: decode_batch has a parameter of that name (tiktoken's)
 from .bpe import LONG_PIECE, bytes_pair_rank, ids_pair_rank, merge_bytes, merge_heap, merge_pairs_small
+from .errors import DisallowedSpecialTokenError, UnknownTokenError
 from .merges import MergeNode, build_merge_tree, recover_merges
 from .openai_public import BUILTIN_PATTERNS
 from .patterns import Splitter, compile_pattern, split_timeout_error, unicode16_view
 from .records import BpeTrace, MergeStep, Piece, Token
 
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from .train import TrainingReport
+
+__all__ = ["Encoding", "UnknownTokenError", "repair_surrogates", "raise_disallowed_special_token"]
+
 CACHE_MAX_PIECES = 100_000  # piece -> ids memo; cleared when full
 CHUNK_CHARS = 1_000  # texts longer than twice this are encoded in chunks of about this size (see `_encode_text`)
 CACHE_MAX_CHUNKS = 1_000  # chunk -> ids memo; cleared when full
 CHUNK_MAX_CHARS = 4_000  # a longer chunk (no line break to cut at) is not remembered
-
-
-class UnknownTokenError(KeyError):
-    """A token id that is neither an ordinary nor a special token of the encoding."""
-
-    def __init__(self, token_id: object, encoding: str, n_vocab: int) -> None:
-        self.token_id = token_id
-        super().__init__(
-            f"unknown token id {token_id!r} for {encoding}: ids are 0..{n_vocab - 1}, "
-            "and ids between the ordinary and the special tokens are unused"
-        )
-
-    def __str__(self) -> str:  # KeyError would wrap the message in quotes
-        return str(self.args[0])
 
 
 def repair_surrogates(text: str) -> str:
@@ -57,15 +54,8 @@ def repair_surrogates(text: str) -> str:
         return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
-def raise_disallowed_special_token(token: str) -> None:
-    raise ValueError(
-        f"Encountered text corresponding to disallowed special token {token!r}.\n"
-        "If you want this text to be encoded as a special token, "
-        f"pass it to `allowed_special`, e.g. `allowed_special={{{token!r}, ...}}`.\n"
-        f"If you want this text to be encoded as normal text, disable the check for this token "
-        f"by passing `disallowed_special=(enc.special_tokens_set - {{{token!r}}})`.\n"
-        "To disable this check for all special tokens, pass `disallowed_special=()`.\n"
-    )
+def raise_disallowed_special_token(token: str) -> NoReturn:
+    raise DisallowedSpecialTokenError(token)
 
 
 @functools.lru_cache(maxsize=128)
@@ -81,22 +71,32 @@ class Encoding:
     parts merges when their concatenated bytes have a rank -- tiktoken's rule.
     With explicit ``merges`` (a trained or minbpe tokenizer) a pair merges only
     when ``(left_id, right_id)`` is in `merges` -- minbpe's rule.
+
+    ``training`` is the `TrainingReport` of an encoding made by `train_bpe`
+    (None otherwise).  Encodings pickle and deep-copy: a built-in one by its
+    name (the copy *is* ``get_encoding(name)``), any other by its data; locks
+    and caches are rebuilt on load.
     """
 
     # Hook for subclasses: further linear-time patterns allowed the `re` fast splitter.
     trusted_patterns: frozenset[str] = frozenset()
+    training: TrainingReport | None
 
     def __init__(
         self,
         name: str,
         *,
         pat_str: str,
-        mergeable_ranks: dict[bytes, int],
-        special_tokens: dict[str, int],
+        mergeable_ranks: Mapping[bytes, int],
+        special_tokens: Mapping[str, int],
         explicit_n_vocab: int | None = None,
-        merges: dict[tuple[int, int], int] | None = None,
+        merges: Mapping[tuple[int, int], int] | None = None,
+        training: TrainingReport | None = None,
     ) -> None:
         self.name = name
+        self.training = training
+        self._explicit_n_vocab = explicit_n_vocab
+        self._sorted_tokens: list[bytes] | None = None  # for encode_with_unstable, built on first use
         self._pat_str = pat_str
         self._pat = compile_pattern(pat_str)
         self._splitter = Splitter(pat_str, trusted=pat_str in BUILTIN_PATTERNS or pat_str in self.trusted_patterns)
@@ -178,12 +178,44 @@ class Encoding:
 
     def token_byte_values(self) -> list[bytes]:
         """Every ordinary token's bytes, sorted."""
-        return sorted(self._ranks)
+        return list(self._sorted_token_bytes())
 
     def clear_cache(self) -> None:
         """Empty the piece and chunk caches (to measure cold-cache speed)."""
         self._cache.clear()
         self._chunks.clear()
+
+    # tiktoken's README ("extending tiktoken") reads these underscore names; read-only here.
+    @property
+    def _mergeable_ranks(self) -> Mapping[bytes, int]:
+        return self.mergeable_ranks
+
+    @property
+    def _special_tokens(self) -> Mapping[str, int]:
+        return self.special_tokens
+
+    # -------------------------------------------------------------- pickling
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        from . import registry  # registry imports this module
+
+        if registry.is_registered(self):  # a built-in: the name is enough, and the copy is the same object
+            return (registry.get_encoding, (self.name,))
+        return super().__reduce_ex__(protocol)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The constructor's arguments (no lock, no caches)."""
+        return {
+            "name": self.name,
+            "pat_str": self._pat_str,
+            "mergeable_ranks": self._ranks,
+            "special_tokens": self._special,
+            "explicit_n_vocab": self._explicit_n_vocab,
+            "merges": self._pair_merges,
+            "training": self.training,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(**state)  # type: ignore[misc]  # rebuilds the checks, lock and caches
 
     # ------------------------------------------------------------- encoding
     def _allowed(self, text: str, allowed_special, disallowed_special) -> frozenset[str]:
@@ -355,6 +387,127 @@ class Encoding:
             return self._special[text]
         raise KeyError(f"{text_or_bytes!r} is not a single token of {self.name}")
 
+    def encode_to_numpy(
+        self,
+        text: str,
+        *,
+        allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+    ) -> npt.NDArray[np.uint32]:
+        """`encode` as a numpy ``uint32`` array (needs numpy)."""
+        try:
+            import numpy as np
+        except ImportError:
+            raise ModuleNotFoundError(
+                "encode_to_numpy needs numpy: install it (pip install numpy), or use encode() for a list of ids",
+                name="numpy",
+            ) from None
+        ids = self.encode(text, allowed_special=allowed_special, disallowed_special=disallowed_special)
+        return np.array(ids, dtype=np.uint32)
+
+    # ---------------------------------------------------------------- batches
+    def encode_ordinary_batch(self, text: Sequence[str], *, num_threads: int = 8) -> list[list[int]]:
+        """`encode_ordinary` for each text; large batches run on up to `num_threads` worker processes."""
+        return batching.encode_batch(self, list(text), num_threads, None)
+
+    def encode_batch(
+        self,
+        text: Sequence[str],
+        *,
+        num_threads: int = 8,
+        allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+    ) -> list[list[int]]:
+        """`encode` for each text, in order; large batches run on up to `num_threads` worker processes.
+
+        Pure Python holds the GIL, so threads cannot help (bench/bench_batch.py
+        measures both); see `engine.batch` for when processes are used.  A
+        disallowed special token raises here, before any work is sent out.
+        """
+        texts = list(text)
+        allowed: frozenset[str] = frozenset()
+        for t in texts:  # the check (and its error) in this process, like tiktoken's per-text check
+            allowed |= self._allowed(t, allowed_special, disallowed_special)
+        return batching.encode_batch(self, texts, num_threads, allowed)
+
+    def decode_batch(
+        self, batch: Sequence[Sequence[int]], *, errors: str = "replace", num_threads: int = 8
+    ) -> list[str]:
+        """`decode` for each list of ids (serial: a dict look-up per id is cheaper than shipping it)."""
+        return [self.decode(tokens, errors=errors) for tokens in batch]
+
+    def decode_bytes_batch(self, batch: Sequence[Sequence[int]], *, num_threads: int = 8) -> list[bytes]:
+        """`decode_bytes` for each list of ids (serial, as `decode_batch`)."""
+        return [self.decode_bytes(tokens) for tokens in batch]
+
+    # ------------------------------------------- tiktoken's lower-level calls
+    def _bpe_raw(self, data: bytes) -> tuple[int, ...]:
+        """Ids of arbitrary bytes as one piece (no split): the whole-token shortcut, then the merge loop."""
+        if not data:
+            return ()
+        if self._pair_merges is not None:
+            parts = [self._byte_ids[b] for b in data]
+            if len(parts) <= LONG_PIECE:
+                return tuple(merge_pairs_small(parts, self._pair_merges))
+            return tuple(merge_heap(parts, *ids_pair_rank(self._pair_merges)))
+        rank = self._ranks.get(data)
+        if rank is not None:
+            return (rank,)
+        return self._bpe_bytes(data)
+
+    def _encode_single_piece(self, text_or_bytes: str | bytes) -> list[int]:
+        """Ids of `text_or_bytes` as one piece: BPE without the split pattern, no special tokens."""
+        data = text_or_bytes.encode("utf-8") if isinstance(text_or_bytes, str) else bytes(text_or_bytes)
+        return list(self._bpe_raw(data))
+
+    def _encode_only_native_bpe(self, text: str) -> list[int]:
+        """tiktoken's slow reference: split with the `regex` module on the raw pattern, BPE each piece."""
+        out: list[int] = []
+        for piece in _raw_pattern(self._pat_str).findall(text):
+            out.extend(self._bpe_raw(piece.encode("utf-8")))
+        return out
+
+    def _encode_with_last_piece(self, text: str, allowed: frozenset[str]) -> tuple[list[int], int]:
+        """Ids, and how many of the last ones came from the final regex piece (0 after a special token)."""
+        out: list[int] = []
+        last = 0
+        for start, end, special in self._segments(text, allowed):
+            if special is not None:
+                out.append(special)
+                last = 0
+                continue
+            for piece in self._split(text[start:end]):
+                ids = self._piece_ids(piece)
+                out.extend(ids)
+                last = len(ids)
+        return out, last
+
+    def _encode_bytes(self, text: bytes) -> list[int]:
+        """Ids for raw bytes, as tiktoken (see `engine.unstable.encode_bytes`)."""
+        return unstable.encode_bytes(self, bytes(text))
+
+    def encode_with_unstable(
+        self,
+        text: str,
+        *,
+        allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
+        disallowed_special: Literal["all"] | Collection[str] = "all",
+    ) -> tuple[list[int], list[list[int]]]:
+        """Stable ids for a prefix of `text`, and every id sequence that may continue them.
+
+        tiktoken's semantics (see `engine.unstable`); the order of the
+        completions is unspecified.  Special tokens as in `encode`.
+        """
+        allowed = self._allowed(text, allowed_special, disallowed_special)
+        return unstable.encode_with_unstable(self, repair_surrogates(text), allowed)
+
+    def _sorted_token_bytes(self) -> list[bytes]:
+        if self._sorted_tokens is None:
+            with self._lock:
+                if self._sorted_tokens is None:
+                    self._sorted_tokens = sorted(self._ranks)
+        return self._sorted_tokens
+
     # ------------------------------------------------------------- decoding
     def decode_single_token_bytes(self, token: int) -> bytes:
         try:
@@ -375,6 +528,24 @@ class Encoding:
 
     def decode_tokens_bytes(self, tokens: Sequence[int]) -> list[bytes]:
         return [self.decode_single_token_bytes(t) for t in tokens]
+
+    def decode_with_offsets(self, tokens: Sequence[int]) -> tuple[str, list[int]]:
+        """The text and, per token, the index of the first character holding any of its bytes.
+
+        As tiktoken: a token that starts inside a character (its first byte is
+        a UTF-8 continuation byte) gets that character's index.  Raises
+        UnicodeDecodeError when the ids do not decode to valid UTF-8.
+
+            >>> get_encoding("cl100k_base").decode_with_offsets([15339, 1917])
+            ('hello world', [0, 5])
+        """
+        pieces = self.decode_tokens_bytes(tokens)
+        offsets = []
+        chars = 0  # characters started so far = bytes that are not continuation bytes
+        for data in pieces:
+            offsets.append(max(0, chars - (0x80 <= data[0] < 0xC0)))
+            chars += sum(1 for b in data if not 0x80 <= b < 0xC0)
+        return b"".join(pieces).decode("utf-8", errors="strict"), offsets
 
     def unknown_ids(self, tokens: Iterable[int]) -> list[int]:
         """The ids in `tokens` that this encoding cannot decode, in order, without raising."""
@@ -500,6 +671,12 @@ class Encoding:
         self.merge_parents(token_id)
         assert self._parents is not None
         return build_merge_tree(token_id, self._parents, self.decode_single_token_bytes)
+
+
+@functools.lru_cache(maxsize=16)
+def _raw_pattern(pat_str: str) -> regex.Pattern:
+    """The split pattern compiled as tiktoken's `_encode_only_native_bpe` does: verbatim, no rewrites."""
+    return regex.compile(pat_str)
 
 
 def _steps_from_events(data: bytes, events: list[tuple[int, int, int]], decoder: dict[int, bytes]) -> list[MergeStep]:

@@ -10,6 +10,12 @@ Two formats hold the same thing, a map from token bytes to rank (= token id):
 Every loader checks its input and raises `ValueError` naming the file, the
 line and what is wrong, so a user's upload gets a message, not a traceback.
 Shipped files are also checked against a sha256 before use.
+
+Two layers: ``parse_*`` / ``dump_*`` work on bytes (an upload, a shipped
+file); tiktoken's `load_tiktoken_bpe`, `data_gym_to_mergeable_bpe_ranks` and
+`dump_tiktoken_bpe` take paths, with the same names and arguments.  The
+engine never downloads: those accept local paths (``.gz`` is unpacked) and
+say so for a URL.
 """
 from __future__ import annotations
 
@@ -18,6 +24,7 @@ import binascii
 import gzip
 import hashlib
 import json
+import os
 from pathlib import Path
 
 from .gpt2_bytes import BYTE_TO_CHAR, CHAR_TO_BYTE
@@ -124,8 +131,14 @@ def _parse_tiktoken_bpe_checked(data: bytes, source: str) -> dict[bytes, int]:
     return ranks
 
 
-def dump_tiktoken_bpe(ranks: dict[bytes, int]) -> bytes:
-    """Write ranks in tiktoken's format (sorted by rank)."""
+def dump_tiktoken_bpe(ranks: dict[bytes, int], tiktoken_bpe_file: str | os.PathLike[str] | None = None) -> bytes:
+    """Ranks in tiktoken's format (sorted by rank); also written to `tiktoken_bpe_file` when given,
+    as tiktoken's ``dump_tiktoken_bpe(bpe_ranks, tiktoken_bpe_file)`` does."""
+    if tiktoken_bpe_file is not None:
+        data = dump_tiktoken_bpe(ranks)
+        with open(tiktoken_bpe_file, "wb") as f:
+            f.write(data)
+        return data
     lines = [base64.b64encode(tok) + b" " + str(rank).encode() for tok, rank in sorted(ranks.items(), key=lambda kv: kv[1])]
     return b"\n".join(lines) + b"\n"
 
@@ -213,3 +226,63 @@ def dump_data_gym(ranks: dict[bytes, int], merges: dict[tuple[int, int], int]) -
         lines.append(f"{printable(by_rank[left])} {printable(by_rank[right])}")
     encoder = {printable(tok): rank for tok, rank in sorted(ranks.items(), key=lambda kv: kv[1])}
     return "\n".join(lines) + "\n", json.dumps(encoder, ensure_ascii=False)
+
+
+# ------------------------------------------------------- tiktoken's path API
+def read_file(path: str | os.PathLike[str], expected_hash: str | None = None) -> bytes:
+    """The bytes of a local file (gunzipped if ``.gz``), checked against `expected_hash` (sha256 hex)."""
+    name = os.fspath(path)
+    if name.startswith("file://"):
+        name = name[len("file://") :]
+    elif "://" in name:
+        raise ValueError(
+            f"{name}: the engine reads local files only and never downloads; "
+            "download the file and pass its path"
+        )
+    with open(name, "rb") as f:
+        data = f.read()
+    if name.endswith(".gz"):
+        data = gzip.decompress(data)
+    if expected_hash is not None:
+        actual = hashlib.sha256(data).hexdigest()
+        if actual != expected_hash:
+            raise ValueError(
+                f"Hash mismatch for {name}: sha256 is {actual}, expected {expected_hash}; "
+                "the file is corrupt or not the one expected"
+            )
+    return data
+
+
+def load_tiktoken_bpe(tiktoken_bpe_file: str | os.PathLike[str], expected_hash: str | None = None) -> dict[bytes, int]:
+    """tiktoken's loader: ranks from a ``.tiktoken`` file at a local path (sha256-checked if given)."""
+    return parse_tiktoken_bpe(read_file(tiktoken_bpe_file, expected_hash), source=os.fspath(tiktoken_bpe_file))
+
+
+def data_gym_to_mergeable_bpe_ranks(
+    vocab_bpe_file: str | os.PathLike[str],
+    encoder_json_file: str | os.PathLike[str],
+    vocab_bpe_hash: str | None = None,
+    encoder_json_hash: str | None = None,
+    clobber_one_byte_tokens: bool = False,
+) -> dict[bytes, int]:
+    """tiktoken's loader for GPT-2's ``vocab.bpe`` + ``encoder.json`` at local paths.
+
+    ``clobber_one_byte_tokens=True`` takes the single-byte tokens' ids from
+    ``encoder.json`` instead of the printable-table order, as tiktoken does.
+    """
+    vocab_bpe = read_file(vocab_bpe_file, vocab_bpe_hash)
+    encoder_json = read_file(encoder_json_file, encoder_json_hash)
+    vocab_source, encoder_source = os.fspath(vocab_bpe_file), os.fspath(encoder_json_file)
+    if not clobber_one_byte_tokens:
+        return parse_data_gym(vocab_bpe, encoder_json, vocab_source=vocab_source, encoder_source=encoder_source)
+    ranks = parse_data_gym(vocab_bpe, vocab_source=vocab_source)
+    try:
+        encoder = json.loads(encoder_json)
+        for key, value in encoder.items():
+            if len(key) == 1 and key in CHAR_TO_BYTE:
+                ranks[bytes([CHAR_TO_BYTE[key]])] = value
+    except (json.JSONDecodeError, UnicodeDecodeError, AttributeError) as exc:
+        raise ValueError(f"{encoder_source}: not a JSON object of token text -> id ({exc})") from None
+    _check_encoder_json(ranks, encoder_json, encoder_source)
+    return ranks
+

@@ -42,6 +42,30 @@ CL100K_FILE = ("cl100k_base.tiktoken.gz", "223921b76ee99bde995b7ff738513eef100fb
 O200K_FILE = ("o200k_base.tiktoken.gz", "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d")
 
 
+# gpt-oss's chat format ("harmony"): o200k_base's ranks and pattern with 1,090 special ids
+# 199998..201087, as tiktoken 0.14.  Note <|endofprompt|> and <|reserved_200018|> share id 200018
+# (tiktoken's table has both); decoding 200018 gives the reserved name.
+O200K_HARMONY_SPECIAL_TOKENS: dict[str, int] = {
+    ENDOFTEXT: 199999,
+    ENDOFPROMPT: 200018,
+    "<|startoftext|>": 199998,
+    "<|reserved_200000|>": 200000,
+    "<|reserved_200001|>": 200001,
+    "<|return|>": 200002,
+    "<|constrain|>": 200003,
+    "<|reserved_200004|>": 200004,
+    "<|channel|>": 200005,
+    "<|start|>": 200006,
+    "<|end|>": 200007,
+    "<|message|>": 200008,
+    "<|reserved_200009|>": 200009,
+    "<|reserved_200010|>": 200010,
+    "<|reserved_200011|>": 200011,
+    "<|call|>": 200012,
+    **{f"<|reserved_{i}|>": i for i in range(200013, 201088)},
+}
+
+
 @dataclass(frozen=True)
 class EncodingSpec:
     name: str
@@ -63,4 +87,7 @@ SPECS: dict[str, EncodingSpec] = {
                                  ENDOFPROMPT: 100276}, None, "GPT-3.5 / GPT-4, 100,277 ids"),
     "o200k_base": EncodingSpec("o200k_base", (O200K_FILE,), "tiktoken", O200K_PAT_STR,
                                {ENDOFTEXT: 199999, ENDOFPROMPT: 200018}, None, "GPT-4o, 200,019 ids"),
+    "o200k_harmony": EncodingSpec("o200k_harmony", (O200K_FILE,), "tiktoken", O200K_PAT_STR,
+                                  O200K_HARMONY_SPECIAL_TOKENS, None,
+                                  "gpt-oss: o200k_base with the harmony chat format's special tokens, 201,088 ids"),
 }

@@ -1,10 +1,10 @@
-"""Split patterns, compiled so they behave exactly like tiktoken's.
+r"""Split patterns, compiled so they behave exactly like tiktoken's.
 
 tiktoken runs its patterns with Rust's `fancy-regex`; we run them with the
 `regex` module.  Three differences matter, and this module hides all three:
 
 1. ``$`` in Rust means *end of text*; in Python it also matches before a final
-   newline.  We rewrite a bare ``$`` to ``\\Z``.
+   newline.  We rewrite a bare ``$`` to ``\Z``.
 2. Rust's Unicode tables are Unicode 16.0, the `regex` module's are newer.
    Characters assigned since (and one that changed category, U+0295) would
    land in another class.  `unicode16_view` maps each such character to a
@@ -35,6 +35,7 @@ from pathlib import Path
 
 import regex
 
+from .errors import SplitTimeoutError
 from .openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -236,11 +237,9 @@ def explicit_form(pat_str: str, *, bmp: bool = False) -> "re.Pattern[str] | None
         return None
 
 
-def split_timeout_error() -> ValueError:
-    return ValueError(
-        f"the split pattern took more than {SPLIT_TIMEOUT:g} s on this text: nested or overlapping repeats "
-        "such as (a|a)+ or (a+)+ backtrack exponentially; write them as a single repeat (a+)"
-    )
+def split_timeout_error() -> SplitTimeoutError:
+    """The error for a user's split pattern that ran out of time (a ValueError)."""
+    return SplitTimeoutError(SPLIT_TIMEOUT)
 
 
 class Splitter:

@@ -1,9 +1,22 @@
-"""`get_encoding(name)`: each built-in encoding built once per process from shipped, hash-checked files."""
+"""`get_encoding(name)`: each built-in encoding built once per process from shipped, hash-checked files.
+
+Four kinds of built-in, one table of names:
+
+* OpenAI's (`engine.openai_public.SPECS`): ranks + pattern + special tokens;
+* the open models' tiktoken-style vocabularies with their own rules
+  (`engine.families.tiktoken_specs.MODEL_SPECS`: Llama 3/4, Qwen, Tekken);
+* SentencePiece BPE models (`engine.families.sentencepiece`: Mistral v1/v3);
+* Hugging Face ``tokenizer.json`` files (`engine.families.hf_tokenizer_json`: DeepSeek V4).
+
+A built-in encoding pickles as its name (`is_registered`), so a copy in
+another process is that process's own ``get_encoding(name)``.
+"""
 from __future__ import annotations
 
 import threading
 
 from .core import Encoding
+from .errors import UnknownEncodingError
 from .families.hf_tokenizer_json import BUILTIN_FILES as HF_BUILTINS, load_builtin as load_hf_builtin
 from .families.sentencepiece import BUILTIN_MODELS as SENTENCEPIECE_MODELS, builtin_sentencepiece
 from .families.tiktoken_models import build_model_encoding
@@ -16,9 +29,17 @@ _LOCK = threading.Lock()
 _RANKS: dict[tuple[str, ...], dict[bytes, int]] = {}  # gpt2 and r50k_base share one table
 
 
-def list_encodings() -> list[str]:
-    """Names accepted by `get_encoding`."""
+def list_encoding_names() -> list[str]:
+    """Names accepted by `get_encoding` (tiktoken's name): OpenAI's first, then the open models'."""
     return [*SPECS, *MODEL_SPECS, *SENTENCEPIECE_MODELS, *HF_BUILTINS]
+
+
+list_encodings = list_encoding_names  # the engine's earlier name, kept for callers
+
+
+def is_registered(enc: Encoding) -> bool:
+    """True if `enc` is the object `get_encoding(enc.name)` returns (so its name identifies it)."""
+    return _ENCODINGS.get(enc.name) is enc
 
 
 def _load_ranks(spec: EncodingSpec) -> dict[bytes, int]:
@@ -36,27 +57,32 @@ def _load_ranks(spec: EncodingSpec) -> dict[bytes, int]:
     return _RANKS[key]
 
 
-def get_encoding(name: str) -> Encoding:
-    """The built-in encoding `name` (shared, immutable, thread-safe)."""
-    enc = _ENCODINGS.get(name)
+def _build(name: str) -> Encoding:
+    if name in SPECS:
+        spec = SPECS[name]
+        return Encoding(spec.name, pat_str=spec.pat_str, mergeable_ranks=_load_ranks(spec),
+                        special_tokens=spec.special_tokens, explicit_n_vocab=spec.explicit_n_vocab)
+    if name in MODEL_SPECS:
+        return build_model_encoding(MODEL_SPECS[name])
+    if name in SENTENCEPIECE_MODELS:
+        return builtin_sentencepiece(name)  # type: ignore[return-value]
+    return load_hf_builtin(name)  # type: ignore[return-value]
+
+
+def get_encoding(encoding_name: str) -> Encoding:
+    """The built-in encoding `encoding_name` (shared, immutable, thread-safe).
+
+    `UnknownEncodingError` (a ValueError, as in tiktoken) for other names.
+    """
+    name = encoding_name
+    enc = _ENCODINGS.get(name) if isinstance(name, str) else None
     if enc is not None:
         return enc
-    if name in HF_BUILTINS:  # Hugging Face tokenizer.json family (engine/families)
-        with _LOCK:
-            if name not in _ENCODINGS:
-                _ENCODINGS[name] = load_hf_builtin(name)  # type: ignore[assignment]
-        return _ENCODINGS[name]
-    if name not in SPECS and name not in SENTENCEPIECE_MODELS and name not in MODEL_SPECS:
-        raise ValueError(f"Unknown encoding {name!r}. Known encodings: {', '.join(list_encodings())}")
+    known = list_encoding_names()
+    if not isinstance(name, str) or name not in known:
+        raise UnknownEncodingError(name, known)
     with _LOCK:
         enc = _ENCODINGS.get(name)
-        if enc is None and name in SENTENCEPIECE_MODELS:
-            enc = _ENCODINGS[name] = builtin_sentencepiece(name)  # type: ignore[assignment]
-        if enc is None and name in MODEL_SPECS:
-            enc = _ENCODINGS[name] = build_model_encoding(MODEL_SPECS[name])
         if enc is None:
-            spec = SPECS[name]
-            enc = Encoding(spec.name, pat_str=spec.pat_str, mergeable_ranks=_load_ranks(spec),
-                           special_tokens=spec.special_tokens, explicit_n_vocab=spec.explicit_n_vocab)
-            _ENCODINGS[name] = enc
+            enc = _ENCODINGS[name] = _build(name)
     return enc

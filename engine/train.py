@@ -77,7 +77,7 @@ class MergeInfo:
 
 @dataclass(frozen=True)
 class TrainingReport:
-    """What `train_bpe` did; attached to the result as ``enc.training``."""
+    """What `train_bpe` did; the result's declared field ``enc.training``."""
 
     requested_vocab_size: int
     pat_str: str | None
@@ -153,6 +153,7 @@ def build_encoding(
     pat_str: str | None,
     special_tokens: Sequence[str] | dict[str, int] = (),
     name: str | None = None,
+    training: TrainingReport | None = None,
 ) -> Encoding:
     """An `Encoding` with minbpe's ids: byte b is id b, merge i is id 256 + i.
 
@@ -179,7 +180,8 @@ def build_encoding(
     if name is None:
         digest = hashlib.sha256(repr((pattern, list(merges), sorted(specials.items()))).encode()).hexdigest()[:8]
         name = f"trained-{len(vocab)}-{digest}"
-    return Encoding(name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=specials, merges=merge_ids)
+    return Encoding(name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=specials, merges=merge_ids,
+                    training=training)
 
 
 def finish(
@@ -194,7 +196,7 @@ def finish(
     n_bytes: int,
     started: float,
 ) -> Encoding:
-    """Build the `Encoding`, attach the `TrainingReport`, warn if training stopped early."""
+    """Build the `Encoding` with its `TrainingReport`, warn if training stopped early."""
     stopped = 256 + len(merges) < vocab_size
     if stopped:
         message = (
@@ -205,11 +207,10 @@ def finish(
         warnings.warn(message, TrainingStoppedEarly, stacklevel=3)
     else:
         message = f"learned {len(merges)} merges: vocabulary of {256 + len(merges)} tokens"
-    enc = build_encoding([m.pair for m in merges], pat_str=pat_str, special_tokens=specials, name=name)
-    enc.training = TrainingReport(  # type: ignore[attr-defined]
+    report = TrainingReport(
         vocab_size, pat_str, tuple(merges), stopped, message, n_chunks, n_unique, n_bytes, time.perf_counter() - started
     )
-    return enc
+    return build_encoding([m.pair for m in merges], pat_str=pat_str, special_tokens=specials, name=name, training=report)
 
 
 # ----------------------------------------------------------- the fast trainer

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+import engine
 from playground import html, token_links
 from playground.escaping import md
 
@@ -37,7 +38,9 @@ def draw(markup: str) -> None:
 
 def refuse_message(error: ValueError, name: str) -> None:
     """The engine's ValueError as a message: tiktoken's special-token refusal, or a split-pattern problem."""
-    if "special token" not in str(error):
+    refused = isinstance(error, engine.DisallowedSpecialTokenError) or (
+        getattr(error, "kind", None) == "DisallowedSpecialTokenError")  # the same, raised in a job process
+    if not refused:
         st.error(f"**{md(name)} could not split this text:** {md(error, 600)}")
         return
     st.error(f"**{md(name)} refused the text** (special-token option “refuse”). To go on, choose “as plain text” "

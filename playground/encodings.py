@@ -18,7 +18,7 @@ import streamlit as st
 
 import engine
 from playground import jobs, state
-from playground.job_tasks import EncodingRef, policy_kwargs
+from playground.job_tasks import policy_kwargs
 
 DRAW_LIMIT = 100_000  # characters drawn token by token; counts always cover the whole text
 INLINE_CHARS = 50_000  # texts longer than this are encoded (all ids) in a job process
@@ -44,13 +44,9 @@ def add_custom(enc: engine.Encoding) -> str:
     return state.add_custom(enc)
 
 
-def ref(name: str, enc: engine.Encoding) -> EncodingRef:
-    return EncodingRef.of(enc, builtin=name in state.BUILTIN_ENCODINGS and enc is builtin(name))
-
-
 def _in_job(task: str, name: str, enc: engine.Encoding, text: str, policy: str) -> Any:
     key = (task, name, policy, jobs.digest(text))
-    return jobs.cached_run(key, len(text), task, (ref(name, enc), text, policy),
+    return jobs.cached_run(key, len(text), task, (enc, text, policy),
                            label=f"Encoding {len(text):,} characters with {name}", timeout=JOB_TIMEOUT)
 
 
@@ -167,7 +163,7 @@ def vocab_search(name: str, enc: engine.Encoding, query: str, mode: str, ignore_
     """Ids matching a substring, or a regex (run in a job process: a user's regex can be catastrophic)."""
     if mode == "regex":
         key = ("search_regex", name, ignore_case, query)
-        return jobs.cached_run(key, 1000, "search_regex", (ref(name, enc), query, ignore_case, SEARCH_BUDGET),
+        return jobs.cached_run(key, 1000, "search_regex", (enc, query, ignore_case, SEARCH_BUDGET),
                                label=f"Searching {name}'s vocabulary", timeout=JOB_TIMEOUT)
     return _search_substring(name, enc, query, ignore_case)
 

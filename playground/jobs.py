@@ -55,7 +55,15 @@ started = 0  # jobs started since the server began (tests and the load bench rea
 
 
 class JobError(ValueError):
-    """A job failed (its own error), timed out or its process died; the message says which and what to do."""
+    """A job failed (its own error), timed out or its process died; the message says which and what to do.
+
+    `kind` is the name of the engine's exception class when the job's own call raised it
+    (e.g. ``"DisallowedSpecialTokenError"``), so callers can tell errors apart without their text.
+    """
+
+    def __init__(self, message: str, kind: str | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 class ServerBusyError(JobError):
@@ -169,8 +177,8 @@ def run(task: str, args: tuple, *, label: str, timeout: float,
                     continue
                 if message[0] == "done":
                     return message[1]
-                _, kind, text, _ = message
-                raise JobError(text if kind in ("ValueError", "JobError") or message[3] else f"{kind}: {text}")
+                _, kind, text, expected = message
+                raise JobError(text if expected else f"{kind}: {text}", kind=kind)
             if not proc.is_alive() and not parent.poll(0):
                 raise JobError(f"{label} stopped unexpectedly (exit code {proc.exitcode}; out of memory?). "
                                "Try a smaller input.")

@@ -17,14 +17,10 @@ import pandas as pd
 import streamlit as st
 
 import engine
-from engine.minbpe_format import render_token
-from engine.openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
-from engine.patterns import compile_pattern
-from engine.train import check_special_tokens
+from engine import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR, check_special_tokens, compile_pattern, render_token
 from playground import jobs, state
 from playground.drawing import header
 from playground.escaping import md
-from playground.job_tasks import rebuild_trained
 
 MAX_TEXT_BYTES = 2_000_000  # training text cap, box and upload alike
 MAX_PATTERN_CHARS = 2_000  # custom split pattern
@@ -197,10 +193,9 @@ def train_with_progress(text: str, vocab_size: int, pat_str: str | None, special
             log.code("\n".join(lines), language=None)
 
     key = ("train", vocab_size, pat_str, tuple(specials), jobs.digest(text))
-    result = jobs.cached_run(key, len(text), "train", (text, vocab_size, pat_str, specials),
-                             label=f"Training on {len(text):,} characters", timeout=TRAIN_TIMEOUT,
-                             on_progress=progress)
-    enc = rebuild_trained(result)
+    enc = jobs.cached_run(key, len(text), "train", (text, vocab_size, pat_str, specials),
+                          label=f"Training on {len(text):,} characters", timeout=TRAIN_TIMEOUT,
+                          on_progress=progress)
     bar.progress(1.0, text=enc.training.message)
     return enc
 

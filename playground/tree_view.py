@@ -18,7 +18,6 @@ from __future__ import annotations
 import streamlit as st
 
 import engine
-from engine.vocab import is_valid_utf8
 from playground import encodings, html, pickers, render_cache, state
 from playground.drawing import header
 from playground.pickers import encoding_select, text_tokens, token_label, token_problem
@@ -177,7 +176,7 @@ def _other_encodings(name: str, data: bytes) -> None:
         enc2 = encodings.builtin(other)
         tid = enc2.mergeable_ranks.get(data)
         if tid is None:
-            n = len(enc2.encode_ordinary(data.decode("utf-8", "replace"))) if is_valid_utf8(data) else None
+            n = len(enc2.encode_ordinary(data.decode("utf-8", "replace"))) if engine.is_valid_utf8(data) else None
             rows.append({"encoding": other, "id": None, "one token?": "no",
                          "tokens": n if n is not None else "—"})
         else:
@@ -203,7 +202,7 @@ def _links(name: str, data: bytes) -> None:
     if c1.button("Back to Tokenize", key="tree_to_tokenize", width="stretch", icon=":material/arrow_back:"):
         pickers.go("tokenize")
     if c2.button("Watch BPE build it", key="tree_to_steps", width="stretch", icon=":material/footprint:",
-                 disabled=not is_valid_utf8(data),
+                 disabled=not engine.is_valid_utf8(data),
                  help="Replays the merge loop on this token's text in the BPE steps view."):
         pickers.open_steps(data.decode("utf-8"))
         pickers.go("steps")

@@ -16,14 +16,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_registry_lists_and_builds_once():
-    assert engine.list_encodings()[:4] == ["gpt2", "r50k_base", "cl100k_base", "o200k_base"]  # OpenAI first, then the open models
+    assert engine.list_encodings()[:5] == ["gpt2", "r50k_base", "cl100k_base", "o200k_base", "o200k_harmony"]  # OpenAI first, then the open models
     assert engine.get_encoding("cl100k_base") is engine.get_encoding("cl100k_base")
     gpt2, r50k = engine.get_encoding("gpt2"), engine.get_encoding("r50k_base")
     assert dict(gpt2.mergeable_ranks) == dict(r50k.mergeable_ranks) and gpt2.pat_str == r50k.pat_str
 
 
 def test_unknown_encoding_lists_known_ones():
-    with pytest.raises(ValueError, match="Known encodings: gpt2, r50k_base, cl100k_base, o200k_base"):
+    with pytest.raises(ValueError, match="Known encodings: gpt2, r50k_base, cl100k_base, o200k_base, o200k_harmony"):
         engine.get_encoding("p50k_edit")
 
 

@@ -10,7 +10,6 @@ import pytest
 import engine
 from conftest import CORPUS
 from playground import jobs
-from playground.job_tasks import EncodingRef, rebuild_trained
 
 TEXT = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")
 
@@ -35,22 +34,20 @@ def _gone(pid: int) -> bool:
 
 def test_a_job_gives_the_inline_result_in_another_process():
     enc = engine.get_encoding("cl100k_base")
-    ids = jobs.run("encode", (EncodingRef.of(enc, builtin=True), TEXT, "text"), label="t", timeout=60)
+    ids = jobs.run("encode", (enc, TEXT, "text"), label="t", timeout=60)
     assert ids == enc.encode_ordinary(TEXT)
     assert jobs.running() == {}
 
 
 def test_a_session_tokenizer_travels_by_its_data():
     trained = engine.train_bpe(TEXT[:5000], 300, pat_str=engine.openai_public.CL100K_PAT_STR)
-    ref = EncodingRef.of(trained, builtin=False)
-    assert jobs.run("tokenize", (ref, TEXT[:3000], "text"), label="t", timeout=60) == trained.tokenize(TEXT[:3000])
+    assert jobs.run("tokenize", (trained, TEXT[:3000], "text"), label="t", timeout=60) == trained.tokenize(TEXT[:3000])
 
 
 def test_training_reports_progress_and_rebuilds_exactly():
     seen: list[int] = []
-    result = jobs.run("train", (TEXT[:20000], 300, None, ["<|end|>"]), label="t", timeout=60,
-                      on_progress=lambda update: seen.append(update[0]))
-    enc = rebuild_trained(result)
+    enc = jobs.run("train", (TEXT[:20000], 300, None, ["<|end|>"]), label="t", timeout=60,
+                   on_progress=lambda update: seen.append(update[0]))
     direct = engine.train_bpe(TEXT[:20000], 300, special_tokens=["<|end|>"])
     assert enc.merges == direct.merges and enc.special_tokens == direct.special_tokens
     assert enc.training.message == direct.training.message
@@ -88,13 +85,13 @@ def test_time_limit_kills_the_process_and_the_failure_is_remembered():
 def test_the_task_error_message_comes_back():
     enc = engine.get_encoding("gpt2")
     with pytest.raises(ValueError, match="disallowed special token"):
-        jobs.run("encode", (EncodingRef.of(enc, builtin=True), "a<|endoftext|>b", "refuse"), label="t", timeout=60)
+        jobs.run("encode", (enc, "a<|endoftext|>b", "refuse"), label="t", timeout=60)
 
 
 def test_results_are_cached_within_a_weight_budget(monkeypatch):
     monkeypatch.setattr(jobs, "RESULT_BUDGET", 100)
     enc = engine.get_encoding("gpt2")
-    ref = EncodingRef.of(enc, builtin=True)
+    ref = enc
     for i in range(3):
         jobs.cached_run(("k", i), 40, "encode", (ref, f"text {i}", "text"), label="t", timeout=60)
     started = jobs.started

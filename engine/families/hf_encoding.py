@@ -22,6 +22,7 @@ from operator import not_
 from types import MappingProxyType
 from typing import AbstractSet, Collection, Iterable, Literal, Mapping, Sequence
 
+from ._pickling import PicklableByName
 from ..bpe import merge_heap
 from ..core import UnknownTokenError, raise_disallowed_special_token
 from ..gpt2_bytes import CHAR_TO_BYTE
@@ -51,7 +52,7 @@ def check_no_surrogates(text: str) -> None:
         ) from None
 
 
-class HfEncoding:
+class HfEncoding(PicklableByName):
     """A Hugging Face byte-level BPE tokenizer with tiktoken's interface."""
 
     def __init__(self, name: str, spec: HfTokenizerSpec) -> None:

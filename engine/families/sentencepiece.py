@@ -55,6 +55,7 @@ from operator import not_
 from types import MappingProxyType
 from typing import AbstractSet, Collection, Iterable, Literal, Mapping, Sequence
 
+from ._pickling import PicklableByName
 from ..core import UnknownTokenError, raise_disallowed_special_token
 from ..merges import MergeNode, build_merge_tree
 from ..records import BpeTrace, MergeStep, Piece, Token
@@ -100,7 +101,7 @@ class SentencePieceTrace(BpeTrace):
         return [self.piece[starts[k] : starts[k + 1]] for k in range(len(starts) - 1)]
 
 
-class SentencePieceEncoding:
+class SentencePieceEncoding(PicklableByName):
     """A SentencePiece BPE model with the API of `engine.Encoding` (ids equal ``sentencepiece``'s)."""
 
     def __init__(self, name: str, model: ModelProto, *, source: str = "<sentencepiece model>",
