@@ -1,4 +1,4 @@
-"""Comparing encodings on one text: counts, where they cut, and what to draw.
+r"""Comparing encodings on one text: counts, where they cut, and what to draw.
 
 Everything here is plain data in, plain data out, so the playground only has
 to draw it.  Three ideas:
@@ -115,7 +115,7 @@ _GRAPHEME = regex.compile(r"\X")
 
 @lru_cache(maxsize=8)
 def grapheme_ends(text: str) -> frozenset[int]:
-    """Character offsets where an extended grapheme cluster of `text` ends (``\X``).
+    r"""Character offsets where an extended grapheme cluster of `text` ends (``\X``).
 
     >>> sorted(grapheme_ends("a🇯🇵"))
     [1, 3]

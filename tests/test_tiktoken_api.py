@@ -330,7 +330,9 @@ def test_unknown_models_raise_key_error_with_suggestions(model):
 
 
 def test_registry_names_and_errors():
-    assert engine.list_encoding_names() == ["gpt2", "r50k_base", "cl100k_base", "o200k_base", "o200k_harmony"]
+    assert engine.list_encoding_names() == ["gpt2", "r50k_base", "cl100k_base", "o200k_base", "o200k_harmony",
+                                            "llama3", "llama4", "qwen2.5", "qwen3.6", "mistral-tekken",
+                                            "mistral-v1", "mistral-v3", "deepseek-v4"]
     assert engine.list_encodings() == engine.list_encoding_names()
     for bad in ["p50k_base", 3]:
         with pytest.raises(engine.UnknownEncodingError) as info:
