@@ -98,7 +98,6 @@ def container(inner: Iterable[str], cls: str, element_id: str | None = None) -> 
 TC_STYLE = """<style>
 .tokens .tok{margin:0;padding:1px 0;border-radius:0;box-shadow:inset -1px 0 0 rgba(255,255,255,.95);cursor:pointer}
 .tokens .rtl{unicode-bidi:isolate}
-
 .tokens.cmp .tok.same{box-shadow:inset 2px 0 0 #1b5e20}
 .tokens.cmp .tok.cut{box-shadow:inset 3px 0 0 #e65100}
 .tokens.cmp .rtl .tok.same{box-shadow:inset -2px 0 0 #1b5e20}
@@ -141,8 +140,7 @@ TC_STYLE = """<style>
   box-shadow:0 3px 12px rgba(0,0,0,.3);display:none}
 #bpe-tip.pinned{pointer-events:auto}
 #bpe-tip .links{margin-top:.35rem;display:flex;gap:.6rem;font-family:sans-serif}
-#bpe-tip a{color:#80d8ff;text-decoration:underline;cursor:pointer}
-</style>"""
+#bpe-tip a{color:#80d8ff;text-decoration:underline;cursor:pointer}</style>"""
 
 
 def _one_line(markup: str) -> str:
