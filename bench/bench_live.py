@@ -169,10 +169,10 @@ def engine_tree_times(token_ids: list[int]) -> tuple[float, float, float]:
 def paste(page: Page, text: str) -> None:
     """Put `text` in the box as a paste would (one input event), and apply it."""
     box = page.get_by_label("Text", exact=True)
-    if is_live(page):
-        box.evaluate("(e, t) => { e.value = t; e.dispatchEvent(new Event('input', {bubbles: true})); }", text)
-    else:
-        box.fill(text)
+    # the native value setter, so React's text area (the old box) sees the change too
+    box.evaluate("(e, t) => { Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(e, t);"
+                 " e.dispatchEvent(new Event('input', {bubbles: true})); }", text)
+    if not is_live(page):
         box.press("Control+Enter")
 
 

@@ -52,9 +52,10 @@ def _charts(frame: pd.DataFrame, names: list[str]) -> None:
         )
         chart = (base.mark_bar().encode(color=alt.Color("encoding:N", sort=names, legend=None))
                  + base.mark_text(align="left", dx=3).encode(text=alt.Text(f"{metric}:Q", format=fmt)))
-        # a fixed height per bar: no "fit-y" autosize for Vega to drop (and warn about) on a layered chart
-        col.altair_chart(chart.properties(height=30 * len(names) + 10, title=metric), width="stretch",
-                         height="content")
+        # a height in pixels (about 30 per bar): with alt.Step, Streamlit's autosize "fit" made Vega
+        # drop fit-y with a console warning on every load
+        chart = chart.properties(height=30 * len(names) + 20, title=metric)
+        col.altair_chart(chart, width="stretch", height=30 * len(names) + 60)
 
 
 def _row(name: str, n_tokens: int, markup: str) -> None:

@@ -16,7 +16,9 @@ TOOL = "BPE playground"
 
 
 def styles() -> None:
-    st.markdown(html.STYLE + html.TC_STYLE, unsafe_allow_html=True)
+    # no blank line may reach markdown: it would end the HTML block and show the rest of the CSS as text
+    css = "\n".join(line for line in (html.STYLE + html.TC_STYLE).splitlines() if line.strip())
+    st.markdown(css, unsafe_allow_html=True)
 
 
 def header(title: str, tagline: str) -> None:

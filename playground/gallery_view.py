@@ -221,7 +221,7 @@ def _open_buttons(text: str, names: list[str], key: str, policy: str | None = No
     if left.button("Open in Tokenize", key=f"gallery_open_tok_{key}", icon=":material/text_fields:",
                    on_click=_open, args=args):
         pickers.go("tokenize")
-    if right.button("Open in Compare", key=f"gallery_open_cmp_{key}", icon=":material/compare:",
+    if right.button("Open in Compare", key=f"gallery_open_cmp_{key}", icon=":material/difference:",
                     on_click=_open, args=args):
         pickers.go("compare")
 

@@ -98,7 +98,6 @@ def container(inner: Iterable[str], cls: str, element_id: str | None = None) -> 
 TC_STYLE = """<style>
 .tokens .tok{margin:0;padding:1px 0;border-radius:0;box-shadow:inset -1px 0 0 rgba(255,255,255,.95);cursor:pointer}
 .tokens .rtl{unicode-bidi:isolate}
-.tokens .tok.split{text-decoration:underline dotted #555}
 .tokens.cmp .tok.same{box-shadow:inset 2px 0 0 #1b5e20}
 .tokens.cmp .tok.cut{box-shadow:inset 3px 0 0 #e65100}
 .tokens.cmp .rtl .tok.same{box-shadow:inset -2px 0 0 #1b5e20}
@@ -132,14 +131,16 @@ TC_STYLE = """<style>
 .bpe-header h1{font-size:1.9rem;padding:0 0 0.1rem;margin:0}
 .bpe-header p{color:#666;margin:0;font-size:0.95rem}
 [data-testid="stMetricValue"]{font-size:1.45rem}
-@media (max-width:640px){[data-testid="stMetricValue"]{font-size:1.15rem}.bpe-header h1{font-size:1.5rem}}
+@media (max-width:640px){[data-testid="stMetricValue"]{font-size:1.15rem}.bpe-header h1{font-size:1.5rem}
+  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] [data-testid="stMetric"]){flex-wrap:wrap;gap:.4rem 1rem}
+  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] [data-testid="stMetric"]) > [data-testid="stColumn"]{
+    min-width:28%!important;flex:1 1 28%!important;width:auto!important}}
 #bpe-tip{position:fixed;z-index:1000100;max-width:22rem;padding:.45rem .6rem;border-radius:6px;background:#263238;
   color:#fff;font:0.8rem/1.45 ui-monospace,"Source Code Pro",monospace;white-space:pre-line;pointer-events:none;
   box-shadow:0 3px 12px rgba(0,0,0,.3);display:none}
 #bpe-tip.pinned{pointer-events:auto}
 #bpe-tip .links{margin-top:.35rem;display:flex;gap:.6rem;font-family:sans-serif}
-#bpe-tip a{color:#80d8ff;text-decoration:underline;cursor:pointer}
-</style>"""
+#bpe-tip a{color:#80d8ff;text-decoration:underline;cursor:pointer}</style>"""
 
 
 def _one_line(markup: str) -> str:

@@ -13,7 +13,7 @@ import streamlit as st
 
 _VIEWS = {  # name: (module, title, icon, url path) -- Material icons, one style for every page
     "tokenize": ("tokenize_view", "Tokenize", ":material/text_fields:", "tokenize"),
-    "compare": ("compare_view", "Compare", ":material/compare:", "compare"),
+    "compare": ("compare_view", "Compare", ":material/difference:", "compare"),
     "gallery": ("gallery_view", "Why counts differ", ":material/bar_chart:", "gallery"),
     "tree": ("tree_view", "Merge tree", ":material/account_tree:", "tree"),
     "steps": ("steps_view", "BPE steps", ":material/footprint:", "steps"),

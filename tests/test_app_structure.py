@@ -57,3 +57,11 @@ def test_rtl_runs_take_in_the_spaces_between_rtl_words():
 
     texts = ["Hi", " ", "مرح", "با", " ", "بالعالم", " ", "ok"]
     assert html.direction_runs(texts) == [(0, 2, False), (2, 6, True), (6, 8, False)]
+
+
+def test_style_blocks_have_no_blank_line():
+    """A blank line ends markdown's HTML block: the rest of the CSS would show as a paragraph."""
+    from playground import html
+
+    for name in ("STYLE", "TC_STYLE", "TREE_STYLE", "GALLERY_STYLE"):
+        assert "\n\n" not in getattr(html, name), name

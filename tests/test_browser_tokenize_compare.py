@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 import engine
 from conftest import platform_fonts
 
-FIRST = 30_000  # ms: the first render of a page may load vocabularies
+FIRST = 60_000  # ms: the first render of a page may load vocabularies (slow on a loaded 2-core machine)
 
 
 @pytest.fixture(scope="module")

@@ -138,7 +138,7 @@ def test_vocab_row_click_opens_the_token_then_its_tree(page: Page, screenshot):
     expect(page.get_by_text("of 50,256 tokens")).to_contain_text("1", timeout=FIRST)
     bounds = grid.bounding_box()
     page.mouse.click(bounds["x"] + 16, bounds["y"] + 35 + 17)  # the row's selection box (canvas grid)
-    expect(page.get_by_text("Tokens inside it").first).to_be_visible()
+    expect(page.get_by_text("Tokens inside it").first).to_be_visible(timeout=FIRST)
     page.get_by_role("button", name="Its merge tree").click()
     nodes = page.get_by_test_id("stGraphVizChart").first.locator("svg g.node")
     tree = engine.get_encoding("gpt2").merge_tree(43453)

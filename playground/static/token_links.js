@@ -102,6 +102,7 @@ function install() {
     const tok = e.target.closest && e.target.closest(".tokens .tok[data-ids]");
     if (g.pinned && !g.pinned.isConnected) unpin();
     if (!tok || g.pinned) return;
+    g.hovered = tok;
     light(tok);
     show(tok, false);
   });
@@ -109,6 +110,7 @@ function install() {
     const tok = e.target.closest && e.target.closest(".tokens .tok[data-ids]");
     if (!tok || g.pinned) return;
     if (e.relatedTarget && tok.contains(e.relatedTarget)) return;
+    g.hovered = null;
     tip.style.display = "none";
     clear();
   });
@@ -127,7 +129,8 @@ function install() {
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") unpin(); });
   // Streamlit scrolls its main column, not the window: keep a pinned tooltip by its token.
   document.addEventListener("scroll", () => {
-    if (g.pinned && g.pinned.isConnected) place(g.pinned);
+    const target = g.pinned || g.hovered;
+    if (target && target.isConnected) place(target);
     else if (tip.style.display !== "none") { tip.style.display = "none"; clear(); g.pinned = null; }
   }, true);
   return g;
