@@ -35,7 +35,7 @@ def text_key(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=16, ttl=encodings.CACHE_TTL, show_spinner=False)
 def _ids(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> tuple[int, ...]:
     return tuple(encodings.encode(name, _enc, _text, policy))
 
@@ -45,7 +45,7 @@ def ids(name: str, enc: engine.Encoding, text: str, policy: str) -> tuple[int, .
     return _ids(name, enc, text_key(text), text, policy)
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=16, ttl=encodings.CACHE_TTL, show_spinner=False)
 def _tokens(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> tuple[engine.Token, ...]:
     return tuple(encodings.tokenize(name, _enc, _text, policy))
 
@@ -55,7 +55,7 @@ def tokens(name: str, enc: engine.Encoding, text: str, policy: str) -> tuple[eng
     return _tokens(name, enc, text_key(text), text, policy)
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=16, ttl=encodings.CACHE_TTL, show_spinner=False)
 def _pieces(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> tuple[engine.Piece, ...]:
     return tuple(encodings.pretokenize(name, _enc, _text, policy))
 
@@ -64,7 +64,7 @@ def pieces(name: str, enc: engine.Encoding, text: str, policy: str) -> tuple[eng
     return _pieces(name, enc, text_key(text), text, policy)
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=16, ttl=encodings.CACHE_TTL, show_spinner=False)
 def _stats(name: str, key: str, _text: str, n_tokens: int) -> engine.EncodingStats:
     return engine.text_stats(name, _text, n_tokens)
 
@@ -99,7 +99,7 @@ def token_view(name: str, enc: engine.Encoding, text: str, policy: str, show_ws:
     return _token_view(name, enc, text_key(text), text, policy, show_ws)
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+@st.cache_resource(max_entries=16, ttl=encodings.CACHE_TTL, show_spinner=False)
 def _token_view(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str, show_ws: bool) -> TokenView:
     text = _text
     drawn = text[: encodings.DRAW_LIMIT]
@@ -135,7 +135,7 @@ def compare_view(names: tuple[str, ...], encs: tuple[engine.Encoding, ...], text
     return _compare_view(names, encs, text_key(text), text, policy, show_ws, max_rows)
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@st.cache_resource(max_entries=8, ttl=encodings.CACHE_TTL, show_spinner=False)
 def _compare_view(names: tuple[str, ...], _encs: tuple[engine.Encoding, ...], key: str, _text: str, policy: str,
                   show_ws: bool, max_rows: int) -> CompareView:
     text = _text
