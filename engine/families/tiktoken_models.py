@@ -40,6 +40,8 @@ is what the reference tokenizers do with ``allowed_special=set()``).
 """
 from __future__ import annotations
 
+from itertools import islice
+
 import unicodedata
 from dataclasses import replace
 from typing import AbstractSet, Collection, Literal
@@ -78,7 +80,12 @@ class ModelEncoding(Encoding):
     ) -> None:
         if presplit is not None and presplit not in _PRESPLITS:
             raise ValueError(f"{name}: unknown pre-split rule {presplit!r}; known: {', '.join(_PRESPLITS)}")
-        ids = ranks if not id_offset else {b: r + id_offset for b, r in ranks.items()}
+        if not id_offset:
+            ids = ranks
+        elif _in_rank_order(ranks):  # the usual case: ranks 0..n-1 in file order, zipped at C speed
+            ids = dict(zip(ranks, range(id_offset, id_offset + len(ranks))))
+        else:
+            ids = {b: r + id_offset for b, r in ranks.items()}
         super().__init__(name, pat_str=pat_str, mergeable_ranks=ids, special_tokens=special_tokens,
                          explicit_n_vocab=len(ranks) + len(special_tokens))
         self.id_offset = id_offset
@@ -249,7 +256,14 @@ def build_model_encoding(spec: ModelSpec) -> ModelEncoding:
                          id_offset=spec.id_offset, normalization=spec.normalization, presplit=spec.presplit)
 
 
+def _in_rank_order(ranks: dict[bytes, int]) -> bool:
+    """True if the dict's values are 0, 1, 2, ... in insertion order (checked at C speed)."""
+    return list(ranks.values()) == list(range(len(ranks)))
+
+
 def _first_ranks(ranks: dict[bytes, int], n: int, source: str) -> dict[bytes, int]:
     if n > len(ranks):
         raise ValueError(f"{source}: the vocabulary size asks for {n} ranks but the file has {len(ranks)}")
+    if _in_rank_order(ranks):  # the first n entries are exactly the ranks below n
+        return dict(islice(ranks.items(), n))
     return {b: r for b, r in ranks.items() if r < n}
