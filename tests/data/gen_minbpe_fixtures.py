@@ -2,7 +2,7 @@
 
 Provenance: the JSON files here were produced by karpathy/minbpe itself (commit
 1acefe8, its `minbpe` package copied to a temporary folder, never into this
-repository), trained on ../shared/corpus/taylorswift.txt (identical to
+repository), trained on tests/data/corpus/taylorswift.txt (identical to
 minbpe's tests/taylorswift.txt, sha256 c2e39cb8...).
 
     python tests/data/gen_minbpe_fixtures.py /tmp/minbpe_copy
@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-CORPUS = HERE.parents[2] / "shared" / "corpus" / "taylorswift.txt"
+CORPUS = HERE / "corpus" / "taylorswift.txt"  # the copy of the public corpus, see corpus/PROVENANCE.md
 SAMPLES = [
     "Hello world! It's 2024, and Taylor Swift's Eras Tour is huge.",
     "    indented\n\n\ttabs and   spaces  ",
