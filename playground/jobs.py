@@ -165,7 +165,17 @@ def run(task: str, args: tuple, *, label: str, timeout: float,
         with _LOCK:
             _running[proc.pid] = task
             started += 1
+        redrawn = 0.0
         while True:
+            # The time limit and the status redraw (each redraw lets Streamlit stop this run) come
+            # first: a job that reports progress non-stop must not escape either.
+            now = time.monotonic()
+            elapsed = now - start
+            if elapsed > timeout:
+                raise JobError(f"{label} took longer than {timeout:.0f} s and was stopped. Try a smaller input.")
+            if now - redrawn >= POLL:
+                status.caption(f"⏳ {label}… {elapsed:.1f} s (stops after {timeout:.0f} s)")
+                redrawn = now
             if parent.poll(POLL):
                 try:
                     message = parent.recv()
@@ -182,10 +192,6 @@ def run(task: str, args: tuple, *, label: str, timeout: float,
             if not proc.is_alive() and not parent.poll(0):
                 raise JobError(f"{label} stopped unexpectedly (exit code {proc.exitcode}; out of memory?). "
                                "Try a smaller input.")
-            elapsed = time.monotonic() - start
-            if elapsed > timeout:
-                raise JobError(f"{label} took longer than {timeout:.0f} s and was stopped. Try a smaller input.")
-            status.caption(f"⏳ {label}… {elapsed:.1f} s (stops after {timeout:.0f} s)")
     finally:
         if proc is not None and proc.is_alive():
             proc.kill()
