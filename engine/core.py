@@ -25,6 +25,7 @@ import regex
 from . import unstable
 from . import batch as batching  # not `batch`: decode_batch has a parameter of that name (tiktoken's)
 from .bpe import LONG_PIECE, bytes_pair_rank, ids_pair_rank, merge_bytes, merge_heap, merge_pairs_small
+from .decoding import DecodeById
 from .errors import DisallowedSpecialTokenError, UnknownTokenError
 from .merges import MergeNode, build_merge_tree, recover_merges
 from .openai_public import BUILTIN_PATTERNS
@@ -64,7 +65,22 @@ def _special_regex(tokens: frozenset[str]) -> regex.Pattern:
     return regex.compile("|".join(regex.escape(t) for t in sorted(tokens, key=lambda t: (-len(t), t))))
 
 
-class Encoding:
+def special_segments(
+    text: str, allowed: frozenset[str], special_ids: Mapping[str, int]
+) -> Iterable[tuple[int, int, int | None]]:
+    """(start, end, special id or None): ordinary text and the `allowed` special tokens, in order."""
+    start = 0
+    if allowed:
+        for m in _special_regex(allowed).finditer(text):
+            if m.start() > start:
+                yield start, m.start(), None
+            yield m.start(), m.end(), special_ids[m.group()]
+            start = m.end()
+    if start < len(text):
+        yield start, len(text), None
+
+
+class Encoding(DecodeById):
     """A byte-level BPE tokenizer with tiktoken's interface.
 
     With ``merges=None`` (the built-ins, any tiktoken rank file) a pair of
@@ -234,16 +250,7 @@ class Encoding:
         return allowed & frozenset(self._special)
 
     def _segments(self, text: str, allowed: frozenset[str]) -> Iterable[tuple[int, int, int | None]]:
-        """(start, end, special id or None): ordinary text and allowed special tokens in order."""
-        start = 0
-        if allowed:
-            for m in _special_regex(allowed).finditer(text):
-                if m.start() > start:
-                    yield start, m.start(), None
-                yield m.start(), m.end(), self._special[m.group()]
-                start = m.end()
-        if start < len(text):
-            yield start, len(text), None
+        return special_segments(text, allowed, self._special)
 
     def _split(self, text: str) -> list[str]:
         return self._splitter.split(text)
@@ -509,26 +516,6 @@ class Encoding:
         return self._sorted_tokens
 
     # ------------------------------------------------------------- decoding
-    def decode_single_token_bytes(self, token: int) -> bytes:
-        try:
-            return self._decoder[token]
-        except (KeyError, TypeError):
-            raise UnknownTokenError(token, self.name, self.n_vocab) from None
-
-    def decode_bytes(self, tokens: Sequence[int]) -> bytes:
-        try:
-            return b"".join([self._decoder[t] for t in tokens])
-        except (KeyError, TypeError):
-            for t in tokens:
-                self.decode_single_token_bytes(t)
-            raise
-
-    def decode(self, tokens: Sequence[int], errors: str = "replace") -> str:
-        return self.decode_bytes(tokens).decode("utf-8", errors=errors)
-
-    def decode_tokens_bytes(self, tokens: Sequence[int]) -> list[bytes]:
-        return [self.decode_single_token_bytes(t) for t in tokens]
-
     def decode_with_offsets(self, tokens: Sequence[int]) -> tuple[str, list[int]]:
         """The text and, per token, the index of the first character holding any of its bytes.
 
@@ -546,10 +533,6 @@ class Encoding:
             offsets.append(max(0, chars - (0x80 <= data[0] < 0xC0)))
             chars += sum(1 for b in data if not 0x80 <= b < 0xC0)
         return b"".join(pieces).decode("utf-8", errors="strict"), offsets
-
-    def unknown_ids(self, tokens: Iterable[int]) -> list[int]:
-        """The ids in `tokens` that this encoding cannot decode, in order, without raising."""
-        return [t for t in tokens if t not in self._decoder]
 
     # ---------------------------------------------------------- explaining
     def pretokenize(

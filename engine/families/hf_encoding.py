@@ -22,9 +22,10 @@ from operator import not_
 from types import MappingProxyType
 from typing import AbstractSet, Collection, Iterable, Literal, Mapping, Sequence
 
+from ..decoding import DecodeById
 from ._pickling import PicklableByName
 from ..bpe import merge_heap
-from ..core import UnknownTokenError, raise_disallowed_special_token
+from ..core import raise_disallowed_special_token
 from ..gpt2_bytes import CHAR_TO_BYTE
 from ..merges import MergeNode, build_merge_tree
 from ..records import BpeTrace, MergeStep, Piece, Token
@@ -52,7 +53,7 @@ def check_no_surrogates(text: str) -> None:
         ) from None
 
 
-class HfEncoding(PicklableByName):
+class HfEncoding(PicklableByName, DecodeById):
     """A Hugging Face byte-level BPE tokenizer with tiktoken's interface."""
 
     def __init__(self, name: str, spec: HfTokenizerSpec) -> None:
@@ -243,29 +244,6 @@ class HfEncoding(PicklableByName):
         raise KeyError(f"{text_or_bytes!r} is not a single token of {self.name}")
 
     # ------------------------------------------------------------- decoding
-    def decode_single_token_bytes(self, token: int) -> bytes:
-        try:
-            return self._decoder[token]
-        except (KeyError, TypeError):
-            raise UnknownTokenError(token, self.name, self.n_vocab) from None
-
-    def decode_bytes(self, tokens: Sequence[int]) -> bytes:
-        try:
-            return b"".join([self._decoder[t] for t in tokens])
-        except (KeyError, TypeError):
-            for t in tokens:
-                self.decode_single_token_bytes(t)
-            raise
-
-    def decode(self, tokens: Sequence[int], errors: str = "replace") -> str:
-        return self.decode_bytes(tokens).decode("utf-8", errors=errors)
-
-    def decode_tokens_bytes(self, tokens: Sequence[int]) -> list[bytes]:
-        return [self.decode_single_token_bytes(t) for t in tokens]
-
-    def unknown_ids(self, tokens: Iterable[int]) -> list[int]:
-        return [t for t in tokens if t not in self._decoder]
-
     # ---------------------------------------------------------- explaining
     def pretokenize(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
                     disallowed_special: DisallowedSpecial = "all") -> list[Piece]:

@@ -56,7 +56,7 @@ from types import MappingProxyType
 from typing import AbstractSet, Collection, Iterable, Literal, Mapping, Sequence
 
 from ._pickling import PicklableByName
-from ..core import UnknownTokenError, raise_disallowed_special_token
+from ..core import UnknownTokenError, raise_disallowed_special_token, special_segments
 from ..merges import MergeNode, build_merge_tree
 from ..records import BpeTrace, MergeStep, Piece, Token
 from ..sentencepiece_model import (
@@ -337,15 +337,7 @@ class SentencePieceEncoding(PicklableByName):
         return allowed & frozenset(self._special)
 
     def _segments(self, text: str, allowed: frozenset[str]) -> Iterable[tuple[int, int, int | None]]:
-        start = 0
-        if allowed:
-            for m in _special_regex(allowed).finditer(text):
-                if m.start() > start:
-                    yield start, m.start(), None
-                yield m.start(), m.end(), self._special[m.group()]
-                start = m.end()
-        if start < len(text):
-            yield start, len(text), None
+        return special_segments(text, allowed, self._special)
 
     def encode(
         self,
