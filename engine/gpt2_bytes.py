@@ -38,8 +38,10 @@ def encode_printable(data: bytes) -> str:
 
 
 # decode_printable at C speed: one check for characters outside the table, then str.translate
-_TO_LATIN1 = str.maketrans({c: chr(b) for c, b in CHAR_TO_BYTE.items()})
+TO_LATIN1 = str.maketrans({c: chr(b) for c, b in CHAR_TO_BYTE.items()})
 _OUTSIDE = re.compile("[^" + re.escape("".join(CHAR_TO_BYTE)) + "]")
+# the same, letting the separators of a vocab.bpe file through (space, tab, line ends)
+OUTSIDE_TABLE_OR_SPACE = re.compile("[^" + re.escape("".join(CHAR_TO_BYTE)) + " \t\r\n\f\v]")
 
 
 def decode_printable(text: str) -> bytes:
@@ -47,7 +49,7 @@ def decode_printable(text: str) -> bytes:
     outside = _OUTSIDE.search(text)
     if outside:
         raise KeyError(outside.group())
-    return text.translate(_TO_LATIN1).encode("latin-1")
+    return text.translate(TO_LATIN1).encode("latin-1")
 
 
 def decode_printable_reference(text: str) -> bytes:

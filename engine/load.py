@@ -27,7 +27,7 @@ import json
 import os
 from pathlib import Path
 
-from .gpt2_bytes import BYTE_TO_CHAR, CHAR_TO_BYTE, decode_printable
+from .gpt2_bytes import BYTE_TO_CHAR, CHAR_TO_BYTE, OUTSIDE_TABLE_OR_SPACE, TO_LATIN1, decode_printable
 from .limits import MAX_TOKEN_BYTES, TokenBudget, check_count
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -169,17 +169,24 @@ def parse_data_gym(
     check_count(vocab_bpe.count("\n"), "merge lines", vocab_source)
     lines = vocab_bpe.split("\n")
     start = 1 if lines and lines[0].startswith("#version") else 0
+    # One scan of the whole file for characters outside GPT-2's table; when there is none (every real
+    # file), each field converts with one str.translate, else the line loop checks and names the line.
+    checked = not OUTSIDE_TABLE_OR_SPACE.search(vocab_bpe, pos=len(lines[0]) + 1 if start else 0)
     for lineno, line in enumerate(lines[start:], start=start + 1):
         if not line.strip():
             continue
         fields = line.split()
         if len(fields) != 2:
             raise ValueError(f"{vocab_source}, line {lineno}: expected two tokens 'left right', got {line[:60]!r}")
-        try:
-            left = decode_printable(fields[0])
-            right = decode_printable(fields[1])
-        except KeyError as exc:
-            raise ValueError(f"{vocab_source}, line {lineno}: character {exc.args[0]!r} is not in GPT-2's byte table") from None
+        if checked:
+            left = fields[0].translate(TO_LATIN1).encode("latin-1")
+            right = fields[1].translate(TO_LATIN1).encode("latin-1")
+        else:
+            try:
+                left = decode_printable(fields[0])
+                right = decode_printable(fields[1])
+            except KeyError as exc:
+                raise ValueError(f"{vocab_source}, line {lineno}: character {exc.args[0]!r} is not in GPT-2's byte table") from None
         for part, text in ((left, fields[0]), (right, fields[1])):
             if part not in ranks:
                 raise ValueError(f"{vocab_source}, line {lineno}: merge of unknown token {text!r} (not made by an earlier line)")

@@ -304,6 +304,16 @@ LIVE_TEXT_CSS = """
 """
 
 
+COPY_BUTTON_HTML = '<button type="button" class="copy" aria-live="polite"></button>'
+COPY_BUTTON_CSS = """
+.copy{font:0.875rem var(--st-font, "Source Sans", sans-serif);padding:0.3rem 0.75rem;border-radius:0.5rem;cursor:pointer;
+  border:1px solid var(--st-border-color, rgba(49,51,63,.2));background:var(--st-background-color, #fff);
+  color:var(--st-text-color, #31333f)}
+.copy:hover{border-color:var(--st-primary-color, #ff4b4b);color:var(--st-primary-color, #ff4b4b)}
+.copy.done{border-color:#21a366;color:#21a366}
+"""
+
+
 def page_header(title: str, tagline: str) -> str:
     """The compact header every page opens with: its title and one line on what it shows."""
     return f'<div class="bpe-header">{element("h1", title)}{element("p", tagline)}</div>'

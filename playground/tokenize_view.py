@@ -15,6 +15,7 @@ import streamlit as st
 
 import engine
 from playground import encodings, html, pickers, render_cache, state
+from playground.copy_button import copy_button
 from playground.drawing import draw, family_stages, header, refuse_message, slug
 from playground.live_input import text_box
 from playground.escaping import md
@@ -154,12 +155,13 @@ def _table_pane(name: str, tokens, pieces) -> None:
 
 def _ids_box(ids: tuple[int, ...], view: render_cache.TokenView) -> None:
     draw(view.ids_markup)
-    with st.expander(f"Copy all {html.plural(len(ids), 'id')}"):
-        shown = ids[:MAX_IDS_SHOWN]
-        st.code("[" + ", ".join(map(str, shown)) + "]", language=None, wrap_lines=True,
-                height=180 if len(shown) > 60 else "content")
-        if len(ids) > len(shown):
-            st.caption(f"First {len(shown):,} of {len(ids):,} ids; download the table for the drawn part.")
+    shown = ids[:MAX_IDS_SHOWN]
+    label = (f"Copy all {html.plural(len(ids), 'id')}" if len(shown) == len(ids)
+             else f"Copy the first {len(shown):,} ids")
+    copy_button(label, "[" + ", ".join(map(str, shown)) + "]", key="tok_copy_ids")
+    if len(ids) > len(shown):
+        st.caption(f"The button copies the first {len(shown):,} of {len(ids):,} ids; "
+                   "the Table pane downloads the drawn part.")
 
 
 def _merge_tree_link(name: str, tokens) -> None:

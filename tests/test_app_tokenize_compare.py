@@ -185,6 +185,27 @@ def test_long_text_counts_whole_text_and_caps_drawing(encs):
     assert any("left out" in c.value for c in at.caption)
 
 
+def test_copy_all_ids_button_carries_every_id(encs):
+    """The "Copy all ids" button (a small component) is sent every id of the text, capped at MAX_IDS_SHOWN."""
+    import json
+
+    from playground import tokenize_view
+
+    text = "Hello world! 1234567 " * 3
+    at = run_view("tokenize_view", **{state.TEXT: text, state.ENCODINGS: ["gpt2"]})
+    button = [json.loads(c.proto.json) for c in at.get("bidi_component") if c.proto.id.endswith("-tok_copy_ids")]
+    ids = encs["gpt2"].encode(text)
+    assert button == [{"label": f"Copy all {len(ids)} ids", "text": json.dumps(ids)}]
+
+    long_text = "a b " * (tokenize_view.MAX_IDS_SHOWN // 2 + 100)
+    at = run_view("tokenize_view", **{state.TEXT: long_text, state.ENCODINGS: ["gpt2"]})
+    button = [json.loads(c.proto.json) for c in at.get("bidi_component") if c.proto.id.endswith("-tok_copy_ids")]
+    n = len(encs["gpt2"].encode(long_text))
+    assert button[0]["label"] == f"Copy the first {tokenize_view.MAX_IDS_SHOWN:,} ids"
+    assert json.loads(button[0]["text"]) == encs["gpt2"].encode(long_text)[: tokenize_view.MAX_IDS_SHOWN]
+    assert any(f"of {n:,} ids" in c.value for c in at.caption)
+
+
 def test_share_link_state_round_trips_through_query_params():
     at = AppTest.from_file(VIEW_APP, default_timeout=60)
     at.session_state["_view"] = "tokenize_view"

@@ -65,6 +65,18 @@ def test_typed_text_gives_engine_token_count(page: Page, encs):
     no_exception(page)
 
 
+def test_copy_all_ids_puts_them_on_the_clipboard(page: Page, encs):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    text = "Copy me: 1234567 ünïcode"
+    page.goto("/?enc=gpt2&ws=0&text=" + quote(text))
+    button = page.locator("button.copy")  # by class: its name changes while it says "Copied"
+    expect(button).to_have_text(f"Copy all {len(encs['gpt2'].encode(text))} ids", timeout=FIRST)
+    button.click()
+    expect(button).to_have_text("Copied ✓")
+    assert page.evaluate("navigator.clipboard.readText()") == str(encs["gpt2"].encode(text))
+    expect(button).to_have_text(re.compile(r"^Copy all \d+ ids$"), timeout=5_000)  # the label comes back
+
+
 def test_split_characters_drawn_once_with_all_ids(page: Page, encs):
     text = "世界 😀 こんにちは"
     page.goto("/?enc=gpt2&ws=0&text=" + quote(text))

@@ -84,6 +84,24 @@ def test_data_gym_parse_and_encoder_check():
     assert load.parse_data_gym(bpe, enc_json) == ranks
 
 
+def test_shipped_gpt2_encoder_json_agrees_with_vocab_bpe():
+    """The registry skips this cross-check at load time (both files are sha256-checked); it runs here."""
+    from engine.openai_public import SPECS
+
+    (bpe_file, bpe_hash), (json_file, json_hash) = SPECS["gpt2"].files
+    bpe, encoder = load.read_data_file(bpe_file, bpe_hash), load.read_data_file(json_file, json_hash)
+    ranks = load.parse_data_gym(bpe, encoder, vocab_source=bpe_file, encoder_source=json_file)
+    assert ranks == engine.get_encoding("gpt2").mergeable_ranks
+
+
+def test_data_gym_fast_path_equals_the_checked_line_loop():
+    """A file with one character outside GPT-2's table takes the per-field path: same ranks, or the line named."""
+    ranks = load.parse_data_gym(_gpt2_pair())
+    assert load.parse_data_gym(_gpt2_pair() + "\u3000\n") == ranks  # a Unicode space: a separator either way
+    with pytest.raises(ValueError, match="line 5: character '中' is not in GPT-2's byte table"):
+        load.parse_data_gym(_gpt2_pair() + "Ġt 中\n")
+
+
 @pytest.mark.parametrize("bpe,encoder,message", [
     ("#version: 0.2\nĠ t\nĠt xyz\n", None, "vocab.bpe, line 3: merge of unknown token 'xyz'"),
     ("#version: 0.2\nĠ t\nĠ\n", None, "vocab.bpe, line 3: expected two tokens"),
