@@ -12,7 +12,9 @@ The text itself stays in ``st.session_state[state.TEXT]`` as before, so every
 other view, the share link and the gallery's "open" buttons keep working: the
 component reports the typed text into that key, and Python sends the text back
 down only when Python changed it (tagged with a revision number), never the
-same megabytes on every rerun.
+same megabytes on every rerun.  The browser reports the text as a *trigger*
+value, not as component state: state is sent up again with every later rerun
+request (a 2 MB paste then travelled, and was parsed, on every click).
 """
 from __future__ import annotations
 

@@ -55,6 +55,25 @@ def test_typing_updates_counts_without_ctrl_enter(page: Page):
     expect(box).to_be_focused()  # the box never lost focus
 
 
+def test_a_big_paste_travels_up_once(page: Page):
+    """The typed text goes to the server once (a trigger value), not again with every later click."""
+    page.goto("/?enc=gpt2&ws=0&text=" + quote("start"))
+    expect(page.locator("#tokens-gpt2 span.tok").first).to_be_visible(timeout=FIRST)
+    sent: list[int] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(len(payload))))
+    page.reload()  # the listener sees the page's websocket from its start
+    expect(page.locator("#tokens-gpt2 span.tok").first).to_be_visible(timeout=FIRST)
+    text = "A paste of three hundred thousand characters. " * 6_500
+    page.get_by_label("Text", exact=True).fill(text)
+    n = len(engine.get_encoding("gpt2").encode(text))
+    expect(metric(page, "Tokens")).to_have_text(f"{n:,}", timeout=FIRST)
+    assert max(sent) > len(text)  # the paste went up
+    sent.clear()
+    page.get_by_test_id("stMain").get_by_role("radio", name="Bytes", exact=True).click()
+    expect(page.locator("#bytes-gpt2 span.tok").first).to_be_visible(timeout=FIRST)
+    assert sent and max(sent) < 20_000, sent  # the pane click did not send the text again
+
+
 def test_every_drawn_unit_is_whole_graphemes(page: Page):
     page.goto("/?enc=gpt2,cl100k_base&ws=0&text=" + quote(SCRIPTS))
     expect(page.locator("#tokens-gpt2 span.tok").first).to_be_visible(timeout=FIRST)

@@ -5,7 +5,7 @@
 // tagged with a revision number; otherwise the box keeps what the user typed.  The last text lives in
 // window.__bpeLive so a page switch (a fresh mount) starts from it without sending megabytes back.
 export default function (component) {
-  const { data, parentElement, setStateValue } = component;
+  const { data, parentElement, setTriggerValue } = component;
   const g = window.__bpeLive || (window.__bpeLive = { text: null, rev: -1 });
   const box = parentElement.querySelector("textarea");
   const count = parentElement.querySelector(".count");
@@ -25,7 +25,7 @@ export default function (component) {
     const text = clean(box.value);
     if (text !== box.value) box.value = text;
     g.text = text;
-    setStateValue("text", text);
+    setTriggerValue("text", text);  // a trigger, not state: later reruns do not send the text up again
   };
   if (data && data.text != null && data.rev > g.rev) {
     g.rev = data.rev;
