@@ -5,7 +5,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from playground import errors, sidebar, state
+from playground import encodings, errors, sidebar, state
 from playground.pages import sections
 
 ICON = Path(__file__).parent / "playground" / "static" / "favicon.png"  # drawn tokens; an emoji icon is fetched from a CDN
@@ -15,4 +15,5 @@ state.init_state()
 page = st.navigation(sections())
 sidebar.render()
 errors.run_page(page)
+encodings.warm_builtins()  # once per server, after its first page: the defaults load in the background
 state.save_query_params(page.url_path)

@@ -176,13 +176,22 @@ def paste(page: Page, text: str) -> None:
         box.press("Control+Enter")
 
 
-def click(locator) -> tuple[float, None]:
-    """Find the control first, then start the clock and click it: Playwright's role queries walk every
-    drawn token span for accessible names (0.5-1 s on a big page), time no user spends."""
+# Waiting without stealing the page's main thread: Playwright's expect() and role queries compute
+# accessible names over every drawn token span (0.5-1 s on a big page, time no user spends), so the
+# timed waits poll this in the page, once per animation frame.
+DRAWN = """([sel]) => document.querySelector(sel) !== null && !document.querySelector("[data-stale='true']")
+  && ![...document.querySelectorAll("[data-testid='stStatusWidget']")].some(e => e.textContent.includes("Running"))"""
+
+
+def timed(page: Page, locator, selector: str) -> float:
+    """Find the control (untimed), click it, and time until `selector` is drawn and nothing is stale.
+    Every `selector` used here is absent before its click, so the wait cannot end early."""
     handle = locator.element_handle(timeout=LONG)
+    page.wait_for_timeout(300)
     t = time.perf_counter()
     handle.click()
-    return t, None
+    page.wait_for_function(DRAWN, arg=[selector], polling="raf", timeout=LONG)
+    return time.perf_counter() - t
 
 
 def after_big_paste(page: Page, url: str, text: str) -> dict[str, float]:
@@ -196,32 +205,17 @@ def after_big_paste(page: Page, url: str, text: str) -> dict[str, float]:
     settled(page)
     out = {"paste 2 MB (until the count shows)": time.perf_counter() - t}
     main = page.get_by_test_id("stMain")
-
-    t, _ = click(main.get_by_role("radio", name="Bytes", exact=True))
-    expect(page.locator("#bytes-gpt2 span.tok").first).to_be_visible(timeout=LONG)
-    settled(page)
-    out["switch pane Tokens -> Bytes"] = time.perf_counter() - t
-    print(out, flush=True)
-
-    t, _ = click(main.get_by_role("radio", name="Tokens", exact=True))
-    expect(page.locator("#tokens-gpt2 span.tok").first).to_be_visible(timeout=LONG)
-    settled(page)
-    out["switch pane Bytes -> Tokens"] = time.perf_counter() - t
-
-    t, _ = click(main.get_by_role("radio", name="cl100k_base", exact=True))
-    expect(page.locator("#tokens-cl100k_base span.tok").first).to_be_visible(timeout=LONG)
-    settled(page)
-    out["switch encoding gpt2 -> cl100k_base"] = time.perf_counter() - t
-
-    t, _ = click(page.get_by_test_id("stSidebarNav").get_by_role("link", name="Merge tree", exact=True))
-    expect(page.get_by_test_id("stGraphVizChart").locator("svg g.node").first).to_be_visible(timeout=LONG)
-    settled(page)
-    out["open the Merge tree page"] = time.perf_counter() - t
-
-    t, _ = click(page.get_by_test_id("stSidebarNav").get_by_role("link", name="Tokenize", exact=True))
-    expect(page.locator(".tokens span.tok").first).to_be_visible(timeout=LONG)
-    settled(page)
-    out["back to Tokenize"] = time.perf_counter() - t
+    nav = page.get_by_test_id("stSidebarNav")
+    out["switch pane Tokens -> Bytes"] = timed(page, main.get_by_role("radio", name="Bytes", exact=True),
+                                               "#bytes-gpt2 span.tok")
+    out["switch pane Bytes -> Tokens"] = timed(page, main.get_by_role("radio", name="Tokens", exact=True),
+                                               "#tokens-gpt2 span.tok")
+    out["switch encoding gpt2 -> cl100k_base"] = timed(
+        page, main.get_by_role("radio", name="cl100k_base", exact=True), "#tokens-cl100k_base span.tok")
+    out["open the Merge tree page"] = timed(page, nav.get_by_role("link", name="Merge tree", exact=True),
+                                            "[data-testid='stGraphVizChart'] svg g.node")
+    out["back to Tokenize"] = timed(page, nav.get_by_role("link", name="Tokenize", exact=True),
+                                    ".tokens span.tok")
     return out
 
 

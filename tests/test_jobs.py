@@ -99,3 +99,21 @@ def test_results_are_cached_within_a_weight_budget(monkeypatch):
     assert jobs.started == started  # a hit
     jobs.cached_run(("k", 0), 40, "encode", (ref, "text 0", "text"), label="t", timeout=60)
     assert jobs.started == started + 1  # evicted: the oldest went when the budget was passed
+
+
+def test_default_builtins_warm_in_one_background_thread(monkeypatch):
+    """After the first page, the default encodings load in one daemon thread, once per server."""
+    from engine import registry
+    from playground import encodings, state
+
+    monkeypatch.setattr(encodings, "_warm_started", False)
+    for name in state.DEFAULT_ENCODINGS:
+        monkeypatch.delitem(registry._ENCODINGS, name, raising=False)
+    before = {t.ident for t in threading.enumerate()}
+    encodings.warm_builtins()
+    encodings.warm_builtins()  # a second page: no second thread
+    started = [t for t in threading.enumerate() if t.ident not in before and t.name == "bpe-warm-builtins"]
+    assert len(started) == 1 and started[0].daemon
+    started[0].join(timeout=120)
+    assert all(name in registry._ENCODINGS for name in state.DEFAULT_ENCODINGS)
+    assert engine.get_encoding("gpt2").encode("hello world") == [31373, 995]
