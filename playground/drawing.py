@@ -19,7 +19,7 @@ def styles() -> None:
     # no blank line may reach markdown: it would end the HTML block and show the rest of the CSS as text
     # one <style> block: a line holding "</style><style>" ends markdown's HTML block and the next rule became text
     body = "".join(block.replace("<style>", "").replace("</style>", "\n")
-                   for block in (html.STYLE, html.TC_STYLE, html.FAMILY_STYLE))
+                   for block in (html.STYLE, html.HUE_STYLE, html.TC_STYLE, html.FAMILY_STYLE))
     css = "<style>\n" + "\n".join(line for line in body.splitlines() if line.strip()) + "\n</style>"
     st.markdown(css, unsafe_allow_html=True)
 

@@ -57,6 +57,20 @@ def token_color(token_id: int, alpha: float = 0.45) -> str:
     return f"hsla({hue:.1f}, 85%, 62%, {alpha})"
 
 
+HUES = 36  # drawn token units take one of 36 hue classes (.h0 … .h35), 10 degrees apart
+
+
+def hue_class(token_id: int) -> str:
+    """`token_color`'s hue as a class: a class name instead of a style on each of thousands of spans."""
+    return f"h{int((token_id * 137.508) % 360) * HUES // 360}"
+
+
+HUE_STYLE = ("<style>\n"
+             + "\n".join(f".tokens .tok.h{k}{{background:hsla({k * 360 // HUES + 5}, 85%, 62%, 0.45)}}"
+                         for k in range(HUES))
+             + "\n</style>")
+
+
 def visible(text: str) -> str:
     """Plain `text` with whitespace made visible, and invisible characters named when nothing
     else is visible (a lone ZWJ reads ‹ZWJ›; inside 👨‍👩‍👧 it stays a joiner). For tables and labels."""
@@ -167,20 +181,34 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else (many or word + 's')}"
 
 
-def unit_tip(unit, piece_text: str | None, n_vocab: int | None = None) -> str:
-    """The tooltip of a drawn unit: id(s), bytes in hex, rank, piece -- plain text, one fact a line."""
+def unit_tip(unit, piece_text: str | None, n_vocab: int | None = None, note=None) -> str:
+    """The tooltip of a drawn unit: id(s), bytes in hex, rank, piece, family notes -- plain text, one
+    fact a line.  The page composes the same text in the browser from a span's attributes
+    (`unit_tip_parts`, playground/static/token_links.js); this is the reference the tests compare with."""
     ids = unit.ids
     lines = [("id " if len(ids) == 1 else f"{len(ids)} tokens: ids ") + " ".join(map(str, ids[:12]))
              + (" …" if len(ids) > 12 else "")]
-    lines.append("bytes " + " | ".join(hex_bytes(t.bytes) for t in unit.tokens[:12])
-                 + (" …" if len(unit.tokens) > 12 else ""))
+    lines.append("bytes " + _tip_bytes(unit))
     if unit.special:
         lines.append("special token: added whole")
-    elif len(ids) == 1:
+    elif len(ids) == 1 and note is None:  # a family's ids are not ranks
         lines.append(f"rank {ids[0]:,}" + (f" of {n_vocab:,}" if n_vocab else ""))
+    return "\n".join([*lines, *_tip_extra(unit, piece_text, note)[0]])
+
+
+def _tip_bytes(unit) -> str:
+    return " | ".join(hex_bytes(t.bytes) for t in unit.tokens[:12]) + (" …" if len(unit.tokens) > 12 else "")
+
+
+def _tip_extra(unit, piece_text: str | None, note) -> tuple[list[str], bool]:
+    """The tooltip lines after id, bytes and rank (the piece, family notes), and whether the unit is byte fallback."""
+    lines = []
     if piece_text is not None and len(piece_text) > len(unit.text):
         lines.append("piece " + _shorten(visible(piece_text), 30))
-    return "\n".join(lines)
+    if note is None:
+        return lines, False
+    notes, byte_fallback = unit_notes(unit.ids, note)
+    return [*lines, *notes], byte_fallback
 
 
 def _is_rtl(text: str) -> bool | None:
@@ -232,15 +260,19 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
                 idlist: str | None = None, note=None) -> str:
     """Coloured spans, one per display unit (engine.DisplayUnit), in a div with `element_id`.
 
-    Each span is ``<span class="tok" data-ids="…" data-i="…" data-start="…" data-end="…"
-    data-t="…" data-tip="…">``: character offsets of the unit, the index of its first
-    token, and its tooltip.  Right-to-left runs (Arabic, Hebrew) sit in one
-    ``<span class="rtl" dir="rtl">`` each, so they read right to left with joined
-    letters; units carry no padding or margin, which would break the joins.
-    With `shared_cuts` (a set of byte offsets) every span but the first is
-    marked ``same`` (every encoding cuts here) or ``cut`` (only some do).
-    `note` (id -> engine TokenNote or None) adds family notes to the tooltip and marks
-    byte-fallback units ``bytefb`` (see `unit_notes`).
+    Each span is ``<span class="tok h7" data-ids="…" data-t="…" data-start="…" data-end="…"
+    data-b="…" data-x="…">``: its ids, the index of its first token, the character
+    offsets of the unit, its bytes in hex, and any tooltip lines past id, bytes and rank
+    (the piece, family notes).  The page composes the tooltip from these (`unit_tip` is the
+    same text, built here, for tests); the colour is a hue class, or stripes for a split
+    character.  About 110 bytes a span: with the whole tooltip and colour written into each
+    (230 bytes) the browser spent most of a keystroke sanitising and parsing the rows.
+    Right-to-left runs (Arabic, Hebrew) sit in one ``<span class="rtl" dir="rtl">`` each, so
+    they read right to left with joined letters; units carry no padding or margin, which
+    would break the joins.  With `shared_cuts` (a set of byte offsets) every span but the
+    first is marked ``same`` (every encoding cuts here) or ``cut`` (only some do).
+    `note` (id -> engine TokenNote or None) adds family notes to the tooltip, leaves out
+    the rank line (a family's ids are not ranks) and marks byte-fallback units ``bytefb``.
     """
     spans = []
     t = 0
@@ -253,30 +285,29 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
         if shared_cuts is not None and unit.byte_start > 0:
             classes.append("same" if unit.byte_start in shared_cuts else "cut")
         piece = pieces[unit.tokens[0].piece_index].text if pieces is not None else None
-        tip = unit_tip(unit, piece, n_vocab)
-        if note is not None:
-            lines, byte_fallback = unit_notes(unit.ids, note)
-            kept = [line for line in tip.split("\n") if not line.startswith("rank ")]  # ids are not ranks here
-            tip = "\n".join([*kept, *lines])
-            if byte_fallback:
-                classes.append("bytefb")
+        extra, byte_fallback = _tip_extra(unit, piece, note)
+        if byte_fallback:
+            classes.append("bytefb")
+        if len(unit.ids) == 1:
+            classes.append(hue_class(unit.ids[0]))
         text = show_whitespace(unit.text) if show_ws and not unit.special else esc(unit.text)
         spans.append(element("span", text, {
             "class": " ".join(classes),
             "data-ids": " ".join(map(str, unit.ids)),
-            "data-i": unit.index,
             "data-t": t,
             "data-start": unit.char_start,
             "data-end": unit.char_end,
-            "data-tip": tip,
-            "style": _unit_background(unit.ids),
+            "data-b": _tip_bytes(unit),
+            "data-x": "\n".join(extra) or None,
+            "style": _unit_background(unit.ids) if len(unit.ids) > 1 else None,
         }, raw=True))
         t += len(unit.tokens)
     out = []
     for first, end, rtl in direction_runs([u.text for u in units]):
         run = "".join(spans[first:end])
         out.append(f'<span class="rtl" dir="rtl">{run}</span>' if rtl else run)
-    div = {"class": cls, "id": element_id, "data-enc": encoding, "data-idlist": idlist}
+    div = {"class": cls, "id": element_id, "data-enc": encoding, "data-idlist": idlist,
+           "data-ranks": None if note is not None else "1", "data-nv": n_vocab}
     return _one_line(f'<div {attrs(div)}>{"".join(out)}</div>')
 
 

@@ -1,6 +1,7 @@
 """Tokenize and Compare views through AppTest (tests/apps/view_app.py), by widget key."""
 from __future__ import annotations
 
+import json
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -71,7 +72,8 @@ def test_tokenize_counts_equal_the_engine(encs, name):
     assert sum(len(ids.split()) for ids in markup.span_ids) == n
     assert "".join(markup.text).replace("␣", " ").replace("↵", "") == text  # whitespace markers are on
     assert "\ufffd" not in "".join(markup.text)
-    assert at.code[0].value == str(enc.encode(text, allowed_special=set(), disallowed_special=()))
+    copied = [json.loads(c.proto.json)["text"] for c in at.get("bidi_component") if c.proto.id.endswith("-tok_copy_ids")]
+    assert copied == [str(enc.encode(text, allowed_special=set(), disallowed_special=()))]
 
 
 def test_tokenize_on_corpus_cases(encs):
@@ -187,8 +189,6 @@ def test_long_text_counts_whole_text_and_caps_drawing(encs):
 
 def test_copy_all_ids_button_carries_every_id(encs):
     """The "Copy all ids" button (a small component) is sent every id of the text, capped at MAX_IDS_SHOWN."""
-    import json
-
     from playground import tokenize_view
 
     text = "Hello world! 1234567 " * 3

@@ -102,6 +102,33 @@ def test_every_drawn_unit_is_whole_graphemes(page: Page):
     expect(table).to_be_visible()
 
 
+def expected_tips(name: str, text: str) -> dict[int, str]:
+    """playground.html.unit_tip for every drawn unit of `text` (by its start), as the server would build it."""
+    from playground import encodings, html
+
+    enc = engine.get_encoding(name)
+    kw = {"allowed_special": set(), "disallowed_special": ()}
+    pieces = enc.pretokenize(text, **kw)
+    note = encodings.token_note(enc)
+    return {unit.char_start: html.unit_tip(unit, pieces[unit.tokens[0].piece_index].text, enc.n_vocab, note)
+            for unit in engine.group_tokens(enc.tokenize(text, **kw), text)}
+
+
+def test_every_tooltip_equals_the_servers_text(page: Page):
+    """The page composes each tooltip from a span's attributes; for every unit of a many-script text,
+    under a rank-file encoding and a SentencePiece one, it is exactly the server's unit_tip."""
+    text = SCRIPTS + " 12345 ﷺ a\tb\n<|endoftext|> Hello▁world"
+    for name in ("cl100k_base", "mistral-v1"):
+        page.goto(f"/?enc={name}&ws=1&text=" + quote(text))
+        expect(page.locator(f"#tokens-{name} span.tok").first).to_be_visible(timeout=FIRST)
+        page.wait_for_function("() => window.__bpeTipText", timeout=FIRST)
+        shown = page.locator(f"#tokens-{name} span.tok").evaluate_all(
+            "els => els.map(e => [+e.dataset.start, window.__bpeTipText(e)])")
+        want = expected_tips(name, text)
+        assert len(shown) == len(want)
+        assert {start: tip for start, tip in shown} == want, name
+
+
 def test_hover_shows_tooltip_and_lights_linked_spans(page: Page):
     text = "unbelievable 1234567 مرحبا"
     page.goto("/?enc=gpt2,cl100k_base&ws=0&text=" + quote(text))

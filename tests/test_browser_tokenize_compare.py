@@ -92,11 +92,11 @@ def test_cjk_and_emoji_use_real_fonts(page: Page, encs, screenshot):
     page.goto("/?enc=cl100k_base&ws=0&text=" + quote(text))
     spans = page.locator("#tokens-cl100k_base span.tok")
     expect(spans.first).to_be_visible(timeout=FIRST)
-    texts = spans.all_inner_texts()
-    cjk = next(i for i, t in enumerate(texts) if "世" in t)
-    emoji = next(i for i, t in enumerate(texts) if "😀" in t)
-    assert "Noto Sans CJK JP" in platform_fonts(page, f"#tokens-cl100k_base span.tok[data-i='{cjk}']")
-    assert "Noto Color Emoji" in platform_fonts(page, f"#tokens-cl100k_base span.tok[data-i='{emoji}']")
+    starts = spans.evaluate_all("els => els.map(e => [e.textContent, e.dataset.start])")
+    cjk = next(start for t, start in starts if "世" in t)
+    emoji = next(start for t, start in starts if "😀" in t)
+    assert "Noto Sans CJK JP" in platform_fonts(page, f"#tokens-cl100k_base span.tok[data-start='{cjk}']")
+    assert "Noto Color Emoji" in platform_fonts(page, f"#tokens-cl100k_base span.tok[data-start='{emoji}']")
 
 
 def test_compare_shows_both_encodings(page: Page, encs, screenshot):

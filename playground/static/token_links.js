@@ -1,7 +1,7 @@
 // Hover and pin for drawn tokens (playground/token_links.py).  No request leaves the page.
 //
-// Hovering a unit (<span class="tok" data-ids data-start data-end data-t data-tip>) shows its
-// tooltip at once and lights up (class "hl") its ids in the ids list and, on Compare, the units of
+// Hovering a unit (<span class="tok" data-ids data-t data-start data-end data-b data-x>) shows its
+// tooltip (composed by tipText, the same text as playground/html.py's unit_tip) at once and lights up (class "hl") its ids in the ids list and, on Compare, the units of
 // the other encodings that cover the same characters.  A click pins it: the tooltip stays, with
 // links to the token's merge tree and vocabulary entry.  The links are real URLs (?tok=&tenc=, read
 // by playground/state.py), but a plain click goes through Python (a trigger value), so the session,
@@ -66,7 +66,7 @@ function install() {
   }
 
   function show(tok, pinned) {
-    tip.textContent = tok.dataset.tip || "";
+    tip.textContent = tipText(tok);
     tip.classList.toggle("pinned", pinned);
     const view = tok.closest(".tokens");
     const enc = view ? view.dataset.enc : null;
@@ -135,3 +135,21 @@ function install() {
   }, true);
   return g;
 }
+
+// A unit's tooltip from its span and its view: ids, bytes in hex, rank (when ids are ranks) or
+// "special token", then the extra lines the span carries (piece, family notes).
+const fmt = (n) => Number(n).toLocaleString("en-US");
+function tipText(tok) {
+  const ids = tok.dataset.ids.split(" ");
+  const view = tok.closest(".tokens");
+  const lines = [(ids.length === 1 ? "id " : `${ids.length} tokens: ids `) + ids.slice(0, 12).join(" ")
+                 + (ids.length > 12 ? " …" : "")];
+  lines.push("bytes " + (tok.dataset.b || ""));
+  if (tok.classList.contains("special")) lines.push("special token: added whole");
+  else if (ids.length === 1 && view && view.dataset.ranks) {
+    lines.push(`rank ${fmt(ids[0])}` + (view.dataset.nv ? ` of ${fmt(view.dataset.nv)}` : ""));
+  }
+  if (tok.dataset.x) lines.push(tok.dataset.x);
+  return lines.join("\n");
+}
+window.__bpeTipText = tipText;  // for the browser tests, which compare it with the server's text
