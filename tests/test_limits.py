@@ -80,6 +80,13 @@ def test_rank_file_limits():
         engine.parse_tiktoken_bpe(long_token + b" 0\n", source="x.tiktoken")
 
 
+def test_vocab_bpe_token_length_limit():
+    """Doubling merge lines ("a a", "aa aa", …) are refused at the line whose token passes the limit."""
+    lines = "#version: 0.2\n" + "".join(f"{'a' * 2 ** i} {'a' * 2 ** i}\n" for i in range(14))
+    with pytest.raises(engine.TokenizerTooLargeError, match="vocab.bpe, line 14: this token would be 8,192 bytes"):
+        engine.parse_data_gym(lines, vocab_source="vocab.bpe")
+
+
 def test_vocab_bpe_limit():
     lines = "#version: 0.2\n" + "a b\n" * (limits.MAX_TOKENS + 1)
     with pytest.raises(engine.TokenizerTooLargeError, match="merge lines"):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 
 import pytest
 
@@ -92,6 +93,28 @@ def test_shipped_gpt2_encoder_json_agrees_with_vocab_bpe():
     bpe, encoder = load.read_data_file(bpe_file, bpe_hash), load.read_data_file(json_file, json_hash)
     ranks = load.parse_data_gym(bpe, encoder, vocab_source=bpe_file, encoder_source=json_file)
     assert ranks == engine.get_encoding("gpt2").mergeable_ranks
+
+
+@given(st.lists(st.tuples(st.integers(0, 300), st.integers(0, 300)), max_size=40),
+       st.sampled_from(["", "#version: 0.2\n"]), st.booleans())
+def test_data_gym_bulk_parse_equals_the_line_loop(pairs, header, trailing_newline):
+    """Random merge lists (many refer to tokens no earlier line made, some repeat): the bulk parse
+    gives the line loop's ranks, or the same error."""
+    made = [bytes([b]) for b in range(256)]
+    lines = []
+    for i, j in pairs:
+        left, right = made[i % len(made)], made[(i * 7 + j) % len(made)] if j % 5 else b"\xff\xfe"
+        lines.append(f"{encode_printable(left)} {encode_printable(right)}")
+        made.append(left + right)
+    text = header + "\n".join(lines) + ("\n" if trailing_newline and lines else "")
+    try:
+        want = load.parse_data_gym("")  # the 256 single bytes, in the table's order
+        load._merge_lines(text.split("\n"), 1 if header else 0, want, "vocab.bpe")
+    except ValueError as exc:
+        with pytest.raises(ValueError, match=re.escape(str(exc))):
+            load.parse_data_gym(text)
+        return
+    assert load.parse_data_gym(text) == want
 
 
 def test_data_gym_fast_path_equals_the_checked_line_loop():
