@@ -30,11 +30,14 @@ def plain(markdown: str) -> str:
 VIEW_APP = str(Path(__file__).parent / "apps" / "view_app.py")
 
 
-def run_view(view: str, *, timeout: float = 90, **session):
-    """Run one view (a module of playground/) in tests/apps/view_app.py with `session` preset; no exception."""
+def run_view(view: str, *, timeout: float = 90, query: dict[str, str] | None = None, **session):
+    """Run one view (a module of playground/) in tests/apps/view_app.py with `session` preset and the
+    link's `query` parameters; no exception."""
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(VIEW_APP, default_timeout=timeout)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
     at.session_state["_view"] = view
     for key, value in session.items():
         at.session_state[key] = value
