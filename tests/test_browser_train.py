@@ -66,6 +66,17 @@ def _drop(uploader: Locator, path: Path) -> None:
     expect(uploader).to_contain_text(path.name)
 
 
+def _load_and_use(page: Page, stem: str) -> str:
+    """Press Load tokenizer, then Use in Compare; the loaded encoding's name (`stem`-<8 hex digits>)."""
+    page.get_by_role("button", name="Load tokenizer").click()
+    expect(page.get_by_text("It is now in the sidebar's Encodings list")).to_be_visible(timeout=FIRST)
+    success = page.get_by_test_id("stAlertContentSuccess").filter(has_text="It is now in the sidebar")
+    name = re.search(rf"{re.escape(stem)}-[0-9a-f]{{8}}", success.inner_text()).group()
+    page.get_by_role("button", name="Use in Compare").last.click()
+    expect(page.get_by_test_id("stSidebar").get_by_text(name, exact=True)).to_be_visible(timeout=FIRST)
+    return name
+
+
 def test_upload_minbpe_model(page: Page, tmp_path, screenshot):
     page.goto("/train")
     expect(page.get_by_role("button", name="Train", exact=True)).to_be_visible(timeout=FIRST)
@@ -82,11 +93,7 @@ def test_upload_minbpe_model(page: Page, tmp_path, screenshot):
     good.write_text(engine.dump_minbpe_model(enc))
     _drop(uploader, good)
     expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)  # the upload's rerun is done
-    page.get_by_role("button", name="Load tokenizer").click()
-    expect(page.get_by_text("It is now in the sidebar's Encodings list")).to_be_visible(timeout=FIRST)
-    name = re.search(r"sample-[0-9a-f]{8}", page.get_by_test_id("stAlertContentSuccess").inner_text()).group()
-    page.get_by_role("button", name="Use in Compare").last.click()
-    expect(page.get_by_test_id("stSidebar").get_by_text(name, exact=True)).to_be_visible()
+    _load_and_use(page, "sample")
     expect(page.get_by_test_id("stException")).to_have_count(0)
     screenshot("train_upload")
 
@@ -113,12 +120,7 @@ def test_upload_sentencepiece_model_and_a_broken_tokenizer_json(page: Page, tmp_
     model = tmp_path / "mistral-7b.model"
     model.write_bytes(gzip.decompress((DATA_DIR / "mistral_tokenizer.model.v1.gz").read_bytes()))
     _drop(uploader, model)
-    page.get_by_role("button", name="Load tokenizer").click()
-    expect(page.get_by_text("It is now in the sidebar's Encodings list")).to_be_visible(timeout=FIRST)
-    success = page.get_by_test_id("stAlertContentSuccess").filter(has_text="It is now in the sidebar")
-    name = re.search(r"mistral-7b-[0-9a-f]{8}", success.inner_text()).group()
-    page.get_by_role("button", name="Use in Compare").last.click()
-    expect(page.get_by_test_id("stSidebar").get_by_text(name, exact=True)).to_be_visible(timeout=FIRST)
+    name = _load_and_use(page, "mistral-7b")
     # the uploaded model's ids are the built-in mistral-v1's, drawn on Compare (the session has the default text)
     page.get_by_test_id("stSidebar").get_by_role("link", name="Compare").click()
     row = page.locator(f"#cmp-{slug(name)}")
