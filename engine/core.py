@@ -3,7 +3,8 @@
 An `Encoding` is a split pattern, a rank table (token bytes -> id) and a few
 special tokens.  Encoding a text is two stages:
 
-1. *pre-tokenize*: special tokens are cut out first (only those allowed), then
+1. *pre-tokenize*: special tokens are cut out first (only those allowed; the
+   rules, shared with the other families, are `engine.special_tokens`), then
    the split pattern cuts the rest into pieces (words, numbers, runs of spaces);
 2. *BPE*: each piece's UTF-8 bytes are merged by rank (`engine.bpe`).
 

@@ -6,22 +6,27 @@ caller must opt into.  By default `encode` refuses text that holds one
 that resolve it); ``allowed_special`` turns listed ones into their ids,
 ``disallowed_special=()`` encodes them as plain text::
 
+    >>> enc = engine.get_encoding("cl100k_base")
     >>> enc.encode("hi<|endoftext|>", allowed_special="all")[-1] == enc.eot_token
     True
 
-The families build their special tokens differently (a rank file's extra
-names, ``tokenizer.json``'s special added tokens, SentencePiece's control
-symbols) and share nothing else of their internals, so this is a mixin, not
-a base class: `SpecialTokens` needs only ``self._special`` (text -> id) and
-``self._special_ids`` (the ids, a frozenset) and adds the public properties
-and the allowed / disallowed check; `special_segments` cuts text at the
-allowed tokens for the families that cut before anything else (the
+Why a mixin.  Three unrelated classes carry these rules -- `Encoding` (and its
+tiktoken-style subclasses), `HfEncoding` and `SentencePieceEncoding` -- and
+they build their special tokens differently (a rank file's extra names,
+``tokenizer.json``'s special added tokens, SentencePiece's control symbols)
+over internals that have little else in common (byte ranks, a Hugging Face
+pipeline, character merges).  A common base class would force one
+constructor on them; plain functions would leave each class to repeat the
+public properties.  So `SpecialTokens` asks only for ``self._special`` (text
+-> id) and ``self._special_ids`` (a frozenset of the ids) and adds the
+properties and the allowed / disallowed check.  `special_segments` cuts text
+at the allowed tokens for the families that cut before anything else (the
 Hugging Face family finds its added tokens in its own pipeline instead).
 
-The trap: a search for the *first* disallowed token must be leftmost, then
-longest (``<|fim_prefix|>`` must not be reported as a shorter token that is
-its prefix).  `special_regex` sorts longest first so the alternation does
-that; `first_disallowed` reaches the same token more cheaply when the
+The trap: the disallowed token reported must be the leftmost, then the
+longest (of two special tokens where one is a prefix of the other, the
+longer one matched).  `special_regex` sorts longest first so the alternation
+does that; `first_disallowed` reaches the same token more cheaply when the
 caller allowed some tokens (tests/test_special_tokens.py checks it against
 that plain search).
 """
@@ -36,8 +41,7 @@ import regex
 
 from .errors import DisallowedSpecialTokenError
 
-# tiktoken's keyword arguments, named once (written out in full on every signature, they were
-# the longest repeated lines of the engine).
+# tiktoken's two keyword arguments, named once for every signature that takes them.
 AllowedSpecial = Literal["all"] | AbstractSet[str]
 DisallowedSpecial = Literal["all"] | Collection[str]
 
