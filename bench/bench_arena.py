@@ -18,14 +18,9 @@ Not a test: numbers depend on the machine and on what else runs on its two cores
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
-import socket
 import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import quote
 
@@ -35,9 +30,6 @@ sys.path.insert(0, str(ROOT))
 NAMES = ["gpt2", "cl100k_base", "o200k_base", "llama3", "llama4", "qwen2.5", "qwen3.6",
          "mistral-tekken", "mistral-v3", "deepseek-v4"]
 KW = {"allowed_special": set(), "disallowed_special": ()}
-CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def corpus(n: int, offset: int) -> str:
@@ -122,36 +114,18 @@ def bench_apptest(n: int) -> None:
 
 
 # ------------------------------------------------------------------ browser
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def bench_browser(n: int) -> None:
     import engine
     from playwright.sync_api import expect, sync_playwright
 
-    port = _free_port()
-    log = Path(tempfile.mkdtemp(prefix="bench_arena_")) / "server.log"
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-           "--server.port", str(port), "--server.address", "127.0.0.1",
-           "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=log.open("w"),
-                            stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(600):
-            try:
-                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                    if r.read() == b"ok":
-                        break
-            except OSError:
-                time.sleep(0.1)
+    from bench.served import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, served
+
+    with served(prefix="bench_arena_") as server:
+        url = server.url
         kept, _ = engine.arena.distinct_encodings([engine.get_encoding(x) for x in engine.list_encoding_names()])
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport={"width": 1300, "height": 900})
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport=VIEWPORT)
 
             def shown(text: str) -> None:
                 best = min(len(e.encode(text, **KW)) for e in kept)
@@ -192,12 +166,6 @@ def bench_browser(n: int) -> None:
         print(f"  a new text pasted (until drawn)            {new:.2f} s  (includes the box's 200 ms debounce)")
         print(f"  a rerun on the same text (Colour by)       {same:.2f} s")
         print(f"  the page opened again, a new session       {reload:.2f} s  (page boot included)")
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def main() -> None:

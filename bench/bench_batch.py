@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 import engine  # noqa: E402
 from engine import batch  # noqa: E402
 from engine.openai_public import SPECS  # noqa: E402
+from bench.bench_engine import best_of as best  # noqa: E402
 
 
 def documents(n: int) -> list[str]:
@@ -52,15 +53,6 @@ def documents(n: int) -> list[str]:
     pool = cases + paragraphs
     pool = [engine.repair_surrogates(t) for t in pool]  # a few corpus cases hold lone surrogates
     return [f"{pool[i % len(pool)]} (document {i})" for i in range(n)]
-
-
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def best_wall_cpu(fn, repeat: int) -> tuple[float, float]:

@@ -50,14 +50,26 @@ def corpora() -> dict[str, str]:
     return {"english": english, "code": code, "multilingual": multilingual, "ui-strings": ui_strings}
 
 
-def best_of(fn, repeats: int) -> float:
+def best_of(fn, repeats: int, clock=time.perf_counter) -> float:
+    """Least time of `repeats` runs of `fn` on `clock` (time.process_time where the VM's load makes wall time drift)."""
     times = []
     for _ in range(repeats):
         gc.collect()
-        t = time.perf_counter()
+        t = clock()
         fn()
-        times.append(time.perf_counter() - t)
+        times.append(clock() - t)
     return min(times)
+
+
+def cold_and_warm(enc, text: str, repeats: int, clock=time.perf_counter) -> tuple[float, float]:
+    """Best seconds for ``enc.encode_ordinary(text)`` with emptied caches, then with caches one untimed run filled."""
+    def cold() -> None:
+        enc.clear_cache()
+        enc.encode_ordinary(text)
+
+    t_cold = best_of(cold, repeats, clock)
+    enc.encode_ordinary(text)
+    return t_cold, best_of(lambda: enc.encode_ordinary(text), repeats, clock)
 
 
 def tiktoken_encoding(name: str):

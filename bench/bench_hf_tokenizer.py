@@ -22,6 +22,7 @@ machine does not inflate.  The load average is printed with the tables.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import random
 import statistics
@@ -36,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import engine  # noqa: E402
+import bench_engine  # noqa: E402
 from bench_engine import corpora  # noqa: E402
 from engine.families.hf_tokenizer_json import BUILTIN_FILES  # noqa: E402
 from engine.load import read_data_file  # noqa: E402
@@ -43,14 +45,7 @@ from engine.load import read_data_file  # noqa: E402
 NAME = "deepseek-v4"
 
 
-def best_of(fn, repeats: int) -> float:
-    """Least CPU time of `repeats` runs."""
-    times = []
-    for _ in range(repeats):
-        t = time.process_time()
-        fn()
-        times.append(time.process_time() - t)
-    return min(times)
+best_of = functools.partial(bench_engine.best_of, clock=time.process_time)  # least CPU time of `repeats` runs
 
 
 def reference_file() -> Path:

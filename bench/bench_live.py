@@ -20,15 +20,9 @@ time, interactions after 2 MB < 1.5 s).
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import quote
 
@@ -36,18 +30,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
+from bench.served import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, served  # noqa: E402
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
-CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LONG = 60_000  # ms
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def corpus_text(n: int) -> str:
@@ -56,36 +42,6 @@ def corpus_text(n: int) -> str:
     while len(text) < n:
         text += text
     return text[:n]
-
-
-def start_server(app: Path, log: Path) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-           "--server.port", str(port), "--server.address", "127.0.0.1",
-           "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
-    proc = subprocess.Popen(cmd, cwd=app, stdin=subprocess.DEVNULL, stdout=log.open("w"),
-                            stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    t0 = time.perf_counter()
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError(log.read_text())
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                if r.read() == b"ok":
-                    return proc, url
-        except OSError:
-            time.sleep(0.05)
-        if time.perf_counter() - t0 > 60:
-            raise RuntimeError("server not healthy after 60 s")
-
-
-def stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
 
 
 def settled(page: Page) -> None:
@@ -135,19 +91,14 @@ def keystrokes(page: Page, url: str, text: str, rounds: int) -> tuple[float, lis
 
 
 def cold_tree(app: Path, token_id: int) -> float:
-    log = Path(tempfile.mkdtemp(prefix="bench_live_")) / "server.log"
-    proc, url = start_server(app, log)
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport={"width": 1300, "height": 900})
-            t = time.perf_counter()
-            page.goto(f"{url}/tree?tok={token_id}&tenc=o200k_base")
-            expect(page.get_by_test_id("stGraphVizChart").locator("svg g.node").first).to_be_visible(timeout=LONG)
-            took = time.perf_counter() - t
-            browser.close()
-    finally:
-        stop(proc)
+    with served(app, prefix="bench_live_") as server, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=VIEWPORT)
+        t = time.perf_counter()
+        page.goto(f"{server.url}/tree?tok={token_id}&tenc=o200k_base")
+        expect(page.get_by_test_id("stGraphVizChart").locator("svg g.node").first).to_be_visible(timeout=LONG)
+        took = time.perf_counter() - t
+        browser.close()
     return took
 
 
@@ -230,20 +181,15 @@ def main() -> None:
     longest = max(o200k.mergeable_ranks, key=len)
     tree_id = o200k.mergeable_ranks[longest]
 
-    log = Path(tempfile.mkdtemp(prefix="bench_live_")) / "server.log"
-    proc, url = start_server(app, log)
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport={"width": 1300, "height": 900})
-            first, keys = keystrokes(page, url, corpus_text(3_000), args.rounds)
-            print("keystrokes", [round(k, 3) for k in keys], "first", round(first, 2), flush=True)
-            page.close()
-            page = browser.new_page(viewport={"width": 1300, "height": 900})
-            big = after_big_paste(page, url, corpus_text(int(args.mb * 1_000_000)))
-            browser.close()
-    finally:
-        stop(proc)
+    with served(app, prefix="bench_live_") as server, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=VIEWPORT)
+        first, keys = keystrokes(page, server.url, corpus_text(3_000), args.rounds)
+        print("keystrokes", [round(k, 3) for k in keys], "first", round(first, 2), flush=True)
+        page.close()
+        page = browser.new_page(viewport=VIEWPORT)
+        big = after_big_paste(page, server.url, corpus_text(int(args.mb * 1_000_000)))
+        browser.close()
     cold = cold_tree(app, tree_id)
     import random
 

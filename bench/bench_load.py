@@ -59,11 +59,8 @@ import random
 import re
 import resource
 import json
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 import urllib.parse
 import urllib.request
@@ -76,6 +73,10 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 APP_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(APP_DIR))
+from bench.served import served  # noqa: E402
+from deploy.run_replicas import Cluster  # noqa: E402
+
 CORPUS = APP_DIR / "tests" / "data" / "corpus" / "taylorswift.txt"  # minbpe's training text
 MARKER = re.compile(rb"u\d{4}x[0-9a-f]{6}")
 ACTIONS = ["open_tokenize", "edit_text", "compare", "merge_tree", "vocabulary", "vocab_search",
@@ -429,44 +430,13 @@ def cpu_seconds(pid: int | list[int] | None) -> float | None:
     return total
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
 def started_server(ttl: int):
-    """`streamlit run app.py` on a free loopback port (stopped at the end, this PID only)."""
-    port = free_port()
-    log = Path(tempfile.mkdtemp(prefix="bench-load-")) / "server.log"
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-           "--server.port", str(port), "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
-           "--browser.gatherUsageStats", "false", "--server.disconnectedSessionTTL", str(ttl)]
-    with open(log, "w") as out:
-        proc = subprocess.Popen(cmd, cwd=APP_DIR, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"streamlit exited rc={proc.returncode}:\n{log.read_text()}")
-            with contextlib.suppress(OSError), urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                if r.read() == b"ok":
-                    break
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit not healthy after 60 s:\n{log.read_text()}")
-            time.sleep(0.1)
-        print(f"server {url} pid {proc.pid}, log {log}", file=sys.stderr)
-        yield url, proc.pid
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    """`streamlit run app.py` on a free loopback port (bench/served.py), stopped at the end (this PID only)."""
+    os.environ["STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL"] = str(ttl)  # the server inherits it
+    with served(APP_DIR, prefix="bench-load-") as server:
+        print(f"server {server.url} pid {server.proc.pid}, log {server.log}", file=sys.stderr)
+        yield server.url, server.proc.pid
 
 
 @contextlib.contextmanager
@@ -475,9 +445,6 @@ def started_replicas(n: int, ttl: int):
 
     Yields the proxy's URL and the replicas' PIDs (CPU and RSS are summed over them; nginx's own
     few MB are left out)."""
-    sys.path.insert(0, str(APP_DIR / "deploy"))
-    from run_replicas import Cluster
-
     os.environ["STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL"] = str(ttl)  # the replicas inherit it
     with Cluster(n=n) as cluster:
         print(f"proxy {cluster.url}, replicas {[r.url for r in cluster.replicas]}", file=sys.stderr)

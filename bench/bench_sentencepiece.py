@@ -21,7 +21,6 @@ table shows both.
 from __future__ import annotations
 
 import argparse
-import gc
 import random
 import subprocess
 import sys
@@ -50,13 +49,7 @@ CLOCK = time.process_time
 
 
 def best_of(fn, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        gc.collect()
-        t = CLOCK()
-        fn()
-        times.append(CLOCK() - t)
-    return min(times)
+    return bench_engine.best_of(fn, repeats, CLOCK)  # CLOCK as set by --wall
 
 
 def reference(name: str):
@@ -78,13 +71,7 @@ def throughput(repeats: int) -> None:
             mb = len(text.encode("utf-8")) / 1e6
             assert enc.encode_ordinary(text) == ref.encode(text), f"{name} {corpus}: ids differ"
 
-            def cold():
-                enc.clear_cache()
-                enc.encode_ordinary(text)
-
-            t_cold = best_of(cold, repeats)
-            enc.encode_ordinary(text)
-            t_warm = best_of(lambda: enc.encode_ordinary(text), repeats)
+            t_cold, t_warm = bench_engine.cold_and_warm(enc, text, repeats, CLOCK)
             t_ref = best_of(lambda: ref.encode(text), repeats)
             lines = text.split("\n")
             t_lines = best_of(lambda: ref.encode(lines), repeats)

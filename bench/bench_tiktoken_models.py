@@ -17,7 +17,7 @@ Goals (issue 9): load < 0.3 s; warm >= 50% of the reference; a 100k-character pi
 from __future__ import annotations
 
 import argparse
-import gc
+import functools
 import subprocess
 import sys
 import time
@@ -27,19 +27,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench"), str(ROOT / "tests")]
 
 import engine  # noqa: E402
+import bench_engine  # noqa: E402
 from bench_engine import corpora  # noqa: E402
 from tiktoken_models_oracle import NAMES, reference  # noqa: E402
 
 
-def best_of(fn, repeats: int) -> float:
-    """Best CPU time of `repeats` runs (process time: this VM is shared, wall time drifts with its load)."""
-    times = []
-    for _ in range(repeats):
-        gc.collect()
-        t = time.process_time()
-        fn()
-        times.append(time.process_time() - t)
-    return min(times)
+# Best CPU time of `repeats` runs (process time: this VM is shared, wall time drifts with its load).
+best_of = functools.partial(bench_engine.best_of, clock=time.process_time)
 
 
 def cold_load(name: str) -> float:
@@ -72,13 +66,7 @@ def main() -> None:
         for corpus, text in texts.items():
             assert enc.encode_ordinary(text) == ref(text), (name, corpus)
 
-            def cold():
-                enc.clear_cache()
-                enc.encode_ordinary(text)
-
-            cold_s = best_of(cold, repeats)
-            enc.encode_ordinary(text)
-            warm_s = best_of(lambda: enc.encode_ordinary(text), repeats)
+            cold_s, warm_s = bench_engine.cold_and_warm(enc, text, repeats, time.process_time)
             ref_s = best_of(lambda: ref(text), repeats)
             long_word = best_of(lambda: (enc.clear_cache(), enc.encode_ordinary(word)), 1)
             long_space = best_of(lambda: (enc.clear_cache(), enc.encode_ordinary(spaces)), 1)

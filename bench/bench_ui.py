@@ -13,60 +13,23 @@ Not a test: numbers depend on the machine (targets: first render < 3 s, rerender
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
+from bench.served import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, served  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
-
-CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def ten_k_text() -> str:
     corpus = (ROOT / "tests" / "data" / "corpus" / "taylorswift.txt")
     text = corpus.read_text(encoding="utf-8") if corpus.exists() else "The quick brown fox 1234567. " * 400
     return text[:10_000]
-
-
-def start_server(log: Path) -> tuple[subprocess.Popen, str, float]:
-    port = free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-           "--server.port", str(port), "--server.address", "127.0.0.1",
-           "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=log.open("w"),
-                            stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError(log.read_text())
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                if r.read() == b"ok":
-                    return proc, url, time.perf_counter() - t0
-        except OSError:
-            time.sleep(0.05)
-        if time.perf_counter() - t0 > 60:
-            raise RuntimeError("server not healthy after 60 s")
 
 
 def main() -> None:
@@ -76,14 +39,13 @@ def main() -> None:
     gpt2, cl100k = engine.get_encoding("gpt2"), engine.get_encoding("cl100k_base")
     text = ten_k_text()
 
-    log = Path(tempfile.mkdtemp(prefix="bench_ui_")) / "server.log"
-    proc, url, t_health = start_server(log)
-    try:
+    with served(prefix="bench_ui_") as server:
+        url, t_health = server.url, server.seconds_to_health
         with sync_playwright() as pw:
             t = time.perf_counter()
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             t_launch = time.perf_counter() - t
-            page = browser.new_page(viewport={"width": 1300, "height": 900})
+            page = browser.new_page(viewport=VIEWPORT)
 
             t = time.perf_counter()
             page.goto(url + "/compare")
@@ -113,12 +75,6 @@ def main() -> None:
             box = page.get_by_label("Text", exact=True)
             tokenize = [edit(text[:3_000] + f" change{i} " + text[3_000:], "tokenize") for i in range(args.rounds)]
             browser.close()
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
     print(f"server start -> health ok              {t_health:6.2f} s")
     print(f"chromium launch                        {t_launch:6.2f} s")

@@ -106,9 +106,11 @@ def stop_process(proc: subprocess.Popen | None, sig: int = signal.SIGTERM, timeo
 
 @dataclass
 class Replica:
+    """One `streamlit run app.py` of `app_dir` on 127.0.0.1:`port` (the benches and tests start theirs so too)."""
     port: int
     log: Path
     proc: subprocess.Popen | None = None
+    app_dir: Path = APP_DIR
 
     @property
     def url(self) -> str:
@@ -124,7 +126,7 @@ class Replica:
                "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
         env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", STREAMLIT_SERVER_HEADLESS="true")
         with open(self.log, "a") as log:
-            self.proc = subprocess.Popen(cmd, cwd=APP_DIR, env=env, stdin=subprocess.DEVNULL, stdout=log,
+            self.proc = subprocess.Popen(cmd, cwd=self.app_dir, env=env, stdin=subprocess.DEVNULL, stdout=log,
                                          stderr=subprocess.STDOUT, start_new_session=True)
 
     def wait_healthy(self, timeout: float = 60) -> None:

@@ -3,7 +3,8 @@
 An `Encoding` is a split pattern, a rank table (token bytes -> id) and a few
 special tokens.  Encoding a text is two stages:
 
-1. *pre-tokenize*: special tokens are cut out first (only those allowed), then
+1. *pre-tokenize*: special tokens are cut out first (only those allowed; the
+   rules, shared with the other families, are `engine.special_tokens`), then
    the split pattern cuts the rest into pieces (words, numbers, runs of spaces);
 2. *BPE*: each piece's UTF-8 bytes are merged by rank (`engine.bpe`).
 
@@ -18,7 +19,7 @@ import threading
 from itertools import chain, compress, islice, repeat
 from operator import is_not, not_
 from types import MappingProxyType
-from typing import TYPE_CHECKING, AbstractSet, Any, Collection, Iterable, Literal, Mapping, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 import regex
 
@@ -26,11 +27,14 @@ from . import unstable
 from . import batch as batching  # not `batch`: decode_batch has a parameter of that name (tiktoken's)
 from .bpe import LONG_PIECE, bytes_pair_rank, ids_pair_rank, merge_bytes, merge_heap, merge_pairs_small
 from .decoding import DecodeById
-from .errors import DisallowedSpecialTokenError, UnknownTokenError
+from .errors import UnknownTokenError
 from .merges import MergeNode, build_merge_tree, recover_merges
 from .openai_public import BUILTIN_PATTERNS
 from .patterns import Splitter, compile_pattern, split_timeout_error, unicode16_view
 from .records import BpeTrace, MergeStep, Piece, Token
+from .special_tokens import (
+    AllowedSpecial, DisallowedSpecial, SpecialTokens, raise_disallowed_special_token, special_segments,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -55,32 +59,7 @@ def repair_surrogates(text: str) -> str:
         return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
-def raise_disallowed_special_token(token: str) -> NoReturn:
-    raise DisallowedSpecialTokenError(token)
-
-
-@functools.lru_cache(maxsize=128)
-def _special_regex(tokens: frozenset[str]) -> regex.Pattern:
-    # Longest first, so a special token that is a prefix of another never wins.
-    return regex.compile("|".join(regex.escape(t) for t in sorted(tokens, key=lambda t: (-len(t), t))))
-
-
-def special_segments(
-    text: str, allowed: frozenset[str], special_ids: Mapping[str, int]
-) -> Iterable[tuple[int, int, int | None]]:
-    """(start, end, special id or None): ordinary text and the `allowed` special tokens, in order."""
-    start = 0
-    if allowed:
-        for m in _special_regex(allowed).finditer(text):
-            if m.start() > start:
-                yield start, m.start(), None
-            yield m.start(), m.end(), special_ids[m.group()]
-            start = m.end()
-    if start < len(text):
-        yield start, len(text), None
-
-
-class Encoding(DecodeById):
+class Encoding(SpecialTokens, DecodeById):
     """A byte-level BPE tokenizer with tiktoken's interface.
 
     With ``merges=None`` (the built-ins, any tiktoken rank file) a pair of
@@ -172,15 +151,6 @@ class Encoding(DecodeById):
         return MappingProxyType(self._ranks)
 
     @property
-    def special_tokens(self) -> Mapping[str, int]:
-        """Special token text -> id, read-only."""
-        return MappingProxyType(self._special)
-
-    @property
-    def special_tokens_set(self) -> set[str]:
-        return set(self._special)
-
-    @property
     def eot_token(self) -> int:
         return self._special["<|endoftext|>"]
 
@@ -188,9 +158,6 @@ class Encoding(DecodeById):
     def uses_pair_merges(self) -> bool:
         """True for minbpe-style tokenizers whose merges are explicit pairs of ids."""
         return self._pair_merges is not None
-
-    def is_special_token(self, token: int) -> bool:
-        return token in self._special_ids
 
     def token_byte_values(self) -> list[bytes]:
         """Every ordinary token's bytes, sorted."""
@@ -234,21 +201,6 @@ class Encoding(DecodeById):
         self.__init__(**state)  # type: ignore[misc]  # rebuilds the checks, lock and caches
 
     # ------------------------------------------------------------- encoding
-    def _allowed(self, text: str, allowed_special, disallowed_special) -> frozenset[str]:
-        if allowed_special == "all":
-            allowed = frozenset(self._special)
-        else:
-            allowed = frozenset(allowed_special)
-        if disallowed_special == "all":
-            disallowed = frozenset(self._special) - allowed
-        else:
-            disallowed = frozenset(disallowed_special)
-        if disallowed:
-            match = _special_regex(disallowed).search(text)
-            if match is not None:
-                raise_disallowed_special_token(match.group())
-        return allowed & frozenset(self._special)
-
     def _segments(self, text: str, allowed: frozenset[str]) -> Iterable[tuple[int, int, int | None]]:
         return special_segments(text, allowed, self._special)
 
@@ -358,13 +310,8 @@ class Encoding(DecodeById):
         self._encode_text(repair_surrogates(text), out)
         return out
 
-    def encode(
-        self,
-        text: str,
-        *,
-        allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
-        disallowed_special: Literal["all"] | Collection[str] = "all",
-    ) -> list[int]:
+    def encode(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
+               disallowed_special: DisallowedSpecial = "all") -> list[int]:
         """Ids for `text`, like tiktoken: special tokens are refused unless allowed.
 
         ``allowed_special="all"`` encodes every special token as its id;
@@ -394,13 +341,8 @@ class Encoding(DecodeById):
             return self._special[text]
         raise KeyError(f"{text_or_bytes!r} is not a single token of {self.name}")
 
-    def encode_to_numpy(
-        self,
-        text: str,
-        *,
-        allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
-        disallowed_special: Literal["all"] | Collection[str] = "all",
-    ) -> npt.NDArray[np.uint32]:
+    def encode_to_numpy(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
+                        disallowed_special: DisallowedSpecial = "all") -> npt.NDArray[np.uint32]:
         """`encode` as a numpy ``uint32`` array (needs numpy)."""
         try:
             import numpy as np
@@ -417,14 +359,8 @@ class Encoding(DecodeById):
         """`encode_ordinary` for each text; large batches run on up to `num_threads` worker processes."""
         return batching.encode_batch(self, list(text), num_threads, None)
 
-    def encode_batch(
-        self,
-        text: Sequence[str],
-        *,
-        num_threads: int = 8,
-        allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
-        disallowed_special: Literal["all"] | Collection[str] = "all",
-    ) -> list[list[int]]:
+    def encode_batch(self, text: Sequence[str], *, num_threads: int = 8, allowed_special: AllowedSpecial = frozenset(),
+                     disallowed_special: DisallowedSpecial = "all") -> list[list[int]]:
         """`encode` for each text, in order; large batches run on up to `num_threads` worker processes.
 
         Pure Python holds the GIL, so threads cannot help (bench/bench_batch.py
@@ -493,13 +429,8 @@ class Encoding(DecodeById):
         """Ids for raw bytes, as tiktoken (see `engine.unstable.encode_bytes`)."""
         return unstable.encode_bytes(self, bytes(text))
 
-    def encode_with_unstable(
-        self,
-        text: str,
-        *,
-        allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
-        disallowed_special: Literal["all"] | Collection[str] = "all",
-    ) -> tuple[list[int], list[list[int]]]:
+    def encode_with_unstable(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
+                             disallowed_special: DisallowedSpecial = "all") -> tuple[list[int], list[list[int]]]:
         """Stable ids for a prefix of `text`, and every id sequence that may continue them.
 
         tiktoken's semantics (see `engine.unstable`); the order of the
@@ -535,13 +466,8 @@ class Encoding(DecodeById):
         return b"".join(pieces).decode("utf-8", errors="strict"), offsets
 
     # ---------------------------------------------------------- explaining
-    def pretokenize(
-        self,
-        text: str,
-        *,
-        allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
-        disallowed_special: Literal["all"] | Collection[str] = "all",
-    ) -> list[Piece]:
+    def pretokenize(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
+                    disallowed_special: DisallowedSpecial = "all") -> list[Piece]:
         """The pieces BPE runs on, with character and byte offsets (special tokens cut out first).
 
         Offsets are into ``repair_surrogates(text)``, which is `text` itself
@@ -570,13 +496,8 @@ class Encoding(DecodeById):
                 raise split_timeout_error() from None
         return pieces
 
-    def tokenize(
-        self,
-        text: str,
-        *,
-        allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
-        disallowed_special: Literal["all"] | Collection[str] = "all",
-    ) -> list[Token]:
+    def tokenize(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
+                 disallowed_special: DisallowedSpecial = "all") -> list[Token]:
         """One record per token with its bytes, byte and character offsets and piece."""
         tokens: list[Token] = []
         for piece in self.pretokenize(text, allowed_special=allowed_special, disallowed_special=disallowed_special):

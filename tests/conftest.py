@@ -9,11 +9,6 @@ import json
 import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -35,11 +30,14 @@ def plain(markdown: str) -> str:
 VIEW_APP = str(Path(__file__).parent / "apps" / "view_app.py")
 
 
-def run_view(view: str, *, timeout: float = 90, **session):
-    """Run one view (a module of playground/) in tests/apps/view_app.py with `session` preset; no exception."""
+def run_view(view: str, *, timeout: float = 90, query: dict[str, str] | None = None, **session):
+    """Run one view (a module of playground/) in tests/apps/view_app.py with `session` preset and the
+    link's `query` parameters; no exception."""
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(VIEW_APP, default_timeout=timeout)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
     at.session_state["_view"] = view
     for key, value in session.items():
         at.session_state[key] = value
@@ -70,46 +68,18 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.skip(reason=f"no chromium at {CHROMIUM}: apt-get install chromium"))
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def streamlit_server(tmp_path_factory):
-    port = _free_port()
-    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", STREAMLIT_SERVER_HEADLESS="true")
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-           "--server.port", str(port), "--server.address", "127.0.0.1",
-           "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen(cmd, cwd=APP_DIR, env=env, stdin=subprocess.DEVNULL,
-                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
+    """`streamlit run app.py` on a free loopback port, as deploy/run_replicas.py starts a replica; stopped at the end."""
+    from deploy.run_replicas import Replica, free_port
+
+    server = Replica(free_port(), tmp_path_factory.mktemp("streamlit") / "server.log")
+    server.start()
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"streamlit exited rc={proc.returncode}:\n{log_path.read_text()}")
-            try:
-                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                    if r.read() == b"ok":
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit not healthy after 60 s:\n{log_path.read_text()}")
-            time.sleep(0.1)
-        yield url
+        server.wait_healthy()
+        yield server.url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        server.stop()
 
 
 @pytest.fixture(scope="session")

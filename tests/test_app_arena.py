@@ -2,30 +2,21 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import plain
+from conftest import plain, run_view
 
 import engine
 from playground import chunk_view, state
 
-VIEW_APP = Path(__file__).parent / "apps" / "view_app.py"
 TEXT = ("Tokenizers cut text into tokens. Привет, мир! 日本語の文章です。\n\n"
         "A second paragraph with numbers 1234567 and an emoji 👋🏽. The end.")
 
 
 def app(view: str, **values) -> AppTest:
-    at = AppTest.from_file(str(VIEW_APP), default_timeout=120)
-    at.session_state["_view"] = view
-    at.session_state[state.TEXT] = TEXT
-    for key, value in values.items():
-        at.session_state[key] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return run_view(view, timeout=120, **{state.TEXT: TEXT, **values})
 
 
 def distinct_builtins() -> list[str]:

@@ -1,28 +1,19 @@
 """AppTest of the gallery view: every demo renders, its numbers are the engine's, buttons set state."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import plain
+from conftest import plain, run_view
 
 import engine
 from playground.gallery_demos import DEMOS, languages
 
-VIEW_APP = Path(__file__).parent / "apps" / "view_app.py"
 NAMES = ["gpt2", "cl100k_base", "o200k_base"]
 
 
 def gallery(**state) -> AppTest:
-    at = AppTest.from_file(str(VIEW_APP), default_timeout=60)
-    at.session_state["_view"] = "gallery_view"
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return run_view("gallery_view", timeout=60, **state)
 
 
 def tokens(name: str, text: str, **kwargs) -> int:

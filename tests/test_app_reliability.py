@@ -8,7 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import engine
-from conftest import plain
+from conftest import plain, run_view
 from playground import state, train_view
 from playground.escaping import md
 
@@ -141,13 +141,8 @@ def test_a_link_cannot_select_an_encoding_twice_or_an_unknown_one():
 
 
 def test_view_values_travel_in_the_link_and_are_validated():
-    at = AppTest.from_file(VIEW_APP, default_timeout=90)
-    at.query_params["v.vocab_query"] = '"ing"'
-    at.query_params["v.vocab_mode"] = '{"not": "allowed"}'
-    at.query_params["v.not_a_key"] = '"x"'
-    at.session_state["_view"] = "vocab_view"
-    at.run()
-    assert not at.exception
+    at = run_view("vocab_view", query={"v.vocab_query": '"ing"', "v.vocab_mode": '{"not": "allowed"}',
+                                       "v.not_a_key": '"x"'})
     assert at.session_state["vocab_query"] == "ing"
     assert "not_a_key" not in at.session_state
     assert at.text_input(key="vocab_query").value == "ing"

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -14,7 +13,6 @@ import engine
 from playground import encodings, render_cache, state
 from playground.tokenize_view import parse_ids
 
-VIEW_APP = str(Path(__file__).parent / "apps" / "view_app.py")
 HOSTILE = "<script>alert(1)</script> <img src=x onerror=alert(1)> \"quoted\" 'single' & AT&T *x* $y$\n\nend"
 SPECIAL_TEXT = "Hello<|endoftext|>world"
 
@@ -22,7 +20,6 @@ SPECIAL_TEXT = "Hello<|endoftext|>world"
 @pytest.fixture(scope="module")
 def encs():
     return {n: engine.get_encoding(n) for n in ("gpt2", "cl100k_base", "o200k_base")}
-
 
 
 def metrics(at: AppTest) -> dict[str, str]:
@@ -207,13 +204,8 @@ def test_copy_all_ids_button_carries_every_id(encs):
 
 
 def test_share_link_state_round_trips_through_query_params():
-    at = AppTest.from_file(VIEW_APP, default_timeout=60)
-    at.session_state["_view"] = "tokenize_view"
-    at.query_params["text"] = "from a link & more"
-    at.query_params["enc"] = "o200k_base,gpt2"
-    at.query_params["sp"] = "special"
-    at.run()
-    assert not at.exception
+    at = run_view("tokenize_view", timeout=60, query={"text": "from a link & more", "enc": "o200k_base,gpt2",
+                                                      "sp": "special"})
     assert at.session_state[state.TEXT] == "from a link & more"
     assert at.session_state[state.ENCODINGS] == ["o200k_base", "gpt2"]
     assert at.segmented_control(key="tok_encoding").value == "o200k_base"
@@ -286,13 +278,8 @@ def test_compare_includes_this_sessions_own_encoding(encs):
     mini = engine.Encoding("mini-bytes", pat_str=engine.get_encoding("gpt2").pat_str,
                            mergeable_ranks={bytes([i]): i for i in range(256)}, special_tokens={})
     text = "hi there"
-    at = AppTest.from_file(VIEW_APP, default_timeout=60)
-    at.session_state["_view"] = "compare_view"
-    at.session_state[state.CUSTOM] = {"mini-bytes": mini}
-    at.session_state[state.ENCODINGS] = ["gpt2", "mini-bytes"]
-    at.session_state[state.TEXT] = text
-    at.run()
-    assert not at.exception
+    at = run_view("compare_view", timeout=60,
+                  **{state.CUSTOM: {"mini-bytes": mini}, state.ENCODINGS: ["gpt2", "mini-bytes"], state.TEXT: text})
     markup = Markup(html_of(at, 'id="cmp-mini-bytes"'))
     assert len(markup.span_ids) == len(text.encode())
     assert "mini-bytes uses 300% more tokens than gpt2" in html_of(at, 'id="delta"')

@@ -2,28 +2,19 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import plain
+from conftest import plain, run_view
 
 import engine
 from playground import train_view
 from playground.train_view import decode_upload, load_tokenizer
 
-VIEW_APP = Path(__file__).parent / "apps" / "view_app.py"
-
 
 def train_app(**session) -> AppTest:
-    at = AppTest.from_file(str(VIEW_APP), default_timeout=60)
-    at.session_state["_view"] = "train_view"
-    for key, value in session.items():
-        at.session_state[key] = value
-    at.run()
-    assert not at.exception
-    return at
+    return run_view("train_view", timeout=60, **session)
 
 
 def train(at: AppTest, vocab: int = 300) -> AppTest:

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 import engine
 from playground.html import slug
@@ -51,16 +52,38 @@ def test_train_then_compare(page: Page, screenshot):
     screenshot("train_in_compare")
 
 
+def _uploader(page: Page, kind: str, label: str) -> Locator:
+    """Pick the upload kind `kind` on Train; its file uploader, found by its label."""
+    page.get_by_test_id("stMain").get_by_role("radio", name=kind, exact=True).click()
+    uploader = page.get_by_test_id("stFileUploader").filter(has_text=label)
+    expect(uploader).to_be_visible()
+    return uploader
+
+
+def _drop(uploader: Locator, path: Path) -> None:
+    """Put the file `path` in `uploader` and wait until its name shows."""
+    uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
+    expect(uploader).to_contain_text(path.name)
+
+
+def _load_and_use(page: Page, stem: str) -> str:
+    """Press Load tokenizer, then Use in Compare; the loaded encoding's name (`stem`-<8 hex digits>)."""
+    page.get_by_role("button", name="Load tokenizer").click()
+    expect(page.get_by_text("It is now in the sidebar's Encodings list")).to_be_visible(timeout=FIRST)
+    success = page.get_by_test_id("stAlertContentSuccess").filter(has_text="It is now in the sidebar")
+    name = re.search(rf"{re.escape(stem)}-[0-9a-f]{{8}}", success.inner_text()).group()
+    page.get_by_role("button", name="Use in Compare").last.click()
+    expect(page.get_by_test_id("stSidebar").get_by_text(name, exact=True)).to_be_visible(timeout=FIRST)
+    return name
+
+
 def test_upload_minbpe_model(page: Page, tmp_path, screenshot):
     page.goto("/train")
     expect(page.get_by_role("button", name="Train", exact=True)).to_be_visible(timeout=FIRST)
-    page.get_by_test_id("stMain").get_by_role("radio", name="minbpe .model", exact=True).click()
-    uploader = page.get_by_test_id("stFileUploader").filter(has_text="minbpe .model file")
-    expect(uploader).to_be_visible()
+    uploader = _uploader(page, "minbpe .model", "minbpe .model file")
     bad = tmp_path / "broken.model"
     bad.write_text("minbpe v1\n\n0\n97 98\n999 1\n")
-    uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(bad))
-    expect(uploader).to_contain_text("broken.model")
+    _drop(uploader, bad)
     page.get_by_role("button", name="Load tokenizer").click()
     expect(page.get_by_test_id("stAlertContentError")).to_contain_text("broken.model, line 5: unknown id 999",
                                                                      timeout=FIRST)
@@ -68,14 +91,9 @@ def test_upload_minbpe_model(page: Page, tmp_path, screenshot):
     good = tmp_path / "sample.model"
     enc = engine.train_bpe(SAMPLE_TEXT, 280, pat_str=r" ?\w+|\s+|[^\w\s]+")
     good.write_text(engine.dump_minbpe_model(enc))
-    uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(good))
-    expect(uploader).to_contain_text("sample.model")
+    _drop(uploader, good)
     expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)  # the upload's rerun is done
-    page.get_by_role("button", name="Load tokenizer").click()
-    expect(page.get_by_text("It is now in the sidebar's Encodings list")).to_be_visible(timeout=FIRST)
-    name = re.search(r"sample-[0-9a-f]{8}", page.get_by_test_id("stAlertContentSuccess").inner_text()).group()
-    page.get_by_role("button", name="Use in Compare").last.click()
-    expect(page.get_by_test_id("stSidebar").get_by_text(name, exact=True)).to_be_visible()
+    _load_and_use(page, "sample")
     expect(page.get_by_test_id("stException")).to_have_count(0)
     screenshot("train_upload")
 
@@ -89,31 +107,20 @@ def test_upload_sentencepiece_model_and_a_broken_tokenizer_json(page: Page, tmp_
 
     page.goto("/train")
     expect(page.get_by_role("button", name="Train", exact=True)).to_be_visible(timeout=FIRST)
-    main = page.get_by_test_id("stMain")
-    main.get_by_role("radio", name="tokenizer.json (Hugging Face)", exact=True).click()
-    uploader = page.get_by_test_id("stFileUploader").filter(has_text="tokenizer.json (a byte-level BPE model")
-    expect(uploader).to_be_visible()
+    uploader = _uploader(page, "tokenizer.json (Hugging Face)", "tokenizer.json (a byte-level BPE model")
     bad = tmp_path / "tokenizer.json"
     bad.write_text('{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": ["a b"]}}')
-    uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(bad))
-    expect(uploader).to_contain_text("tokenizer.json")
+    _drop(uploader, bad)
     page.get_by_role("button", name="Load tokenizer").click()
     error = page.get_by_test_id("stAlertContentError")
     expect(error).to_contain_text("tokenizer.json", timeout=FIRST)
     expect(page.get_by_test_id("stException")).to_have_count(0)
 
-    main.get_by_role("radio", name="SentencePiece .model", exact=True).click()
-    uploader = page.get_by_test_id("stFileUploader").filter(has_text="SentencePiece BPE tokenizer.model")
+    uploader = _uploader(page, "SentencePiece .model", "SentencePiece BPE tokenizer.model")
     model = tmp_path / "mistral-7b.model"
     model.write_bytes(gzip.decompress((DATA_DIR / "mistral_tokenizer.model.v1.gz").read_bytes()))
-    uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(model))
-    expect(uploader).to_contain_text("mistral-7b.model")
-    page.get_by_role("button", name="Load tokenizer").click()
-    expect(page.get_by_text("It is now in the sidebar's Encodings list")).to_be_visible(timeout=FIRST)
-    success = page.get_by_test_id("stAlertContentSuccess").filter(has_text="It is now in the sidebar")
-    name = re.search(r"mistral-7b-[0-9a-f]{8}", success.inner_text()).group()
-    page.get_by_role("button", name="Use in Compare").last.click()
-    expect(page.get_by_test_id("stSidebar").get_by_text(name, exact=True)).to_be_visible(timeout=FIRST)
+    _drop(uploader, model)
+    name = _load_and_use(page, "mistral-7b")
     # the uploaded model's ids are the built-in mistral-v1's, drawn on Compare (the session has the default text)
     page.get_by_test_id("stSidebar").get_by_role("link", name="Compare").click()
     row = page.locator(f"#cmp-{slug(name)}")

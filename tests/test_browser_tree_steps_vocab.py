@@ -15,6 +15,17 @@ def _no_exception(page: Page) -> None:
     expect(page.get_by_test_id("stException")).to_have_count(0)
 
 
+def _search_vocab(page: Page, tenc: str, query: str, *, regex: bool = False) -> None:
+    """Open the Vocabulary page of `tenc` and search it for `query` (a regular expression if `regex`)."""
+    page.goto(f"/vocab?tenc={tenc}")
+    box = page.get_by_label("Search tokens")
+    expect(box).to_be_visible(timeout=FIRST)
+    if regex:
+        page.get_by_text("regex", exact=True).click()
+    box.fill(query)
+    box.press("Enter")
+
+
 def test_tree_draws_hello_with_gpt2_leaf_ids(page: Page, screenshot):
     hello = engine.get_encoding("gpt2").encode_single_token("hello")
     page.goto(f"/tree?tok={hello}&tenc=gpt2")
@@ -90,11 +101,7 @@ def test_steps_long_piece_stays_drawn_in_a_window(page: Page, screenshot):
 
 
 def test_vocab_search_shows_rows(page: Page, screenshot):
-    page.goto("/vocab?tenc=gpt2")
-    box = page.get_by_label("Search tokens")
-    expect(box).to_be_visible(timeout=FIRST)
-    box.fill("Magikarp")
-    box.press("Enter")
+    _search_vocab(page, "gpt2", "Magikarp")
     expect(page.get_by_text("of 50,256 tokens")).to_contain_text("2", timeout=FIRST)
     expect(page.get_by_test_id("stDataFrame").first).to_be_visible()
     _no_exception(page)
@@ -102,12 +109,7 @@ def test_vocab_search_shows_rows(page: Page, screenshot):
 
 
 def test_vocab_regex_timeout_is_a_message(page: Page, screenshot):
-    page.goto("/vocab?tenc=o200k_base")
-    box = page.get_by_label("Search tokens")
-    expect(box).to_be_visible(timeout=FIRST)
-    page.get_by_text("regex", exact=True).click()
-    box.fill("(=|=)+x")
-    box.press("Enter")
+    _search_vocab(page, "o200k_base", "(=|=)+x", regex=True)
     expect(page.get_by_test_id("stAlert").filter(has_text="took too long")).to_be_visible(timeout=FIRST)
     _no_exception(page)
     screenshot("vocab_regex_timeout")
@@ -129,11 +131,7 @@ def test_vocab_panes(page: Page, screenshot):
 
 
 def test_vocab_row_click_opens_the_token_then_its_tree(page: Page, screenshot):
-    page.goto("/vocab?tenc=gpt2")
-    box = page.get_by_label("Search tokens")
-    expect(box).to_be_visible(timeout=FIRST)
-    box.fill("SolidGold")
-    box.press("Enter")
+    _search_vocab(page, "gpt2", "SolidGold")
     grid = page.get_by_test_id("stDataFrame").first
     expect(page.get_by_text("of 50,256 tokens")).to_contain_text("1", timeout=FIRST)
     bounds = grid.bounding_box()

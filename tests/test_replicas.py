@@ -10,7 +10,6 @@ only loopback.  The proxy test starts two replicas and nginx on loopback
 from __future__ import annotations
 
 import fnmatch
-import importlib.util
 import json
 import os
 import re
@@ -27,20 +26,10 @@ from urllib.parse import quote
 import pytest
 
 import engine
+from deploy import run_replicas
 
 APP_DIR = Path(__file__).resolve().parent.parent
 FIRST = 60_000  # ms: a first render on a fresh replica imports the views and loads a vocabulary
-
-
-def _load_run_replicas():
-    spec = importlib.util.spec_from_file_location("run_replicas", APP_DIR / "deploy" / "run_replicas.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-run_replicas = _load_run_replicas()
 
 
 def _need(tool: str | None, what: str, fix: str) -> None:

@@ -20,15 +20,15 @@ import threading
 from itertools import chain, compress, islice
 from operator import not_
 from types import MappingProxyType
-from typing import AbstractSet, Collection, Iterable, Literal, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from ..decoding import DecodeById
 from ._pickling import PicklableByName
 from ..bpe import merge_heap
-from ..core import raise_disallowed_special_token
 from ..gpt2_bytes import CHAR_TO_BYTE
 from ..merges import MergeNode, build_merge_tree
 from ..records import BpeTrace, MergeStep, Piece, Token
+from ..special_tokens import AllowedSpecial, DisallowedSpecial, SpecialTokens
 from .hf_bpe import KEY
 from .hf_pipeline import AddedToken, added_token_regex, find_added
 from .hf_tokenizer_json import HfTokenizerSpec
@@ -37,10 +37,6 @@ CACHE_MAX_PIECES = 100_000
 _MATCHERS_MAX = 64
 _BYTE_TABLE = {ord(c): chr(b) for c, b in CHAR_TO_BYTE.items()}
 _BYTE_CHARS = frozenset(CHAR_TO_BYTE)
-
-AllowedSpecial = Literal["all"] | AbstractSet[str]
-DisallowedSpecial = Literal["all"] | Collection[str]
-
 
 def check_no_surrogates(text: str) -> None:
     """tokenizers cannot take a str with surrogate code points; say so instead of guessing."""
@@ -54,7 +50,7 @@ def check_no_surrogates(text: str) -> None:
         ) from None
 
 
-class HfEncoding(PicklableByName, DecodeById):
+class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
     """A Hugging Face byte-level BPE tokenizer with tiktoken's interface."""
 
     def __init__(self, name: str, spec: HfTokenizerSpec) -> None:
@@ -111,21 +107,9 @@ class HfEncoding(PicklableByName, DecodeById):
         return MappingProxyType(self._ranks_cache)
 
     @property
-    def special_tokens(self) -> Mapping[str, int]:
-        """Special added token text -> id, read-only."""
-        return MappingProxyType(self._special)
-
-    @property
-    def special_tokens_set(self) -> set[str]:
-        return set(self._special)
-
-    @property
     def added_tokens(self) -> tuple[AddedToken, ...]:
         """Every added token with its flags (the non-special ones are always matched)."""
         return self.spec.added_tokens
-
-    def is_special_token(self, token: int) -> bool:
-        return token in self._special_ids
 
     def token_byte_values(self) -> list[bytes]:
         return sorted(self.mergeable_ranks)
@@ -134,17 +118,8 @@ class HfEncoding(PicklableByName, DecodeById):
         self._cache.clear()
 
     # ------------------------------------------------------------- encoding
-    def _allowed(self, text: str, allowed_special: AllowedSpecial, disallowed_special: DisallowedSpecial) -> frozenset[str]:
-        allowed = frozenset(self._special) if allowed_special == "all" else frozenset(allowed_special)
-        disallowed = frozenset(self._special) - allowed if disallowed_special == "all" else frozenset(disallowed_special)
-        if disallowed:
-            match = self._checker(disallowed).search(text)
-            if match is not None:
-                raise_disallowed_special_token(match.group())
-        return allowed & frozenset(self._special)
-
-    def _checker(self, tokens: frozenset[str]) -> re.Pattern:
-        """A regex finding any of `tokens` (for the disallowed-special check), built once per set."""
+    def _special_pattern(self, tokens: frozenset[str]) -> re.Pattern | None:
+        """A trie regex finding any of `tokens` (for the disallowed-special check), built once per set."""
         found = self._checkers.get(tokens)
         if found is None:
             found = added_token_regex(tokens)

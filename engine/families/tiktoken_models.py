@@ -44,12 +44,12 @@ from itertools import islice
 
 import unicodedata
 from dataclasses import replace
-from typing import AbstractSet, Collection, Literal
 
 from ..core import Encoding
 from ..load import parse_tiktoken_bpe, read_data_file
 from ..merges import recover_merges
 from ..records import BpeTrace, Piece, Token
+from ..special_tokens import AllowedSpecial, DisallowedSpecial
 from .model_rules import meta_chunks, normalize, normalize_with_offsets
 from .tiktoken_specs import TRUSTED_PATTERNS, ModelSpec
 
@@ -122,13 +122,8 @@ class ModelEncoding(Encoding):
             out += super().encode_ordinary(text[start:end])
         return out
 
-    def encode(
-        self,
-        text: str,
-        *,
-        allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
-        disallowed_special: Literal["all"] | Collection[str] = "all",
-    ) -> list[int]:
+    def encode(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
+               disallowed_special: DisallowedSpecial = "all") -> list[int]:
         """Ids for `text` under the model's rules; special tokens refused unless allowed (as tiktoken)."""
         text = self._normalized(text)
         chunks = self._model_slices(text)
@@ -141,13 +136,8 @@ class ModelEncoding(Encoding):
         return out
 
     # ---------------------------------------------------------- explaining
-    def pretokenize(
-        self,
-        text: str,
-        *,
-        allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
-        disallowed_special: Literal["all"] | Collection[str] = "all",
-    ) -> list[Piece]:
+    def pretokenize(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
+                    disallowed_special: DisallowedSpecial = "all") -> list[Piece]:
         """The pieces BPE runs on; character offsets into `text` itself (see the module docstring)."""
         # (Surrogates are repaired before chunking here, after it in `encode`: the two differ only
         # for a surrogate pair inside a run of more than 25,000 characters.)
@@ -168,13 +158,8 @@ class ModelEncoding(Encoding):
                 byte_pos = pieces[-1].byte_end
         return pieces
 
-    def tokenize(
-        self,
-        text: str,
-        *,
-        allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
-        disallowed_special: Literal["all"] | Collection[str] = "all",
-    ) -> list[Token]:
+    def tokenize(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
+                 disallowed_special: DisallowedSpecial = "all") -> list[Token]:
         """One record per token; character offsets into `text` itself, byte offsets into the encoded bytes."""
         norm = normalize_with_offsets(text, self.normalization)
         chunks = self._model_slices(norm.text)
