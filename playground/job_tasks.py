@@ -57,8 +57,16 @@ def train(text: str, vocab_size: int, pat_str: str | None, specials: list[str], 
         return engine.train_bpe(text, vocab_size, pat_str=pat_str, special_tokens=specials, progress=on_merge)
 
 
+def preloaded() -> list[str]:
+    """The built-in encodings this job process found loaded (the fork server's preload worked if
+    PRELOAD's are all there)."""
+    from engine import registry
+
+    return sorted(registry._ENCODINGS)
+
+
 TASKS: dict[str, Callable] = {"encode": encode, "tokenize": tokenize, "pretokenize": pretokenize,
-                              "search_regex": search_regex, "train": train}
+                              "search_regex": search_regex, "train": train, "preloaded": preloaded}
 PROGRESS_TASKS = {"train"}
 
 

@@ -30,15 +30,18 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing as mp
+import os
 import threading
 import time
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any, Callable, Hashable
 
 import streamlit as st
 
 from playground import job_tasks
 
+APP_ROOT = str(Path(__file__).resolve().parent.parent)  # the checkout: `playground` imports from here
 MAX_WORKERS = 2  # job processes at once, server-wide (this machine has 2 cores)
 POLL = 0.1  # seconds between status redraws (each one lets Streamlit cancel the run)
 RESULT_BUDGET = 40_000_000  # total weight (≈ characters of input) of cached results
@@ -83,6 +86,13 @@ def _ctx() -> Any:
     with _LOCK:
         if _context is None:
             ctx = mp.get_context("forkserver")
+            # The fork server imports its preload with the default sys.path (Python 3.11 ignores the
+            # parent's) and drops an ImportError silently: started from another directory, every job
+            # then imported the engine and loaded its vocabulary itself (0.25 s each). Its environment
+            # is inherited, so PYTHONPATH names this checkout.
+            paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+            if APP_ROOT not in paths:
+                os.environ["PYTHONPATH"] = os.pathsep.join([APP_ROOT, *filter(None, paths)])
             ctx.set_forkserver_preload(["playground.job_preload"])
             _context = ctx
     return _context

@@ -117,3 +117,28 @@ def test_default_builtins_warm_in_one_background_thread(monkeypatch):
     started[0].join(timeout=120)
     assert all(name in registry._ENCODINGS for name in state.DEFAULT_ENCODINGS)
     assert engine.get_encoding("gpt2").encode("hello world") == [31373, 995]
+
+
+def test_job_processes_find_the_vocabularies_preloaded_from_any_directory(tmp_path):
+    """The fork server's preload works whatever the server's working directory (Python 3.11's fork
+    server ignores the parent's sys.path and hides the ImportError): a job finds gpt2, cl100k_base and
+    o200k_base already loaded instead of importing the engine and loading one itself."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from playground import job_tasks
+
+    root = Path(__file__).resolve().parent.parent
+    script = tmp_path / "main.py"
+    script.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(root)!r})\n"
+        "from playground import jobs\n"
+        "if __name__ == '__main__':\n"
+        "    print(jobs.run('preloaded', (), label='check', timeout=120))\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    out = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert set(job_tasks.PRELOAD) <= set(eval(out.stdout.strip().splitlines()[-1]))
