@@ -57,12 +57,16 @@ def train(text: str, vocab_size: int, pat_str: str | None, specials: list[str], 
         return engine.train_bpe(text, vocab_size, pat_str=pat_str, special_tokens=specials, progress=on_merge)
 
 
-def preloaded() -> list[str]:
-    """The built-in encodings this job process found loaded (the fork server's preload worked if
-    PRELOAD's are all there)."""
+def preloaded() -> dict[str, Any]:
+    """What this job process found when it started: the built-in encodings loaded (the fork server's
+    preload worked if PRELOAD's are all there) and whether Streamlit or a ``__main__`` re-run was
+    pulled in (neither should be: a job needs only the engine)."""
+    import sys
+
     from engine import registry
 
-    return sorted(registry._ENCODINGS)
+    return {"encodings": sorted(registry._ENCODINGS), "streamlit": "streamlit" in sys.modules,
+            "main_rerun": getattr(sys.modules.get("__main__"), "__name__", "") == "__mp_main__"}
 
 
 TASKS: dict[str, Callable] = {"encode": encode, "tokenize": tokenize, "pretokenize": pretokenize,

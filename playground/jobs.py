@@ -40,6 +40,7 @@ from typing import Any, Callable, Hashable
 import streamlit as st
 
 from playground import job_tasks
+from playground.job_process import JobProcess
 
 APP_ROOT = str(Path(__file__).resolve().parent.parent)  # the checkout: `playground` imports from here
 MAX_WORKERS = 2  # job processes at once, server-wide (this machine has 2 cores)
@@ -169,7 +170,7 @@ def run(task: str, args: tuple, *, label: str, timeout: float,
     proc = parent = None
     try:
         parent, child = _ctx().Pipe(duplex=False)
-        proc = _ctx().Process(target=job_tasks.main, args=(child, task, args), daemon=True)
+        proc = JobProcess(target=job_tasks.main, args=(child, task, args), daemon=True)
         proc.start()
         child.close()
         with _LOCK:

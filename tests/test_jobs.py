@@ -131,14 +131,19 @@ def test_job_processes_find_the_vocabularies_preloaded_from_any_directory(tmp_pa
 
     root = Path(__file__).resolve().parent.parent
     script = tmp_path / "main.py"
-    script.write_text(
+    script.write_text(  # like Streamlit, which runs app.py as __main__ with no guard: a job must not run it again
         "import sys\n"
         f"sys.path.insert(0, {str(root)!r})\n"
         "from playground import jobs\n"
+        "if __name__ == '__mp_main__':\n"
+        "    open('main-ran-again', 'w').close()\n"
         "if __name__ == '__main__':\n"
         "    print(jobs.run('preloaded', (), label='check', timeout=120))\n", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     out = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True,
                          timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert set(job_tasks.PRELOAD) <= set(eval(out.stdout.strip().splitlines()[-1]))
+    found = eval(out.stdout.strip().splitlines()[-1])
+    assert set(job_tasks.PRELOAD) <= set(found["encodings"])
+    assert found == {**found, "streamlit": False, "main_rerun": False}
+    assert not (tmp_path / "main-ran-again").exists()
