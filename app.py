@@ -1,16 +1,12 @@
 """BPE playground: the frame. Page config, shared state and sidebar, navigation, the page (errors caught)."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
-from playground import encodings, errors, sidebar, state
+from playground import encodings, errors, html, sidebar, state
 from playground.pages import sections
 
-ICON = Path(__file__).parent / "playground" / "static" / "favicon.png"  # drawn tokens; an emoji icon is fetched from a CDN
-
-st.set_page_config(page_title="BPE playground", page_icon=str(ICON), layout="wide")
+st.set_page_config(page_title="BPE playground", page_icon=html.favicon(), layout="wide")
 state.init_state()
 page = st.navigation(sections())
 sidebar.render()

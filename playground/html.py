@@ -8,9 +8,12 @@ Colours are a pure function of the token id (no randomness, no `hash()`).
 """
 from __future__ import annotations
 
+import base64
+import functools
 import html
 import re
 import unicodedata
+from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 SPACE = "␣"  # the one glyph for a space, everywhere (token views, tables, trees, vocabulary)
@@ -333,6 +336,16 @@ LIVE_TEXT_CSS = """
 .live textarea:focus{outline:none;border-color:var(--st-primary-color, #ff4b4b)}
 .live .hint{font-size:0.8rem;color:rgba(49,51,63,.6)}
 """
+
+
+@functools.lru_cache(maxsize=1)
+def favicon() -> str:
+    """The page icon (drawn tokens, playground/static/favicon.png) as a data URL, read once.
+
+    An emoji icon is fetched from a CDN by the browser; a file path is re-read and re-encoded by
+    Streamlit on every rerun of every page (5 ms); a data URL is passed through as it is."""
+    data = (Path(__file__).parent / "static" / "favicon.png").read_bytes()
+    return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
 
 
 COPY_BUTTON_HTML = '<button type="button" class="copy" aria-live="polite"></button>'
