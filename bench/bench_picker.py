@@ -14,56 +14,51 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_ui import ARGS, CHROMIUM, start_server  # noqa: E402
+from bench.served import CHROMIUM, CHROMIUM_ARGS, ROOT, served  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 
-def one_round(tokens_only: bool) -> tuple[float, float, float, float]:
-    with tempfile.TemporaryDirectory() as tmp:
-        proc, url, t_health = start_server(Path(tmp) / "server.log")
-        try:
-            with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-                page = browser.new_page(viewport={"width": 1300, "height": 900})
-                t = time.perf_counter()
-                page.goto(url + "/")
-                expect(page.locator("#tokens-gpt2 span.tok").first).to_be_visible(timeout=60_000)
-                if tokens_only:  # the app before the picker (bench_ui.ROOT pointed elsewhere): no picker to time
-                    t_first = time.perf_counter() - t
-                    browser.close()
-                    return t_health, t_first, 0.0, 0.0
-                sidebar = page.get_by_test_id("stSidebar")
-                expect(sidebar.get_by_text("Browse by maker or model")).to_be_visible(timeout=60_000)  # the toggle
-                t_first = time.perf_counter() - t
-                t = time.perf_counter()
-                sidebar.get_by_text("Browse by maker or model").click()
-                expect(sidebar.get_by_text("DeepSeek V4 (tokenizer.json)")).to_be_visible(timeout=60_000)
-                t_open = time.perf_counter() - t
-                box = sidebar.get_by_role("textbox", name="Find a model or maker")
-                t = time.perf_counter()
-                box.fill("gpt-4o-mini")
-                box.press("Enter")
-                expect(sidebar.get_by_text("gpt-4o-mini uses it")).to_be_visible(timeout=60_000)
-                t_search = time.perf_counter() - t
-                browser.close()
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
-    return t_health, t_first, t_open, t_search
+def one_round(app: Path, tokens_only: bool) -> tuple[float, float, float, float]:
+    with served(app, prefix="bench_picker_") as server, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1300, "height": 900})
+        t = time.perf_counter()
+        page.goto(server.url + "/")
+        expect(page.locator("#tokens-gpt2 span.tok").first).to_be_visible(timeout=60_000)
+        if tokens_only:  # the app before the picker (an older checkout): no picker to time
+            t_first = time.perf_counter() - t
+            browser.close()
+            return server.seconds_to_health, t_first, 0.0, 0.0
+        sidebar = page.get_by_test_id("stSidebar")
+        expect(sidebar.get_by_text("Browse by maker or model")).to_be_visible(timeout=60_000)  # the toggle
+        t_first = time.perf_counter() - t
+        t = time.perf_counter()
+        sidebar.get_by_text("Browse by maker or model").click()
+        expect(sidebar.get_by_text("DeepSeek V4 (tokenizer.json)")).to_be_visible(timeout=60_000)
+        t_open = time.perf_counter() - t
+        box = sidebar.get_by_role("textbox", name="Find a model or maker")
+        t = time.perf_counter()
+        box.fill("gpt-4o-mini")
+        box.press("Enter")
+        expect(sidebar.get_by_text("gpt-4o-mini uses it")).to_be_visible(timeout=60_000)
+        t_search = time.perf_counter() - t
+        browser.close()
+    return server.seconds_to_health, t_first, t_open, t_search
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--app", type=Path, default=ROOT, help="checkout to measure (default: this one), "
+                        "e.g. a `git worktree add --detach /tmp/before <commit>` for a before/after pair")
     parser.add_argument("--tokens-only", action="store_true", help="time the first render only (no picker)")
     args = parser.parse_args()
-    rounds = [one_round(args.tokens_only) for _ in range(args.rounds)]
+    rounds = [one_round(args.app.resolve(), args.tokens_only) for _ in range(args.rounds)]
     for label, values in zip(["server start -> health", "first render of Tokenize (cold server)",
                               "open the picker", "search a model name"], zip(*rounds)):
         print(f"{label:40s} median {statistics.median(values):5.2f} s   max {max(values):5.2f} s   "
