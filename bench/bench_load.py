@@ -24,7 +24,7 @@ Every user runs this script (think time between actions):
 | action | what the client sends |
 |---|---|
 | open_tokenize | connect, rerun page ``tokenize`` with ``?text=<its own text>&enc=gpt2,cl100k_base`` |
-| edit_text | the Tokenize text area (key ``text``) set to a longer text |
+| edit_text | the live text box (key ``live_text``) reports a longer text, as a trigger value like the browser |
 | compare | page change to Compare |
 | merge_tree | page change to Merge tree |
 | vocabulary | page change to Vocabulary (cl100k_base's 100k-row table) |
@@ -166,8 +166,12 @@ class StreamlitClient:
                 state.trigger_value = True
                 triggers.append(state)
                 continue
-            if isinstance(value, dict):  # a custom component's state (the live text box: {"text": ...})
-                state.json_value = json.dumps(value)
+            if isinstance(value, dict):  # a custom component's trigger values (the live text box: {"text": ...}),
+                # sent as the browser sends them: one-shot events on the component's "__events" widget
+                state.id = f"$$STREAMLIT_INTERNAL_KEY_{widget.id}__events"
+                state.json_trigger_value = json.dumps([{"event": k, "value": v} for k, v in value.items()])
+                triggers.append(state)
+                continue
             elif isinstance(value, str):
                 state.string_value = value
             elif isinstance(value, int):
