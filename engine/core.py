@@ -42,8 +42,10 @@ __all__ = ["Encoding", "UnknownTokenError", "repair_surrogates", "raise_disallow
 
 CACHE_MAX_PIECES = 100_000  # piece -> ids memo; cleared when full
 CHUNK_CHARS = 1_000  # texts longer than twice this are encoded in chunks of about this size (see `_encode_text`)
-CACHE_MAX_CHUNKS = 1_000  # chunk -> ids memo; cleared when full
+CACHE_MAX_CHUNKS = 4_000  # chunk -> ids memo; cleared when it holds this many chunks ...
+CACHE_MAX_CHUNK_CHARS = 2_000_000  # ... or this many characters (a 2 MB paste is warm on its second run)
 CHUNK_MAX_CHARS = 4_000  # a longer chunk (no line break to cut at) is not remembered
+BATCH_CHARS = 64_000  # new chunks are looked up and merged in batches of about this many characters
 
 
 def repair_surrogates(text: str) -> str:
@@ -143,6 +145,7 @@ class Encoding(DecodeById):
         self._parents: dict[int, tuple[int, int]] | None = None
         self._cache: dict[str, tuple[int, ...]] = {}
         self._chunks: dict[str, tuple[int, ...]] = {}  # chunk of a long text -> ids (see _encode_text)
+        self._chunk_chars = 0  # characters held by self._chunks
 
     # ------------------------------------------------------------------ data
     @property
@@ -200,6 +203,7 @@ class Encoding(DecodeById):
         """Empty the piece and chunk caches (to measure cold-cache speed)."""
         self._cache.clear()
         self._chunks.clear()
+        self._chunk_chars = 0
 
     # tiktoken's README ("extending tiktoken") reads these underscore names; read-only here.
     @property
@@ -323,34 +327,50 @@ class Encoding(DecodeById):
             if chunks is not None:
                 found = list(map(self._chunks.get, chunks))
                 if None in found:
-                    for k, chunk in enumerate(chunks):
-                        if found[k] is None:
-                            ids: list[int] = []
-                            self._encode_pieces(chunk, ids)
-                            found[k] = self._remember_chunk(chunk, tuple(ids))
+                    self._encode_chunks(chunks, found)
                 out.extend(chain.from_iterable(found))
                 return
-        self._encode_pieces(text, out)
+        out.extend(chain.from_iterable(self._piece_ids_of(self._split(text))))
+
+    def _encode_chunks(self, chunks: list[str], found: list[tuple[int, ...] | None]) -> None:
+        """Fill the gaps (None) in `found` with the ids of those chunks, and remember them.
+
+        The missing chunks are split one by one but looked up and merged in
+        batches of about BATCH_CHARS characters: one pass of C-speed look-ups
+        and one `_bpe_many` per batch instead of per chunk, while a huge text
+        still never holds all its pieces at once.
+        """
+        missing = [k for k, ids in enumerate(found) if ids is None]
+        per_batch = max(1, BATCH_CHARS // CHUNK_CHARS)
+        for b in range(0, len(missing), per_batch):
+            batch = missing[b : b + per_batch]
+            pieces_of = [self._split(chunks[k]) for k in batch]
+            ids_of = self._piece_ids_of(list(chain.from_iterable(pieces_of)))
+            end = 0
+            for k, pieces in zip(batch, pieces_of):
+                start, end = end, end + len(pieces)
+                found[k] = self._remember_chunk(chunks[k], tuple(chain.from_iterable(ids_of[start:end])))
 
     def _remember_chunk(self, chunk: str, ids: tuple[int, ...]) -> tuple[int, ...]:
         """Add a chunk to its bounded cache (emptied when full; long chunks are not kept)."""
         if len(chunk) <= CHUNK_MAX_CHARS:
-            if len(self._chunks) >= CACHE_MAX_CHUNKS:
+            if len(self._chunks) >= CACHE_MAX_CHUNKS or self._chunk_chars + len(chunk) > CACHE_MAX_CHUNK_CHARS:
                 self._chunks.clear()
+                self._chunk_chars = 0
             self._chunks[chunk] = ids
+            self._chunk_chars += len(chunk)
         return ids
 
-    def _encode_pieces(self, text: str, out: list[int]) -> None:
-        """Append the ids of `text` to `out`: split, then cached ids or BPE for each piece."""
-        pieces = self._split(text)
-        found = list(map(self._cache.get, pieces))  # warm cache: all C-speed
+    def _piece_ids_of(self, pieces: list[str]) -> list[tuple[int, ...]]:
+        """The ids of each piece: cached, or BPE (each distinct new piece once), all C-speed but the merges."""
+        found = list(map(self._cache.get, pieces))  # warm cache: one pass
         if None in found:
-            # BPE each distinct new piece once, then fill the gaps: local.get(piece, cached_ids)
-            # (ids tuples are never empty, so `not ids` is true exactly for the misses; all C-speed)
+            # ids tuples are never empty, so `not ids` is true exactly for the misses;
+            # then fill the gaps: new.get(piece, cached_ids)
             new = self._bpe_many(set(compress(pieces, map(not_, found))))
             self._remember(new)
             found = list(map(new.get, pieces, found))
-        out.extend(chain.from_iterable(found))
+        return found
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Ids for `text`, with special-token text encoded as ordinary text."""
