@@ -45,7 +45,6 @@ CHUNK_CHARS = 1_000  # texts longer than twice this are encoded in chunks of abo
 CACHE_MAX_CHUNKS = 4_000  # chunk -> ids memo; cleared when it holds this many chunks ...
 CACHE_MAX_CHUNK_CHARS = 2_000_000  # ... or this many characters (a 2 MB paste is warm on its second run)
 CHUNK_MAX_CHARS = 4_000  # a longer chunk (no line break to cut at) is not remembered
-BATCH_CHARS = 64_000  # new chunks are looked up and merged in batches of about this many characters
 
 
 def repair_surrogates(text: str) -> str:
@@ -327,29 +326,14 @@ class Encoding(DecodeById):
             if chunks is not None:
                 found = list(map(self._chunks.get, chunks))
                 if None in found:
-                    self._encode_chunks(chunks, found)
+                    for k, chunk in enumerate(chunks):
+                        if found[k] is None:
+                            ids: list[int] = []
+                            self._encode_pieces(chunk, ids)
+                            found[k] = self._remember_chunk(chunk, tuple(ids))
                 out.extend(chain.from_iterable(found))
                 return
-        out.extend(chain.from_iterable(self._piece_ids_of(self._split(text))))
-
-    def _encode_chunks(self, chunks: list[str], found: list[tuple[int, ...] | None]) -> None:
-        """Fill the gaps (None) in `found` with the ids of those chunks, and remember them.
-
-        The missing chunks are split one by one but looked up and merged in
-        batches of about BATCH_CHARS characters: one pass of C-speed look-ups
-        and one `_bpe_many` per batch instead of per chunk, while a huge text
-        still never holds all its pieces at once.
-        """
-        missing = [k for k, ids in enumerate(found) if ids is None]
-        per_batch = max(1, BATCH_CHARS // CHUNK_CHARS)
-        for b in range(0, len(missing), per_batch):
-            batch = missing[b : b + per_batch]
-            pieces_of = [self._split(chunks[k]) for k in batch]
-            ids_of = self._piece_ids_of(list(chain.from_iterable(pieces_of)))
-            end = 0
-            for k, pieces in zip(batch, pieces_of):
-                start, end = end, end + len(pieces)
-                found[k] = self._remember_chunk(chunks[k], tuple(chain.from_iterable(ids_of[start:end])))
+        self._encode_pieces(text, out)
 
     def _remember_chunk(self, chunk: str, ids: tuple[int, ...]) -> tuple[int, ...]:
         """Add a chunk to its bounded cache (emptied when full; long chunks are not kept)."""
@@ -361,16 +345,17 @@ class Encoding(DecodeById):
             self._chunk_chars += len(chunk)
         return ids
 
-    def _piece_ids_of(self, pieces: list[str]) -> list[tuple[int, ...]]:
-        """The ids of each piece: cached, or BPE (each distinct new piece once), all C-speed but the merges."""
-        found = list(map(self._cache.get, pieces))  # warm cache: one pass
+    def _encode_pieces(self, text: str, out: list[int]) -> None:
+        """Append the ids of `text` to `out`: split, then cached ids or BPE for each piece."""
+        pieces = self._split(text)
+        found = list(map(self._cache.get, pieces))  # warm cache: all C-speed
         if None in found:
-            # ids tuples are never empty, so `not ids` is true exactly for the misses;
-            # then fill the gaps: new.get(piece, cached_ids)
+            # BPE each distinct new piece once, then fill the gaps: local.get(piece, cached_ids)
+            # (ids tuples are never empty, so `not ids` is true exactly for the misses; all C-speed)
             new = self._bpe_many(set(compress(pieces, map(not_, found))))
             self._remember(new)
             found = list(map(new.get, pieces, found))
-        return found
+        out.extend(chain.from_iterable(found))
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Ids for `text`, with special-token text encoded as ordinary text."""

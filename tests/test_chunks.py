@@ -94,9 +94,9 @@ def test_chunk_cache_gives_tiktokens_ids_first_time_rerun_and_after_an_edit(name
 
 
 @pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
-def test_small_caches_and_batches_give_tiktokens_ids_and_stay_bounded(name, monkeypatch):
-    """The same as above with every bound tiny: the chunk cache (chunks and characters), the piece
-    cache (emptied in the middle of a batch) and the batch size; each run still equals tiktoken."""
+def test_small_caches_give_tiktokens_ids_and_stay_bounded(name, monkeypatch):
+    """The same as above with every bound tiny: the chunk cache (chunks and characters) and the
+    piece cache (emptied again and again); each run still equals tiktoken."""
     import engine
     import engine.core as core
     from oracle import reference
@@ -104,7 +104,6 @@ def test_small_caches_and_batches_give_tiktokens_ids_and_stay_bounded(name, monk
     monkeypatch.setattr(core, "CACHE_MAX_CHUNK_CHARS", 20_000)
     monkeypatch.setattr(core, "CACHE_MAX_CHUNKS", 15)
     monkeypatch.setattr(core, "CACHE_MAX_PIECES", 700)
-    monkeypatch.setattr(core, "BATCH_CHARS", 5_000)
     enc = engine.get_encoding(name)
     ref = reference(name)
     ui, code, prose = corpora()
