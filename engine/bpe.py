@@ -170,6 +170,9 @@ def merge_bytes(piece: bytes, ranks: dict[bytes, int], max_rank: int | None = No
 
     It keeps the rank of every adjacent pair in a list and, after a merge,
     updates only the two neighbours, so each step is one C-speed `min`.
+    Every operation in the loop counts: on many-script text it is most of a
+    cold encode (valgrind: ~10,000 CPU instructions per merge, piece set-up
+    included, a fifth of them comparisons in `min` and `index`).
     With `max_rank` this is minbpe's `bpe(..., max_rank=...)`, which recovers
     the merge that made a token: replay BPE with only lower ranks allowed.
     Example: ``merge_bytes(b"hello", ranks)`` -> ``[b"hello"]`` for GPT-2.
@@ -178,15 +181,17 @@ def merge_bytes(piece: bytes, ranks: dict[bytes, int], max_rank: int | None = No
     limit = INF if max_rank is None else max_rank
     parts = list(map(_SINGLE_BYTES.__getitem__, piece))
     pair_ranks = list(map(get, map(add, parts, parts[1:]), repeat(INF)))
-    while pair_ranks:
+    pairs = len(pair_ranks)
+    while pairs:
         best = min(pair_ranks)
         if best >= limit:  # nothing mergeable (INF), or only merges at or above max_rank
             break
         i = pair_ranks.index(best)  # leftmost of the lowest rank
-        parts[i : i + 2] = [parts[i] + parts[i + 1]]
+        merged = parts[i] = parts[i] + parts.pop(i + 1)
         del pair_ranks[i]
-        if i < len(pair_ranks):
-            pair_ranks[i] = get(parts[i] + parts[i + 1], INF)
-        if i > 0:
-            pair_ranks[i - 1] = get(parts[i - 1] + parts[i], INF)
+        pairs -= 1
+        if i < pairs:
+            pair_ranks[i] = get(merged + parts[i + 1], INF)
+        if i:
+            pair_ranks[i - 1] = get(parts[i - 1] + merged, INF)
     return parts

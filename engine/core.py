@@ -46,7 +46,8 @@ __all__ = ["Encoding", "UnknownTokenError", "repair_surrogates", "raise_disallow
 
 CACHE_MAX_PIECES = 100_000  # piece -> ids memo; cleared when full
 CHUNK_CHARS = 1_000  # texts longer than twice this are encoded in chunks of about this size (see `_encode_text`)
-CACHE_MAX_CHUNKS = 1_000  # chunk -> ids memo; cleared when full
+CACHE_MAX_CHUNKS = 4_000  # chunk -> ids memo; cleared when it holds this many chunks ...
+CACHE_MAX_CHUNK_CHARS = 2_000_000  # ... or this many characters (a 2 MB paste is warm on its second run)
 CHUNK_MAX_CHARS = 4_000  # a longer chunk (no line break to cut at) is not remembered
 
 
@@ -122,6 +123,7 @@ class Encoding(SpecialTokens, DecodeById):
         self._parents: dict[int, tuple[int, int]] | None = None
         self._cache: dict[str, tuple[int, ...]] = {}
         self._chunks: dict[str, tuple[int, ...]] = {}  # chunk of a long text -> ids (see _encode_text)
+        self._chunk_chars = 0  # characters held by self._chunks
 
     # ------------------------------------------------------------------ data
     @property
@@ -167,6 +169,7 @@ class Encoding(SpecialTokens, DecodeById):
         """Empty the piece and chunk caches (to measure cold-cache speed)."""
         self._cache.clear()
         self._chunks.clear()
+        self._chunk_chars = 0
 
     # tiktoken's README ("extending tiktoken") reads these underscore names; read-only here.
     @property
@@ -287,9 +290,11 @@ class Encoding(SpecialTokens, DecodeById):
     def _remember_chunk(self, chunk: str, ids: tuple[int, ...]) -> tuple[int, ...]:
         """Add a chunk to its bounded cache (emptied when full; long chunks are not kept)."""
         if len(chunk) <= CHUNK_MAX_CHARS:
-            if len(self._chunks) >= CACHE_MAX_CHUNKS:
+            if len(self._chunks) >= CACHE_MAX_CHUNKS or self._chunk_chars + len(chunk) > CACHE_MAX_CHUNK_CHARS:
                 self._chunks.clear()
+                self._chunk_chars = 0
             self._chunks[chunk] = ids
+            self._chunk_chars += len(chunk)
         return ids
 
     def _encode_pieces(self, text: str, out: list[int]) -> None:

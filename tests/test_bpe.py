@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.bpe import LONG_PIECE, bytes_pair_rank, ids_pair_rank, merge_heap, merge_reference, merge_small
+from engine.bpe import LONG_PIECE, bytes_pair_rank, ids_pair_rank, merge_bytes, merge_heap, merge_reference, merge_small
 
 ENCODINGS = ["gpt2", "cl100k_base", "o200k_base"]
 
@@ -120,3 +120,35 @@ def test_batch_bpe_of_many_script_pieces_equals_the_reference(name):
         data = piece.encode("utf-8")
         expected = (ranks[data],) if data in ranks else tuple(ranks[p] for p in merge_reference(_single_bytes(data), rank_fn, combine))
         assert got[piece] == expected, piece
+
+
+# One character from each of many scripts and code point classes (letters, marks, digits, symbols,
+# astral, private use, unassigned), so random strings of them stress every UTF-8 length and the
+# byte-level tokens that cross character boundaries.
+_MANY_SCRIPTS = ("aZ0 _'\n\t" "éßñ" "пЖё" "αΩ" "עש" "عربي" "हिंदी" "বাং" "ਪੰ" "தமி" "ไทย" "ລາວ" "ქა" "Հայ"
+                 "ጠ" "한국" "日本語中文" "ｱｲ" "\u0301\u20dd" "½²" "€₹" "😀👍🏽" "𝐀𐐷" "\ue000" "\u0378" "\U000e0001")
+
+
+@pytest.mark.parametrize("name", ENCODINGS)
+@settings(max_examples=150, deadline=None)
+@given(text=st.lists(st.tuples(st.sampled_from(_MANY_SCRIPTS), st.integers(1, 12)), min_size=1, max_size=12)
+       .map(lambda runs: "".join(rng_char(s, k) for s, k in runs)),
+       cut=st.integers(0, 300_000))
+def test_merge_bytes_equals_the_reference_on_many_scripts_and_runs(name, text, cut):
+    """`merge_bytes` (the hot loop) against the textbook loop, with all merges and with only the
+    ranks below a cut (the `max_rank` replay merge recovery uses)."""
+    ranks = _ranks(name)
+    data = text.encode("utf-8")
+    assert merge_bytes(data, ranks) == merge_reference(_single_bytes(data), *bytes_pair_rank(ranks))
+    rank_fn, combine = bytes_pair_rank(ranks)
+
+    def rank_below_cut(a: bytes, b: bytes) -> int | None:
+        rank = rank_fn(a, b)
+        return rank if rank is not None and rank < cut else None
+
+    assert merge_bytes(data, ranks, max_rank=cut) == merge_reference(_single_bytes(data), rank_below_cut, combine)
+
+
+def rng_char(scripts: str, k: int) -> str:
+    """`k` characters of `scripts`, cycling (so runs of one character and of short cycles appear)."""
+    return "".join(scripts[i % len(scripts)] for i in range(k)) if k % 3 else scripts[0] * k

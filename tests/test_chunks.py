@@ -91,3 +91,47 @@ def test_chunk_cache_gives_tiktokens_ids_first_time_rerun_and_after_an_edit(name
     assert enc.encode_ordinary(edited) == ref.encode_ordinary(edited)
     twice = text + "<|endoftext|>" + text  # (the engine's sources hold special-token text too)
     assert enc.encode(twice, allowed_special="all") == ref.encode(twice, allowed_special="all")
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+def test_small_caches_give_tiktokens_ids_and_stay_bounded(name, monkeypatch):
+    """The same as above with every bound tiny: the chunk cache (chunks and characters) and the
+    piece cache (emptied again and again); each run still equals tiktoken."""
+    import engine
+    import engine.core as core
+    from oracle import reference
+
+    monkeypatch.setattr(core, "CACHE_MAX_CHUNK_CHARS", 20_000)
+    monkeypatch.setattr(core, "CACHE_MAX_CHUNKS", 15)
+    monkeypatch.setattr(core, "CACHE_MAX_PIECES", 700)
+    enc = engine.get_encoding(name)
+    ref = reference(name)
+    ui, code, prose = corpora()
+    text = ui[:30_000] + code[:30_000] + prose[:30_000]
+    expected = ref.encode_ordinary(text)
+    try:
+        enc.clear_cache()
+        for _ in range(2):
+            assert enc.encode_ordinary(text) == expected
+            assert 0 < len(enc._chunks) <= 15 and len(enc._cache) <= 700
+            assert enc._chunk_chars == sum(map(len, enc._chunks)) <= 20_000
+    finally:
+        enc.clear_cache()  # a shared encoding: leave no entries made under the tiny bounds
+
+
+def test_a_two_megabyte_text_stays_in_the_chunk_cache():
+    """The bound is in characters: 1.5 MB of text (1,500 chunks) is all remembered, so the
+    second run is look-ups only."""
+    import engine
+    from engine.core import CACHE_MAX_CHUNK_CHARS
+
+    enc = engine.get_encoding("cl100k_base")
+    text = ("word " * 200 + "\n") * 1_500
+    text = "".join(f"{i} {text[i * 1001:(i + 1) * 1001]}" for i in range(1_500))
+    assert len(text) < CACHE_MAX_CHUNK_CHARS
+    enc.clear_cache()
+    first = enc.encode_ordinary(text)
+    chunks = enc._splitter.chunks(text, 1_000)
+    assert all(chunk in enc._chunks for chunk in chunks)
+    assert enc.encode_ordinary(text) == first
+    enc.clear_cache()
