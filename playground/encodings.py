@@ -34,6 +34,7 @@ def builtin(name: str) -> engine.Encoding:
     return engine.get_encoding(name)
 
 
+WARM_DELAY = 2.0  # seconds after a server's first page before the default vocabularies load
 _warm_lock = threading.Lock()
 _warm_started = False
 
@@ -41,17 +42,21 @@ _warm_started = False
 def warm_builtins() -> None:
     """Load the default built-ins (gpt2, cl100k_base, o200k_base) in a background thread, once per server.
 
-    Called after the first page of the process is drawn, so that page does not wait for it; the
-    second (switching the encoding, opening the Merge tree, which also shows o200k) then finds them
-    loaded instead of parsing 100-200k ranks on the click (0.1-0.4 s each).  `engine.get_encoding`
-    holds a lock while it builds, so a page that asks meanwhile waits for the same object.
+    Started after the first page of the process is drawn, and WARM_DELAY seconds later: the loading
+    holds the GIL for about half a second, and while the browser is still fetching that first page's
+    scripts from this server it made the first render 0.3 s slower.  The next click (switching the
+    encoding, opening the Merge tree, which also shows o200k) then finds them loaded instead of
+    parsing 100-200k ranks (0.1-0.4 s each).  `engine.get_encoding` holds a lock while it builds,
+    so a page that asks meanwhile waits for the same object.
     """
     global _warm_started
     with _warm_lock:
         if _warm_started:
             return
         _warm_started = True
-    threading.Thread(target=_warm, name="bpe-warm-builtins", daemon=True).start()
+    timer = threading.Timer(WARM_DELAY, _warm)
+    timer.name, timer.daemon = "bpe-warm-builtins", True
+    timer.start()
 
 
 def _warm() -> None:

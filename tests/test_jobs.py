@@ -107,6 +107,7 @@ def test_default_builtins_warm_in_one_background_thread(monkeypatch):
     from playground import encodings, state
 
     monkeypatch.setattr(encodings, "_warm_started", False)
+    monkeypatch.setattr(encodings, "WARM_DELAY", 0.01)
     for name in state.DEFAULT_ENCODINGS:
         monkeypatch.delitem(registry._ENCODINGS, name, raising=False)
     before = {t.ident for t in threading.enumerate()}
