@@ -5,14 +5,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 import regex
+from hypothesis import given, strategies as st
 from streamlit.testing.v1 import AppTest
 
 from conftest import run_view as run
 
 import engine
 import engine.core
-from playground import state
+from playground import html, state
 
 SCRIPTS = "Family 👨‍👩‍👧 wave 👋🏽 flags 🇯🇵🇫🇷 नमस्ते दुनिया · مرحبا بالعالم · é"
 
@@ -121,3 +123,38 @@ def test_drawing_a_long_text_tokenizes_only_its_start():
         assert start.tokens[-1].char_end >= render_cache.DRAWN_CHARS
         assert start.tokens == tuple(enc.tokenize(text)[: len(start.tokens)])
         assert start.pieces == tuple(enc.pretokenize(text)[: len(start.pieces)])
+
+
+_UNIT_TEXTS = [
+    "Hello world! unbelievable 1234567",
+    "Family 👨‍👩‍👧 wave 👋🏽 flags 🇯🇵🇫🇷 नमस्ते दुनिया · مرحبا بالعالم · é",
+    "a\tb\nc\r\nd\u00a0e  <script>alert('x')</script> & \"q\" <|endoftext|> done",
+    "世界 こんにちは 😀\u200d ﷺ \U0001F9E9 \x00\x1f",
+]
+
+
+@pytest.mark.parametrize("name", ["gpt2", "cl100k_base", "mistral-v1"])
+@pytest.mark.parametrize("show_ws", [True, False])
+def test_fast_token_units_equal_the_reference(name, show_ws):
+    """html.token_units (one f-string a span) gives exactly token_units_reference's markup: ids, offsets,
+    classes, hex bytes, extra tooltip lines, stripes for split characters, escaping."""
+    from playground import encodings
+
+    enc = engine.get_encoding(name)
+    for text in _UNIT_TEXTS:
+        for policy in ({"allowed_special": set(), "disallowed_special": ()}, {"allowed_special": "all"}):
+            units = engine.group_tokens(enc.tokenize(text, **policy), text)
+            pieces = enc.pretokenize(text, **policy)
+            cuts = {u.byte_start for u in units[::2]}
+            kw = dict(show_ws=show_ws, pieces=pieces, shared_cuts=cuts, cls="tokens cmp", encoding=name,
+                      n_vocab=enc.n_vocab, note=encodings.token_note(enc))
+            assert html.token_units(units, "x", **kw) == html.token_units_reference(units, "x", **kw)
+            plain = dict(show_ws=show_ws, idlist="ids-x")
+            assert html.token_units(units, "y", **plain) == html.token_units_reference(units, "y", **plain)
+
+
+@given(st.text(max_size=60))
+def test_show_whitespace_equals_the_reference(text):
+    assert html.show_whitespace(text) == html.show_whitespace_reference(text)
+    assert html.hex_bytes(text.encode("utf-8", "surrogatepass")) == " ".join(
+        f"{b:02x}" for b in text.encode("utf-8", "surrogatepass"))
