@@ -46,7 +46,7 @@ LEFT_RIGHT_ABOVE = 16  # trees with more leaves drawn are laid out left to right
 
 # ---------------------------------------------------------------- pickers
 def _default_token(name: str, enc: engine.Encoding) -> int:
-    """The longest token of the current text, or 'hello'."""
+    """The longest token of the (start of the) current text, or 'hello'."""
     tokens = [t for t in text_tokens(name, enc) if not t.special]
     if tokens:
         return max(tokens, key=lambda t: (len(t.bytes), -t.byte_start)).id
@@ -109,7 +109,7 @@ def _pick_token(name: str, enc: engine.Encoding) -> None:
         st.pills("Tokens of the current text", ids, format_func=lambda t: token_label(enc, t),
                  key=TEXT_KEY, on_change=_copy_to_token, args=(TEXT_KEY,))
         if len(seen) > MAX_TEXT_TOKENS:
-            st.caption(f"The first {MAX_TEXT_TOKENS} of {len(seen):,} distinct tokens; pick others by id or search.")
+            st.caption(f"The first {MAX_TEXT_TOKENS} distinct tokens of the text; pick others by id or search.")
 
 
 # ----------------------------------------------------------------- drawing

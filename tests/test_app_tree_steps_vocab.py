@@ -70,6 +70,22 @@ def test_tree_pick_from_the_text_and_by_search():
     assert "␣SolidGoldMagikarp" in _dot(at)
 
 
+def test_tree_offers_tokens_from_the_start_of_a_long_text():
+    """After a long paste the Merge tree's picker takes the tokens Tokenize draws (its cache), not the
+    first 100,000 characters tokenized anew: the default token is the longest of the text's start."""
+    from playground import render_cache
+
+    gpt2 = engine.get_encoding("gpt2")
+    start = "Tokenizers unbelievably compress text. "
+    text = start * 200 + " SolidGoldMagikarp" * 3000  # 7,800 characters, then a long tail
+    at = _app("tree_view", token_encoding="gpt2", text=text).run()
+    assert not at.exception
+    longest_start = max((t for t in gpt2.tokenize(text[: render_cache.DRAWN_CHARS + render_cache.DRAWN_MARGIN],
+                                                  allowed_special=set(), disallowed_special=())),
+                        key=lambda t: (len(t.bytes), -t.byte_start))
+    assert at.session_state["token_id"] == longest_start.id != gpt2.encode_single_token(" SolidGoldMagikarp")
+
+
 def test_tree_special_and_unknown_ids_explain_themselves():
     at = _app("tree_view", token_encoding="gpt2", token_id=50256).run()
     assert not at.exception and "special token" in at.warning[0].value and not at.get("graphviz_chart")
