@@ -53,9 +53,13 @@ def _charts(frame: pd.DataFrame, names: list[str]) -> None:
     height = 30 * len(names) + 20  # pixels (about 30 per bar): with a step height, Streamlit's autosize
     # "fit" made Vega drop fit-y with a console warning on every load
     for col, metric, fmt in zip(cols, ["tokens", "bytes/token", "chars/token"], [",d", ".2f", ".2f"]):
+        # An explicit domain and no stacking: Vega computed extents before the data was in place and
+        # warned "Infinite extent for field tokens_start" on every load.
+        top = max((row[metric] for row in rows), default=0) or 1
         encoding = {
             "y": {"field": "encoding", "type": "nominal", "sort": names, "title": None},
-            "x": {"field": metric, "type": "quantitative", "title": None},
+            "x": {"field": metric, "type": "quantitative", "title": None, "stack": None,
+                  "scale": {"domain": [0, top * 1.18], "nice": False}},
             "tooltip": [{"field": "encoding", "type": "nominal"},
                         {"field": metric, "type": "quantitative", "format": fmt}],
         }

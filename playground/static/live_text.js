@@ -4,6 +4,8 @@
 // Python sends the text only when *it* changed it (first run of a session, a gallery "open" button),
 // tagged with a revision number; otherwise the box keeps what the user typed.  The last text lives in
 // window.__bpeLive so a page switch (a fresh mount) starts from it without sending megabytes back.
+const LATE_FILL = 100000;  // characters from which the box is filled after the page is drawn
+
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   const g = window.__bpeLive || (window.__bpeLive = { text: null, rev: -1 });
@@ -27,14 +29,27 @@ export default function (component) {
     g.text = text;
     setTriggerValue("text", text);  // a trigger, not state: later reruns do not send the text up again
   };
+  // Filling a text area with a long text makes the browser lay all of it out (0.4-0.7 s for 2 MB in
+  // chromium).  A long text is put back after the page around it is drawn, the box read-only meanwhile,
+  // so the tokens of a page switch show first and no keystroke lands in a half-restored box.
+  const fill = (text) => {
+    const id = box.__fill = (box.__fill || 0) + 1;  // a newer fill cancels a pending one
+    if (text.length < LATE_FILL) { box.value = text; box.readOnly = false; return; }
+    box.readOnly = true;
+    requestAnimationFrame(() => setTimeout(() => {
+      if (box.__fill !== id) return;
+      box.value = text;
+      box.readOnly = false;
+    }, 0));
+  };
   if (data && data.text != null && data.rev > g.rev) {
     g.rev = data.rev;
     g.text = data.text;
-    if (box.value !== data.text) box.value = data.text;
+    if (box.value !== data.text) fill(data.text);
   } else if (!box.__bound && g.text != null && box.value !== g.text) {
-    box.value = g.text;
+    fill(g.text);
   }
-  if (count) count.textContent = fmt(box.value.length);
+  if (count) count.textContent = fmt(g.text != null ? g.text.length : box.value.length);
   if (!box.__bound) {
     box.__bound = true;
     let composing = false;
