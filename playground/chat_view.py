@@ -334,6 +334,6 @@ def _results(messages: list[dict]) -> None:
         st.markdown(f"**{md(label)}** · {html.plural(r.count, 'token')} "
                     f"({r.template_count:,} template, {r.content_count:,} content; "
                     f"{html.plural(r.priming, 'token')} prime the reply)")
-        draw(html.chat_tokens(token_chips(r, enc), f"chat-{html.slug(name)}"))
+        draw(html.chat_tokens(token_chips(r, enc), f"chat-{html.slug(name)}"), key=f"chat_tokens_{name}")
         if r.note:
             st.caption(md(r.note, 400))

@@ -147,4 +147,4 @@ def _cards(result: engine.Chunking) -> None:
         right.caption(f"Chunks {first + 1:,}–{min(first + PAGE_SIZE, len(result.chunks)):,} of {len(result.chunks):,}")
     first = (page - 1) * PAGE_SIZE
     show_ws = bool(st.session_state.get(state.SHOW_WS, True))
-    draw(html.ARENA_STYLE + html.chunk_cards(result.chunks[first:first + PAGE_SIZE], result.max_tokens, show_ws=show_ws))
+    draw(html.ARENA_STYLE + html.chunk_cards(result.chunks[first:first + PAGE_SIZE], result.max_tokens, show_ws=show_ws), key="chunk_cards")

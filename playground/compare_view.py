@@ -79,7 +79,7 @@ def _charts(frame: pd.DataFrame, names: list[str]) -> None:
 
 def _row(name: str, n_tokens: int, markup: str) -> None:
     st.markdown(f"**{html.esc(name)}** · {html.plural(n_tokens, 'token')}")
-    draw(markup)
+    draw(markup, key=f"cmp_row_{name}")
 
 
 def render() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 import engine
-from playground import html, token_links
+from playground import html, html_block, token_links
 from playground.escaping import md
 
 TOOL = "BPE playground"
@@ -31,14 +31,15 @@ def header(title: str, tagline: str) -> None:
     token_links.mount()
 
 
-def draw(markup: str) -> None:
-    """Show a big block built by playground.html (thousands of spans).
+def draw(markup: str, *, key: str) -> None:
+    """Show a big block built by playground.html (thousands of spans) under `key` (unique on the page).
 
-    st.html sets the (DOMPurify-sanitised) markup directly; st.markdown would
-    first run it through the markdown parser, which took seconds for a
-    10,000-character text in chromium.  Every value is escaped by html.py either way.
+    Not st.markdown: its markdown parser took seconds for a 10,000-character
+    text in chromium.  Not st.html: DOMPurify and a full React redraw on every
+    rerun.  playground.html_block merges the new markup into what is shown.
+    Every value is escaped by html.py either way.
     """
-    st.html(markup)
+    html_block.block(markup, key=key)
 
 
 def refuse_message(error: ValueError, name: str) -> None:

@@ -85,7 +85,7 @@ def _metrics(stats: engine.EncodingStats) -> None:
 
 
 def _tokens_pane(view: render_cache.TokenView) -> None:
-    draw(view.markup)
+    draw(view.markup, key="tok_tokens_block")
     note = "Hover a token for its ids, bytes and rank; click it to pin it and open its merge tree."
     if view.n_split:
         note += (f" {html.plural(view.n_split, 'character')} (as you see them) "
@@ -95,7 +95,7 @@ def _tokens_pane(view: render_cache.TokenView) -> None:
 
 
 def _bytes_pane(name: str, tokens) -> None:
-    draw(html.token_bytes(tokens, f"bytes-{slug(name)}"))
+    draw(html.token_bytes(tokens, f"bytes-{slug(name)}"), key="tok_bytes_block")
     invalid = sum(not t.is_valid_utf8 for t in tokens)
     st.caption("Each box is one token's bytes in hex. "
                + (f"{html.plural(invalid, 'token')} {'are' if invalid != 1 else 'is'} not valid UTF-8 on its own "
@@ -118,7 +118,7 @@ def _pieces_pane(names: list[str], text: str, policy: str, show_ws: bool) -> Non
         for tok in tokens:
             per_piece[tok.piece_index] += 1
         st.markdown(f"**{html.esc(name)}** · {html.plural(len(pieces), 'piece')} → {html.plural(len(tokens), 'token')}")
-        draw(html.pre_pieces(pieces, per_piece, f"pieces-{slug(name)}", show_ws=show_ws))
+        draw(html.pre_pieces(pieces, per_piece, f"pieces-{slug(name)}", show_ws=show_ws), key=f"tok_pieces_{name}")
         with st.expander(f"How {name} splits and merges"):
             family_stages(encodings.family_note(name, enc))
 
@@ -154,7 +154,7 @@ def _table_pane(name: str, tokens, pieces) -> None:
 
 
 def _ids_box(ids: tuple[int, ...], view: render_cache.TokenView) -> None:
-    draw(view.ids_markup)
+    draw(view.ids_markup, key="tok_ids_block")
     shown = ids[:MAX_IDS_SHOWN]
     label = (f"Copy all {html.plural(len(ids), 'id')}" if len(shown) == len(ids)
              else f"Copy the first {len(shown):,} ids")

@@ -30,6 +30,15 @@ def plain(markdown: str) -> str:
 VIEW_APP = str(Path(__file__).parent / "apps" / "view_app.py")
 
 
+def blocks(at) -> list[str]:
+    """The big markup blocks on an AppTest page: playground.html_block's components (and any st.html)."""
+    found = [h.value for h in at.get("html")]
+    for c in at.get("bidi_component"):
+        if c.proto.component_name.endswith("bpe_html_block"):
+            found.append(json.loads(c.proto.json)["html"])
+    return found
+
+
 def run_view(view: str, *, timeout: float = 90, query: dict[str, str] | None = None, **session):
     """Run one view (a module of playground/) in tests/apps/view_app.py with `session` preset and the
     link's `query` parameters; no exception."""

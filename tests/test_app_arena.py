@@ -6,7 +6,7 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import plain, run_view
+from conftest import blocks, plain, run_view
 
 import engine
 from playground import chunk_view, state
@@ -81,7 +81,7 @@ def test_chunks_match_the_engine():
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Chunks"] == str(len(result.chunks))
     assert metrics["Tokens in the text"] == f"{result.total_tokens:,}"
-    cards = next(h.value for h in at.get("html") if 'class="chunks"' in h.value)
+    cards = next(h for h in blocks(at) if 'class="chunks"' in h)
     assert cards.count('class="chunk ') == len(result.chunks)
     for c in result.chunks:
         assert f'data-index="{c.index}" data-tokens="{c.tokens}"' in cards
@@ -107,7 +107,7 @@ def test_chunks_paged():
     assert n > chunk_view.PAGE_SIZE
     at.number_input(key="chunk_page").set_value(2).run()
     assert not at.exception
-    cards = next(h.value for h in at.get("html") if 'class="chunks"' in h.value)
+    cards = next(h for h in blocks(at) if 'class="chunks"' in h)
     assert f'data-index="{chunk_view.PAGE_SIZE}"' in cards and 'data-index="0"' not in cards
 
 

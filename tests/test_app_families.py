@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import plain, run_view
+from conftest import blocks, plain, run_view
 
 import engine
 from engine.families.hf_tokenizer_json import BUILTIN_FILES
@@ -26,7 +26,7 @@ VIEWS = ["tokenize_view", "compare_view", "gallery_view", "tree_view", "steps_vi
 
 
 def markup(at: AppTest, marker: str) -> str:
-    found = [m.value for m in [*at.markdown, *at.get("html")] if marker in m.value]
+    found = [m for m in [*(m.value for m in at.markdown), *blocks(at)] if marker in m]
     assert found, marker
     return htmllib.unescape(found[0])
 

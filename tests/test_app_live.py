@@ -10,7 +10,7 @@ import regex
 from hypothesis import given, strategies as st
 from streamlit.testing.v1 import AppTest
 
-from conftest import run_view as run
+from conftest import blocks, run_view as run
 
 import engine
 import engine.core
@@ -43,13 +43,13 @@ def test_a_32_byte_gpt2_token_is_drawn_left_to_right_whole():
 
 def test_units_carry_grapheme_offsets_and_rtl_runs():
     at = run("tokenize_view", **{state.TEXT: SCRIPTS, state.ENCODINGS: ["gpt2"], state.SHOW_WS: False})
-    markup = next(h.value for h in at.get("html") if 'id="tokens-gpt2"' in h.value)
+    markup = next(h for h in blocks(at) if 'id="tokens-gpt2"' in h)
     bounds = {0} | {m.end() for m in regex.finditer(r"\X", SCRIPTS)}
     offsets = [(int(a), int(b)) for a, b in re.findall(r'data-start="(\d+)" data-end="(\d+)"', markup)]
     assert offsets and all(a in bounds and b in bounds for a, b in offsets)
     assert [a for a, _ in offsets[1:]] == [b for _, b in offsets[:-1]]  # no gaps, no overlaps
     assert markup.count('class="rtl" dir="rtl"') == 1
-    assert 'data-idlist="ids-gpt2"' in markup and any('id="ids-gpt2"' in h.value for h in at.get("html"))
+    assert 'data-idlist="ids-gpt2"' in markup and any('id="ids-gpt2"' in h for h in blocks(at))
 
 
 def test_compare_table_shows_whole_graphemes():

@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import plain, run_view
+from conftest import blocks, plain, run_view
 
 import engine
 from playground import encodings, render_cache, state
@@ -28,7 +28,7 @@ def metrics(at: AppTest) -> dict[str, str]:
 
 def html_of(at: AppTest, marker: str) -> str:
     """The one markup element (st.markdown or st.html) containing `marker`."""
-    found = [m.value for m in [*at.markdown, *at.get("html")] if marker in m.value]
+    found = [m for m in [*(m.value for m in at.markdown), *blocks(at)] if marker in m]
     assert len(found) == 1, f"{marker!r} in {len(found)} markdown elements"
     return found[0]
 

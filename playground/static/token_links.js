@@ -24,9 +24,11 @@ function install() {
   // Units of one token view in text order, with their starts, for a binary search.
   function units(view) {
     let entry = g.index.get(view);
-    if (!entry || !entry.list[0] || !entry.list[0].isConnected) {
+    const block = view.closest(".bpe-block");
+    const rev = block ? block.dataset.rev : null;  // html_block.js bumps it when it changes the block in place
+    if (!entry || entry.rev !== rev || !entry.list[0] || !entry.list[0].isConnected) {
       const list = Array.from(view.querySelectorAll(".tok[data-start]"));
-      entry = { list, starts: list.map((e) => +e.dataset.start) };
+      entry = { list, starts: list.map((e) => +e.dataset.start), rev };
       g.index.set(view, entry);
     }
     return entry;
