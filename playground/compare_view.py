@@ -40,41 +40,12 @@ def _stats_frame(stats: list[engine.EncodingStats]) -> pd.DataFrame:
     } for s in stats])
 
 
-def _charts(frame: pd.DataFrame, names: list[str]) -> None:
-    """Three bar charts (tokens, bytes/token, chars/token), one bar and its value per encoding.
-
-    Written as Vega-Lite specs directly: building them through Altair validated each one against
-    the Vega-Lite JSON schema on every rerun, about 0.16 s of CPU per keystroke on this page.
-    """
-    cols = st.columns(3)
-    # the rows inline in each spec: a DataFrame went through Arrow three times (7 ms of each rerun)
+def _charts(frame: pd.DataFrame) -> None:
+    """Bars for tokens, bytes/token and chars/token, one per encoding (html.compare_bars: plain HTML)."""
     rows = [{"encoding": e, **{m: frame[m].iloc[i].item() for m in ("tokens", "bytes/token", "chars/token")}}
             for i, e in enumerate(frame["encoding"])]
-    height = 30 * len(names) + 20  # pixels (about 30 per bar): with a step height, Streamlit's autosize
-    # "fit" made Vega drop fit-y with a console warning on every load
-    for col, metric, fmt in zip(cols, ["tokens", "bytes/token", "chars/token"], [",d", ".2f", ".2f"]):
-        # An explicit domain and no stacking: Vega computed extents before the data was in place and
-        # warned "Infinite extent for field tokens_start" on every load.
-        top = max((row[metric] for row in rows), default=0) or 1
-        encoding = {
-            "y": {"field": "encoding", "type": "nominal", "sort": names, "title": None},
-            "x": {"field": metric, "type": "quantitative", "title": None, "stack": None,
-                  "scale": {"domain": [0, top * 1.18], "nice": False}},
-            "tooltip": [{"field": "encoding", "type": "nominal"},
-                        {"field": metric, "type": "quantitative", "format": fmt}],
-        }
-        spec = {
-            "height": height,
-            "title": metric,
-            "layer": [
-                {"mark": {"type": "bar"},
-                 "encoding": {**encoding, "color": {"field": "encoding", "type": "nominal", "sort": names,
-                                                    "legend": None}}},
-                {"mark": {"type": "text", "align": "left", "dx": 3},
-                 "encoding": {**encoding, "text": {"field": metric, "type": "quantitative", "format": fmt}}},
-            ],
-        }
-        col.vega_lite_chart(None, {**spec, "data": {"values": rows}}, width="stretch", height=height + 40)
+    draw(html.compare_bars(rows, [("tokens", ",d"), ("bytes/token", ".2f"), ("chars/token", ".2f")]),
+         key="cmp_bars")
 
 
 def _row(name: str, n_tokens: int, markup: str) -> None:
@@ -112,7 +83,7 @@ def render() -> None:
     st.subheader("Numbers")
     frame = _stats_frame(stats)
     st.dataframe(frame, hide_index=True, key="cmp_table")
-    _charts(frame, names)
+    _charts(frame)
 
     if len(names) >= 2:
         st.subheader("Where they disagree")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -10,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from conftest import blocks, plain, run_view
 
 import engine
-from playground import encodings, render_cache, state
+from playground import encodings, html, render_cache, state
 from playground.tokenize_view import parse_ids
 
 HOSTILE = "<script>alert(1)</script> <img src=x onerror=alert(1)> \"quoted\" 'single' & AT&T *x* $y$\n\nend"
@@ -239,7 +240,21 @@ def test_compare_counts_delta_and_table(encs):
     assert got["Cuts only some make"] == f"{len(diff.differing):,}"
     gpt2 = html_of(at, 'id="cmp-gpt2"')
     assert gpt2.count("tok same") + gpt2.count("tok cut") + gpt2.count("split same") + gpt2.count("split cut") >= 1
-    assert len(at.get("vega_lite_chart")) == 3
+    bars = html_of(at, 'id="cmp-bars"')
+    assert not at.get("vega_lite_chart")
+    for name, n in counts.items():
+        assert bars.count(f'<span class="name">{name}</span>') == 3
+        assert f'title="{name}: {n:,} tokens"' in bars
+
+
+def test_compare_bars_scale_and_escape():
+    rows = [{"encoding": "<b>x</b>", "tokens": 200, "bytes/token": 2.0, "chars/token": 1.5},
+            {"encoding": "gpt2", "tokens": 100, "bytes/token": 4.0, "chars/token": 3.0}]
+    markup = html.compare_bars(rows, [("tokens", ",d"), ("bytes/token", ".2f")])
+    assert "<b>" not in markup and "&lt;b&gt;x&lt;/b&gt;" in markup
+    widths = [float(w) for w in re.findall(r"width:([0-9.]+)%", markup)]
+    assert widths == [75.0, 37.5, 37.5, 75.0]  # the largest bar is 75% (room for its value), the rest in proportion
+    assert ">200<" in markup and ">4.00<" in markup
 
 
 def test_compare_layouts_and_four_encodings(encs):
