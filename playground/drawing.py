@@ -54,6 +54,11 @@ def refuse_message(error: ValueError, name: str) -> None:
     st.code(str(error), language=None, wrap_lines=True)
 
 
+def token_text(data: bytes) -> None:
+    """A token's bytes as readable text (space as ␣, a piece of a character as ‹hex›), big."""
+    st.markdown(html.token_chip(engine.readable(data, space=html.SPACE)), unsafe_allow_html=True)
+
+
 slug = html.slug  # an HTML id fragment for an encoding name
 
 

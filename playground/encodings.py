@@ -13,6 +13,7 @@ result is kept in the jobs module's bounded cache.
 from __future__ import annotations
 
 import functools
+import importlib
 import threading
 from typing import Any
 
@@ -59,9 +60,20 @@ def warm_builtins() -> None:
     timer.start()
 
 
+# Modules that pages other than the first import on first use, each once per server: pandas and pyarrow
+# for every st.dataframe (0.5 s), Streamlit's emoji table for a label's leading emoji (0.2 s).  Imported
+# after the vocabularies so that the first visit to Merge tree or Compare does not wait for them.
+PRELOAD_MODULES = ("pandas", "pyarrow", "streamlit.emojis")
+
+
 def _warm() -> None:
     for name in state.DEFAULT_ENCODINGS:
         engine.get_encoding(name)
+    for module in PRELOAD_MODULES:
+        try:
+            importlib.import_module(module)
+        except ImportError:  # a runtime requirement missing: the page that needs it will say so
+            pass
 
 
 def resolve(name: str) -> engine.Encoding:

@@ -20,7 +20,7 @@ import streamlit as st
 import engine
 from engine.families import explain
 from playground import encodings, html, pickers, render_cache, state
-from playground.drawing import header
+from playground.drawing import header, token_text
 from playground.pickers import encoding_select, text_tokens, token_label, token_problem
 from playground.escaping import md
 
@@ -247,7 +247,7 @@ def render() -> None:
             pickers.go("tokenize")
         return
     data = enc.decode_single_token_bytes(token_id)
-    st.code(engine.readable(data, space="␣"), language=None)
+    token_text(data)
     try:
         tree = _draw_tree(name, enc, token_id, key_prefix="main")
     except ValueError as err:  # a token no merge makes (Llama 3, Qwen 3.6), or an upload BPE could not produce

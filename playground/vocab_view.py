@@ -17,7 +17,7 @@ import streamlit as st
 
 import engine
 from playground import encodings, pickers, state
-from playground.drawing import header
+from playground.drawing import header, token_text
 from playground.escaping import md
 
 ENC_KEY = "vocab_enc"
@@ -140,7 +140,7 @@ def _token_pane(name: str, enc: engine.Encoding, glitch: dict[int, engine.Glitch
         st.warning(problem)
         return
     info = engine.token_info(enc, current)
-    st.code(engine.readable(info.bytes, space="␣"), language=None)
+    token_text(info.bytes)
     facts = {
         "id": str(info.id),
         "bytes (hex)": info.bytes.hex(" "),

@@ -210,3 +210,15 @@ def test_links_between_views_set_state_without_warnings():
     assert not at.exception and not at.warning
     at = _app("vocab_view", token_encoding="gpt2", token_id=31373, vocab_pane="token").run()
     assert not at.exception and not at.warning
+
+
+@pytest.mark.parametrize("view", ["tree_view", "vocab_view"])
+def test_the_token_text_is_a_chip_not_a_code_block(view):
+    """The chosen token's text is drawn as escaped HTML (st.code would load the syntax highlighter)."""
+    enc = engine.get_encoding("gpt2")
+    token_id = enc.encode_ordinary("<b")[0] if len(enc.encode_ordinary("<b")) == 1 else enc.encode_ordinary(" <")[0]
+    at = _app(view, token_id=token_id, token_encoding="gpt2", **({"vocab_pane": "token"} if view == "vocab_view" else {})).run()
+    assert not at.exception and not at.code
+    chips = [m.value for m in at.markdown if 'class="tokchip"' in m.value]
+    text = engine.readable(enc.decode_single_token_bytes(token_id), space="␣")
+    assert len(chips) == 1 and "<b>" not in chips[0] and text.replace("<", "&lt;") in chips[0]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 
@@ -108,6 +109,9 @@ def test_default_builtins_warm_in_one_background_thread(monkeypatch):
 
     monkeypatch.setattr(encodings, "_warm_started", False)
     monkeypatch.setattr(encodings, "WARM_DELAY", 0.01)
+    # the modules other pages need are imported after the vocabularies; a missing one is passed over
+    monkeypatch.setattr(encodings, "PRELOAD_MODULES", ("no_such_module_for_bpe", "colorsys"))
+    monkeypatch.delitem(sys.modules, "colorsys", raising=False)
     for name in state.DEFAULT_ENCODINGS:
         monkeypatch.delitem(registry._ENCODINGS, name, raising=False)
     before = {t.ident for t in threading.enumerate()}
@@ -117,6 +121,7 @@ def test_default_builtins_warm_in_one_background_thread(monkeypatch):
     assert len(started) == 1 and started[0].daemon
     started[0].join(timeout=120)
     assert all(name in registry._ENCODINGS for name in state.DEFAULT_ENCODINGS)
+    assert "colorsys" in sys.modules
     assert engine.get_encoding("gpt2").encode("hello world") == [31373, 995]
 
 
