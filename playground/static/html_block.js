@@ -93,4 +93,5 @@ export default function (component) {
   tpl.innerHTML = markup;  // inert: nothing runs or loads while it is parsed and merged
   merge(host, tpl.content);
   host.dataset.rev = String((+host.dataset.rev || 0) + 1);  // token_links.js re-indexes a changed block
+  window.__bpeBlockDrawn = performance.now();  // live_text.js fills a long text in after this
 }

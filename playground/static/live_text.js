@@ -36,11 +36,25 @@ export default function (component) {
     const id = box.__fill = (box.__fill || 0) + 1;  // a newer fill cancels a pending one
     if (text.length < LATE_FILL) { box.value = text; box.readOnly = false; return; }
     box.readOnly = true;
-    requestAnimationFrame(() => setTimeout(() => {
+    const put = () => {
       if (box.__fill !== id) return;
       box.value = text;
       box.readOnly = false;
-    }, 0));
+    };
+    // "Drawn": a token block (html_block.js stamps window.__bpeBlockDrawn) was drawn after this fill was
+    // asked for, the script run is over and nothing is stale -- checked every 50 ms, for at most 2 s (a
+    // page with no block: a refused text); then one more frame, so the tokens are painted before the
+    // text area's layout starts.
+    const asked = performance.now();
+    const busy = () => !((window.__bpeBlockDrawn || 0) > asked) || document.querySelector("[data-stale='true']") !== null ||
+      [...document.querySelectorAll("[data-testid='stStatusWidget']")].some((e) => e.textContent.includes("Running"));
+    let waited = 0;
+    const later = () => {
+      if (box.__fill !== id) return;
+      if (busy() && waited < 2000) { waited += 50; setTimeout(later, 50); return; }
+      requestAnimationFrame(() => setTimeout(put, 0));
+    };
+    setTimeout(later, 0);
   };
   if (data && data.text != null && data.rev > g.rev) {
     g.rev = data.rev;
