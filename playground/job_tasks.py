@@ -13,6 +13,8 @@ already), a session's own tokenizer as its data (`engine.Encoding` pickling).
 """
 from __future__ import annotations
 
+import os
+
 import warnings
 from typing import Any, Callable
 
@@ -66,7 +68,8 @@ def preloaded() -> dict[str, Any]:
     from engine import registry
 
     return {"encodings": sorted(registry._ENCODINGS), "streamlit": "streamlit" in sys.modules,
-            "main_rerun": getattr(sys.modules.get("__main__"), "__name__", "") == "__mp_main__"}
+            "main_rerun": getattr(sys.modules.get("__main__"), "__name__", "") == "__mp_main__",
+            "nice": os.nice(0)}
 
 
 TASKS: dict[str, Callable] = {"encode": encode, "tokenize": tokenize, "pretokenize": pretokenize,
