@@ -1,15 +1,17 @@
-"""BPE playground: the frame. Page config, shared state and sidebar, navigation, the page (errors caught)."""
+"""BPE playground: the frame. Page config, shared state and sidebar, navigation, the page (errors caught),
+all in one of the server's turns for script runs."""
 from __future__ import annotations
 
 import streamlit as st
 
-from playground import encodings, errors, html, sidebar, state
+from playground import encodings, errors, html, script_gate, sidebar, state
 from playground.pages import sections
 
-st.set_page_config(page_title="BPE playground", page_icon=html.favicon(), layout="wide")
-state.init_state()
-page = st.navigation(sections())
-sidebar.render()
-errors.run_page(page)
-encodings.warm_builtins()  # once per server, after its first page: the defaults load in the background
-state.save_query_params(page.url_path)
+with script_gate.turn():  # at most two runs at once, the rest in turn (playground/script_gate.py)
+    st.set_page_config(page_title="BPE playground", page_icon=html.favicon(), layout="wide")
+    state.init_state()
+    page = st.navigation(sections())
+    sidebar.render()
+    errors.run_page(page)
+    encodings.warm_builtins()  # once per server, after its first page: the defaults load in the background
+    state.save_query_params(page.url_path)

@@ -39,7 +39,7 @@ from typing import Any, Callable, Hashable
 
 import streamlit as st
 
-from playground import job_tasks
+from playground import job_tasks, script_gate
 from playground.job_process import JobProcess
 
 APP_ROOT = str(Path(__file__).resolve().parent.parent)  # the checkout: `playground` imports from here
@@ -157,7 +157,14 @@ def run(task: str, args: tuple, *, label: str, timeout: float,
     """Run `task` (a name in `job_tasks.TASKS`) in a child process and wait, redrawing a status line.
 
     Raises `JobError` on the task's own error (its message kept), a time-out or a dead child.
+    The script run gives its turn (playground/script_gate.py) to other runs while it waits.
     """
+    with script_gate.released():
+        return _run(task, args, label=label, timeout=timeout, on_progress=on_progress)
+
+
+def _run(task: str, args: tuple, *, label: str, timeout: float,
+         on_progress: Callable[[Any], None] | None = None) -> Any:
     global started
     status = st.empty()
     start = time.monotonic()

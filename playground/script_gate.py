@@ -1,0 +1,70 @@
+"""Turns for script runs: at most MAX_RUNNING runs of this server's script execute at once.
+
+Every session's script runs in its own thread, and one process's threads share one GIL, which
+switches between them every few milliseconds.  When many users click at the same moment, every
+run then takes as long as all of them together: 16 users opening Compare at once each waited for
+all 16 (bench/bench_load.py: Compare p50 0.59 s at N = 16 against 0.07 s alone).  Taking turns, the
+first runs finish first and the server's event loop, which sends every answer, has fewer threads to
+compete with: p95 over all actions at N = 16 went from 0.26-0.66 s to 0.21-0.25 s (3 runs each).
+
+A run that waits for something outside this process (a job: training, a big encode, a vocabulary
+scan in a worker process) gives its turn back meanwhile (`released`), so two users training never
+hold up everyone else.  A turn not granted within MAX_WAIT seconds is taken anyway: a run is late,
+never stuck.  Fragment reruns (a control that redraws only its part) do not take turns.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from contextlib import contextmanager
+from typing import Iterator
+
+MAX_RUNNING = 2  # more would not help: the runs share one GIL; two overlap one's waits with the other's work
+MAX_WAIT = 20.0  # seconds
+
+_log = logging.getLogger(__name__)
+_turns = threading.BoundedSemaphore(MAX_RUNNING)
+_held = threading.local()
+
+
+def _take() -> None:
+    _held.turn = _turns.acquire(timeout=MAX_WAIT)
+    if not _held.turn:
+        _log.warning("script run went ahead without a turn after %.0f s", MAX_WAIT)
+
+
+def _give() -> None:
+    if getattr(_held, "turn", False):
+        _held.turn = False
+        _turns.release()
+
+
+@contextmanager
+def turn() -> Iterator[None]:
+    """Run the body in its turn (app.py wraps the whole page in it)."""
+    if getattr(_held, "turn", False):  # already inside a turn (a nested call): nothing to take
+        yield
+        return
+    _take()
+    try:
+        yield
+    finally:
+        _give()
+
+
+@contextmanager
+def released() -> Iterator[None]:
+    """Let other runs go while the body waits for work outside this process; take a turn again after."""
+    had = getattr(_held, "turn", False)
+    if had:
+        _give()
+    try:
+        yield
+    finally:
+        if had:
+            _take()
+
+
+def holding() -> bool:
+    """Whether this thread holds a turn (for tests)."""
+    return bool(getattr(_held, "turn", False))
