@@ -8,18 +8,10 @@ chromium, on the first page a newcomer sees, only to show plain numbers.
 """
 from __future__ import annotations
 
-from pathlib import Path
+from playground import components, html
 
-import streamlit as st
-
-from playground import html
-
-_component = st.components.v2.component(
-    "bpe_copy_button",
-    html=html.COPY_BUTTON_HTML,
-    css=html.COPY_BUTTON_CSS,
-    js=(Path(__file__).parent / "static" / "copy_button.js").read_text(encoding="utf-8"),
-)
+_component = components.inline("bpe_copy_button", "copy_button.js", html=html.COPY_BUTTON_HTML,
+                               css=html.COPY_BUTTON_CSS)
 
 
 def copy_button(label: str, text: str, *, key: str) -> None:

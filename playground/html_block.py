@@ -14,15 +14,9 @@ pushes hostile markup through it).
 """
 from __future__ import annotations
 
-from pathlib import Path
+from playground import components
 
-import streamlit as st
-
-_component = st.components.v2.component(
-    "bpe_html_block",
-    js=(Path(__file__).parent / "static" / "html_block.js").read_text(encoding="utf-8"),
-    isolate_styles=False,
-)
+_component = components.inline("bpe_html_block", "html_block.js", isolate_styles=False)
 
 
 def block(markup: str, *, key: str) -> None:

@@ -18,11 +18,9 @@ request (a 2 MB paste then travelled, and was parsed, on every click).
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
-from playground import encodings, html, render_cache, state
+from playground import components, encodings, html, render_cache, state
 from playground.escaping import md
 
 KEY = "live_text"
@@ -30,12 +28,7 @@ DEBOUNCE_MS = 150
 _SEEN = "_live_text_seen"  # the text the browser is known to hold
 _REV = "_live_text_rev"  # bumped whenever Python sends a text down
 
-_component = st.components.v2.component(
-    "bpe_live_text",
-    html=html.LIVE_TEXT_HTML,
-    css=html.LIVE_TEXT_CSS,
-    js=(Path(__file__).parent / "static" / "live_text.js").read_text(encoding="utf-8"),
-)
+_component = components.inline("bpe_live_text", "live_text.js", html=html.LIVE_TEXT_HTML, css=html.LIVE_TEXT_CSS)
 
 
 def _typed() -> None:

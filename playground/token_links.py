@@ -10,19 +10,14 @@ state) and `follow` switches page, keeping the session.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
-from playground import pickers
+from playground import components, pickers
 
 KEY = "token_links"
 _PENDING = "_token_links_open"  # the page to switch to after a pinned token's link was clicked
 
-_component = st.components.v2.component(
-    "bpe_token_links",
-    js=(Path(__file__).parent / "static" / "token_links.js").read_text(encoding="utf-8"),
-)
+_component = components.inline("bpe_token_links", "token_links.js")
 
 
 def _opened() -> None:

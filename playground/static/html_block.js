@@ -54,13 +54,16 @@ function merge(old, now) {
   const a = old.childNodes, b = now.childNodes;
   let head = 0;
   while (head < a.length && head < b.length && a[head].isEqualNode(b[head])) head++;
+  // One node left on each side (a block's row container): merged into below, not compared whole first
+  // (`alike` would serialize both sides of a thousand-span row only to merge it anyway).
+  const single = a.length - head === 1 && b.length - head === 1;
   let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && alike(a[a.length - 1 - tail], b[b.length - 1 - tail])) tail++;
+  while (!single && tail < a.length - head && tail < b.length - head && alike(a[a.length - 1 - tail], b[b.length - 1 - tail])) tail++;
   for (let k = 0; k < tail; k++) {
     const x = a[a.length - 1 - k], y = b[b.length - 1 - k];
     if (x.nodeType === 1) syncAttributes(x, y);
   }
-  if (a.length - head - tail === 1 && b.length - head - tail === 1) {
+  if (a.length - head - tail === 1 && b.length - head - tail === 1) {  // always so when `single`
     const x = a[head], y = b[head];
     if (x.nodeType === 1 && y.nodeType === 1 && x.nodeName === y.nodeName && x.id === y.id && x.nodeName !== "STYLE") {
       syncAttributes(x, y);
