@@ -14,7 +14,6 @@ already), a session's own tokenizer as its data (`engine.Encoding` pickling).
 from __future__ import annotations
 
 import os
-
 import warnings
 from typing import Any, Callable
 
