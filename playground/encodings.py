@@ -21,7 +21,7 @@ import streamlit as st
 
 import engine
 from engine.families import explain
-from playground import jobs, state
+from playground import jobs, memo, state
 from playground.job_tasks import policy_kwargs
 
 DRAW_LIMIT = 100_000  # characters drawn token by token; counts always cover the whole text
@@ -30,8 +30,22 @@ JOB_TIMEOUT = 60.0  # seconds
 SEARCH_BUDGET = 10.0  # seconds a regex search may take over a whole vocabulary (in its job process)
 
 
-@st.cache_resource(show_spinner="Loading vocabulary…")
+_loaded: dict[str, engine.Encoding] = {}  # built-ins this server has loaded (a dozen at most), read without a lock
+
+
 def builtin(name: str) -> engine.Encoding:
+    """A built-in encoding; the first call per server loads it under a "Loading vocabulary…" spinner.
+
+    Later calls read a plain dict: every script run resolves its encodings, and going through
+    `st.cache_resource` each time cost a signature lookup and argument hashing per call."""
+    enc = _loaded.get(name)
+    if enc is None:
+        enc = _loaded[name] = _load_builtin(name)
+    return enc
+
+
+@st.cache_resource(show_spinner="Loading vocabulary…")
+def _load_builtin(name: str) -> engine.Encoding:
     return engine.get_encoding(name)
 
 
@@ -85,7 +99,7 @@ def resolve(name: str) -> engine.Encoding:
 
 
 # --- every family ---
-@st.cache_resource(max_entries=32, show_spinner=False)
+@memo.shared(max_entries=32)
 def family_note(name: str, _enc: engine.Encoding) -> engine.FamilyNote:
     """How `name` splits and merges (engine.family_note): its family, one line each, its split stages."""
     return engine.family_note(_enc)

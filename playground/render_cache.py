@@ -6,10 +6,11 @@ HTML, one token's merge tree) is cached here, keyed like those wrappers by
 encoding name, text and options, so after a 2 MB paste switching a pane or the
 layout only redraws.
 
-These are `st.cache_resource` caches of *frozen* results (tuples, frozen
-dataclasses, strings) that no view mutates: `st.cache_data` unpickles a copy on
-every hit, which for a 2 MB text (half a million ids, 25,000 token records)
-took most of a second on each click.
+These are shared caches (`playground.memo.shared`: bounded, expiring, without
+`st.cache_resource`'s per-call signature lookup) of *frozen* results (tuples,
+frozen dataclasses, strings) that no view mutates: `st.cache_data` unpickles a
+copy on every hit, which for a 2 MB text (half a million ids, 25,000 token
+records) took most of a second on each click.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from functools import lru_cache
 import streamlit as st
 
 import engine
-from playground import encodings, html
+from playground import encodings, html, memo
 
 MAX_IDS_LINKED = 5_000  # ids in the hover-linked list (the copyable list holds more)
 # Characters drawn span by span (every unit is a span with its tooltip: about 250 bytes of HTML).
@@ -39,7 +40,7 @@ def text_key(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-@st.cache_resource(max_entries=16, ttl=encodings.CACHE_TTL, show_spinner=False)
+@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL)
 def _ids(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> tuple[int, ...]:
     return tuple(encodings.encode(name, _enc, _text, policy))
 
@@ -49,7 +50,7 @@ def ids(name: str, enc: engine.Encoding, text: str, policy: str) -> tuple[int, .
     return _ids(name, enc, text_key(text), text, policy)
 
 
-@st.cache_resource(max_entries=16, ttl=encodings.CACHE_TTL, show_spinner=False)
+@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL)
 def _tokens(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> tuple[engine.Token, ...]:
     return tuple(encodings.tokenize(name, _enc, _text, policy))
 
@@ -59,7 +60,7 @@ def tokens(name: str, enc: engine.Encoding, text: str, policy: str) -> tuple[eng
     return _tokens(name, enc, text_key(text), text, policy)
 
 
-@st.cache_resource(max_entries=16, ttl=encodings.CACHE_TTL, show_spinner=False)
+@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL)
 def _pieces(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> tuple[engine.Piece, ...]:
     return tuple(encodings.pretokenize(name, _enc, _text, policy))
 
@@ -68,7 +69,7 @@ def pieces(name: str, enc: engine.Encoding, text: str, policy: str) -> tuple[eng
     return _pieces(name, enc, text_key(text), text, policy)
 
 
-@st.cache_resource(max_entries=16, ttl=encodings.CACHE_TTL, show_spinner=False)
+@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL)
 def _stats(name: str, key: str, _text: str, n_tokens: int) -> engine.EncodingStats:
     return engine.text_stats(name, _text, n_tokens)
 
@@ -109,7 +110,7 @@ def drawn(name: str, enc: engine.Encoding, text: str, policy: str) -> Drawn:
     return _drawn(name, enc, text_key(text), text, policy)
 
 
-@st.cache_resource(max_entries=16, ttl=encodings.CACHE_TTL, show_spinner=False)
+@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL)
 def _drawn(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> Drawn:
     text = _text
     if len(text) > DRAWN_CHARS + DRAWN_MARGIN:
@@ -137,7 +138,7 @@ def token_view(name: str, enc: engine.Encoding, text: str, policy: str, show_ws:
     return _token_view(name, enc, text_key(text), text, policy, show_ws)
 
 
-@st.cache_resource(max_entries=16, ttl=encodings.CACHE_TTL, show_spinner=False)
+@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL)
 def _token_view(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str, show_ws: bool) -> TokenView:
     text = _text
     start = drawn(name, _enc, text, policy)
@@ -173,7 +174,7 @@ def compare_view(names: tuple[str, ...], encs: tuple[engine.Encoding, ...], text
     return _compare_view(names, encs, text_key(text), text, policy, show_ws, max_rows)
 
 
-@st.cache_resource(max_entries=8, ttl=encodings.CACHE_TTL, show_spinner=False)
+@memo.shared(max_entries=8, ttl=encodings.CACHE_TTL)
 def _compare_view(names: tuple[str, ...], _encs: tuple[engine.Encoding, ...], key: str, _text: str, policy: str,
                   show_ws: bool, max_rows: int) -> CompareView:
     text = _text

@@ -201,11 +201,12 @@ def train_with_progress(text: str, vocab_size: int, pat_str: str | None, special
     lines: list[str] = []
     last = [0.0]
 
-    def progress(update: tuple[int, int, engine.MergeInfo]) -> None:
-        i, total, info = update
-        lines.append(f"{i:5d}  {info.pair[0]:>5} + {info.pair[1]:<5} -> {info.new_id:5d}  "
-                     f"{render_token(info.bytes)!r:<24} count {info.count}{'  (tie)' if info.tied else ''}")
+    def progress(updates: list[tuple[int, int, engine.MergeInfo]]) -> None:
+        for i, total, info in updates[-LOG_LINES:]:  # a batch of merges since the last message, in order
+            lines.append(f"{i:5d}  {info.pair[0]:>5} + {info.pair[1]:<5} -> {info.new_id:5d}  "
+                         f"{render_token(info.bytes)!r:<24} count {info.count}{'  (tie)' if info.tied else ''}")
         del lines[:-LOG_LINES]
+        i, total, _ = updates[-1]
         now = time.perf_counter()
         if now - last[0] > 0.15 or i == total:
             last[0] = now

@@ -48,11 +48,25 @@ def test_a_session_tokenizer_travels_by_its_data():
 def test_training_reports_progress_and_rebuilds_exactly():
     seen: list[int] = []
     enc = jobs.run("train", (TEXT[:20000], 300, None, ["<|end|>"]), label="t", timeout=60,
-                   on_progress=lambda update: seen.append(update[0]))
+                   on_progress=lambda batch: seen.extend(i for i, _, _ in batch))
     direct = engine.train_bpe(TEXT[:20000], 300, special_tokens=["<|end|>"])
     assert enc.merges == direct.merges and enc.special_tokens == direct.special_tokens
     assert enc.training.message == direct.training.message
-    assert seen == list(range(1, 45))
+    assert seen == list(range(1, 45))  # every merge, in order, however batched
+
+
+def test_training_progress_comes_in_batches(monkeypatch):
+    """The job batches its merges (one message per PROGRESS_EVERY seconds, plus the last), never one per merge."""
+    from playground import job_tasks
+
+    sent: list[list] = []
+    clock = iter(range(10_000))
+    monkeypatch.setattr(job_tasks, "_clock", lambda: next(clock) * 0.03)  # 30 ms per merge
+    enc = job_tasks.train(TEXT[:20000], 300, None, [], progress=sent.append)
+    merges = [i for batch in sent for i, _, _ in batch]
+    assert merges == list(range(1, 45)) and len(enc.merges) == 44
+    assert [len(batch) for batch in sent] == [4] * 11  # a message once 0.1 s have passed (every 4th merge): 11, not 44
+    assert all(total == 44 for batch in sent for _, total, _ in batch)
 
 
 def test_time_limit_kills_the_process_and_the_failure_is_remembered():

@@ -12,7 +12,7 @@ from playground import jobs, script_gate
 @pytest.fixture
 def gate(monkeypatch):
     """A fresh gate of two turns, with a short wait limit."""
-    monkeypatch.setattr(script_gate, "_turns", threading.BoundedSemaphore(2))
+    monkeypatch.setattr(script_gate, "_turns", script_gate.Gate(2))
     monkeypatch.setattr(script_gate, "MAX_WAIT", 5.0)
     return script_gate
 
@@ -35,7 +35,7 @@ def test_at_most_two_runs_at_once(gate):
     for t in threads:
         t.join(timeout=10)
     assert most[0] == 2 and running[0] == 0
-    assert gate._turns.acquire(blocking=False) and gate._turns.acquire(blocking=False)  # both turns came back
+    assert gate._turns.free() == 2  # both turns came back
 
 
 def test_a_waiting_run_gives_its_turn_to_others(gate):
@@ -64,13 +64,13 @@ def test_a_waiting_run_gives_its_turn_to_others(gate):
         assert gate.holding()  # a turn again, the one c gave back
     b_done.set()
     tb.join(5)
-    assert gate._turns.acquire(blocking=False) and gate._turns.acquire(blocking=False)
+    assert gate._turns.free() == 2
 
 
 def test_a_lost_turn_delays_but_never_blocks(gate, monkeypatch):
     monkeypatch.setattr(gate, "MAX_WAIT", 0.2)
-    gate._turns.acquire()
-    gate._turns.acquire()  # two turns never given back (a bug elsewhere)
+    gate._turns.acquire(1)
+    gate._turns.acquire(1)  # two turns never given back (a bug elsewhere)
     t = time.monotonic()
     with gate.turn():
         assert not gate.holding()  # went ahead without one
@@ -85,3 +85,59 @@ def test_jobs_run_outside_the_turn(gate, monkeypatch):
         assert jobs.run("preloaded", (), label="check", timeout=5) == "ok"
         assert gate.holding()
     assert seen == [False]
+
+
+def _queue_up(gate, labels, order, returning=False):
+    """Start one thread per label that waits for a turn, records its label, gives the turn back;
+    each is in line before the next starts."""
+    threads = []
+    for label in labels:
+        def run(label=label):
+            assert gate._turns.acquire(5, returning=returning)
+            order.append(label)
+            gate._turns.release()
+        t = threading.Thread(target=run)
+        before = len(gate._turns._returning) + len(gate._turns._waiting)
+        t.start()
+        deadline = time.monotonic() + 5
+        while len(gate._turns._returning) + len(gate._turns._waiting) == before and time.monotonic() < deadline:
+            time.sleep(0.005)
+        threads.append(t)
+    return threads
+
+
+def test_turns_go_in_order_of_asking_and_runs_back_from_a_job_first(gate):
+    order = []
+    assert gate._turns.acquire(1) and gate._turns.acquire(1)  # both turns taken
+    threads = _queue_up(gate, ["a", "b", "c"], order)
+    threads += _queue_up(gate, ["job1", "job2"], order, returning=True)
+    assert order == []
+    gate._turns.release()
+    for t in threads:
+        t.join(5)
+    assert order == ["job1", "job2", "a", "b", "c"]
+    gate._turns.release()
+    assert gate._turns.free() == 2
+
+
+def test_a_newcomer_does_not_jump_the_line(gate):
+    order = []
+    assert gate._turns.acquire(1) and gate._turns.acquire(1)
+    threads = _queue_up(gate, ["waited"], order)
+    gate._turns.release()  # handed straight to "waited", not left free for a newcomer
+    threads[0].join(5)
+    assert order == ["waited"]
+    assert gate._turns.free() == 1
+    gate._turns.release()
+    assert gate._turns.free() == 2
+
+
+def test_a_timed_out_waiter_leaves_the_line(gate):
+    assert gate._turns.acquire(1) and gate._turns.acquire(1)
+    assert not gate._turns.acquire(0.05)
+    assert not gate._turns._waiting  # not left behind to be handed a turn nobody takes
+    gate._turns.release()
+    gate._turns.release()
+    assert gate._turns.free() == 2
+    with pytest.raises(ValueError, match="never taken"):
+        gate._turns.release()
