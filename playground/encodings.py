@@ -1,10 +1,12 @@
-"""Every `st.cache_*` wrapper around the engine, big inputs sent to job processes, the session's tokenizers.
+"""Every cached wrapper around the engine, big inputs sent to job processes, the session's tokenizers.
 
-Built-in encodings are shared by all users (`st.cache_resource`, immutable).
+Built-in encodings are shared by all users (loaded once per server, immutable).
 Trained or uploaded tokenizers live in this user's session state only
 (`state.add_custom`), under a name that contains a hash of their content, so
-two users never see each other's tokenizers.  Derived results are cached with
-`st.cache_data(max_entries=...)` keyed by that name.
+two users never see each other's tokenizers.  Derived results are cached,
+bounded, keyed by that name: results called on every rerun in a shared memo of
+frozen values (`playground.memo`), the rest with `st.cache_data` /
+`st.cache_resource(max_entries=...)`.
 
 Inputs past `INLINE_CHARS` are encoded in a child process (`playground.jobs`):
 the wait can be cancelled by the next rerun, is limited in time, and the
@@ -13,9 +15,10 @@ result is kept in the jobs module's bounded cache.
 from __future__ import annotations
 
 import functools
+import gc
 import importlib
 import threading
-from typing import Any
+from typing import Any, Sequence
 
 import streamlit as st
 
@@ -80,6 +83,10 @@ def warm_builtins() -> None:
 PRELOAD_MODULES = ("pandas", "pyarrow", "streamlit.emojis")
 
 
+# The cyclic garbage collector's first threshold (allocations between young collections; Python's is 700).
+GC_THRESHOLD = 20_000
+
+
 def _warm() -> None:
     for name in state.DEFAULT_ENCODINGS:
         engine.get_encoding(name)
@@ -88,6 +95,22 @@ def _warm() -> None:
             importlib.import_module(module)
         except ImportError:  # a runtime requirement missing: the page that needs it will say so
             pass
+    settle_gc()
+
+
+def settle_gc() -> None:
+    """Spare the server's script runs most of the garbage collector's pauses.
+
+    A full collection walks every tracked object of the process while holding the GIL, so it stops
+    every session at once: with 16 users (bench/bench_load.py) the server ran six of them, 0.06-0.16 s
+    each, 0.77 s of collection in all.  What exists after the warm-up (modules, vocabularies, imports)
+    lives as long as the server, so it is moved out of the collector's sight (`gc.freeze`), and young
+    collections run every GC_THRESHOLD allocations instead of 700 (reference counting still frees
+    almost everything at once; the collector is only for cycles)."""
+    gc.collect()
+    gc.freeze()
+    _, second, third = gc.get_threshold()
+    gc.set_threshold(GC_THRESHOLD, second, third)
 
 
 def resolve(name: str) -> engine.Encoding:
@@ -128,19 +151,21 @@ def _in_job(task: str, name: str, enc: engine.Encoding, text: str, policy: str) 
 CACHE_TTL = 900  # seconds
 
 
-@st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
-def _encode(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[int]:
-    return _enc.encode(text, **policy_kwargs(policy))
+# Tuples in a shared memo (playground/memo.py), not `st.cache_data`: that pickled every result it
+# stored and unpickled it on every hit (a few ms per thousand token records, on each rerun).
+@memo.shared(max_entries=16, ttl=CACHE_TTL)
+def _encode(name: str, _enc: engine.Encoding, text: str, policy: str) -> tuple[int, ...]:
+    return tuple(_enc.encode(text, **policy_kwargs(policy)))
 
 
-@st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
-def _tokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[engine.Token]:
-    return _enc.tokenize(text, **policy_kwargs(policy))
+@memo.shared(max_entries=16, ttl=CACHE_TTL)
+def _tokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> tuple[engine.Token, ...]:
+    return tuple(_enc.tokenize(text, **policy_kwargs(policy)))
 
 
-@st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
-def _pretokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[engine.Piece]:
-    return _enc.pretokenize(text, **policy_kwargs(policy))
+@memo.shared(max_entries=16, ttl=CACHE_TTL)
+def _pretokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> tuple[engine.Piece, ...]:
+    return tuple(_enc.pretokenize(text, **policy_kwargs(policy)))
 
 
 def _inline(task: str, fn, name: str, enc: engine.Encoding, text: str, policy: str) -> Any:
@@ -155,14 +180,15 @@ def _inline(task: str, fn, name: str, enc: engine.Encoding, text: str, policy: s
         raise
 
 
-def encode(name: str, enc: engine.Encoding, text: str, policy: str) -> list[int]:
-    """All ids of `text` (however long). Raises ValueError under the 'refuse' policy."""
+def encode(name: str, enc: engine.Encoding, text: str, policy: str) -> Sequence[int]:
+    """All ids of `text` (however long; a shared result: read it, never change it).
+    Raises ValueError under the 'refuse' policy."""
     if len(text) > INLINE_CHARS:
         return _in_job("encode", name, enc, text, policy)
     return _inline("encode", _encode, name, enc, text, policy)
 
 
-def tokenize(name: str, enc: engine.Encoding, text: str, policy: str) -> list[engine.Token]:
+def tokenize(name: str, enc: engine.Encoding, text: str, policy: str) -> Sequence[engine.Token]:
     """Token records for the first DRAW_LIMIT characters of `text` (bounded work: always here).
 
     Only `encode` goes to a job for long texts: a job would spend longer pickling 100,000 token
@@ -171,7 +197,7 @@ def tokenize(name: str, enc: engine.Encoding, text: str, policy: str) -> list[en
     return _inline("tokenize", _tokenize, name, enc, text[:DRAW_LIMIT], policy)
 
 
-def pretokenize(name: str, enc: engine.Encoding, text: str, policy: str) -> list[engine.Piece]:
+def pretokenize(name: str, enc: engine.Encoding, text: str, policy: str) -> Sequence[engine.Piece]:
     return _inline("pretokenize", _pretokenize, name, enc, text[:DRAW_LIMIT], policy)
 
 
