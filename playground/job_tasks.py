@@ -83,13 +83,14 @@ def preloaded() -> dict[str, Any]:
     """What this job process found when it started: the built-in encodings loaded (the fork server's
     preload worked if PRELOAD's are all there) and whether Streamlit or a ``__main__`` re-run was
     pulled in (neither should be: a job needs only the engine)."""
+    import gc
     import sys
 
     from engine import registry
 
     return {"encodings": sorted(registry._ENCODINGS), "streamlit": "streamlit" in sys.modules,
             "main_rerun": getattr(sys.modules.get("__main__"), "__name__", "") == "__mp_main__",
-            "nice": os.nice(0)}
+            "nice": os.nice(0), "frozen": gc.get_freeze_count()}
 
 
 TASKS: dict[str, Callable] = {"encode": encode, "tokenize": tokenize, "pretokenize": pretokenize,

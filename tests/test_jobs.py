@@ -167,4 +167,5 @@ def test_job_processes_find_the_vocabularies_preloaded_from_any_directory(tmp_pa
     assert set(job_tasks.PRELOAD) <= set(found["encodings"])
     assert found == {**found, "streamlit": False, "main_rerun": False}
     assert found["nice"] >= os.nice(0) + 10 or found["nice"] == 19  # jobs yield the CPU to the server's clicks
+    assert found["frozen"] > 1000  # the fork server froze what it loaded: a job's collector leaves those pages alone
     assert not (tmp_path / "main-ran-again").exists()
