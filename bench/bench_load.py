@@ -487,20 +487,17 @@ async def run_level(n: int, base: str, pid: int | None, args, train_text: str) -
 
     sampler = asyncio.create_task(sample())
     t0 = time.perf_counter()
-    if n == 1 and args.baseline_rounds > 1:  # one user at a time, several in a row: a p95 of 9 samples is their max
-        async def one_after_another() -> list[UserReport]:
-            return [await user(r, base, seed=args.seed + n + 1000 * r, timeout=args.action_timeout, think=args.think,
-                               train_text=train_text, n_found=args.n_found) for r in range(args.baseline_rounds)]
-        tasks = [asyncio.create_task(one_after_another())]
-    else:
-        tasks = [asyncio.create_task(user(i, base, seed=args.seed + n, timeout=args.action_timeout, think=args.think,
-                                          train_text=train_text, n_found=args.n_found)) for i in range(n)]
+    rounds = args.baseline_rounds if n == 1 else 1  # N = 1: users one after another (a p95 of 9 samples is their max)
+
+    async def lane(i: int) -> list[UserReport]:
+        return [await user(i + n * r, base, seed=args.seed + n + 1000 * r, timeout=args.action_timeout,
+                           think=args.think, train_text=train_text, n_found=args.n_found) for r in range(rounds)]
+
+    tasks = [asyncio.create_task(lane(i)) for i in range(n)]
     done, pending = await asyncio.wait(tasks, timeout=args.level_timeout)
     for task in pending:
         task.cancel()
-    reports = [await t for t in tasks]
-    if n == 1 and args.baseline_rounds > 1:
-        reports = reports[0]
+    reports = [report for t in tasks for report in await t]
     wall = time.perf_counter() - t0
     stop.set()
     await sampler

@@ -37,19 +37,16 @@ _loaded: dict[str, engine.Encoding] = {}  # built-ins this server has loaded (a 
 
 
 def builtin(name: str) -> engine.Encoding:
-    """A built-in encoding; the first call per server loads it under a "Loading vocabulary…" spinner.
+    """A built-in encoding; the first call per server shows "Loading vocabulary…" while it loads.
 
-    Later calls read a plain dict: every script run resolves its encodings, and going through
-    `st.cache_resource` each time cost a signature lookup and argument hashing per call."""
+    The engine keeps what it has loaded (`engine.get_encoding` is shared and thread-safe); this
+    dict only says whether a spinner is needed.  It replaced `st.cache_resource`, which on every
+    script run's look-ups cost a signature lookup and argument hashing per call."""
     enc = _loaded.get(name)
     if enc is None:
-        enc = _loaded[name] = _load_builtin(name)
+        with st.spinner("Loading vocabulary…"):  # shown only if loading takes over half a second
+            enc = _loaded[name] = engine.get_encoding(name)
     return enc
-
-
-@st.cache_resource(show_spinner="Loading vocabulary…")
-def _load_builtin(name: str) -> engine.Encoding:
-    return engine.get_encoding(name)
 
 
 WARM_DELAY = 2.0  # seconds after a server's first page before the default vocabularies load
