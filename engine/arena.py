@@ -101,17 +101,16 @@ def rank_encodings(text: str, encodings: Iterable[Any], **encode_kwargs: Any) ->
 def distinct_encodings(encodings: Iterable[Any]) -> tuple[list[Any], dict[str, str]]:
     """Drop encodings that tokenize exactly like an earlier one (``r50k_base`` is ``gpt2``).
 
-    Returns the kept encodings in order and ``{dropped name: the kept name it equals}``.  Two
-    encodings are the same when they have the same class, split pattern, special tokens and
-    ranks (compared last, and only when everything else matched).
+    Returns the kept encodings in order and ``{dropped name: the kept name it equals}``.  Each
+    family says itself what makes two of its encodings the same (``enc.same_tokenizer(other)``:
+    a tiktoken-style encoding's pattern, special tokens, model rules and ranks; a SentencePiece
+    model; a ``tokenizer.json``'s whole pipeline), and encodings of two families never are.
     """
     kept: list[Any] = []
     aliases: dict[str, str] = {}
     for enc in encodings:
         for other in kept:
-            if (type(enc) is type(other) and enc.n_vocab == other.n_vocab and enc.pat_str == other.pat_str
-                    and dict(enc.special_tokens) == dict(other.special_tokens)
-                    and (enc.mergeable_ranks is other.mergeable_ranks or enc.mergeable_ranks == other.mergeable_ranks)):
+            if enc.n_vocab == other.n_vocab and enc.same_tokenizer(other):
                 aliases[enc.name] = other.name
                 break
         else:

@@ -161,6 +161,22 @@ class Encoding(SpecialTokens, DecodeById):
         """True for minbpe-style tokenizers whose merges are explicit pairs of ids."""
         return self._pair_merges is not None
 
+    def same_tokenizer(self, other: object) -> bool:
+        """Whether `other` gives the same ids as this for every text and policy (names aside).
+
+        Every family answers this for itself from what defines it (here: the class, which carries
+        any model rules; `_rules`; the ranks, compared last because they are the bulk), so a
+        caller never probes for attributes another family lacks.
+        """
+        if type(other) is not type(self):
+            return False
+        return self._rules() == other._rules() and (self._ranks is other._ranks or self._ranks == other._ranks)
+
+    def _rules(self) -> tuple:
+        """What besides the ranks decides the ids: pattern, special tokens, size and the merge rule
+        (explicit pairs, minbpe's, or None: any pair whose bytes have a rank, tiktoken's)."""
+        return (self._pat_str, self._special, self.n_vocab, self._pair_merges)
+
     def token_byte_values(self) -> list[bytes]:
         """Every ordinary token's bytes, sorted."""
         return list(self._sorted_token_bytes())

@@ -62,6 +62,14 @@ class BpeModel:
         self.ignore_merges = ignore_merges
         self.complete = all(i is not None for i in self.byte_ids)
 
+    def same_merges(self, other: BpeModel) -> bool:
+        """Whether `other` turns every byte string into the same ids: same byte tokens, fallbacks,
+        flags and merges (the merge table, the bulk, compared last)."""
+        return (self.unk_id == other.unk_id and self.fuse_unk == other.fuse_unk
+                and self.ignore_merges == other.ignore_merges and self.byte_ids == other.byte_ids
+                and self.byte_fallback_ids == other.byte_fallback_ids
+                and self.merged_id == other.merged_id and self.pair_rank == other.pair_rank)
+
     def initial_ids(self, data: bytes) -> list[int]:
         """One id per byte; for a byte with no token, tokenizers' rule for a character not in the vocabulary.
 

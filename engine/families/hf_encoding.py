@@ -111,6 +111,17 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
         """Every added token with its flags (the non-special ones are always matched)."""
         return self.spec.added_tokens
 
+    def same_tokenizer(self, other: object) -> bool:
+        """Whether `other` gives the same ids for every text and policy (names aside): the same
+        normalizer, pre-tokenizer (patterns compared by their text), added tokens with their flags,
+        BPE model and vocabulary -- the bulk compared last."""
+        if type(other) is not type(self):
+            return False
+        a, b = self.spec, other.spec
+        return (a is b or a.n_vocab == b.n_vocab and a.normalizer == b.normalizer
+                and a.pre_tokenizer.signature() == b.pre_tokenizer.signature()
+                and a.added_tokens == b.added_tokens and a.model.same_merges(b.model) and a.vocab == b.vocab)
+
     def token_byte_values(self) -> list[bytes]:
         return sorted(self.mergeable_ranks)
 

@@ -127,6 +127,11 @@ class SplitStep:
     def __post_init__(self) -> None:  # the pattern in one capturing group, for `_isolated_parts`
         object.__setattr__(self, "_wrapped", regex.compile("((?:" + self.rx.pattern + "))", self.rx.flags))
 
+    def signature(self) -> tuple:
+        """What this step is, as plain data: a compiled `regex` pattern has no value equality
+        (two compilations of one pattern differ), so the pattern is compared by its text and flags."""
+        return (self.rx.pattern, self.rx.flags, self.behavior, self.invert, self.view)
+
     def matches(self, text: str) -> list[tuple[int, int, bool]]:
         """(start, end, is_match) covering `text`, as tokenizers' `Pattern::find_matches`."""
         if not text:
@@ -223,6 +228,12 @@ class PreTokenizer:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_memos", [{} for _ in self.steps])
+
+    def signature(self) -> tuple:
+        """What this pre-tokenizer is, as plain data (`SplitStep.signature` for each step)."""
+        last = self.byte_level_split
+        return (tuple(s.signature() for s in self.steps), self.add_prefix_space,
+                None if last is None else last.signature())
 
     def split(self, text: str) -> list[str]:
         """The pieces BPE runs on (fast path).

@@ -179,6 +179,11 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
         """The pattern that cuts normalized text into cached pieces ("" if this model cannot be cut)."""
         return self._cut.pattern if self._cut is not None else ""
 
+    def same_tokenizer(self, other: object) -> bool:
+        """Whether `other` gives the same ids for every text (names aside): a SentencePiece model whose
+        parsed ``.model`` is equal -- pieces, scores, types and the trainer and normalizer settings."""
+        return type(other) is type(self) and (other.model is self.model or other.model == self.model)
+
     def token_byte_values(self) -> list[bytes]:
         """Every BPE-producible token's bytes (``▁`` read as a space), sorted."""
         return sorted(self.mergeable_ranks)

@@ -100,6 +100,10 @@ class ModelEncoding(Encoding):
             raise AttributeError(f"{self.name} declares no end-of-text token")
         return self._special[self._eot]
 
+    def _rules(self) -> tuple:
+        """`Encoding._rules` and the model's own: its normalization and pre-split change ids too."""
+        return (*super()._rules(), self.id_offset, self.normalization, self.presplit)
+
     # ---------------------------------------------------------- text rules
     def _model_slices(self, text: str) -> list[tuple[int, int]]:
         if self.presplit is None:
