@@ -12,7 +12,9 @@ This file declares the public API and nothing else.
 **tiktoken's API** (same names, signatures, defaults and error types):
 `Encoding` (``encode``, ``encode_ordinary``, ``encode_batch``, ``decode``,
 ``decode_with_offsets``, ``encode_with_unstable``, ``encode_to_numpy``, ...),
-`get_encoding`, `list_encoding_names`, `encoding_for_model`,
+`get_encoding`, `list_encoding_names` (the encodings that keep tiktoken's promise
+that every id is one byte string and back; `list_tokenizer_names` lists every
+name `get_encoding` builds, the SentencePiece models too), `encoding_for_model`,
 `encoding_name_for_model`, `load_tiktoken_bpe`,
 `data_gym_to_mergeable_bpe_ranks`, `dump_tiktoken_bpe`.
 
@@ -58,7 +60,7 @@ from __future__ import annotations
 from .core import Encoding
 from .load import data_gym_to_mergeable_bpe_ranks, dump_tiktoken_bpe, load_tiktoken_bpe
 from .models import encoding_for_model, encoding_name_for_model
-from .registry import get_encoding, list_encoding_names, list_encodings
+from .registry import get_encoding, list_encoding_names, list_encodings, list_tokenizer_names
 
 # ---- errors
 from .errors import (
@@ -175,6 +177,6 @@ __all__ = [
     # the arena and token-budget chunking
     "arena", "chunking", "ArenaEntry", "LanguageCell", "LanguageMatrix", "language_matrix", "rank_encodings",
     "Chunk", "Chunking", "ChunkingError", "chunk_text",
-    # the engine's earlier name for list_encoding_names
-    "list_encodings",
+    # every built-in name (list_encoding_names keeps tiktoken's contract), and its earlier name
+    "list_tokenizer_names", "list_encodings",
 ]

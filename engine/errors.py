@@ -60,7 +60,8 @@ class UnknownEncodingError(ValueError):
 
     def __init__(self, name: object, known: list[str]) -> None:
         self.name = name
-        super().__init__(f"Unknown encoding {name!r}. Known encodings: {', '.join(known)}")
+        super().__init__(f"Unknown encoding {name!r}. Known encodings: {', '.join(known)} "
+                         "(`engine.list_tokenizer_names()` lists them).")
 
 
 class UnknownModelError(KeyError):
@@ -73,7 +74,7 @@ class UnknownModelError(KeyError):
         super().__init__(
             f"Could not automatically map {model_name!r} to a tokeniser.{hint} "
             "Use `engine.get_encoding(name)` to pick the encoding explicitly "
-            "(`engine.list_encoding_names()` lists them)."
+            "(`engine.list_tokenizer_names()` lists them)."
         )
 
     def __str__(self) -> str:

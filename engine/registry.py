@@ -30,11 +30,23 @@ _RANKS: dict[tuple[str, ...], dict[bytes, int]] = {}  # gpt2 and r50k_base share
 
 
 def list_encoding_names() -> list[str]:
-    """Names accepted by `get_encoding` (tiktoken's name): OpenAI's first, then the open models'."""
+    """tiktoken's promise: encodings whose every id is one byte string and back.
+
+    For each name, ``encode_single_token(decode_single_token_bytes(t)) == t`` for
+    every id (tiktoken's own `test_simple` checks it).  The SentencePiece models
+    break it by design -- a byte-fallback piece such as ``<0x41>`` decodes to the
+    same byte as the piece ``A`` -- so they are left out here; `get_encoding`
+    still builds them and `list_tokenizer_names` lists them.
+    """
+    return [*SPECS, *MODEL_SPECS, *HF_BUILTINS]
+
+
+def list_tokenizer_names() -> list[str]:
+    """Every name `get_encoding` accepts: OpenAI's first, then the open models' (SentencePiece included)."""
     return [*SPECS, *MODEL_SPECS, *SENTENCEPIECE_MODELS, *HF_BUILTINS]
 
 
-list_encodings = list_encoding_names  # the engine's earlier name, kept for callers
+list_encodings = list_tokenizer_names  # the engine's earlier name (it listed every tokenizer), kept for callers
 
 
 def is_registered(enc: Encoding) -> bool:
@@ -77,7 +89,7 @@ def get_encoding(encoding_name: str) -> Encoding:
     enc = _ENCODINGS.get(name) if isinstance(name, str) else None
     if enc is not None:
         return enc
-    known = list_encoding_names()
+    known = list_tokenizer_names()
     if not isinstance(name, str) or name not in known:
         raise UnknownEncodingError(name, known)
     with _LOCK:

@@ -1,6 +1,6 @@
 """Arena: every tokenizer against your text, ranked; and against one sentence in 32 languages.
 
-Every built-in encoding (``engine.list_encoding_names()``, an alias such as
+Every built-in encoding (``engine.list_tokenizer_names()``, an alias such as
 ``r50k_base`` = ``gpt2`` counted once) and the session's own tokenizers run on
 the app-wide text; the user can leave some out.  The ranking is
 `engine.arena.rank_counts` (rank 1 = fewest tokens, ties share a rank); the
@@ -35,7 +35,7 @@ METRICS = {"vs_english": "× English", "vs_best": "× best tokenizer", "tokens":
 
 def all_names() -> tuple[list[str], dict[str, str]]:
     """Every built-in and the session's own tokenizers, aliases dropped: (names, {alias: kept name})."""
-    names = list(dict.fromkeys(engine.list_encoding_names() + state.known_encodings()))
+    names = list(dict.fromkeys(engine.list_tokenizer_names() + state.known_encodings()))
     kept, aliases = encodings.distinct(tuple(names), tuple(encodings.resolve(n) for n in names))
     return kept, aliases
 

@@ -56,7 +56,7 @@ def as_text(result: engine.Chunking) -> str:
 
 # ---------------------------------------------------------------- the view
 def _names() -> list[str]:
-    return list(dict.fromkeys(engine.list_encoding_names() + state.known_encodings()))
+    return list(dict.fromkeys(engine.list_tokenizer_names() + state.known_encodings()))
 
 
 def _sanitize(names: list[str]) -> None:

@@ -20,7 +20,7 @@ def app(view: str, **values) -> AppTest:
 
 
 def distinct_builtins() -> list[str]:
-    kept, _ = engine.arena.distinct_encodings([engine.get_encoding(n) for n in engine.list_encoding_names()])
+    kept, _ = engine.arena.distinct_encodings([engine.get_encoding(n) for n in engine.list_tokenizer_names()])
     return [e.name for e in kept]
 
 

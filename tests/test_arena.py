@@ -64,10 +64,10 @@ def test_special_policy_is_passed_on():
 
 
 def test_r50k_is_counted_once():
-    encs = [engine.get_encoding(n) for n in engine.list_encoding_names()]
+    encs = [engine.get_encoding(n) for n in engine.list_tokenizer_names()]
     kept, aliases = distinct_encodings(encs)
     assert aliases == {"r50k_base": "gpt2"}
-    assert [e.name for e in kept] == [n for n in engine.list_encoding_names() if n != "r50k_base"]
+    assert [e.name for e in kept] == [n for n in engine.list_tokenizer_names() if n != "r50k_base"]
 
 
 def test_language_matrix(encs):

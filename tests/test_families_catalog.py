@@ -20,7 +20,7 @@ TEXT = "Hello world!\nSentencePiece 🧩 and 日本語, 12345 café  spaces"
 # ------------------------------------------------------------------ catalog
 def test_every_encoding_is_listed_once():
     listed = [e.name for e in catalog.catalog()] + list(catalog.aliases())
-    assert sorted(listed) == sorted(engine.list_encoding_names())
+    assert sorted(listed) == sorted(engine.list_tokenizer_names())
     assert [e.maker for e in catalog.catalog()] == sorted((e.maker for e in catalog.catalog()), key=catalog.MAKERS.index)
     assert set(catalog.DEFAULT_SELECTION) == {"gpt2", "cl100k_base", "o200k_base"}
 
