@@ -13,6 +13,15 @@ survives other pages.  The conversation and the chosen models, packed
 the foot of the page, set just before it is drawn, that a user can also paste
 into.  The share link carries that code when it fits `state.url_limit(K_CONV)` (4,000
 characters); longer conversations travel as the code or as exported JSON.
+
+A whole conversation holds at most `state.MAX_TEXT_CHARS` characters -- the text
+box's limit, one number for both (a 30,000-character agent prompt is normal).
+The message boxes have no browser-side `max_chars`: the browser silently ignores
+a paste past it, so the server cuts instead and says so in a warning.  Imports
+read OpenAI's ``tool_calls`` JSON as well as this page's export
+(engine.chat.messages_from_json).  The counts table comes first, so a phone
+shows a count on its first screen; each message shows its role and text, the
+rest (name, tool call, move, remove) is in a popover.
 """
 from __future__ import annotations
 
@@ -24,7 +33,7 @@ from typing import Any
 import streamlit as st
 
 import engine
-from engine.chat import FIELDS, FORMAT_OF_ENCODING, FORMATS, ROLES, ChatFormatError, Message
+from engine.chat import FIELDS, FORMAT_OF_ENCODING, FORMATS, ROLES, ChatFormatError, Message, messages_from_json
 from playground import encodings, html, state
 from playground.drawing import draw, header
 from playground.escaping import md
@@ -36,12 +45,23 @@ K_CONV = "chat_conv"  # the share code: conversation + models, packed (a widget;
 K_CODE_ERROR = "chat_code_error"
 K_IMPORT = "chat_import"
 K_IMPORTED = "chat_imported_file"
+K_CUT = "chat_cut_{uid}"  # the warning for a message box whose text was cut to the limit
 
 MAX_MESSAGES = 40
-MAX_CONTENT = 20_000  # characters per message
-MAX_IMPORT_BYTES = 200_000
 MAX_MODELS = 6
-MAX_INFLATED = 200_000  # bytes a share-link conversation may inflate to
+DRAWN_PER_MESSAGE = 400  # content tokens drawn per message; the rest is one "… more" chip (counts stay whole)
+
+
+def max_conversation_chars() -> int:
+    """Characters a whole conversation may hold: the text box's limit, so the two never disagree and
+    counting a conversation for six models costs what the text box's text does."""
+    return state.MAX_TEXT_CHARS
+
+
+def max_json_bytes() -> int:
+    """Bytes an imported file or an inflated share code may hold: the character limit at 4 UTF-8 bytes
+    each, plus room for the JSON around it (so whatever the editor holds can be exported and read back)."""
+    return 4 * max_conversation_chars() + 1_000_000
 
 MODEL_LABELS = {
     "cl100k_base": "GPT-3.5 / GPT-4 (cl100k_base)",
@@ -72,34 +92,61 @@ def to_json(messages: list[dict]) -> str:
     return json.dumps({"messages": plain, "models": _picked()}, ensure_ascii=False, indent=1)
 
 
-def parse_json(data: bytes) -> tuple[list[dict], list[str]]:
-    """Messages and models from an export file; ChatFormatError says what is wrong."""
-    if len(data) > MAX_IMPORT_BYTES:
-        raise ChatFormatError(f"the file has {len(data):,} bytes; the limit is {MAX_IMPORT_BYTES:,}: import a shorter conversation")
-    try:
-        doc = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as error:
-        raise ChatFormatError(f"not a JSON file ({error}): export one from this page to see the shape") from None
+def parse_json(data: bytes) -> tuple[list[dict], list[str], list[str]]:
+    """Messages, models and notes (ignored empty fields; what was cut to the limit) from a conversation
+    file -- this page's export or OpenAI's ``messages`` with ``tool_calls``; ChatFormatError says what is wrong."""
+    limit = max_json_bytes()
+    if len(data) > limit:
+        raise ChatFormatError(f"the file has {len(data):,} bytes; the limit is {limit:,}: import a shorter conversation")
+    doc = _json(data, "not a JSON file", "export one from this page to see the shape")
     if isinstance(doc, list):
         doc = {"messages": doc}
     if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
         raise ChatFormatError('expected {"messages": [{"role": ..., "content": ...}, ...]} (or just the list)')
-    return _checked(doc["messages"]), [m for m in doc.get("models") or [] if m in FORMAT_OF_ENCODING][:MAX_MODELS]
+    models = doc.get("models") if isinstance(doc.get("models"), list) else []
+    messages, notes = _checked(doc["messages"])
+    return messages, [m for m in models if m in FORMAT_OF_ENCODING][:MAX_MODELS], notes
 
 
-def _checked(raw: list[Any]) -> list[dict]:
+def _json(data: bytes, what: str, fix: str) -> Any:
+    """json.loads with every failure as a ChatFormatError (nesting past Python's recursion limit included:
+    a crafted file must get a message, not a traceback)."""
+    try:
+        return json.loads(data.decode("utf-8"))
+    except RecursionError:
+        raise ChatFormatError(f"{what}: its JSON is nested too deeply to read (a conversation is a list of flat "
+                              "messages, two or three levels deep)") from None
+    except (UnicodeDecodeError, ValueError) as error:
+        raise ChatFormatError(f"{what} ({str(error)[:200]}): {fix}") from None
+
+
+def _checked(raw: list[Any]) -> tuple[list[dict], list[str]]:
     if len(raw) > MAX_MESSAGES:
         raise ChatFormatError(f"{len(raw)} messages; the limit is {MAX_MESSAGES}: remove some")
-    out = []
-    for i, item in enumerate(raw):
-        try:
-            m = Message.from_dict(item)
-        except ChatFormatError as error:
-            raise ChatFormatError(f"message {i + 1}: {error}") from None
-        if len(m.content) > MAX_CONTENT:
-            raise ChatFormatError(f"message {i + 1} has {len(m.content):,} characters; the limit is {MAX_CONTENT:,}")
-        out.append(m.to_dict())
-    return out
+    messages, notes = messages_from_json(raw)
+    fitted, cut = fit([m.to_dict() for m in messages])
+    return fitted, notes + ([cut] if cut else [])
+
+
+def fit(messages: list[dict]) -> tuple[list[dict], str]:
+    """The messages cut to `max_conversation_chars` in all, earlier messages kept whole first (later ones
+    are cut, then emptied, never dropped: the turns stay as they were); and the sentence saying what was
+    cut ("" when nothing was)."""
+    limit = max_conversation_chars()
+    total = sum(len(m.get("content") or "") for m in messages)
+    if total <= limit:
+        return messages, ""
+    out, room, cut = [], limit, []
+    for i, m in enumerate(messages):
+        content = m.get("content") or ""
+        if len(content) > room:
+            m = {**m, "content": content[:room]}
+            cut.append(str(i + 1))
+        room -= len(m.get("content") or "")
+        out.append(m)
+    which = f"message {cut[0]} was" if len(cut) == 1 else f"messages {', '.join(cut)} were"
+    return out, (f"The conversation had {total:,} characters; the limit is {limit:,} (the same as the text box's), "
+                 f"so {which} cut to fit.")
 
 
 def pack(messages: list[dict], models: list[str]) -> str:
@@ -114,18 +161,23 @@ def unpack(text: str) -> tuple[list[dict], list[str]]:
     try:
         data = base64.urlsafe_b64decode(text.strip() + "=" * (-len(text.strip()) % 4))
         inflater = zlib.decompressobj()
-        raw = inflater.decompress(data, MAX_INFLATED)
+        raw = inflater.decompress(data, max_json_bytes())
         too_large = bool(inflater.unconsumed_tail)
-        doc = None if too_large else json.loads(raw.decode("utf-8"))
-    except (ValueError, zlib.error, UnicodeDecodeError):
+    except (ValueError, zlib.error):
         raise ChatFormatError("the share code is damaged: copy it again, whole") from None
     if too_large:
-        raise ChatFormatError(f"the share code's conversation is too large (over {MAX_INFLATED:,} bytes)")
+        raise ChatFormatError(f"the share code's conversation is too large (over {max_json_bytes():,} bytes)")
+    doc = _json(raw, "the share code is damaged", "copy it again, whole")
     if not (isinstance(doc, list) and len(doc) == 2 and isinstance(doc[0], str) and isinstance(doc[1], list)
             and all(isinstance(r, list) and len(r) == len(FIELDS) for r in doc[1])):
         raise ChatFormatError("the share code is damaged: copy it again, whole")
     models = [m for m in dict.fromkeys(doc[0].split(",")) if m in FORMAT_OF_ENCODING][:MAX_MODELS]
-    return _checked([dict(zip(FIELDS, r)) for r in doc[1]]), models
+    rows = [dict(zip(FIELDS, r)) for r in doc[1]]
+    total = sum(len(r["content"]) for r in rows if isinstance(r["content"], str))
+    if total > max_conversation_chars():  # this page never makes such a code: refuse it rather than cut it
+        raise ChatFormatError(f"the share code's conversation has {total:,} characters; the limit is "
+                              f"{max_conversation_chars():,}")
+    return _checked(rows)[0], models
 
 
 # ------------------------------------------------------------------ state
@@ -200,12 +252,36 @@ def _remove(uid: int) -> None:
         st.session_state.pop(f"chat_{field}_{uid}", None)
 
 
+def _on_content(uid: int, number: int) -> None:
+    """A message box changed: cut its text to what the conversation limit leaves (before the box is drawn
+    again, so the box shows the cut text) and keep the warning for the box to show."""
+    key = f"chat_content_{uid}"
+    text = st.session_state.get(key) or ""
+    others = sum(len(m.get("content") or "") for m in st.session_state.get(K_MESSAGES, []) if m["uid"] != uid)
+    limit = max_conversation_chars()
+    room = max(0, limit - others)
+    if len(text) > room:
+        st.session_state[key] = text[:room]
+        st.session_state[K_CUT.format(uid=uid)] = (
+            f"Message {number} was cut to {room:,} characters: the text had {len(text):,}, and a conversation "
+            f"holds at most {limit:,} characters in all (the same limit as the text box's).")
+
+
 # ------------------------------------------------------------------ drawing
 def token_chips(result: engine.chat.ChatTokens, enc: Any) -> list[tuple[str, str, int | None, bool, int]]:
-    """(kind, text, id, special, message) per token, for html.chat_tokens."""
-    out = []
+    """(kind, text, id, special, message) per token, for html.chat_tokens; past `DRAWN_PER_MESSAGE` content
+    tokens of a message, one ("elided", "… n more tokens", None, False, message) chip stands for the rest
+    (a 30,000-character prompt is 7,000 chips per model; the counts always cover everything)."""
+    out: list[tuple[str, str, int | None, bool, int]] = []
+    drawn: dict[int, int] = {}
     for seg in result.segments:
-        for token_id in seg.ids:
+        ids = seg.ids
+        skipped = 0
+        if seg.kind == "content":
+            room = max(0, DRAWN_PER_MESSAGE - drawn.get(seg.message, 0))
+            ids, skipped = seg.ids[:room], max(0, len(seg.ids) - room)
+            drawn[seg.message] = drawn.get(seg.message, 0) + len(ids)
+        for token_id in ids:
             if token_id is None:
                 out.append((seg.kind, seg.text, None, False, seg.message))
                 continue
@@ -215,6 +291,8 @@ def token_chips(result: engine.chat.ChatTokens, enc: Any) -> list[tuple[str, str
             except UnicodeDecodeError:
                 text = f"‹{html.hex_bytes(data)}›"
             out.append((seg.kind, text, token_id, enc.is_special_token(token_id), seg.message))
+        if skipped:
+            out.append(("elided", f"… {html.plural(skipped, 'more token')} …", None, False, seg.message))
     return out
 
 
@@ -223,10 +301,13 @@ def render() -> None:
     header("Chat formats", "what a conversation costs each model: template tokens, content tokens, reply priming.")
     st.markdown("\n".join(line for line in html.CHAT_STYLE.splitlines() if line.strip()), unsafe_allow_html=True)
     _init()
+    counts = st.container()  # the table is drawn here once the editor has been read: first on the page
     _import_export()
     _editor()
     messages = [_fields(m) for m in st.session_state[K_MESSAGES]]
-    _results(messages)
+    with counts:
+        results = _table(messages)
+    _drawings(results)
     _share(messages)
 
 
@@ -247,12 +328,14 @@ def _share(messages: list[dict]) -> None:
 
 def _import_export() -> None:
     with st.expander("Import / export JSON"):
-        upload = st.file_uploader("Import a conversation (JSON, up to 200 KB)", type=["json"], key=K_IMPORT,
-                                  max_upload_size=1)
+        limit_mb = -(-max_json_bytes() // 2**20)
+        upload = st.file_uploader(f"Import a conversation: this page's export, or OpenAI's `messages` JSON with "
+                                  f"`tool_calls` (up to {limit_mb} MB, {max_conversation_chars():,} characters)",
+                                  type=["json"], key=K_IMPORT, max_upload_size=limit_mb)
         if upload is not None and st.session_state.get(K_IMPORTED) != upload.file_id:
             st.session_state[K_IMPORTED] = upload.file_id
             try:
-                messages, models = parse_json(upload.getvalue())
+                messages, models, notes = parse_json(upload.getvalue())
             except ChatFormatError as error:
                 st.error(f"**Not imported:** {md(error, 600)}")
             else:
@@ -261,46 +344,74 @@ def _import_export() -> None:
                 if models:
                     st.session_state[K_PICK] = models
                 st.success(f"Imported {html.plural(len(messages), 'message')}.")
+                for note in notes:
+                    if note.startswith("The conversation had"):
+                        st.warning(md(note))
+                    else:
+                        st.caption(md(note[:1].upper() + note[1:] + "."))
         st.download_button("Export JSON", to_json(st.session_state[K_MESSAGES]), file_name="conversation.json",
                            mime="application/json", key="chat_export", on_click="ignore")
 
 
+def _summary(role: str, name: str, call_id: str, call: str) -> str:
+    """What the popover holds, in a few words beside it (so a tool call is visible without opening it)."""
+    parts = [f"calls {call}" if role == "assistant" and call else "",
+             f"id {call_id}" if role in ("assistant", "tool") and call_id else "",
+             f"name {name}" if name else ""]
+    return " · ".join(p for p in parts if p)
+
+
 def _editor() -> None:
+    """One bordered box per message: the role and the text; name, tool call, move and remove in a popover
+    (seven controls side by side stacked into four phone screens)."""
     st.subheader("Conversation")
     messages = [dict(m) for m in st.session_state[K_MESSAGES]]
     for i, m in enumerate(messages):
         uid = m["uid"]
         for field in FIELDS:
             st.session_state.setdefault(f"chat_{field}_{uid}", m.get(field) or ("user" if field == "role" else ""))
-        with st.container(border=True):
-            c_role, c_name, c_id, c_call, c_up, c_down, c_del = st.columns([2, 2, 2, 2, 0.6, 0.6, 0.6],
-                                                                           vertical_alignment="bottom")
-            role = c_role.selectbox(f"Message {i + 1}", ROLES, key=f"chat_role_{uid}")
-            name = c_name.text_input("name", key=f"chat_name_{uid}", max_chars=64,
-                                     help="The speaker's name (OpenAI, Harmony) or, on a tool message, the tool's name.")
-            call_id = c_id.text_input("tool call id", key=f"chat_tool_call_id_{uid}", max_chars=64,
-                                      disabled=role not in ("assistant", "tool"),
-                                      help="Ties a tool result to its call (Mistral v3 needs it).")
-            call = c_call.text_input("calls tool", key=f"chat_call_{uid}", max_chars=64, disabled=role != "assistant",
-                                     help="Make this assistant message a tool call: the content is then its JSON arguments.")
-            c_up.button("↑", key=f"chat_up_{uid}", on_click=_move, args=(uid, -1), disabled=i == 0, help="Move up")
-            c_down.button("↓", key=f"chat_down_{uid}", on_click=_move, args=(uid, 1), disabled=i == len(messages) - 1,
-                          help="Move down")
-            c_del.button("✕", key=f"chat_del_{uid}", on_click=_remove, args=(uid,), help="Remove")
-            content = st.text_area("content", key=f"chat_content_{uid}", max_chars=MAX_CONTENT, height=68,
-                                   label_visibility="collapsed", placeholder=f"{role} message")
+        with st.container(border=True, key=f"chat_msg_{uid}"):
+            with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+                role = st.selectbox(f"Message {i + 1}", ROLES, key=f"chat_role_{uid}", width=150,
+                                    format_func=lambda r, n=i + 1: f"{n} · {r}", label_visibility="collapsed")
+                with st.popover("More ⋯", help="Name, tool call, move, remove"):
+                    name = st.text_input("name", key=f"chat_name_{uid}", max_chars=64,
+                                         help="The speaker's name (OpenAI, Harmony) or, on a tool message, the tool's name.")
+                    call = st.text_input("calls tool", key=f"chat_call_{uid}", max_chars=64,
+                                         disabled=role != "assistant",
+                                         help="Make this assistant message a tool call: the content is then its JSON arguments.")
+                    call_id = st.text_input("tool call id", key=f"chat_tool_call_id_{uid}", max_chars=64,
+                                            disabled=role not in ("assistant", "tool"),
+                                            help="Ties a tool result to its call (Mistral v3 needs it).")
+                    with st.container(horizontal=True, gap="small"):
+                        st.button("↑ Up", key=f"chat_up_{uid}", on_click=_move, args=(uid, -1), disabled=i == 0,
+                                  help="Move up")
+                        st.button("↓ Down", key=f"chat_down_{uid}", on_click=_move, args=(uid, 1),
+                                  disabled=i == len(messages) - 1, help="Move down")
+                        st.button("✕ Remove", key=f"chat_del_{uid}", on_click=_remove, args=(uid,), help="Remove")
+                summary = _summary(role, name, call_id, call)
+                if summary:
+                    st.caption(md(summary, 200))
+            content = st.text_area("content", key=f"chat_content_{uid}", height=68, on_change=_on_content,
+                                   args=(uid, i + 1), label_visibility="collapsed", placeholder=f"{role} message")
+            cut = st.session_state.pop(K_CUT.format(uid=uid), None)
+            if cut:
+                st.warning(cut)
         m.update(role=role, name=name or None, content=content, tool_call_id=call_id if role in ("assistant", "tool") else None,
                  call=(call or None) if role == "assistant" else None)
     st.session_state[K_MESSAGES] = messages
-    cols = st.columns(len(ROLES) + 1)
-    for col, role in zip(cols, ROLES):
-        col.button(f"+ {role}", key=f"chat_add_{role}", on_click=_add, args=(role,),
-                   disabled=len(messages) >= MAX_MESSAGES, width="stretch")
-    if len(messages) >= MAX_MESSAGES:
-        st.caption(f"A conversation here holds at most {MAX_MESSAGES} messages.")
+    with st.container(horizontal=True, gap="small"):
+        for role in ROLES:
+            st.button(f"+ {role}", key=f"chat_add_{role}", on_click=_add, args=(role,),
+                      disabled=len(messages) >= MAX_MESSAGES)
+    total = sum(len(m["content"]) for m in messages)
+    st.caption(f"{total:,} of {max_conversation_chars():,} characters (the text box's limit; text past it is cut, "
+               f"with a warning) · at most {MAX_MESSAGES} messages.")
 
 
-def _results(messages: list[dict]) -> None:
+def _table(messages: list[dict]) -> dict[str, tuple[Any, engine.ChatTokens | str]]:
+    """The models picker and one row per model: its count, or "not counted: why" (one model that cannot
+    express the conversation never hides the others' counts)."""
     st.subheader("Tokens per model")
     st.session_state.setdefault(K_PICK, list(DEFAULT_MODELS))
     picked = st.multiselect("Models", list(FORMAT_OF_ENCODING), key=K_PICK, max_selections=MAX_MODELS,
@@ -308,27 +419,36 @@ def _results(messages: list[dict]) -> None:
                             help="Each model's own chat format; counts include the tokens that prime the reply.")
     if not picked:
         st.info("Pick one or more models to see their token counts.")
-        return
+        return {}
     if not messages:
         st.info("Add a message to see what it costs.")
-        return
+        return {}
     conversation = json.dumps(messages, ensure_ascii=False)
     results = {name: (encodings.resolve(name), encodings.chat_tokens(name, encodings.resolve(name), conversation)) for name in picked}
     rows = []
     for name, (_enc, r) in results.items():
         fmt = FORMATS[FORMAT_OF_ENCODING[name]]
         ok = not isinstance(r, str)
-        rows.append({"model": MODEL_LABELS.get(name, name), "format": fmt.title,
-                     "status": "ok" if ok else "cannot express this conversation (see below)",
-                     "tokens": r.count if ok else None, "template": r.template_count if ok else None,
-                     "content": r.content_count if ok else None, "prime the reply": r.priming if ok else None,
+        rows.append({"model": MODEL_LABELS.get(name, name), "tokens": r.count if ok else None,
+                     "status": "counted" if ok else f"not counted: {r}",
+                     "template": r.template_count if ok else None, "content": r.content_count if ok else None,
+                     "prime the reply": r.priming if ok else None, "format": fmt.title,
                      "checked against": fmt.checked_against})
-    st.dataframe(rows, hide_index=True, key="chat_table")
+    st.dataframe(rows, hide_index=True, key="chat_table",
+                 column_config={"model": st.column_config.TextColumn(width="medium"),
+                                "tokens": st.column_config.NumberColumn(width="small", format="localized")})
+    return results
+
+
+def _drawings(results: dict[str, tuple[Any, engine.ChatTokens | str]]) -> None:
+    if not results:
+        return
+    st.subheader("The tokens, drawn")
     st.markdown(html.chat_legend(), unsafe_allow_html=True)
     for name, (enc, r) in results.items():
         label = MODEL_LABELS.get(name, name)
         if isinstance(r, str):
-            st.markdown(f"**{md(label)}**")
+            st.markdown(f"**{md(label)}** · not counted")
             st.warning(f"{md(r, 600)}")
             continue
         st.markdown(f"**{md(label)}** · {html.plural(r.count, 'token')} "

@@ -766,6 +766,7 @@ CHAT_STYLE = """<style>
 .chat .tok.template{background:#eceff1;outline:1px dashed #78909c;color:#37474f}
 .chat .tok.special{font-weight:600}
 .chat .tok.uncounted{background:#fff3e0;outline:1px dashed #ef6c00}
+.chat .tok.elided{background:#fff;outline:1px dotted #90a4ae;color:#546e7a;font-style:italic}
 .chat .ws{color:#888}
 .chat-legend{font-size:0.8rem;color:#555}
 .chat-legend .tok{border-radius:3px;padding:0 4px;margin:0 4px}
@@ -776,9 +777,14 @@ CHAT_STYLE = """<style>
 
 
 def chat_tokens(tokens: Iterable[tuple[str, str, int | None, bool, int]], element_id: str) -> str:
-    """Chips for (kind, text, id or None, special, message index) tuples, in a ``div.chat``."""
+    """Chips for (kind, text, id or None, special, message index) tuples, in a ``div.chat``; kind
+    "elided" is one chip standing for the undrawn rest of a long message (its text says how many)."""
     chips = []
     for kind, text, token_id, special, message in tokens:
+        if kind == "elided":
+            title = f"not drawn, counted · message {message + 1}"
+            chips.append(f"<span {attrs({'class': 'tok elided', 'title': title})}>{esc(text)}</span>")
+            continue
         classes = ["tok", kind]
         if special:
             classes.append("special")

@@ -143,14 +143,15 @@ def test_pack_unpack_round_trip_and_limits():
     assert chat_view.unpack(chat_view.pack(conv, ["llama3", "bogus"])) == (conv, ["llama3"])
     with pytest.raises(ChatFormatError, match="damaged"):
         chat_view.unpack("AAAA")
-    bomb = chat_view.base64.urlsafe_b64encode(chat_view.zlib.compress(b"[" + b" " * 1_000_000 + b"]")).decode()
+    spaces = chat_view.max_json_bytes() + 1_000  # inflates past the import limit
+    bomb = chat_view.base64.urlsafe_b64encode(chat_view.zlib.compress(b"[" + b" " * spaces + b"]")).decode()
     with pytest.raises(ChatFormatError, match="too large"):
         chat_view.unpack(bomb)
 
 
 def test_parse_json_checks_everything():
     ok = json.dumps({"messages": [{"role": "user", "content": "hi"}], "models": ["llama3", "nope"]}).encode()
-    assert chat_view.parse_json(ok) == ([{"role": "user", "content": "hi"}], ["llama3"])
+    assert chat_view.parse_json(ok) == ([{"role": "user", "content": "hi"}], ["llama3"], [])
     assert chat_view.parse_json(b'[{"role": "system", "content": ""}]')[0] == [{"role": "system", "content": ""}]
     cases = {
         b"\xff": "not a JSON file",
@@ -159,8 +160,7 @@ def test_parse_json_checks_everything():
         b'[{"role": "user"}]': "needs both",
         b'[{"role": "user", "content": 5}]': "must be text",
         json.dumps([{"role": "user", "content": "x"}] * 41).encode(): "the limit is 40",
-        json.dumps([{"role": "user", "content": "x" * 20_001}]).encode(): "the limit is 20,000",
-        b" " * 200_001: "the limit is 200,000",
+        b" " * (chat_view.max_json_bytes() + 1): f"the limit is {chat_view.max_json_bytes():,}",
     }
     for data, message in cases.items():
         with pytest.raises(ChatFormatError, match=message):

@@ -8,7 +8,8 @@
 
 One module per format (`openai_chatml`, `harmony`, `llama`, `mistral`, `qwen`,
 `deepseek`); `base` holds the message, the returned records and the two ways
-formats tokenize.  `FORMATS` says, for each format, what it is checked against.
+formats tokenize; `openai_json` reads conversation files (OpenAI's
+``tool_calls`` shape too).  `FORMATS` says, for each format, what it is checked against.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from typing import Callable, Iterable, Mapping
 
 from . import deepseek, harmony, llama, mistral, openai_chatml, qwen
 from .base import FIELDS, ROLES, ChatFormatError, ChatTokens, Message, Segment, UnknownChatFormatError
+from .openai_json import messages_from_json
 
 
 @dataclass(frozen=True)
@@ -91,5 +93,5 @@ def chat_count(messages: Iterable[Message | Mapping], encoding: object, *, forma
 __all__ = [
     "Message", "Segment", "ChatTokens", "ChatFormat", "ChatFormatError", "UnknownChatFormatError",
     "FORMATS", "FORMAT_OF_ENCODING", "ROLES", "FIELDS", "chat_tokens", "chat_count", "format_for_encoding",
-    "as_messages",
+    "as_messages", "messages_from_json",
 ]

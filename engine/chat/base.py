@@ -66,7 +66,7 @@ class Message:
         if self.call is not None and self.role != "assistant":
             raise ChatFormatError(f"only an assistant message can call a tool; clear 'call' on the {self.role} message")
         if not isinstance(self.content, str):
-            raise ChatFormatError(f"a {self.role} message's content must be text, not {type(self.content).__name__}")
+            raise ChatFormatError(f"{a(self.role)} message's content must be text, not {type(self.content).__name__}")
 
     @classmethod
     def from_dict(cls, data: dict) -> "Message":
@@ -258,12 +258,18 @@ def _append(segments: list[Segment], kind: Kind, text: str, ids: list[int], star
         segments.append(Segment(kind, text, tuple(ids), start, start + len(text), message))
 
 
-def unsupported_call(fmt: str, messages: Sequence[Message]) -> None:
-    """Refuse assistant tool calls in a format whose call syntax is not modelled here."""
+def a(word: str) -> str:
+    """``word`` with its indefinite article: "an assistant", "a user" (refusals are read by people)."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
+def unsupported_call(messages: Sequence[Message], why: str) -> None:
+    """Refuse assistant tool calls in a format whose call syntax is not modelled here.  ``why`` says
+    what is missing (no published rule, no reference to check a count against): the model may well
+    call tools, only this count would be a guess.  Other formats still count the conversation."""
     for i, m in enumerate(messages):
         if m.call:
-            raise ChatFormatError(f"message {i + 1} calls a tool, and {fmt}'s tool-call syntax is not modelled here: "
-                                  "write the call as plain assistant text (clear 'call')")
+            raise ChatFormatError(f"message {i + 1} is a tool call, {why} (clear 'call' to count it as plain text)")
 
 
 def ignored_names(fmt: str, messages: Sequence[Message]) -> str:

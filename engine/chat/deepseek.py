@@ -46,6 +46,7 @@ def parts(messages: Sequence[Message]) -> list[tuple[Kind, str, int]]:
 
 
 def render(enc: object, messages: Sequence[Message]) -> ChatTokens:
-    unsupported_call("DeepSeek's format", messages)
+    unsupported_call(messages, "which this DeepSeek format does not model: DeepSeek's tool-call template ships in "
+                     "no package available here, so a count could not be checked")
     notes = " ".join(x for x in (NOTE, ignored_names("DeepSeek's format", messages)) if x)
     return ChatTokens(FORMAT, enc.name, tuple(render_whole(enc, parts(messages))), priming=2, note=notes)

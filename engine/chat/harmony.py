@@ -22,7 +22,8 @@ FORMAT = "harmony"
 
 
 def render(enc: object, messages: Sequence[Message]) -> ChatTokens:
-    unsupported_call("Harmony", messages)
+    unsupported_call(messages, "which this Harmony format does not model yet (openai-harmony sends a call to a "
+                     "recipient on the commentary channel)")
     b = Builder(enc)
     for i, m in enumerate(messages):
         b.message = i

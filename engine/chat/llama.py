@@ -9,23 +9,49 @@ with ``<|eom|>`` (end of message: the model's turn goes on).  The role, the
 ``"\\n\\n"`` and the content are three separate encode calls; content is
 encoded as text (special-token text stays text).
 
-Left out: images, RAG ``context``, and assistant tool calls (llama-models
-writes them per tool-prompt format); names, which the format has no place for.
+An assistant tool call (``call`` set, content = the JSON arguments) is written
+as llama-models does in its default ``ToolPromptFormat.json``: the assistant
+header, then ``json.dumps({"type": "function", "name": ..., "parameters": ...})``
+-- Python's defaults, so ``", "`` and ``": "`` separators and non-ASCII
+escaped as ``\\uXXXX`` -- as one encode call, then ``<|eot_id|>`` (Llama 3: a
+past message has no stop reason) or ``<|eom|>`` (Llama 4 ends every tool-call
+message so).  Arguments that are not a JSON object are embedded as a string,
+as llama-models embeds a string ``arguments``.
+
+Left out: images, RAG ``context``; the built-in tools (``brave_search``,
+``wolfram_alpha``, ``photogen``, ``code_interpreter``), which llama-models
+writes as Python calls (refused with the reason); names, which the format has
+no place for.
 """
 from __future__ import annotations
 
-from typing import Sequence
+import json
+from typing import Any, Sequence
 
-from .base import Builder, ChatTokens, Message, ignored_names, unsupported_call
+from .base import Builder, ChatFormatError, ChatTokens, Message, ignored_names
 
 MARKERS = {
     "llama3": ("<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>", "<|eot_id|>"),
     "llama4": ("<|header_start|>", "<|header_end|>", "<|eot|>", "<|eom|>"),
 }
+BUILT_IN_TOOLS = ("brave_search", "wolfram_alpha", "photogen", "code_interpreter")
+
+
+def tool_call_json(m: Message) -> str:
+    """The text llama-models writes for a custom tool call (ToolPromptFormat.json)."""
+    if m.call in BUILT_IN_TOOLS:
+        raise ChatFormatError(f"{m.call!r} is one of Llama's built-in tools, which llama-models writes as a Python "
+                              "call (not modelled here): rename the tool or clear 'call'")
+    try:
+        arguments: Any = json.loads(m.content)
+    except ValueError:
+        arguments = m.content
+    if not isinstance(arguments, dict):
+        arguments = m.content  # llama-models takes an object or a string
+    return json.dumps({"type": "function", "name": m.call, "parameters": arguments})
 
 
 def render(enc: object, messages: Sequence[Message], version: str) -> ChatTokens:
-    unsupported_call("Llama's chat format", messages)
     start, end, eot, tool_end = MARKERS[version]
     b = Builder(enc)
 
@@ -39,6 +65,10 @@ def render(enc: object, messages: Sequence[Message], version: str) -> ChatTokens
     for i, m in enumerate(messages):
         b.message = i
         header(m.role)
+        if m.call:  # the call's JSON is one encode call; what the assistant wrote, so content
+            b.content(tool_call_json(m))
+            b.special(eot if version == "llama3" else tool_end)
+            continue
         b.content(m.content)
         b.special(tool_end if m.role == "tool" else eot)
     b.message = -1

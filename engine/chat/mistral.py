@@ -25,7 +25,10 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
-from .base import Builder, ChatFormatError, ChatTokens, Message, ignored_names
+from .base import Builder, ChatFormatError, ChatTokens, Message, a, ignored_names
+
+# The name a refusal gives: the model's tokenizer, not the instruct version it shares (Tekken uses v3's rules).
+NAMES = {"mistral-v1": "Mistral v1", "mistral-v3": "Mistral v3", "mistral-tekken": "Mistral Tekken"}
 
 
 def _json_or_text(text: str) -> Any:
@@ -51,7 +54,7 @@ def check_order(fmt: str, messages: Sequence[Message]) -> list[Message]:
             fix = {"user": "put an assistant message between two user messages (or merge them)",
                    "assistant": "put a user message before it (or merge the assistant messages)",
                    "tool": "put an assistant message that calls the tool ('call') before the tool result"}[m.role]
-            raise ChatFormatError(f"{fmt} cannot have a {m.role} message after a {prev} message: {fix}")
+            raise ChatFormatError(f"{fmt} cannot have {a(m.role)} message after {a(prev)} message: {fix}")
         if m.role == "assistant" and not m.call and not m.content:
             raise ChatFormatError(f"{fmt} refuses an empty assistant message: write some content or remove it")
         if m.role == "assistant" and m.call and m.content and not m.content.strip():
@@ -63,7 +66,7 @@ def check_order(fmt: str, messages: Sequence[Message]) -> list[Message]:
 
 
 def render(enc: object, messages: Sequence[Message], version: str) -> ChatTokens:
-    fmt = f"Mistral {version}"
+    fmt = NAMES.get(enc.name, f"Mistral {version}")
     turns = check_order(fmt, messages)
     system = "\n\n".join(m.content for m in messages if m.role == "system")
     users = [i for i, m in enumerate(turns) if m.role == "user"]
@@ -84,7 +87,7 @@ def render(enc: object, messages: Sequence[Message], version: str) -> ChatTokens
         elif m.role == "assistant":
             if m.call:
                 if version == "v1":
-                    raise ChatFormatError("Mistral v1 has no tool calls: use mistral-v3 or mistral-tekken, or clear 'call'")
+                    raise ChatFormatError(f"{fmt} has no tool calls: use mistral-v3 or mistral-tekken, or clear 'call'")
                 call = {"name": m.call, "arguments": _json_or_text(m.content)}
                 if m.tool_call_id and m.tool_call_id != "null":
                     call["id"] = m.tool_call_id
@@ -95,7 +98,7 @@ def render(enc: object, messages: Sequence[Message], version: str) -> ChatTokens
             b.special("</s>")
         else:  # tool
             if version == "v1":
-                raise ChatFormatError("Mistral v1 has no tool messages: use mistral-v3 or mistral-tekken, or remove them")
+                raise ChatFormatError(f"{fmt} has no tool messages: use mistral-v3 or mistral-tekken, or remove them")
             if not m.tool_call_id:
                 raise ChatFormatError(f"{fmt} needs the tool call id on a tool message: fill in tool_call_id")
             b.special("[TOOL_RESULTS]")

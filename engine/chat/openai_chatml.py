@@ -24,7 +24,8 @@ NOTE = "OpenAI publishes the counting rule, not the wrapper's ids: wrapper token
 
 
 def render(enc: object, messages: Sequence[Message]) -> ChatTokens:
-    unsupported_call("OpenAI's published counting rule", messages)
+    unsupported_call(messages, "which OpenAI's published counting rule does not cover: it counts text messages "
+                     "only, and the ids of the tool-call wrapper are not public")
     b = Builder(enc)
     for i, m in enumerate(messages):
         b.message = i
