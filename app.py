@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from playground import encodings, errors, html, script_gate, sidebar, state
+from playground import encodings, errors, html, script_gate, share_link, sidebar, state
 from playground.pages import sections
 
 with script_gate.turn():  # at most two runs at once, the rest in turn (playground/script_gate.py)
@@ -14,4 +14,4 @@ with script_gate.turn():  # at most two runs at once, the rest in turn (playgrou
     sidebar.render()
     errors.run_page(page)
     encodings.warm_builtins()  # once per server, after its first page: the defaults load in the background
-    state.save_query_params(page.url_path)
+    share_link.render(page.url_path)  # the address bar's link, and the sidebar's "Copy share link"

@@ -26,8 +26,9 @@ LOG = get_logger("playground")
 
 
 def show_notices() -> None:
+    # up to 8,000 characters: a link with a bad value for each of its 40 settings gets one notice naming all
     for kind, text in state.take_notices():
-        {"error": st.error, "warning": st.warning, "success": st.success}.get(kind, st.info)(md(text, 600))
+        {"error": st.error, "warning": st.warning, "success": st.success}.get(kind, st.info)(md(text, 8000))
 
 
 def report(exc: BaseException, where: str) -> str:

@@ -63,8 +63,9 @@ def text_box(label: str = "Text", *, notes: bool = True) -> str:
     if len(text) <= state.MAX_URL_TEXT:
         st.caption("🔗 Share link: the address bar holds this text, the encodings and the options.")
     else:
-        st.caption(f"🔗 Share link: holds the encodings and options; texts over {state.MAX_URL_TEXT:,} "
-                   "characters are left out of it.")
+        st.caption(f"🔗 Share link: this text ({len(text):,} characters) is over the {state.MAX_URL_TEXT:,} a link "
+                   "holds, so the link has the encodings and options but opens with the demo text; whoever "
+                   "opens it is told. Send the text another way.")
     own = state.session_only_selected()
     if own:
         st.caption(f"Your own tokenizer{'s' if len(own) > 1 else ''} ({md(', '.join(own))}) cannot travel in a "

@@ -21,8 +21,11 @@ The share link holds the app-wide values and the open page's own choices
 """
 from __future__ import annotations
 
+import importlib
 import json
+import math
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
@@ -90,7 +93,70 @@ PAGE_KEYS: dict[str, tuple[str, ...]] = {
     "chat": ("chat_conv",),
 }
 PAGE_KEYS[""] = PAGE_KEYS["tokenize"]  # the root URL shows Tokenize
-_URL_SAFE = (str, int, float, bool)
+
+
+@dataclass(frozen=True)
+class LinkValue:
+    """What a share link may set for one view widget: the type, range and options of that widget.
+
+    A link may hold anything (a value of the wrong type crashed five pages, and, written back into the
+    address, every reload), so each value is checked here before it reaches a widget (`link_value`).
+    `options` names the view's own list (``"module:NAME"``, read when needed, never copied here), or is
+    ``"encodings"`` (a built-in encoding's name); a list value (`kind` list) is several such names.
+    """
+    label: str  # the widget's label, for the notice
+    kind: type  # str, int, float, bool, or list
+    low: float | None = None
+    high: float | None = None
+    options: str = ""
+
+
+LINK_VALUES: dict[str, LinkValue] = {
+    "tok_encoding": LinkValue("Encoding", str, options="encodings"),
+    "tok_pane": LinkValue("Show", str, options="tokenize_view:PANES"),
+    "tok_decode": LinkValue("Decode ids", str),
+    "cmp_layout": LinkValue("Layout", str, options="compare_view:LAYOUTS"),
+    "gallery_section": LinkValue("Show", str, options="gallery_view:SECTIONS"),
+    "gallery_demo": LinkValue("Demo", str, options="gallery_demos:DEMOS"),
+    "gallery_context_preset": LinkValue("Context presets", str, options="gallery_view:CONTEXT_PRESETS"),
+    "gallery_context": LinkValue("Context window (tokens)", int, 1, 100_000_000),
+    "gallery_price": LinkValue("Price per 1 million tokens", float, 0.0, 1_000_000.0),
+    "arena_pick": LinkValue("Tokenizers", list, options="encodings"),
+    "arena_metric": LinkValue("Colour by", str, options="arena_view:METRICS"),
+    "chunk_encoding": LinkValue("Tokenizer", str, options="encodings"),
+    "chunk_max": LinkValue("At most N tokens per chunk", int, 1, 1_000_000),
+    "chunk_prefer": LinkValue("Cut preferably at", str, options="chunk_view:PREFER"),
+    "chunk_page": LinkValue("Page", int, 1),
+    "tree_pick_mode": LinkValue("Pick a token", str, options="tree_view:PICK_MODES"),
+    "tree_find": LinkValue("Find a token", str),
+    "tree_left_right": LinkValue("Draw left to right", bool),
+    "tree_other_enc": LinkValue("Draw its tree in", str, options="encodings"),
+    "steps_source": LinkValue("Piece", str, options="steps_view:SOURCES"),
+    "steps_piece": LinkValue("Pieces of the current text", str),
+    "steps_typed": LinkValue("Piece", str),
+    "steps_k": LinkValue("Step", int, 0),  # its maximum depends on the piece: the view resets a step past it
+    "vocab_pane": LinkValue("View", str, options="vocab_view:PANES"),
+    "vocab_query": LinkValue("Search tokens", str),
+    "vocab_mode": LinkValue("Match", str, options="vocab_view:MODES"),
+    "vocab_icase": LinkValue("Ignore case", bool),
+    "vocab_filter": LinkValue("Quick filter", str, options="vocab_view:FILTERS"),
+    "vocab_log": LinkValue("Log scale", bool),
+    "train_vocab": LinkValue("Vocabulary size", int, 257, 4096),
+    "train_pattern": LinkValue("Split pattern", str, options="train_view:PATTERNS"),
+    "train_custom_pattern": LinkValue("Custom split pattern", str),
+    "train_specials": LinkValue("Special tokens", str),
+    "train_pane": LinkValue("Show", str, options="train_view:TRAIN_PANES"),
+    "train_replace": LinkValue("Decode with replacement", bool),
+    "upload_kind": LinkValue("File kind", str, options="train_view:UPLOAD_KINDS"),
+    "upload_pattern": LinkValue("Split pattern", str, options="train_view:PATTERNS"),
+    "upload_custom_pattern": LinkValue("Custom split pattern", str),
+    "upload_specials": LinkValue("Extra special tokens", str),
+    "chat_conv": LinkValue("Share code", str),
+}
+
+
+class LinkValueError(ValueError):
+    """A share-link value its widget cannot take; the message says what the widget expects."""
 
 
 def init_state() -> None:
@@ -171,35 +237,120 @@ def take_notices() -> list[tuple[str, str]]:
 
 # ---------------------------------------------------------------- share link
 def load_query_params() -> None:
-    """Restore a share link: every value checked, anything unknown ignored."""
+    """Restore a share link: every value checked against what its widget takes, unknown parameters ignored.
+
+    Nothing is dropped silently: what the link holds but this app cannot use (a wrong value, an
+    unknown or seventh encoding) is named in one notice, and what the sender's link could not carry
+    (its ``cut`` list: a long text, their own tokenizers) in another.  A dropped value never reaches
+    session state, so it is never written back into the address either.
+    """
     qp = st.query_params
+    problems: list[str] = []
     if "text" in qp:
-        st.session_state[TEXT] = qp["text"][:MAX_TEXT_CHARS]
+        text = qp["text"]
+        if len(text) > MAX_TEXT_CHARS:
+            problems.append(f"the text has {len(text):,} characters; only its first {MAX_TEXT_CHARS:,} are used")
+        st.session_state[TEXT] = text[:MAX_TEXT_CHARS]
     if "enc" in qp:
-        names = list(dict.fromkeys(filter(None, map(builtin_name, qp["enc"].split(",")))))
+        asked = [n for n in qp["enc"].split(",") if n]
+        names = list(dict.fromkeys(filter(None, map(builtin_name, asked))))
+        unknown = [n for n in asked if builtin_name(n) is None]
+        if unknown:
+            problems.append(f"encodings that are not built in: {', '.join(unknown)} (a tokenizer someone trained "
+                            "or uploaded stays in their session)")
+        if len(names) > MAX_SELECTED:
+            problems.append(f"{', '.join(names[MAX_SELECTED:])}: at most {MAX_SELECTED} encodings are shown at once, "
+                            f"the first {MAX_SELECTED} are")
         if names:
             st.session_state[ENCODINGS] = names[:MAX_SELECTED]
-    if qp.get("sp") in SPECIAL_POLICIES:
-        st.session_state[SPECIAL] = qp["sp"]
+    if "sp" in qp:
+        if qp["sp"] in SPECIAL_POLICIES:
+            st.session_state[SPECIAL] = qp["sp"]
+        else:
+            problems.append(f"sp={_shown(qp['sp'])}: the special-token setting is one of {', '.join(SPECIAL_POLICIES)}")
     if "ws" in qp:
-        st.session_state[SHOW_WS] = qp["ws"] != "0"
+        if qp["ws"] in ("0", "1"):
+            st.session_state[SHOW_WS] = qp["ws"] == "1"
+        else:
+            problems.append(f"ws={_shown(qp['ws'])}: whitespace markers are 1 (on) or 0 (off)")
     if "tok" in qp:
-        try:
+        if qp["tok"].isascii() and qp["tok"].isdigit():
             st.session_state[TOKEN_ID] = int(qp["tok"])
-        except ValueError:
-            pass
-    if builtin_name(qp.get("tenc")):
-        st.session_state[TOKEN_ENC] = builtin_name(qp["tenc"])
-    page_keys = {k for keys in PAGE_KEYS.values() for k in keys}
+        else:
+            problems.append(f"tok={_shown(qp['tok'])}: a token id is a whole number from 0")
+    if "tenc" in qp:
+        if builtin_name(qp["tenc"]):
+            st.session_state[TOKEN_ENC] = builtin_name(qp["tenc"])
+        else:
+            problems.append(f"tenc={_shown(qp['tenc'])}: not a built-in encoding")
     for param, raw in qp.items():
-        if not param.startswith("v.") or param[2:] not in page_keys:
-            continue
+        key = param[2:]
+        if not param.startswith("v.") or key not in LINK_VALUES:
+            continue  # not ours (a tracking parameter, a setting of an older version): nothing to restore
         try:
-            value = json.loads(raw)
-        except ValueError:
-            continue
-        if url_safe(param[2:], value):
-            st.session_state[param[2:]] = value
+            st.session_state[key] = link_value(key, json.loads(raw))
+        except ValueError as error:  # LinkValueError, or not JSON at all
+            why = error if isinstance(error, LinkValueError) else "not a value this app writes"
+            problems.append(f"{LINK_VALUES[key].label} ({param}={_shown(raw)}): {why}")
+    if problems:
+        notify("warning", "Parts of this link could not be used and were left out: " + "; ".join(problems) + ".")
+    missing = _gaps(qp.get("cut", ""), sender=False)
+    if missing:
+        notify("warning", "This link could not carry everything its sender had open: " + "; ".join(missing)
+               + ". Ask them to send what is missing another way.")
+
+
+def _shown(raw: str) -> str:
+    """A value from a link, short enough to quote in a notice."""
+    return raw if len(raw) <= 40 else raw[:40] + "…"
+
+
+def link_options(key: str) -> list:
+    """The options of the widget `key` (read from its view module, never copied), or [] if it has none."""
+    spec = LINK_VALUES[key]
+    if spec.options == "encodings":
+        return list(BUILTIN_ENCODINGS)
+    if not spec.options:
+        return []
+    module, name = spec.options.split(":")
+    # imported when a link is read, not at import: views import this module
+    return list(getattr(importlib.import_module(f"playground.{module}"), name))
+
+
+def link_value(key: str, value: Any) -> Any:
+    """`value` as the widget `key` takes it (a whole number for a float box becomes a float, an alias of
+    an encoding its entry's name); LinkValueError saying what the widget expects if it cannot take it."""
+    spec = LINK_VALUES[key]
+    if spec.kind is list:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise LinkValueError("expects a list of encoding names")
+        unknown = [v for v in value if builtin_name(v) is None]
+        if unknown:
+            raise LinkValueError(f"{_shown(', '.join(unknown))} not built in")
+        return list(dict.fromkeys(map(builtin_name, value)))
+    if spec.kind is bool:
+        if not isinstance(value, bool):
+            raise LinkValueError("expects true or false")
+        return value
+    if spec.kind in (int, float):
+        number = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        if not number or (spec.kind is int and not isinstance(value, int)):
+            raise LinkValueError("expects a whole number" if spec.kind is int else "expects a number")
+        if (spec.low is not None and value < spec.low) or (spec.high is not None and value > spec.high):
+            raise LinkValueError(f"expects a number from {spec.low:,}" + ("" if spec.high is None else f" to {spec.high:,}"))
+        return spec.kind(value)
+    if not isinstance(value, str):
+        raise LinkValueError("expects text")
+    if len(value) > url_limit(key):
+        raise LinkValueError(f"expects at most {url_limit(key):,} characters")
+    if spec.options == "encodings":
+        if builtin_name(value) is None:
+            raise LinkValueError("expects the name of a built-in encoding")
+        return builtin_name(value)
+    options = link_options(key)
+    if spec.options and value not in options:
+        raise LinkValueError("expects one of " + ", ".join(map(str, options)))
+    return value
 
 
 def url_limit(key: str) -> int:
@@ -208,12 +359,55 @@ def url_limit(key: str) -> int:
 
 
 def url_safe(key: str, value: Any) -> bool:
-    """Whether a share link may carry `value` for the view setting `key` (a plain value, not too long)."""
-    return isinstance(value, _URL_SAFE) and not (isinstance(value, str) and len(value) > url_limit(key))
+    """Whether a share link may carry `value` for the view setting `key` (what its widget takes, not too long)."""
+    try:
+        link_value(key, value)
+    except (LinkValueError, KeyError):
+        return False
+    return True
+
+
+def _gaps(cut: str, *, sender: bool) -> list[str]:
+    """What a link's ``cut`` list says it could not carry, in words for its sender or its recipient."""
+    words = []
+    for item in filter(None, cut.split(",")):
+        what, _, n = item.partition(":")
+        count = int(n) if n.isascii() and n.isdigit() else None
+        if what == "text" and count:
+            words.append(f"{'your' if sender else 'the'} text ({count:,} characters; a link holds at most "
+                         f"{MAX_URL_TEXT:,}), so the link opens with the demo text instead")
+        elif what == "own" and count:
+            plural = "s" if count > 1 else ""
+            words.append(f"{count} tokenizer{plural} {'you' if sender else 'the sender'} trained or uploaded "
+                         f"(they stay in {'your' if sender else 'their'} session)")
+        elif what.startswith("v.") and what[2:] in LINK_VALUES:
+            words.append(f"the {LINK_VALUES[what[2:]].label} setting (too long for a link)")
+    return words
+
+
+def _left_out(page: str | None) -> list[str]:
+    """The ``cut`` list of the current link: what it cannot carry of the session and of `page`'s settings."""
+    cut = []
+    text = st.session_state.get(TEXT, "")
+    if len(text) > MAX_URL_TEXT:
+        cut.append(f"text:{len(text)}")
+    if session_only_selected():
+        cut.append(f"own:{len(session_only_selected())}")
+    for key in PAGE_KEYS.get(page or "", ()):
+        value = st.session_state.get(key)
+        if isinstance(value, str) and len(value) > url_limit(key):
+            cut.append("v." + key)
+    return cut
+
+
+def link_gaps(page: str | None = None) -> list[str]:
+    """What the current share link leaves out, in words for the person copying it (empty: nothing)."""
+    return _gaps(",".join(_left_out(page)), sender=True)
 
 
 def save_query_params(page: str | None = None) -> None:
-    """Write the current state into the URL: app-wide values, and `page`'s own choices."""
+    """Write the current state into the URL: app-wide values, `page`'s own choices (only values their
+    widgets take, `link_value`), and ``cut``, what the link cannot carry (so its recipient is told)."""
     text = st.session_state.get(TEXT, "")
     params = {
         "enc": ",".join(n for n in st.session_state.get(ENCODINGS, []) if n in BUILTIN_ENCODINGS),
@@ -227,8 +421,11 @@ def save_query_params(page: str | None = None) -> None:
         params["tenc"] = st.session_state[TOKEN_ENC]
     for key in PAGE_KEYS.get(page or "", ()):
         value = st.session_state.get(key)
-        if url_safe(key, value):
-            params["v." + key] = json.dumps(value, ensure_ascii=False)
+        if value is not None and url_safe(key, value):
+            params["v." + key] = json.dumps(link_value(key, value), ensure_ascii=False)
+    cut = _left_out(page)
+    if cut:
+        params["cut"] = ",".join(cut)
     if dict(st.query_params) != params:
         st.query_params.from_dict(params)
 

@@ -36,6 +36,7 @@ PATTERNS = {
     "o200k_base": O200K_PAT_STR,
     "custom": "",
 }
+TRAIN_PANES = ["Compression curve", "Merges"]  # what a trained tokenizer's report shows
 UPLOAD_KINDS = ["tiktoken rank file", "encoder.json + vocab.bpe", "minbpe .model", "tokenizer.json (Hugging Face)",
                 "SentencePiece .model", "Tekken .json (Mistral)"]
 ENGINE_KINDS = dict(zip(UPLOAD_KINDS, ("tiktoken", "data_gym", "minbpe", "tokenizer.json", "sentencepiece", "tekken")))
@@ -268,7 +269,7 @@ def _results(enc: engine.Encoding) -> None:
     cols[3].metric("Training time", f"{report.seconds:.2f} s",
                    help=f"{report.n_chunks:,} chunks, {report.n_unique_chunks:,} distinct")
 
-    pane = st.segmented_control("Show", ["Compression curve", "Merges"], key=T_PANE, persist_state="session", default="Compression curve",
+    pane = st.segmented_control("Show", TRAIN_PANES, key=T_PANE, persist_state="session", default="Compression curve",
                               required=True)
     if pane == "Compression curve":
         st.vega_lite_chart(curve_frame(report), CURVE_SPEC, width="stretch")

@@ -23,8 +23,9 @@ SCREENSHOTS = APP_DIR / "test-results" / "screenshots"
 
 
 def plain(markdown: str) -> str:
-    """Markdown source with backslash escapes removed: what a reader sees of text escaped by playground.escaping.md."""
-    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown)
+    """Markdown source with backslash escapes and md's invisible word joiners removed: what a reader sees of
+    text escaped by playground.escaping.md."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown).replace("\u2060", "")
 
 
 VIEW_APP = str(Path(__file__).parent / "apps" / "view_app.py")

@@ -1,4 +1,5 @@
-// A "Copy" button (playground/copy_button.py): puts data.text on the clipboard, says so for a moment.
+// A "Copy" button (playground/copy_button.py): puts data.text on the clipboard, says so for a moment;
+// with data.address, the page's address at the moment of the click (the share link).
 // navigator.clipboard needs a secure context (https or localhost); elsewhere a hidden text area and
 // execCommand("copy") do the same.
 export default function (component) {
@@ -6,6 +7,7 @@ export default function (component) {
   const button = parentElement.querySelector("button.copy");
   const label = (data && data.label) || "Copy";
   button.__text = (data && data.text) || "";
+  button.__address = Boolean(data && data.address);
   button.__label = label;
   if (!button.classList.contains("done")) button.textContent = label;
   if (button.__bound) return;
@@ -29,12 +31,13 @@ export default function (component) {
     setTimeout(() => { button.classList.remove("done"); button.textContent = button.__label; }, 1500);
   };
   button.addEventListener("click", async () => {
-    const text = button.__text;
+    const text = button.__address ? window.location.href : button.__text;
     let ok = false;
     if (navigator.clipboard && window.isSecureContext) {
       try { await navigator.clipboard.writeText(text); ok = true; } catch (e) { ok = false; }
     }
     if (!ok) ok = fallback(text);
-    said(ok ? "Copied ✓" : "Copy failed: select the ids and press Ctrl+C", ok);
+    const failed = button.__address ? "Copy failed: copy the address bar" : "Copy failed: select the ids and press Ctrl+C";
+    said(ok ? "Copied ✓" : failed, ok);
   });
 }
