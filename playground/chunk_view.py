@@ -22,8 +22,10 @@ K_ENCODING = "chunk_encoding"
 K_MAX = "chunk_max"
 K_PREFER = "chunk_prefer"
 K_PAGE = "chunk_page"
+K_FOLLOWED = "_chunk_encoding_followed"  # the sidebar pick this view last took on its own (not a widget)
 PREFER = {"paragraph": "Paragraph ends", "sentence": "Sentence ends", "none": "Anywhere"}
-DEFAULT_MAX = 64
+DEFAULT_MAX = 512  # a budget people use (embedding models take 512 tokens; retrieval chunks are 256-1,000)
+FALLBACK_ENCODING = "cl100k_base"  # when the sidebar picks nothing
 MAX_BUDGET = 1_000_000
 MAX_CHARS = 200_000  # characters chunked here (a tokenize plus one encode per chunk: about 2 s at this size)
 PAGE_SIZE = 40
@@ -62,8 +64,14 @@ def _names() -> list[str]:
 def _sanitize(names: list[str]) -> None:
     """Values from a share link are checked before the widgets draw (any value may arrive there)."""
     ss = st.session_state
-    if ss.get(K_ENCODING) not in names:
-        ss[K_ENCODING] = "cl100k_base"
+    first = next((n for n in ss.get(state.ENCODINGS) or [] if n in names), FALLBACK_ENCODING)
+    current = ss.get(K_ENCODING)
+    # The tokenizer starts on the sidebar's first pick and follows it until the user (or a share link)
+    # picks another one here: then the view's own choice stays.
+    if current not in names or (current == ss.get(K_FOLLOWED) and current != first):
+        ss[K_ENCODING] = ss[K_FOLLOWED] = first
+    elif current != ss.get(K_FOLLOWED):
+        ss.pop(K_FOLLOWED, None)
     if not isinstance(ss.get(K_MAX), int) or isinstance(ss.get(K_MAX), bool) or not 1 <= ss[K_MAX] <= MAX_BUDGET:
         ss[K_MAX] = DEFAULT_MAX
     if ss.get(K_PREFER) not in PREFER:

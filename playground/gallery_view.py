@@ -21,6 +21,8 @@ from playground.live_input import text_box
 BASE_ENCODINGS = ("gpt2", "cl100k_base", "o200k_base")
 BUDGET_LIMIT = 1_000_000  # characters counted for the budget
 CONTEXT_PRESETS = {"8k": 8_192, "32k": 32_768, "128k": 128_000, "200k": 200_000, "1M": 1_000_000}
+BAR = 14  # pixels per bar in the token-tax and budget charts
+GAP = 14  # pixels between two scripts' groups of bars
 
 K_SECTION = "gallery_section"
 K_DEMO = "gallery_demo"
@@ -37,15 +39,15 @@ def render() -> None:
     st.markdown(html.GALLERY_STYLE, unsafe_allow_html=True)
     header("Why counts differ", "the same text costs different token counts: live demos, and your own text's token tax.")
     st.caption("Every number on this page is measured now by this app's engine: nothing is quoted from elsewhere. "
-               "It always compares gpt2, cl100k_base and o200k_base, plus your own tokenizers (trained or uploaded) "
-               "— whatever the sidebar picks.")
+               "The demos always compare gpt2, cl100k_base and o200k_base (their explanations are about these three), "
+               "plus your own tokenizers (trained or uploaded); your text's token tax and budget use the encodings "
+               "the sidebar picks.")
     section = st.segmented_control("Show", list(SECTIONS), format_func=SECTIONS.get, key=K_SECTION, persist_state="session",
                                    default="demos", required=True, label_visibility="collapsed")
-    names = list(BASE_ENCODINGS) + [n for n in st.session_state.get(state.CUSTOM, {}) if n not in BASE_ENCODINGS]
     if section == "yours":
-        _your_text(names)
+        _your_text(list(st.session_state.get(state.ENCODINGS) or []))
     else:
-        _gallery(names)
+        _gallery(list(BASE_ENCODINGS) + [n for n in st.session_state.get(state.CUSTOM, {}) if n not in BASE_ENCODINGS])
 
 
 # ------------------------------------------------------------------ gallery
@@ -284,9 +286,13 @@ def _special_demo(demo: Demo, names: list[str]) -> None:
 
 # ---------------------------------------------------------------- your text
 def _your_text(names: list[str]) -> None:
+    """The token tax and budget of the app-wide text for `names` (the sidebar's encodings)."""
     text = text_box("Your text", notes=False)  # live, like Tokenize's box: no Ctrl+Enter
     if not text:
         st.info("Type or paste some text above to see what it costs.")
+        return
+    if not names:
+        st.info("Pick one or more encodings in the sidebar's Encodings box to see this text's token tax and budget.")
         return
     policy = st.session_state.get(state.SPECIAL, "text")
     if len(text) > encodings.DRAW_LIMIT:
@@ -341,8 +347,8 @@ def _token_tax(taxes: dict[str, list[engine.ScriptShare]], names: list[str]) -> 
         color=alt.Color("Encoding:N", sort=names, legend=alt.Legend(orient="top", title=None)),
         tooltip=["Script", "Encoding", alt.Tooltip("Tokens per character:Q", format=".3f"),
                  alt.Tooltip("Tokens:Q", format=".2f"), "Chars"],
-    ).properties(height=max(160, len(order) * (16 * len(names) + 16)))
-    st.altair_chart(chart, width="stretch")
+    )
+    st.altair_chart(_rows_high(chart, len(order) * (len(names) * BAR + GAP)), width="stretch")
 
 
 def _apply_preset() -> None:
@@ -389,4 +395,13 @@ def _budget(counts: dict[str, int], n_chars: int, names: list[str]) -> None:
                                   tooltip=["Encoding", "Tokens", "Share of context %", "Cost"])
     labels = base.mark_text(align="left", dx=4, color="#333").encode(text="Label:N")
     full = alt.Chart(pd.DataFrame({"x": [100.0]})).mark_rule(color="#c62828", strokeDash=[4, 3]).encode(x="x:Q")
-    st.altair_chart((bars + labels + full).properties(height=50 * len(names) + 30), width="stretch")
+    st.altair_chart(_rows_high(bars + labels + full, len(names) * (BAR + GAP)), width="stretch")
+
+
+def _rows_high(chart: alt.TopLevelMixin, height: int) -> alt.TopLevelMixin:
+    """`chart` as wide as the page with a plot `height` pixels high (axes and legend outside it).
+
+    Streamlit's default autosize "fit" squeezes axes, legend and plot into the given height: with
+    two to five scripts the token-tax bars were one to three pixels thick.  "fit-x" fits only the width.
+    """
+    return chart.properties(height=height, autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))

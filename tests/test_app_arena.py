@@ -102,7 +102,7 @@ def test_chunk_downloads_round_trip():
 
 def test_chunks_paged():
     long = TEXT * 30
-    at = app("chunk_view", **{state.TEXT: long, "chunk_max": 8, "chunk_prefer": "none"})
+    at = app("chunk_view", **{state.TEXT: long, "chunk_max": 8, "chunk_prefer": "none", "chunk_encoding": "cl100k_base"})
     n = len(engine.chunk_text(long, engine.get_encoding("cl100k_base"), 8).chunks)
     assert n > chunk_view.PAGE_SIZE
     at.number_input(key="chunk_page").set_value(2).run()
