@@ -23,15 +23,20 @@ from __future__ import annotations
 
 import functools
 import json
+import threading
 import time
 import unicodedata
+import weakref
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import Callable, NamedTuple, TypeVar
 
 import regex
 
 from .core import Encoding
+
+T = TypeVar("T")
 
 GLITCH_FILE = Path(__file__).parent / "data" / "glitch_tokens.json"
 REGEX_TIMEOUT = 2.0  # seconds for one regex search over the whole vocabulary
@@ -130,14 +135,53 @@ def _info(token_id: int, data: bytes) -> TokenInfo:
                      has_leading_space(data), is_valid_utf8(data))
 
 
-@functools.lru_cache(maxsize=6)
+def per_encoding(maxsize: int) -> Callable[[Callable[[Encoding], T]], Callable[[Encoding], T]]:
+    """Cache one value per encoding, for at most `maxsize` encodings, without keeping any alive.
+
+    `functools.lru_cache` held its six encodings (and their 200,000 `TokenInfo` each, about 50 MB):
+    a session's uploaded tokenizer stayed in memory after the session had released it.  Here an
+    entry goes with its encoding (a weak reference), or when `maxsize` newer ones push it out.
+    """
+    def decorate(fn: Callable[[Encoding], T]) -> Callable[[Encoding], T]:
+        entries: OrderedDict[int, tuple[weakref.ref, T]] = OrderedDict()
+        lock = threading.Lock()
+
+        @functools.wraps(fn)
+        def wrapper(enc: Encoding) -> T:
+            key = id(enc)
+            with lock:
+                found = entries.get(key)
+                if found is not None and found[0]() is enc:
+                    entries.move_to_end(key)
+                    return found[1]
+            value = fn(enc)
+
+            def forget(ref: weakref.ref, key: int = key) -> None:
+                # The encoding died (its id may be reused by a new one).  No lock: the collector may call
+                # this while this thread holds it; one dict operation is atomic anyway.
+                if entries.get(key, (None,))[0] is ref:
+                    entries.pop(key, None)
+
+            with lock:
+                entries[key] = (weakref.ref(enc, forget), value)
+                while len(entries) > maxsize:
+                    entries.popitem(last=False)
+            return value
+
+        wrapper.cache_clear = entries.clear  # type: ignore[attr-defined]
+        return wrapper
+
+    return decorate
+
+
+@per_encoding(maxsize=6)
 def token_infos(enc: Encoding) -> tuple[TokenInfo, ...]:
     """`TokenInfo` for every ordinary token, in id order (cached per encoding)."""
     by_id = sorted((tid, data) for data, tid in enc.mergeable_ranks.items())
     return tuple(_info(tid, data) for tid, data in by_id)
 
 
-@functools.lru_cache(maxsize=6)
+@per_encoding(maxsize=6)
 def _lowered(enc: Encoding) -> tuple[str, ...]:
     return tuple(info.text.casefold() for info in token_infos(enc))
 

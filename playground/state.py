@@ -163,6 +163,13 @@ def init_state() -> None:
     """Each run: set defaults (never overwriting), restore the share link once per session."""
     st.session_state.setdefault(CUSTOM, OrderedDict())
     st.session_state.setdefault(NOTICES, [])
+    if getattr(st.session_state[CUSTOM], "released", False):
+        # The connection closed and the server released this session's tokenizers (playground.uploads);
+        # this is a reconnect within the two minutes Streamlit keeps the session.
+        if st.session_state[CUSTOM].forgotten:
+            notify("warning", "Your own tokenizers (" + ", ".join(st.session_state[CUSTOM].forgotten) + ") were "
+                              "released when your connection closed. Train or upload them again to use them.")
+        st.session_state[CUSTOM] = OrderedDict()
     for key, value in DEFAULTS.items():
         st.session_state.setdefault(key, list(value) if isinstance(value, list) else value)
     if not st.session_state.get(_LOADED):
@@ -204,13 +211,15 @@ def sanitize_selection() -> None:
 
 
 # ----------------------------------------------------------- own tokenizers
-def add_custom(enc: Any) -> str:
-    """Keep a trained/uploaded tokenizer for this session (the oldest goes past MAX_CUSTOM); returns its name."""
-    custom: OrderedDict = st.session_state.setdefault(CUSTOM, OrderedDict())
-    custom.pop(enc.name, None)
-    custom[enc.name] = enc
-    while len(custom) > MAX_CUSTOM:
-        old, _ = custom.popitem(last=False)
+def add_custom(enc: Any, *, name: str | None = None, reservation: Any = None) -> str:
+    """Keep a trained/uploaded tokenizer for this session, renamed to `name` if given (the oldest goes
+    past MAX_CUSTOM); returns its name.  Held by playground.uploads (released when the session ends,
+    weighed against the server's budget): `uploads.UploadBudgetError` or `uploads.TokenizerNameError`."""
+    from playground import uploads  # uploads reads nothing of this module; imported here to stay a leaf
+
+    custom = uploads.this_session(st.session_state.get(CUSTOM))
+    st.session_state[CUSTOM] = custom
+    for old in custom.add(enc, max_count=MAX_CUSTOM, name=name, reservation=reservation):
         notify("warning", f"Your oldest tokenizer, {old}, was removed: a session keeps at most "
                           f"{MAX_CUSTOM} of its own. Train or upload it again to bring it back.")
     sanitize_selection()
@@ -219,7 +228,11 @@ def add_custom(enc: Any) -> str:
 
 def drop_custom(name: str, reason: str) -> None:
     """Remove a session tokenizer that failed (and unselect it), with a notice saying why."""
-    st.session_state.get(CUSTOM, {}).pop(name, None)
+    custom = st.session_state.get(CUSTOM, {})
+    if hasattr(custom, "remove"):  # the session's store (playground.uploads) gives its bytes back
+        custom.remove(name)
+    else:
+        custom.pop(name, None)
     sanitize_selection()
     notify("error", f"{name} was removed from your tokenizers: {reason}")
 

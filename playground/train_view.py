@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -18,7 +19,7 @@ import streamlit as st
 import engine
 from engine import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR, check_special_tokens, compile_pattern, render_token
 from engine.tokenizer_files import MAX_FILE_BYTES, MODEL_KINDS
-from playground import jobs, state
+from playground import html, jobs, pickers, state, uploads
 from playground.drawing import header
 from playground.escaping import md
 
@@ -27,6 +28,10 @@ MAX_PATTERN_CHARS = 2_000  # custom split pattern
 MAX_SPECIALS_CHARS = 2_000  # the special-tokens box
 TRAIN_TIMEOUT = 180.0  # seconds a training job may run
 MAX_TOKENIZER_BYTES = MAX_FILE_BYTES  # tokenizer file upload cap (engine.tokenizer_files checks it)
+# The same cap for the uploader (which refuses a bigger file in the browser, before sending it) and for
+# the server (.streamlit/config.toml's server.maxUploadSize, which must equal this: a test compares them).
+# Streamlit counts both in MiB, so a file of 24.0-25.1 MB reaches the engine, which names its limit.
+UPLOAD_LIMIT_MB = MAX_FILE_BYTES // 1_000_000
 MIN_VOCAB, MAX_VOCAB, DEFAULT_VOCAB = 257, 4096, 512
 LOG_LINES = 12
 PATTERNS = {
@@ -68,6 +73,7 @@ T_RESULT = "train_result"  # the trained engine.Encoding
 T_PANE = "train_pane"
 T_USE = "train_use"
 T_FLASH = "train_flash"  # the name "Use in Compare" selected last (a message while it stays selected)
+T_PENDING = "train_pending_notices"  # notices "Use in Compare" raised, for the page it goes to
 U_KIND = "upload_kind"
 U_FILE = "upload_file"
 U_JSON = "upload_encoder_json"
@@ -75,8 +81,9 @@ U_PATTERN = "upload_pattern"
 U_CUSTOM = "upload_custom_pattern"
 U_SPECIALS = "upload_specials"
 U_GO = "upload_go"
-U_RESULT = "upload_result"
+U_RESULT = "upload_result"  # the name of the tokenizer loaded last (held by playground.uploads)
 U_USE = "upload_use"
+U_NAME = "upload_name"  # the name the user gives the next upload
 
 
 # ------------------------------------------------------------ plain helpers
@@ -183,15 +190,48 @@ def load_tokenizer(
 # ------------------------------------------------------------- callbacks
 def use_in_compare(result_key: str) -> None:
     """Register the session's tokenizer and select it in the sidebar (runs before the rerun)."""
-    enc = st.session_state.get(result_key)
-    if enc is None:
+    found = st.session_state.get(result_key)
+    if isinstance(found, str):  # an upload: registered when it was loaded
+        if found not in st.session_state.get(state.CUSTOM, {}):
+            return
+        name = found
+    elif found is None:
         return
-    name = state.add_custom(enc)
+    else:
+        before = len(st.session_state.get(state.NOTICES, []))
+        try:
+            name = state.add_custom(found)
+        except ValueError as exc:  # the server's memory budget for tokenizers, a name taken
+            state.notify("error", str(exc))
+            return
+        st.session_state[T_PENDING] = list(st.session_state.get(state.NOTICES, [])[before:])
     chosen = [n for n in st.session_state.get(state.ENCODINGS, []) if n != name]
     if len(chosen) >= state.MAX_SELECTED:
         chosen = chosen[: state.MAX_SELECTED - 1]
     st.session_state[state.ENCODINGS] = chosen + [name]
     st.session_state[T_FLASH] = name
+
+
+def _use_button(label: str, key: str, result_key: str, **kwargs) -> None:
+    """"Use in Compare": select the tokenizer (callback), then go to Compare, as the Gallery's buttons do."""
+    if st.button(label, key=key, on_click=use_in_compare, args=(result_key,), **kwargs):
+        pending = st.session_state.pop(T_PENDING, [])
+        if st.session_state.get(T_FLASH) in st.session_state.get(state.ENCODINGS, []):
+            # This run showed the callback's notices ("your oldest tokenizer was removed"), and switching
+            # page discards what it drew: the page it goes to shows them again.
+            for kind, text in pending:
+                state.notify(kind, text)
+            pickers.go("compare")
+            state.take_notices()  # still here: no page to switch to (the AppTest harness), already shown
+
+
+def _on_new_file(key: str, kind: str) -> None:
+    """A new file in an uploader (or none): the last result no longer describes it, so it goes (a
+    failure must never sit under an old "Loaded …"); the name box gets a name from the file."""
+    st.session_state.pop(U_RESULT, None)
+    upload = st.session_state.get(key)
+    if upload is not None:
+        st.session_state[U_NAME] = uploads.suggest_name(upload.name, ENGINE_KINDS[kind])
 
 
 # --------------------------------------------------------------- training
@@ -315,13 +355,15 @@ def _upload_section() -> None:
     kind = st.segmented_control("File kind", UPLOAD_KINDS, key=U_KIND, persist_state="session", default=UPLOAD_KINDS[0], required=True)
     if kind is None:
         return
-    main = st.file_uploader(UPLOAD_LABELS[kind], key=f"{U_FILE}_{UPLOAD_KINDS.index(kind)}",
-                            max_upload_size=MAX_FILE_BYTES // 1_000_000)
-    side = st.file_uploader("encoder.json", key=U_JSON, type=["json"]) if kind == "encoder.json + vocab.bpe" else None
+    main_key = f"{U_FILE}_{UPLOAD_KINDS.index(kind)}"
+    main = st.file_uploader(UPLOAD_LABELS[kind], key=main_key, max_upload_size=UPLOAD_LIMIT_MB,
+                            on_change=_on_new_file, args=(main_key, kind))
+    side = st.file_uploader("encoder.json", key=U_JSON, type=["json"], max_upload_size=UPLOAD_LIMIT_MB,
+                            on_change=_on_new_file, args=(main_key, kind)) if kind == "encoder.json + vocab.bpe" else None
     pat_str, specials, ok = None, [], True
     if ENGINE_KINDS[kind] in MODEL_KINDS:
         st.caption("This file carries its own split rules and special tokens. It is checked before use: at most "
-                   f"{MAX_FILE_BYTES / 1e6:.0f} MB and 300,000 tokens, every byte encodable, a test text given back exactly.")
+                   f"{UPLOAD_LIMIT_MB} MB and 300,000 tokens, every byte encodable, a test text given back exactly.")
     else:
         cols = st.columns(2)
         choice = cols[0].selectbox("Split pattern", list(PATTERNS), index=1, key=U_PATTERN, persist_state="session")
@@ -335,21 +377,38 @@ def _upload_section() -> None:
         except ValueError as exc:
             st.error(md(exc, 600))
             ok = False
+    if main is not None:
+        st.session_state.setdefault(U_NAME, uploads.suggest_name(main.name, ENGINE_KINDS[kind]))
+        st.text_input("Name", key=U_NAME, max_chars=uploads.MAX_NAME_CHARS,
+                      help="How the sidebar, Compare and every view call it: letters, digits, '.', '_' or '-'.")
     if st.button("Load tokenizer", key=U_GO, disabled=main is None or not ok):
-        try:
-            enc = load_tokenizer(kind, (main.name, main.getvalue()),
-                                 (side.name, side.getvalue()) if side is not None else None, pat_str, specials)
-        except ValueError as exc:
-            st.error(f"Could not load it: {md(exc, 600)}")
-        else:
-            st.session_state[U_RESULT] = enc
-            state.add_custom(enc)
-    enc = st.session_state.get(U_RESULT)
+        _load(kind, main, side, pat_str, specials)
+    name = st.session_state.get(U_RESULT)
+    enc = st.session_state.get(state.CUSTOM, {}).get(name) if name is not None else None
     if enc is not None:
         family = engine.family_note(enc)
         st.success(f"Loaded **{md(enc.name)}** ({md(family.title)}): {enc.n_vocab:,} ids, "
                    f"{len(enc.special_tokens)} special. It is now in the sidebar's Encodings list for every view.")
-        st.button("Use in Compare", key=U_USE, on_click=use_in_compare, args=(U_RESULT,))
+        _use_button("Use in Compare", U_USE, U_RESULT)
+
+
+def _load(kind: str, main: Any, side: Any, pat_str: str | None, specials: list[str]) -> None:
+    """Load the uploaded file(s) under the chosen name, within the server's memory budget for tokenizers."""
+    try:
+        name = uploads.check_name(st.session_state.get(U_NAME) or "")
+        data = main.getvalue()
+        extra = side.getvalue() if side is not None else b""
+        # Weighed before parsing at the most the file could describe; the reservation holds while it builds.
+        need = uploads.file_estimate(ENGINE_KINDS[kind], len(data) + len(extra))
+        with uploads.STORE.reserve(need, main.name) as reservation:
+            enc = load_tokenizer(kind, (main.name, data), (side.name, extra) if side is not None else None,
+                                 pat_str, specials)
+            st.session_state[U_RESULT] = state.add_custom(enc, name=name, reservation=reservation)
+    except ValueError as exc:  # the file, the name, the budget: each message says what to do
+        st.session_state.pop(U_RESULT, None)
+        st.error(f"Could not load it: {md(exc, 600)}")
+    else:
+        st.rerun()  # the sidebar, drawn before this view, lists it from the next run on
 
 
 def render() -> None:
