@@ -436,7 +436,8 @@ def _table(messages: list[dict]) -> dict[str, tuple[Any, engine.ChatTokens | str
                      "checked against": fmt.checked_against})
     st.dataframe(rows, hide_index=True, key="chat_table",
                  column_config={"model": st.column_config.TextColumn(width="medium"),
-                                "tokens": st.column_config.NumberColumn(width="small", format="localized")})
+                                **{c: st.column_config.NumberColumn(format="localized")
+                                   for c in ("tokens", "template", "content", "prime the reply")}})
     return results
 
 
