@@ -118,7 +118,7 @@ def _finding(demo: Demo, tokens: dict[str, list[list[engine.Token]]], names: lis
 
 def _shown(text: str, limit: int = 60) -> str:
     """A one-line preview with visible whitespace, for tables."""
-    visible = text.replace(" ", "·").replace("\t", "→").replace("\n", "↵")
+    visible = text.replace(" ", html.SPACE).replace("\t", "→").replace("\n", "↵")
     return visible if len(visible) <= limit else visible[: limit - 1] + "…"
 
 
@@ -182,7 +182,7 @@ def _provenance() -> None:
 
 def _look_closer(demo: Demo, tokens: dict[str, list], names: list[str]) -> None:
     st.markdown("##### Look closer")
-    st.caption("One chip per token, coloured by its id (small number). · is a space, → a tab, ↵ a newline; "
+    st.caption(f"One chip per token, coloured by its id (small number). {html.SPACE} is a space, → a tab, ↵ a newline; "
                "a gap marks the start of a new pre-tokenizer piece; ‹hex› is part of a character.")
     options = list(range(len(demo.samples))) + [ALL]
     focus = next((i for i, s in enumerate(demo.samples) if s.label == demo.focus), 0)

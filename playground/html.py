@@ -23,10 +23,18 @@ WS_MARKERS = {" ": SPACE, "\t": "→", "\n": "↵", "\r": "␍", "\u00a0": "‹N
 INVISIBLE = {"\u200d": "‹ZWJ›", "\u200c": "‹ZWNJ›", "\u200b": "‹ZWSP›", "\ufe0f": "‹VS16›", "\ufe0e": "‹VS15›",
              "\u2060": "‹WJ›", "\ufeff": "‹BOM›"}
 
+# Monospace text names Noto Sans Arabic and Hebrew right after Source Code Pro, which has no such letters:
+# the next face with them was DejaVu Sans Mono, Arabic stretched to fixed widths (issue 21).
+# A token is never broken across lines (" strawberry" drawn as "␣st" / "rawberry" read as two tokens): a
+# unit keeps its text on one line (white-space:pre) and a zero-width space after each unit is where a
+# line may break.  A unit longer than LONG_UNIT characters is marked "long" and may break inside, but only
+# where it alone would not fit on a line (overflow-wrap), so nothing runs out of a narrow column.
 STYLE = """<style>
-.tokens{font-family:"Source Code Pro",ui-monospace,monospace,"Noto Color Emoji";white-space:pre-wrap;
-  word-break:break-word;line-height:1.9;font-size:0.95rem}
-.tokens .tok{border-radius:3px;padding:1px 0;margin:0 1px 0 0;color:#111}
+.tokens{font-family:"Source Code Pro","Noto Sans Arabic","Noto Sans Hebrew",ui-monospace,monospace,"Noto Color Emoji";
+  white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.9;font-size:0.95rem}
+.tokens .tok{border-radius:3px;padding:1px 0;margin:0 1px 0 0;color:#111;white-space:pre}
+.tokens .tok::after{content:"\\200b"}
+.tokens .tok.long{white-space:pre-wrap;word-break:keep-all}
 .tokens .tok.special{outline:2px solid #c2185b;font-weight:600}
 .tokens .tok.partial{text-decoration:underline dotted}
 .tokens .ws{color:#888}
@@ -147,7 +155,7 @@ TC_STYLE = """<style>
 .bytes{max-height:32rem;overflow-y:auto}
 .bytes .tok{color:#111}
 .bytes .tok.invalid{outline-offset:-1px}
-.pieces{font-family:"Source Code Pro",ui-monospace,monospace,"Noto Color Emoji";white-space:pre-wrap;
+.pieces{font-family:"Source Code Pro","Noto Sans Arabic","Noto Sans Hebrew",ui-monospace,monospace,"Noto Color Emoji";white-space:pre-wrap;
   word-break:break-word;line-height:2;font-size:0.95rem;max-height:24rem;overflow-y:auto}
 .pieces .piece{border-radius:3px;padding:1px 0;margin-right:2px;color:#111}
 .pieces .piece.a{background:rgba(33,150,243,.22)}
@@ -175,7 +183,7 @@ TC_STYLE = """<style>
 #bpe-tip.pinned{pointer-events:auto}
 #bpe-tip .links{margin-top:.35rem;display:flex;gap:.6rem;font-family:sans-serif}
 #bpe-tip a{color:#80d8ff;text-decoration:underline;cursor:pointer}
-.tokchip{font-family:"Source Code Pro",ui-monospace,monospace,"Noto Color Emoji";font-size:1.05rem;white-space:pre-wrap;
+.tokchip{font-family:"Source Code Pro","Noto Sans Arabic","Noto Sans Hebrew",ui-monospace,monospace,"Noto Color Emoji";font-size:1.05rem;white-space:pre-wrap;
   word-break:break-all;background:rgba(128,128,128,.1);border:1px solid rgba(128,128,128,.25);border-radius:6px;
   padding:.45rem .75rem;margin:.2rem 0 .5rem}
 .cbars{display:grid;grid-template-columns:repeat(auto-fit,minmax(15rem,1fr));gap:.6rem 1.6rem;margin:.4rem 0 .8rem}
@@ -319,6 +327,9 @@ def direction_runs(texts: list[str]) -> list[tuple[int, int, bool]]:
     return runs
 
 
+LONG_UNIT = 12  # characters: a longer unit may break inside, where it alone is wider than its column (STYLE)
+
+
 def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cuts=None,
                 cls: str = "tokens view", encoding: str | None = None, n_vocab: int | None = None,
                 idlist: str | None = None, note=None) -> str:
@@ -354,6 +365,8 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
         classes = "tok special" if special else "tok"
         if len(toks) > 1:
             classes += " split"
+        if len(text) > LONG_UNIT:
+            classes += " long"
         if shared_cuts is not None and first_tok.byte_start > 0:
             classes += " same" if first_tok.byte_start in shared_cuts else " cut"
         extra = []
@@ -400,6 +413,8 @@ def token_units_reference(units, element_id: str, *, show_ws: bool, pieces=None,
             classes.append("special")
         if unit.split:
             classes.append("split")
+        if len(unit.text) > LONG_UNIT:
+            classes.append("long")
         if shared_cuts is not None and unit.byte_start > 0:
             classes.append("same" if unit.byte_start in shared_cuts else "cut")
         piece = pieces[unit.tokens[0].piece_index].text if pieces is not None else None
@@ -445,7 +460,7 @@ LIVE_TEXT_CSS = """
 .live{display:flex;flex-direction:column;gap:4px;font-family:var(--st-font, "Source Sans", sans-serif)}
 .live label{font-size:0.875rem;color:var(--st-text-color, #31333f)}
 .live textarea{box-sizing:border-box;width:100%;min-height:8.5rem;resize:vertical;padding:0.6rem 0.75rem;
-  font:0.95rem/1.45 "Source Code Pro",ui-monospace,monospace,"Noto Color Emoji";border-radius:0.5rem;
+  font:0.95rem/1.45 "Source Code Pro","Noto Sans Arabic","Noto Sans Hebrew",ui-monospace,monospace,"Noto Color Emoji";border-radius:0.5rem;
   border:1px solid var(--st-border-color, rgba(49,51,63,.2));background:var(--st-secondary-background-color, #f0f2f6);
   color:var(--st-text-color, #31333f);unicode-bidi:plaintext}
 .live textarea:focus{outline:none;border-color:var(--st-primary-color, #ff4b4b)}
@@ -525,7 +540,7 @@ def cut_legend(n_shared: int, n_differing: int) -> str:
 # never joins the Arabic run (which drew "12 · بال" where "بال · 12" was meant).
 
 GALLERY_STYLE = """<style>
-.gchips{font-family:"Source Code Pro","Noto Color Emoji",ui-monospace,monospace;line-height:2.3;
+.gchips{font-family:"Source Code Pro","Noto Sans Arabic","Noto Sans Hebrew","Noto Color Emoji",ui-monospace,monospace;line-height:2.3;
   font-size:0.95rem;word-break:break-word}
 .gchips .tok{border-radius:3px;padding:2px 3px;margin-right:1px;color:#111;white-space:pre;unicode-bidi:isolate}
 .gchips .tok.piece{margin-left:0.8rem}
@@ -605,7 +620,7 @@ def gallery_chips(tokens: Iterable[tuple[int, bytes, bool, bool]], *, show_ids: 
 # `engine.readable`: bytes that are not valid UTF-8 alone appear as <e6 97>.
 
 TREE_STYLE = """<style>
-.bpe-parts{display:flex;flex-wrap:wrap;align-items:flex-start;gap:2px 0;font-family:"Source Code Pro",ui-monospace,
+.bpe-parts{display:flex;flex-wrap:wrap;align-items:flex-start;gap:2px 0;font-family:"Source Code Pro","Noto Sans Arabic","Noto Sans Hebrew",ui-monospace,
   monospace,"Noto Color Emoji";font-size:0.95rem;line-height:1.5;padding:0.4rem;max-height:26rem;overflow-y:auto;
   border:1px solid rgba(128,128,128,.3);border-radius:6px}
 .bpe-parts .part{display:inline-flex;flex-direction:column;align-items:center;border-radius:4px;padding:2px 7px;
@@ -760,7 +775,7 @@ def bpe_parts(parts: list[bytes], ids: list[int | None], *, merge_at: int | None
 # counts it without publishing an id), its kind and its message.
 
 CHAT_STYLE = """<style>
-.chat{font-family:"Source Code Pro","Noto Color Emoji",ui-monospace,monospace;line-height:2.2;font-size:0.9rem;
+.chat{font-family:"Source Code Pro","Noto Sans Arabic","Noto Sans Hebrew","Noto Color Emoji",ui-monospace,monospace;line-height:2.2;font-size:0.9rem;
   word-break:break-word}
 .chat .tok{border-radius:3px;padding:1px 2px;margin-right:1px;color:#111;white-space:pre;unicode-bidi:isolate}
 .chat .tok.template{background:#eceff1;outline:1px dashed #78909c;color:#37474f}
@@ -820,7 +835,7 @@ ARENA_STYLE = """<style>
 .chunk .chead b{color:#111}
 .chunk .fill{flex:0 0 120px;height:6px;background:#eee;border-radius:3px;overflow:hidden}
 .chunk .fill span{display:block;height:100%;background:#1e88e5}
-.chunk .ctext{font-family:"Source Code Pro",ui-monospace,monospace,"Noto Color Emoji";font-size:0.85rem;
+.chunk .ctext{font-family:"Source Code Pro","Noto Sans Arabic","Noto Sans Hebrew",ui-monospace,monospace,"Noto Color Emoji";font-size:0.85rem;
   white-space:pre-wrap;word-break:break-word;max-height:9.5em;overflow-y:auto;margin-top:2px;line-height:1.45}
 .chunk .ctext .ws{color:#999}
 .chunk.end-paragraph{border-left:4px solid #43a047}

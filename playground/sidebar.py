@@ -1,8 +1,8 @@
 """Controls shared by every view: the encodings (a picker grouped by maker, searchable by model), the
 special-token policy, whitespace markers.
 
-The chosen encodings are `state.ENCODINGS`, the value of the "Encodings" multiselect (its chips are
-the names, so it stays compact).  Below it, "Browse by maker or model" lists every built-in vocabulary
+The chosen encodings are `state.ENCODINGS`, the value of the "Encodings" multiselect; its labels name
+the models that use each encoding, so typing "gpt-4o" in it finds o200k_base.  Below it, "Browse by maker or model" lists every built-in vocabulary
 once under its maker, each with the models that use it (`engine.catalog`), and the session's own
 tokenizers under "Yours" (drawn only while its toggle is on); its search box finds an encoding by model name (``gpt-4o-mini``,
 ``meta-llama/Llama-3.1-8B``) through `engine.search_encodings`.  Its checkboxes only flip names in and
@@ -14,7 +14,7 @@ import streamlit as st
 
 import engine
 from engine.families.catalog import entry, group_by_maker
-from playground import html, state
+from playground import history, html, state
 from playground.escaping import md
 
 SEARCH_KEY = "picker_search"
@@ -35,6 +35,16 @@ def option_label(name: str) -> str:
     enc = st.session_state.get(state.CUSTOM, {}).get(name)
     origin = "trained here" if getattr(enc, "training", None) is not None else "uploaded"
     return f"**{md(name)}** — {origin}"
+
+
+def box_label(name: str) -> str:
+    """An option of the Encodings box: the name and the models that use it, so typing a model name
+    ("gpt-4o") finds its encoding (the box filters on these labels)."""
+    found = entry(name)
+    if found is not None:
+        return " = ".join((found.name, *found.aliases)) + f" · {found.models}"
+    enc = st.session_state.get(state.CUSTOM, {}).get(name)
+    return f"{name} · {'trained here' if getattr(enc, 'training', None) is not None else 'uploaded'}"
 
 
 def _toggle(name: str) -> None:
@@ -74,13 +84,16 @@ def _browse(names: list[str]) -> None:
 def render() -> None:
     with st.sidebar:
         names = state.known_encodings()
+        labels = {name: box_label(name) for name in names}  # built here: the widget may format a value later
         st.multiselect(
             "Encodings",
             names,
             key=state.ENCODINGS,
             max_selections=state.MAX_SELECTED,
+            format_func=lambda name: labels.get(name, name),
             help=f"Up to {state.MAX_SELECTED}. Compare shows them side by side; Tokenize inspects one of them. "
-                 "Browse below to find one by maker or model name.",
+                 "Type a model name (gpt-4o, Llama 3.1) or an encoding's name to find it; browse below for "
+                 "every maker and the exact model ids.",
         )
         # A toggle, not an expander: the list is built (and in the page) only while it is open.
         if st.toggle("Browse by maker or model", key=OPEN_KEY, help="Every tokenizer under its maker, with the "
@@ -94,4 +107,5 @@ def render() -> None:
             key=state.SPECIAL,
             help="tiktoken's encode() refuses special-token text unless you allow it.",
         )
-        st.toggle("Show whitespace", key=state.SHOW_WS, help="Draw · for space, → for tab, ↵ for newline.")
+        st.toggle("Show whitespace", key=state.SHOW_WS, help=f"Draw {html.SPACE} for a space, → for a tab, ↵ for a newline.")
+        history.mount()  # Back: one press per view (playground/history.py)

@@ -24,7 +24,12 @@ PANES = ["Tokens", "Bytes", "Pieces", "Table"]
 MAX_IDS_SHOWN = 20_000      # ids in the copyable list
 MAX_DECODE_CHARS = 1_000_000  # the decode box (about 150,000 ids)
 MAX_PICK = 500              # distinct tokens offered in the merge-tree picker
+PICK_KEY = "tok_pick"        # the "Explain a token" box
 _ID_SPLIT = re.compile(r"[\s,;]+")
+# One count of characters everywhere (this metric, the text box's counter, Compare's table, the limits):
+# Unicode code points, Python's len().  The browser's own count (UTF-16 units) said 231 for a text of 227.
+CHARS_HELP = ("Unicode code points, as the text box counts them: 👋🏽 (a hand and a skin tone) is 2, "
+              "a flag 2, 𝔘 1.")
 
 
 # ------------------------------------------------------------------ decode box
@@ -78,7 +83,7 @@ def _decode_box(name: str, enc: engine.Encoding) -> None:
 def _metrics(stats: engine.EncodingStats) -> None:
     cols = st.columns(5)
     cols[0].metric("Tokens", f"{stats.tokens:,}")
-    cols[1].metric("Characters", f"{stats.chars:,}")
+    cols[1].metric("Characters", f"{stats.chars:,}", help=CHARS_HELP)
     cols[2].metric("UTF-8 bytes", f"{stats.bytes:,}")
     cols[3].metric("Bytes / token", f"{stats.bytes_per_token:.2f}")
     cols[4].metric("Chars / token", f"{stats.chars_per_token:.2f}")
@@ -164,21 +169,36 @@ def _ids_box(ids: tuple[int, ...], view: render_cache.TokenView) -> None:
                    "the Table pane downloads the drawn part.")
 
 
+def _on_pick(name: str) -> None:
+    pickers.set_token(name, st.session_state.get(PICK_KEY))
+
+
 def _merge_tree_link(name: str, tokens) -> None:
+    """The "Explain a token" box and its button.  The box shows the chosen token (state.TOKEN_ID: the
+    token pinned in the drawing, or picked here or on Merge tree) when it is a token of this text, so
+    the button always opens the token the user last pointed at."""
     first_seen: dict[int, engine.Token] = {}
     for tok in tokens:
         if tok.id not in first_seen and not tok.special:
             first_seen[tok.id] = tok
             if len(first_seen) >= MAX_PICK:
                 break
+    chosen = st.session_state.get(state.TOKEN_ID) if st.session_state.get(state.TOKEN_ENC) == name else None
+    if chosen is not None and chosen not in first_seen:  # pinned past the first MAX_PICK distinct tokens
+        found = next((t for t in tokens if t.id == chosen and not t.special), None)
+        if found is not None:
+            first_seen[chosen] = found
     if not first_seen:
         return
+    if chosen in first_seen:
+        st.session_state[PICK_KEY] = chosen  # before the widget: the chosen token wins
     options = list(first_seen)
     c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-    picked = c1.selectbox("Explain a token", options, key="tok_pick",
+    picked = c1.selectbox("Explain a token", options, key=PICK_KEY, on_change=_on_pick, args=(name,),
                           format_func=lambda t: f"{html.isolate_rtl(html.visible(first_seen[t].text))} · id {t}",
-                          help="The tokens of this text, in order of first appearance. "
-                               "The merge tree shows how BPE built the token from single bytes.")
+                          help="The tokens of this text, in order of first appearance; clicking a token in "
+                               "the drawing picks it here. The merge tree shows how BPE built the token "
+                               "from single bytes.")
     if c2.button("Open its merge tree →", key="tok_open_tree", width="stretch"):
         pickers.set_token(name, picked)
         pickers.go("tree")

@@ -127,8 +127,8 @@ def pattern_for(choice: str, custom: str) -> str | None:
 
 
 def shown(token: bytes) -> str:
-    """A token for the merges table: minbpe's rendering, with spaces as · so they can be seen."""
-    return render_token(token).replace(" ", "·")
+    """A token for the merges table: minbpe's rendering, with spaces as ␣ (the glyph of every token view)."""
+    return render_token(token).replace(" ", html.SPACE)
 
 
 def merges_frame(enc: engine.Encoding) -> pd.DataFrame:
@@ -314,7 +314,7 @@ def _results(enc: engine.Encoding) -> None:
     if pane == "Compression curve":
         st.vega_lite_chart(curve_frame(report), CURVE_SPEC, width="stretch")
     elif pane == "Merges":
-        st.caption("· is a space. “tie”: another pair had the same count; minbpe takes the pair seen first "
+        st.caption(f"{html.SPACE} is a space. “tie”: another pair had the same count; minbpe takes the pair seen first "
                    "in the (already merged) text.")
         st.dataframe(merges_frame(enc), hide_index=True, width="stretch")
 

@@ -48,12 +48,12 @@ def test_train_shows_results_and_uses_them_in_compare():
     assert list(frame.columns) == ["rank", "id", "left", "right", "merged", "count", "tie"]
     assert len(frame) == 44 and list(frame["id"]) == list(range(256, 300))
     assert "tie" in set(frame["tie"])
-    assert frame.iloc[0]["merged"] == "·t" and frame.iloc[0]["left"] == "·"  # spaces shown as ·
+    assert frame.iloc[0]["merged"] == "␣t" and frame.iloc[0]["left"] == "␣"  # spaces shown as ␣, as everywhere
 
     at.button(key="train_use").click().run()
     assert not at.exception
     assert at.session_state["encodings"][-1] == name
-    assert name in at.multiselect(key="encodings").options
+    assert f"{name} · trained here" in at.multiselect(key="encodings").options  # sidebar.box_label
     assert any(f"**{name}** is selected" in plain(s.value) for s in at.success)
 
     # The Compare view draws it beside the built-ins.

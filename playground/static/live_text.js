@@ -17,8 +17,23 @@ export default function (component) {
     box.setAttribute("aria-label", data.label);
   }
   const max = (data && data.max) || 2000000;
-  box.maxLength = max;  // the browser refuses typing or pasting past the limit
+  // The limit and the counter are in Unicode code points, as Python's len() and the Characters metric
+  // count (the browser's own count is UTF-16 units: an emoji is 2 there, so the box said 231 for a text
+  // of 227).  maxlength counts UTF-16 units, so it is set to the most `max` code points can take; Python
+  // cuts a text past `max` code points and says so.
+  box.maxLength = 2 * max;
   const fmt = (n) => n.toLocaleString("en-US") + " / " + max.toLocaleString("en-US") + (n === 1 ? " character" : " characters");
+  const codePoints = (s) => {  // UTF-16 units less one per surrogate pair; a loop, no copy of 2 MB
+    let n = s.length;
+    for (let i = 0; i < s.length - 1; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0xD800 && c <= 0xDBFF) {
+        const d = s.charCodeAt(i + 1);
+        if (d >= 0xDC00 && d <= 0xDFFF) { n--; i++; }
+      }
+    }
+    return n;
+  };
   // A lone surrogate (half of an emoji, e.g. from a broken paste) cannot travel as UTF-8: it becomes U+FFFD
   // here, visibly, instead of the whole text being dropped on the way.
   const clean = (s) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
@@ -63,7 +78,7 @@ export default function (component) {
   } else if (!box.__bound && g.text != null && box.value !== g.text) {
     fill(g.text);
   }
-  if (count) count.textContent = fmt(g.text != null ? g.text.length : box.value.length);
+  if (count) count.textContent = fmt(codePoints(g.text != null ? g.text : box.value));
   if (!box.__bound) {
     box.__bound = true;
     let composing = false;
@@ -72,7 +87,7 @@ export default function (component) {
     box.addEventListener("compositionend", () => { composing = false; box.dispatchEvent(new Event("input")); });
     box.addEventListener("input", () => {
       g.text = box.value;
-      if (count) count.textContent = fmt(box.value.length);
+      if (count) count.textContent = fmt(codePoints(box.value));
       if (composing) return;
       clearTimeout(box.__timer);
       box.__timer = setTimeout(() => box.__send(), wait);

@@ -3,7 +3,8 @@
 // Hovering a unit (<span class="tok" data-ids data-t data-start data-end data-b data-x>) shows its
 // tooltip (composed by tipText, the same text as playground/html.py's unit_tip) at once and lights up (class "hl") its ids in the ids list and, on Compare, the units of
 // the other encodings that cover the same characters.  A click pins it: the tooltip stays, with
-// links to the token's merge tree and vocabulary entry.  The links are real URLs (?tok=&tenc=, read
+// links to the token's merge tree and vocabulary entry, and tells Python (a "pin" trigger) that this
+// token is the chosen one.  The links are real URLs (?tok=&tenc=, read
 // by playground/state.py), but a plain click goes through Python (a trigger value), so the session,
 // and with it the text and the user's own tokenizers, is kept.
 export default function (component) {
@@ -127,6 +128,11 @@ function install() {
     tok.classList.add("pin");
     light(tok);
     show(tok, true);
+    // The pinned token becomes the chosen one (Tokenize's "Explain a token" box and its big button).
+    const view = tok.closest(".tokens");
+    if (g.trigger && view && view.dataset.enc && !tok.classList.contains("special")) {
+      g.trigger("pin", { id: +tok.dataset.ids.split(" ")[0], enc: view.dataset.enc });
+    }
   });
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") unpin(); });
   // Streamlit scrolls its main column, not the window: keep a pinned tooltip by its token.
