@@ -211,7 +211,7 @@ def sanitize_selection() -> None:
 
 
 # ----------------------------------------------------------- own tokenizers
-def add_custom(enc: Any, *, name: str | None = None, reservation: Any = None) -> str:
+def add_custom(enc: Any, *, name: str | None = None, reservation: Any = None, suffix_if_taken: bool = False) -> str:
     """Keep a trained/uploaded tokenizer for this session, renamed to `name` if given (the oldest goes
     past MAX_CUSTOM); returns its name.  Held by playground.uploads (released when the session ends,
     weighed against the server's budget): `uploads.UploadBudgetError` or `uploads.TokenizerNameError`."""
@@ -219,7 +219,8 @@ def add_custom(enc: Any, *, name: str | None = None, reservation: Any = None) ->
 
     custom = uploads.this_session(st.session_state.get(CUSTOM))
     st.session_state[CUSTOM] = custom
-    for old in custom.add(enc, max_count=MAX_CUSTOM, name=name, reservation=reservation):
+    for old in custom.add(enc, max_count=MAX_CUSTOM, name=name, reservation=reservation,
+                          suffix_if_taken=suffix_if_taken):
         notify("warning", f"Your oldest tokenizer, {old}, was removed: a session keeps at most "
                           f"{MAX_CUSTOM} of its own. Train or upload it again to bring it back.")
     sanitize_selection()

@@ -84,6 +84,7 @@ U_GO = "upload_go"
 U_RESULT = "upload_result"  # the name of the tokenizer loaded last (held by playground.uploads)
 U_USE = "upload_use"
 U_NAME = "upload_name"  # the name the user gives the next upload
+U_SUGGESTED = "upload_suggested_name"  # the name the box was filled with (kept unless the user typed another)
 
 
 # ------------------------------------------------------------ plain helpers
@@ -231,7 +232,7 @@ def _on_new_file(key: str, kind: str) -> None:
     st.session_state.pop(U_RESULT, None)
     upload = st.session_state.get(key)
     if upload is not None:
-        st.session_state[U_NAME] = uploads.suggest_name(upload.name, ENGINE_KINDS[kind])
+        st.session_state[U_NAME] = st.session_state[U_SUGGESTED] = uploads.suggest_name(upload.name, ENGINE_KINDS[kind])
 
 
 # --------------------------------------------------------------- training
@@ -322,8 +323,8 @@ def _results(enc: engine.Encoding) -> None:
     for col, (filename, (content, mime)) in zip(cols, model_files(enc).items()):
         col.download_button(f"⬇ {filename.rsplit('.', 1)[1]}", content, file_name=filename, mime=mime,
                             key=f"train_dl_{filename.rsplit('.', 1)[1]}", width="stretch")
-    cols[3].button("Use in Compare", key=T_USE, on_click=use_in_compare, args=(T_RESULT,), type="primary",
-                   width="stretch")
+    with cols[3]:
+        _use_button("Use in Compare", T_USE, T_RESULT, type="primary", width="stretch")
 
 
 def _train_section() -> None:
@@ -378,7 +379,8 @@ def _upload_section() -> None:
             st.error(md(exc, 600))
             ok = False
     if main is not None:
-        st.session_state.setdefault(U_NAME, uploads.suggest_name(main.name, ENGINE_KINDS[kind]))
+        if U_NAME not in st.session_state:
+            st.session_state[U_NAME] = st.session_state[U_SUGGESTED] = uploads.suggest_name(main.name, ENGINE_KINDS[kind])
         st.text_input("Name", key=U_NAME, max_chars=uploads.MAX_NAME_CHARS,
                       help="How the sidebar, Compare and every view call it: letters, digits, '.', '_' or '-'.")
     if st.button("Load tokenizer", key=U_GO, disabled=main is None or not ok):
@@ -403,7 +405,9 @@ def _load(kind: str, main: Any, side: Any, pat_str: str | None, specials: list[s
         with uploads.STORE.reserve(need, main.name) as reservation:
             enc = load_tokenizer(kind, (main.name, data), (side.name, extra) if side is not None else None,
                                  pat_str, specials)
-            st.session_state[U_RESULT] = state.add_custom(enc, name=name, reservation=reservation)
+            # Our own suggestion gets a suffix if another tokenizer holds it ("tokenizer-2"); a typed name does not.
+            st.session_state[U_RESULT] = state.add_custom(enc, name=name, reservation=reservation,
+                                                          suffix_if_taken=name == st.session_state.get(U_SUGGESTED))
     except ValueError as exc:  # the file, the name, the budget: each message says what to do
         st.session_state.pop(U_RESULT, None)
         st.error(f"Could not load it: {md(exc, 600)}")

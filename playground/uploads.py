@@ -135,12 +135,14 @@ class SessionTokenizers(Mapping[str, Any]):
     def weight(self) -> int:
         return sum(self._weights.values())
 
-    def add(self, enc: Any, *, max_count: int, name: str | None = None, reservation: "Reservation | None" = None
-            ) -> list[str]:
-        """Keep `enc`, renamed to `name` if given (a name no other content holds); returns the names
-        dropped to stay within `max_count` (oldest first).  `UploadBudgetError` past the server's
-        budget, `TokenizerNameError` for a name taken by another tokenizer."""
-        return self.store._add(self, enc, max_count=max_count, name=name, reservation=reservation)
+    def add(self, enc: Any, *, max_count: int, name: str | None = None, reservation: "Reservation | None" = None,
+            suffix_if_taken: bool = False) -> list[str]:
+        """Keep `enc`, renamed to `name` if given (a name no other content holds, or with
+        `suffix_if_taken` the first free of name-2, name-3, ...); returns the names dropped to stay
+        within `max_count` (oldest first).  `UploadBudgetError` past the server's budget,
+        `TokenizerNameError` for a name taken by another tokenizer."""
+        return self.store._add(self, enc, max_count=max_count, name=name, reservation=reservation,
+                               suffix_if_taken=suffix_if_taken)
 
     def remove(self, name: str) -> None:
         with self.store._lock:
@@ -224,6 +226,13 @@ class Store:
         for session_id in self.session_ids():
             self.release(session_id)
 
+    def _free_name(self, base: str, content: str) -> str:
+        for n in range(1, 1000):
+            name = base if n == 1 else f"{base[:MAX_NAME_CHARS - 4]}-{n}"
+            if self._names.get(name, content) == content:
+                return name
+        return content  # the engine's own name holds a hash of the content: always free for it
+
     def _claim(self, name: str, content: str) -> None:
         holder = self._names.get(name)
         if holder is not None and holder != content:
@@ -235,7 +244,7 @@ class Store:
             self._names.popitem(last=False)
 
     def _add(self, tokenizers: SessionTokenizers, enc: Any, *, max_count: int, name: str | None,
-             reservation: Reservation | None) -> list[str]:
+             reservation: Reservation | None, suffix_if_taken: bool = False) -> list[str]:
         weight = estimate_bytes(enc)
         with self._lock:
             if tokenizers.released or self._sessions.get(tokenizers.session_id) is not tokenizers:
@@ -245,6 +254,8 @@ class Store:
                 tokenizers._encodings.move_to_end(target)
                 return []
             # The engine's own name holds a hash of the content: it says which content a name was given to.
+            if suffix_if_taken:
+                target = self._free_name(target, enc.name)
             self._claim(target, enc.name)
             keep = [n for n in tokenizers._encodings if n != target]
             dropped = keep[: max(0, len(keep) - (max_count - 1))]

@@ -209,3 +209,19 @@ def test_the_vocabulary_cache_keeps_no_encoding_alive():
     del enc, infos
     gc.collect()
     assert gone() is None
+
+
+def test_the_suggested_name_gets_a_suffix_when_other_content_holds_it():
+    """Two users' different "tokenizer.json" files both get a usable default name; a typed name is never changed."""
+    store = uploads.Store(budget=100_000_000)
+    one, two = store.open("session-1"), store.open("session-2")
+    gpt2 = engine.load_tokenizer("tiktoken", ("tokenizer.tiktoken", small_rank_file()), None, None, [])
+    cl100k = engine.load_tokenizer("tiktoken", ("tokenizer.tiktoken", small_rank_file()), None, engine.CL100K_PAT_STR, [])
+    again = engine.load_tokenizer("tiktoken", ("tokenizer.tiktoken", small_rank_file()), None, None, [])
+    one.add(gpt2, max_count=3, name="my-tiktoken", suffix_if_taken=True)
+    two.add(cl100k, max_count=3, name="my-tiktoken", suffix_if_taken=True)
+    assert (gpt2.name, cl100k.name) == ("my-tiktoken", "my-tiktoken-2")
+    two.add(again, max_count=3, name="my-tiktoken")  # the same content may have the same name
+    other = engine.load_tokenizer("tiktoken", ("t.tiktoken", small_rank_file()), None, engine.O200K_PAT_STR, [])
+    with pytest.raises(uploads.TokenizerNameError, match="another tokenizer"):
+        two.add(other, max_count=3, name="my-tiktoken")
