@@ -148,6 +148,12 @@ class Encoding(SpecialTokens, DecodeById):
         return self._pat_str
 
     @property
+    def split_time_limit(self) -> float | None:
+        """Seconds one split may take before SplitTimeoutError: a user's pattern may backtrack for
+        that long (a server runs it off other sessions' turns); None for the built-in patterns."""
+        return self._splitter.timeout
+
+    @property
     def mergeable_ranks(self) -> Mapping[bytes, int]:
         """Token bytes -> rank (= id), read-only."""
         return MappingProxyType(self._ranks)

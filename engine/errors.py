@@ -33,11 +33,13 @@ class DisallowedSpecialTokenError(ValueError):
 class SplitTimeoutError(ValueError):
     """A user's split pattern ran longer than its time limit on one text (catastrophic backtracking)."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, where: str = "") -> None:
         self.seconds = seconds
+        self.where = where  # the file and field of the pattern (an uploaded tokenizer.json's Split), if known
         super().__init__(
-            f"the split pattern took more than {seconds:g} s on this text: nested or overlapping repeats "
-            "such as (a|a)+ or (a+)+ backtrack exponentially; write them as a single repeat (a+)"
+            f"{where + ': ' if where else ''}the split pattern took more than {seconds:g} s on this text: nested "
+            "or overlapping repeats such as (a|a)+ or (a+)+ backtrack exponentially; write them as a single "
+            "repeat (a+)"
         )
 
 

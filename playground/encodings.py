@@ -14,17 +14,18 @@ result is kept in the jobs module's bounded cache.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import importlib
 import threading
-from typing import Any, Sequence
+from typing import Any, ContextManager, Sequence
 
 import streamlit as st
 
 import engine
 from engine.families import explain
-from playground import jobs, memo, state
+from playground import jobs, memo, script_gate, state
 from playground.job_tasks import policy_kwargs
 
 DRAW_LIMIT = 100_000  # characters drawn token by token; counts always cover the whole text
@@ -137,6 +138,20 @@ def add_custom(enc: engine.Encoding) -> str:
     return state.add_custom(enc)
 
 
+def off_turn(*encs: engine.Encoding) -> ContextManager[None]:
+    """Around engine work on a text: give this run's turn back (playground.script_gate) if a user's split
+    pattern is among `encs`.
+
+    Such a pattern may backtrack for its whole time limit (`split_time_limit`, 10 s): holding a turn
+    meanwhile, two tabs of one user held both turns and every other session's rerun waited 20 s.
+    The `regex` module lets go of the GIL while it matches, so the others really run meanwhile.
+    Built-in patterns run in linear time and keep the turn (giving it back costs a wait to get it again).
+    """
+    if any(enc.split_time_limit is not None for enc in encs):
+        return script_gate.released()
+    return contextlib.nullcontext()
+
+
 def _in_job(task: str, name: str, enc: engine.Encoding, text: str, policy: str) -> Any:
     key = (task, name, policy, jobs.digest(text))
     return jobs.cached_run(key, len(text), task, (enc, text, policy),
@@ -152,17 +167,20 @@ CACHE_TTL = 900  # seconds
 # stored and unpickled it on every hit (a few ms per thousand token records, on each rerun).
 @memo.shared(max_entries=16, ttl=CACHE_TTL)
 def _encode(name: str, _enc: engine.Encoding, text: str, policy: str) -> tuple[int, ...]:
-    return tuple(_enc.encode(text, **policy_kwargs(policy)))
+    with off_turn(_enc):
+        return tuple(_enc.encode(text, **policy_kwargs(policy)))
 
 
 @memo.shared(max_entries=16, ttl=CACHE_TTL)
 def _tokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> tuple[engine.Token, ...]:
-    return tuple(_enc.tokenize(text, **policy_kwargs(policy)))
+    with off_turn(_enc):
+        return tuple(_enc.tokenize(text, **policy_kwargs(policy)))
 
 
 @memo.shared(max_entries=16, ttl=CACHE_TTL)
 def _pretokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> tuple[engine.Piece, ...]:
-    return tuple(_enc.pretokenize(text, **policy_kwargs(policy)))
+    with off_turn(_enc):
+        return tuple(_enc.pretokenize(text, **policy_kwargs(policy)))
 
 
 def _inline(task: str, fn, name: str, enc: engine.Encoding, text: str, policy: str) -> Any:
@@ -202,7 +220,8 @@ def pretokenize(name: str, enc: engine.Encoding, text: str, policy: str) -> Sequ
 @st.cache_data(max_entries=48, show_spinner=False)
 def tokenize_many(name: str, _enc: engine.Encoding, texts: tuple[str, ...], policy: str) -> list[list[engine.Token]]:
     """Token records of several short texts (one gallery demo) as one cache entry."""
-    return [_enc.tokenize(text, **policy_kwargs(policy)) for text in texts]
+    with off_turn(_enc):
+        return [_enc.tokenize(text, **policy_kwargs(policy)) for text in texts]
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -294,7 +313,8 @@ def distinct(names: tuple[str, ...], _encs: tuple) -> tuple[list[str], dict[str,
 def _count(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> int:
     if len(_text) > INLINE_CHARS:
         return len(encode(name, _enc, _text, policy))  # a job process, its result cached there
-    return len(_enc.encode(_text, **policy_kwargs(policy)))
+    with off_turn(_enc):
+        return len(_enc.encode(_text, **policy_kwargs(policy)))
 
 
 def count(name: str, enc: engine.Encoding, key: str, text: str, policy: str) -> int:
@@ -311,14 +331,16 @@ def count(name: str, enc: engine.Encoding, key: str, text: str, policy: str) -> 
 
 @st.cache_resource(max_entries=8, ttl=CACHE_TTL, show_spinner="Encoding 32 languages…")
 def language_matrix(names: tuple[str, ...], _encs: tuple) -> engine.LanguageMatrix:
-    return engine.language_matrix(_encs)
+    with off_turn(*_encs):
+        return engine.language_matrix(_encs)
 
 
 @st.cache_resource(max_entries=8, ttl=CACHE_TTL, show_spinner="Cutting the text into chunks…")
 def chunk(name: str, _enc: engine.Encoding, key: str, _text: str, max_tokens: int, prefer: str,
           policy: str) -> engine.Chunking:
     """engine.chunk_text of `_text` (digest `key`)."""
-    return engine.chunk_text(_text, _enc, max_tokens, prefer=prefer, **policy_kwargs(policy))
+    with off_turn(_enc):
+        return engine.chunk_text(_text, _enc, max_tokens, prefer=prefer, **policy_kwargs(policy))
 
 
 @st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
@@ -328,6 +350,7 @@ def chat_tokens(name: str, _enc: Any, conversation: str) -> engine.ChatTokens | 
     import json
 
     try:
-        return engine.chat_tokens(json.loads(conversation), _enc)
+        with off_turn(_enc):
+            return engine.chat_tokens(json.loads(conversation), _enc)
     except engine.ChatFormatError as error:
         return str(error)

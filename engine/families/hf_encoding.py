@@ -22,6 +22,7 @@ from operator import not_
 from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
 
+from .. import patterns
 from ..decoding import DecodeById
 from ._pickling import PicklableByName
 from ..bpe import merge_heap
@@ -194,8 +195,14 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
             self._remember({piece: ids})
         return ids
 
-    def _encode_stretch(self, text: str, out: list[int]) -> None:
-        pieces = self._pretok.split(text)
+    @property
+    def split_time_limit(self) -> float | None:
+        """Seconds one text's split may take (SplitTimeoutError past them): the file's Split patterns
+        are a user's regexes; None for a shipped file, whose patterns run in linear time."""
+        return patterns.SPLIT_TIMEOUT if self._pretok.limited else None
+
+    def _encode_stretch(self, text: str, out: list[int], deadline: float | None = None) -> None:
+        pieces = self._pretok.split(text, deadline)
         found = list(map(self._cache.get, pieces))
         if None in found:
             new = {p: self._bpe(p) for p in set(compress(pieces, map(not_, found)))}
@@ -206,9 +213,10 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
     def _encode(self, text: str, allowed: frozenset[str]) -> list[int]:
         check_no_surrogates(text)
         out: list[int] = []
+        deadline = self._pretok.deadline()  # one split time budget for the whole text
         for part, tid in self._stretches(text, allowed):
             if tid is None:
-                self._encode_stretch(part, out)
+                self._encode_stretch(part, out, deadline)
             else:
                 out.append(tid)
         return out
@@ -248,6 +256,7 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
         byte_at = _byte_offsets(text)
         raw, normalized_rx, by_content = self._matcher(allowed)
         out: list[tuple[Piece, list[tuple[int, int]], int | None]] = []
+        deadline = self._pretok.deadline()  # one split time budget for the whole text
 
         def add(piece_text: str, align: list[tuple[int, int]], tid: int | None) -> None:
             cs, ce = (align[0][0], align[-1][1]) if align else (0, 0)
@@ -263,7 +272,7 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
                 if tid2 is not None:
                     add(part[s2:e2], part_align[s2:e2], tid2)
                     continue
-                for a, b, prefixed in self._pretok.spans(part[s2:e2]):
+                for a, b, prefixed in self._pretok.spans(part[s2:e2], deadline):
                     a, b = a + s2, b + s2
                     align = part_align[a:b]
                     if prefixed:

@@ -25,6 +25,12 @@ Traps this module handles:
   same place; `onig_find_spans` does it Oniguruma's way.
 * An empty piece is dropped after every stage, and ``add_prefix_space`` adds
   a space to *every* piece that does not start with one, not only the first.
+* A file's ``Split`` pattern is a user's regex, and one such as ``(a|aa)+$``
+  backtracks for minutes on 40 characters.  Like a user's tiktoken pattern
+  (`engine.patterns.Splitter`), it runs under `engine.patterns.SPLIT_TIMEOUT`:
+  one budget for the whole text (every step, every piece), passed down as a
+  ``deadline`` and handed to each `regex` call as its ``timeout=``.  The
+  built-in forms (GPT-2's split, ``Digits``) run in linear time and have none.
 
 `SplitStep.split` is the fast path (one C-level `regex.split` for the common
 ``Isolated`` behaviour); `SplitStep.spans` is the plain reference, tested equal.
@@ -34,6 +40,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import time
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +48,8 @@ from typing import Callable, Iterable
 
 import regex
 
+from .. import patterns
+from ..errors import SplitTimeoutError
 from ..patterns import unicode16_view
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -94,12 +103,24 @@ def compile_onig(pattern: str, where: str) -> regex.Pattern:
         raise ValueError(f"{where}: invalid regex {pattern[:80]!r} ({exc}); fix the pattern") from None
 
 
-def onig_find_spans(rx: regex.Pattern, text: str, start: int = 0) -> list[Span]:
-    """Every match of `rx` in `text`, as Oniguruma's iterator (rust-onig `find_iter`) reports them."""
+def time_left(deadline: float | None) -> float | None:
+    """Seconds until `deadline` (a `time.monotonic()` value) for a `regex` call's ``timeout=``; None
+    without a deadline; TimeoutError (the `regex` module's own) once it has passed."""
+    if deadline is None:
+        return None
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError("regex time limit reached")
+    return left
+
+
+def onig_find_spans(rx: regex.Pattern, text: str, start: int = 0, deadline: float | None = None) -> list[Span]:
+    """Every match of `rx` in `text`, as Oniguruma's iterator (rust-onig `find_iter`) reports them
+    (TimeoutError past `deadline`)."""
     spans: list[Span] = []
     pos, last_end, n = start, -1, len(text)
     while pos <= n:
-        m = rx.search(text, pos)
+        m = rx.search(text, pos, timeout=time_left(deadline))
         if m is None:
             break
         s, e = m.span()
@@ -116,13 +137,17 @@ class SplitStep:
     """One ``Split`` (or ``Digits``) pre-tokenizer: cut each piece at the pattern's matches.
 
     `view` maps text to what the pattern engine sees (Oniguruma's Unicode
-    classes for Split, Rust's for Digits' ``char::is_numeric``).
+    classes for Split, Rust's for Digits' ``char::is_numeric``).  `where`
+    names a file's pattern (file and JSON path): such a step runs under the
+    split time limit, and its `SplitTimeoutError` names it.  ``deadline``
+    arguments are `time.monotonic()` values shared by a whole text's steps.
     """
 
     rx: regex.Pattern
     behavior: str
     invert: bool = False
     view: Callable[[str], str] = onig_view
+    where: str | None = None  # None: a built-in pattern (linear time, no limit)
 
     def __post_init__(self) -> None:  # the pattern in one capturing group, for `_isolated_parts`
         object.__setattr__(self, "_wrapped", regex.compile("((?:" + self.rx.pattern + "))", self.rx.flags))
@@ -132,13 +157,26 @@ class SplitStep:
         (two compilations of one pattern differ), so the pattern is compared by its text and flags."""
         return (self.rx.pattern, self.rx.flags, self.behavior, self.invert, self.view)
 
-    def matches(self, text: str) -> list[tuple[int, int, bool]]:
+    def deadline(self, deadline: float | None = None) -> float | None:
+        """`deadline`, or a fresh one for a file's pattern called alone; None for a built-in pattern."""
+        if self.where is None:
+            return None
+        return time.monotonic() + patterns.SPLIT_TIMEOUT if deadline is None else deadline
+
+    def too_slow(self) -> SplitTimeoutError:
+        return SplitTimeoutError(patterns.SPLIT_TIMEOUT, f"{self.where} {self.rx.pattern[:80]!r}")
+
+    def matches(self, text: str, deadline: float | None = None) -> list[tuple[int, int, bool]]:
         """(start, end, is_match) covering `text`, as tokenizers' `Pattern::find_matches`."""
         if not text:
             return [(0, 0, False)]
         out: list[tuple[int, int, bool]] = []
         prev = 0
-        for s, e in onig_find_spans(self.rx, self.view(text)):
+        try:
+            found = onig_find_spans(self.rx, self.view(text), deadline=self.deadline(deadline))
+        except TimeoutError:
+            raise self.too_slow() from None
+        for s, e in found:
             if prev != s:
                 out.append((prev, s, self.invert))
             out.append((s, e, not self.invert))
@@ -147,12 +185,12 @@ class SplitStep:
             out.append((prev, len(text), self.invert))
         return out
 
-    def spans(self, text: str) -> list[Span]:
+    def spans(self, text: str, deadline: float | None = None) -> list[Span]:
         """The reference: the non-empty pieces of `text` after this step, as spans."""
         keep: list[list] = []  # [start, end, removed]
         behavior = self.behavior
         previous = False
-        matches = self.matches(text)
+        matches = self.matches(text, deadline)
         if behavior == "MergedWithNext":
             for s, e, is_match in reversed(matches):
                 if is_match and not previous and keep:
@@ -176,11 +214,15 @@ class SplitStep:
                 previous = is_match
         return [(s, e) for s, e, removed in keep if not removed and e > s]
 
-    def split(self, text: str) -> list[str]:
+    def split(self, text: str, deadline: float | None = None) -> list[str]:
         """The pieces of `text` after this step (fast path for Isolated)."""
+        deadline = self.deadline(deadline)
         if self.behavior == "Isolated":
             view = self.view(text)
-            parts = _isolated_parts(self._wrapped, view)
+            try:
+                parts = _isolated_parts(self._wrapped, view, deadline)
+            except TimeoutError:
+                raise self.too_slow() from None
             if parts is not None:
                 if view is text:
                     return parts
@@ -189,16 +231,16 @@ class SplitStep:
                     out.append(text[pos : pos + len(p)])
                     pos += len(p)
                 return out
-        return [text[s:e] for s, e in self.spans(text)]
+        return [text[s:e] for s, e in self.spans(text, deadline)]
 
 
-def _isolated_parts(wrapped: regex.Pattern, text: str) -> list[str] | None:
+def _isolated_parts(wrapped: regex.Pattern, text: str, deadline: float | None = None) -> list[str] | None:
     """Gaps and matches in order, empties dropped, via one `regex.split` -- or None if a match was empty.
 
     `wrapped` is the pattern in one capturing group, so `split` returns
     ``[gap, whole match, (inner groups...), gap, ...]``.
     """
-    parts = wrapped.split(text)
+    parts = wrapped.split(text, timeout=time_left(deadline))
     stride = wrapped.groups + 1
     if stride == 2:
         found = parts[1::2]
@@ -229,29 +271,40 @@ class PreTokenizer:
     def __post_init__(self) -> None:
         object.__setattr__(self, "_memos", [{} for _ in self.steps])
 
+    @property
+    def limited(self) -> bool:
+        """Whether a step runs a file's pattern, under the split time limit."""
+        return any(step.where is not None for step in self.steps)
+
+    def deadline(self) -> float | None:
+        """A fresh deadline for one text (`time.monotonic()` + SPLIT_TIMEOUT); None if no step needs one."""
+        return time.monotonic() + patterns.SPLIT_TIMEOUT if self.limited else None
+
     def signature(self) -> tuple:
         """What this pre-tokenizer is, as plain data (`SplitStep.signature` for each step)."""
         last = self.byte_level_split
         return (tuple(s.signature() for s in self.steps), self.add_prefix_space,
                 None if last is None else last.signature())
 
-    def split(self, text: str) -> list[str]:
-        """The pieces BPE runs on (fast path).
+    def split(self, text: str, deadline: float | None = None) -> list[str]:
+        """The pieces BPE runs on (fast path); `deadline` (default: a fresh one) covers every step.
 
         A step's result for a short piece is memoized (bounded): after a digit
         split, say, the same short pieces come back thousands of times.
         """
+        if deadline is None:
+            deadline = self.deadline()
         pieces = [text] if text else []
         for step, memo in zip(self.steps, self._memos):  # type: ignore[attr-defined]
             if len(pieces) == 1:
-                pieces = step.split(pieces[0])
+                pieces = step.split(pieces[0], deadline)
                 continue
             nxt: list[str] = []
             get = memo.get
             for piece in pieces:
                 parts = get(piece)
                 if parts is None:
-                    parts = step.split(piece)
+                    parts = step.split(piece, deadline)
                     if len(piece) <= MEMO_MAX_LEN:
                         if len(memo) >= MEMO_MAX_ENTRIES:
                             memo.clear()
@@ -267,11 +320,13 @@ class PreTokenizer:
             pieces = nxt
         return pieces
 
-    def spans(self, text: str) -> list[tuple[int, int, bool]]:
+    def spans(self, text: str, deadline: float | None = None) -> list[tuple[int, int, bool]]:
         """Reference and explainer: (start, end, prefixed) per piece; a prefixed piece is ``" " + text[start:end]``."""
+        if deadline is None:
+            deadline = self.deadline()
         pieces: list[Span] = [(0, len(text))] if text else []
         for step in self.steps:
-            pieces = [(s + a, s + b) for s, e in pieces for a, b in step.spans(text[s:e])]
+            pieces = [(s + a, s + b) for s, e in pieces for a, b in step.spans(text[s:e], deadline)]
         out = []
         for s, e in pieces:
             prefixed = self.add_prefix_space and not text.startswith(" ", s)

@@ -105,6 +105,8 @@ class SentencePieceTrace(BpeTrace):
 class SentencePieceEncoding(PicklableByName, SpecialTokens):
     """A SentencePiece BPE model with the API of `engine.Encoding` (ids equal ``sentencepiece``'s)."""
 
+    split_time_limit = None  # no split regex: whitespace and user-defined symbols only (see `engine.Encoding`)
+
     def __init__(self, name: str, model: ModelProto, *, source: str = "<sentencepiece model>",
                  whole_pieces_reachable: bool = False) -> None:
         """`whole_pieces_reachable`: BPE on any piece's characters is known to give that piece.
