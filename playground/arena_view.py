@@ -45,7 +45,7 @@ def render() -> None:
     text = text_box()
     names, aliases = all_names()
     _offer_new(names)
-    chosen = st.pills("Tokenizers", names, selection_mode="multi", default=names, key=K_PICK,
+    chosen = st.pills("Tokenizers", names, selection_mode="multi", default=names, key=K_PICK, format_func=md,
                       persist_state="session", help="Click to leave a tokenizer out of the arena (or bring it back).")
     chosen = [n for n in names if n in (chosen or [])]
     if aliases:

@@ -16,6 +16,7 @@ import streamlit as st
 import engine
 from playground import encodings, html, render_cache, state
 from playground.drawing import draw, header, refuse_message
+from playground.escaping import md
 from playground.live_input import text_box
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def _charts(rows: list[dict[str, Any]]) -> None:
 
 
 def _row(name: str, n_tokens: int, markup: str) -> None:
-    st.markdown(f"**{html.esc(name)}** · {html.plural(n_tokens, 'token')}")
+    st.markdown(f"**{md(name)}** · {html.plural(n_tokens, 'token')}")
     draw(markup, key=f"cmp_row_{name}")
 
 

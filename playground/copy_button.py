@@ -17,4 +17,7 @@ _component = components.inline("bpe_copy_button", "copy_button.js", html=html.CO
 def copy_button(label: str, text: str, *, key: str, address: bool = False) -> None:
     """A button labelled `label` that copies `text` (sent with the page, not fetched on click); with
     `address`, the page's address as it is when clicked (the share link: the app rewrites it on each run)."""
-    _component(key=key, data={"label": label, "text": text, "address": address})
+    data: dict[str, object] = {"label": label, "text": text}
+    if address:
+        data["address"] = True
+    _component(key=key, data=data)

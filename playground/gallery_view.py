@@ -272,7 +272,7 @@ def _special_demo(demo: Demo, names: list[str]) -> None:
     st.altair_chart(chart)
     if errors:
         first = next(iter(errors))
-        st.markdown(f"With tiktoken's default, `encode()` refuses the text ({first} shown):")
+        st.markdown(f"With tiktoken's default, `encode()` refuses the text ({md(first)} shown):")
         st.code(errors[first], language=None)
     st.markdown("##### Look closer")
     for n in names:

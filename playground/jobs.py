@@ -40,6 +40,7 @@ from typing import Any, Callable, Hashable
 import streamlit as st
 
 from playground import job_tasks, script_gate
+from playground.escaping import md
 from playground.job_process import JobProcess
 
 APP_ROOT = str(Path(__file__).resolve().parent.parent)  # the checkout: `playground` imports from here
@@ -173,7 +174,7 @@ def _run(task: str, args: tuple, *, label: str, timeout: float,
         if waited > timeout:
             status.empty()
             raise ServerBusyError(f"{label} waited {waited:.0f} s for a free worker: the server is busy. Try again in a minute.")
-        status.caption(f"⏳ {label}: waiting for a free worker ({waited:.0f} s)…")
+        status.caption(f"⏳ {md(label)}: waiting for a free worker ({waited:.0f} s)…")
     proc = parent = None
     try:
         parent, child = _ctx().Pipe(duplex=False)
@@ -192,7 +193,7 @@ def _run(task: str, args: tuple, *, label: str, timeout: float,
             if elapsed > timeout:
                 raise JobError(f"{label} took longer than {timeout:.0f} s and was stopped. Try a smaller input.")
             if now - redrawn >= POLL:
-                status.caption(f"⏳ {label}… {elapsed:.1f} s (stops after {timeout:.0f} s)")
+                status.caption(f"⏳ {md(label)}… {elapsed:.1f} s (stops after {timeout:.0f} s)")
                 redrawn = now
             if parent.poll(POLL):
                 try:

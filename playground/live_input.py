@@ -64,8 +64,8 @@ def text_box(label: str = "Text", *, notes: bool = True) -> str:
         st.caption("🔗 Share link: the address bar holds this text, the encodings and the options.")
     else:
         st.caption(f"🔗 Share link: this text ({len(text):,} characters) is over the {state.MAX_URL_TEXT:,} a link "
-                   "holds, so the link has the encodings and options but opens with the demo text; whoever "
-                   "opens it is told. Send the text another way.")
+                   "holds, so it is left out: the link opens with the demo text (and says so) but keeps the "
+                   "encodings and options. Send the text another way.")
     own = state.session_only_selected()
     if own:
         st.caption(f"Your own tokenizer{'s' if len(own) > 1 else ''} ({md(', '.join(own))}) cannot travel in a "

@@ -14,6 +14,7 @@ from streamlit.errors import StreamlitAPIException
 import engine
 from engine.families.catalog import entry, group_by_maker
 from playground import encodings, html, render_cache, state
+from playground.escaping import md
 
 # keys another view sets before switching to these views (read by steps_view / vocab_view)
 STEPS_SOURCE = "steps_source"
@@ -109,6 +110,12 @@ def token_label(enc: engine.Encoding, token_id: int) -> str:
     except engine.UnknownTokenError:
         return f"? · {token_id}"
     return f"{html.isolate_rtl(engine.readable(data, space='␣'))} · {token_id}"
+
+
+def chip_label(enc: engine.Encoding, token_id: int) -> str:
+    """`token_label` for pills, whose labels Streamlit renders as markdown (a token may be ``**``,
+    ``[x](…)`` or, in an uploaded vocabulary, a web address): escaped by `md`."""
+    return md(token_label(enc, token_id))
 
 
 def token_problem(enc: engine.Encoding, token_id: int) -> str | None:

@@ -196,7 +196,7 @@ def render() -> None:
         _table(trace, k, note.family)
     final = list(dict.fromkeys(trace.final_ids))[:40]
     picked = st.pills("Open the merge tree of a final token", final, key="steps_final_pick",
-                      format_func=lambda t: pickers.token_label(enc, t))
+                      format_func=lambda t: pickers.chip_label(enc, t))
     if picked is not None:
         pickers.set_token(name, picked)
         pickers.go("tree")

@@ -122,9 +122,9 @@ def _pieces_pane(names: list[str], text: str, policy: str, show_ws: bool) -> Non
         per_piece = [0] * len(pieces)
         for tok in tokens:
             per_piece[tok.piece_index] += 1
-        st.markdown(f"**{html.esc(name)}** · {html.plural(len(pieces), 'piece')} → {html.plural(len(tokens), 'token')}")
+        st.markdown(f"**{md(name)}** · {html.plural(len(pieces), 'piece')} → {html.plural(len(tokens), 'token')}")
         draw(html.pre_pieces(pieces, per_piece, f"pieces-{slug(name)}", show_ws=show_ws), key=f"tok_pieces_{name}")
-        with st.expander(f"How {name} splits and merges"):
+        with st.expander(f"How {md(name)} splits and merges"):
             family_stages(encodings.family_note(name, enc))
 
 
@@ -220,7 +220,7 @@ def _inspect(names: list[str], text: str) -> None:
     """Everything below the text box: the encoding and pane pickers redraw only this part."""
     if st.session_state.get("tok_encoding") not in names:
         st.session_state["tok_encoding"] = names[0]
-    name = st.segmented_control("Encoding", names, key="tok_encoding", persist_state="session", required=True,
+    name = st.segmented_control("Encoding", names, key="tok_encoding", persist_state="session", required=True, format_func=md,
                                 help="Which of the sidebar's encodings to inspect.") or names[0]
     policy = st.session_state.get(state.SPECIAL, "text")
     show_ws = bool(st.session_state.get(state.SHOW_WS, True))

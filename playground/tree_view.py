@@ -21,7 +21,7 @@ import engine
 from engine.families import explain
 from playground import encodings, html, pickers, render_cache, state
 from playground.drawing import header, token_text
-from playground.pickers import encoding_select, text_tokens, token_label, token_problem
+from playground.pickers import chip_label, encoding_select, text_tokens, token_label, token_problem
 from playground.escaping import md
 
 ENC_KEY = "tree_enc"
@@ -106,7 +106,7 @@ def _pick_token(name: str, enc: engine.Encoding) -> None:
             st.info("The text is empty: type one on the Tokenize page, or pick a token by id or by search.")
             return
         st.session_state[TEXT_KEY] = current if current in ids else None
-        st.pills("Tokens of the current text", ids, format_func=lambda t: token_label(enc, t),
+        st.pills("Tokens of the current text", ids, format_func=lambda t: chip_label(enc, t),
                  key=TEXT_KEY, on_change=_copy_to_token, args=(TEXT_KEY,))
         if len(seen) > MAX_TEXT_TOKENS:
             st.caption(f"The first {MAX_TEXT_TOKENS} distinct tokens of the text; pick others by id or search.")
@@ -163,7 +163,7 @@ def _permuted_note(tree: engine.MergeNode, name: str, family: str) -> None:
     moved = [(leaf.bytes[0], leaf.id) for leaf in tree.leaves() if leaf.bytes[0] != leaf.id]
     if moved:
         b, i = moved[0]
-        st.caption(f"Leaf ids are not byte values in {name}: byte 0x{b:02x} ({b}) has id {i}. "
+        st.caption(f"Leaf ids are not byte values in {md(name)}: byte 0x{b:02x} ({b}) has id {i}. "
                    "Single bytes were ranked like any other token (GPT-2 puts printable bytes first; "
                    "cl100k/o200k rank them by frequency), so always look a byte's id up.")
 

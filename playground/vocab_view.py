@@ -121,7 +121,7 @@ def _family(label: str, enc: engine.Encoding, family: engine.Family, key: str) -
         st.caption("none")
         return
     st.session_state[key] = None
-    st.pills(label, list(family.ids), format_func=lambda t: pickers.token_label(enc, t), key=key,
+    st.pills(label, list(family.ids), format_func=lambda t: pickers.chip_label(enc, t), key=key,
              on_change=_copy_to_token, args=(key,), label_visibility="collapsed", wrap=True, width="stretch")
     if family.total > len(family.ids):
         st.caption(f"The first {len(family.ids)} of {family.total:,}.")
@@ -183,7 +183,7 @@ def _lengths_pane(name: str, enc: engine.Encoding) -> None:
     ).properties(height=320)
     st.altair_chart(chart, width="stretch")
     mean = (hist["length"] * hist["tokens"]).sum() / hist["tokens"].sum()
-    st.caption(f"{name}: {hist['tokens'].sum():,} ordinary tokens, mean {mean:.1f} bytes, longest "
+    st.caption(f"{md(name)}: {hist['tokens'].sum():,} ordinary tokens, mean {mean:.1f} bytes, longest "
                f"{hist['length'].max()} bytes (use the 'Longest' filter in Search to see them).")
 
 

@@ -12,6 +12,7 @@ from conftest import blocks, plain, run_view
 
 import engine
 from playground import encodings, html, render_cache, state
+from playground.escaping import md
 from playground.tokenize_view import parse_ids
 
 HOSTILE = "<script>alert(1)</script> <img src=x onerror=alert(1)> \"quoted\" 'single' & AT&T *x* $y$\n\nend"
@@ -228,7 +229,7 @@ def test_compare_counts_delta_and_table(encs):
     for name, n in counts.items():
         markup = Markup(html_of(at, f'id="cmp-{name}"'))
         assert sum(len(ids.split()) for ids in markup.span_ids) == n
-        assert any(m.value == f"**{name}** · {n:,} tokens" for m in at.markdown)
+        assert any(m.value == f"**{md(name)}** · {n:,} tokens" for m in at.markdown)  # names escaped
     stats = [engine.text_stats(n, text, c) for n, c in counts.items()]
     assert html_of(at, 'id="delta"').count(engine.delta_sentence(stats[1], stats[0])) == 1
     frame = at.dataframe[0].value

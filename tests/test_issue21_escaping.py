@@ -54,3 +54,65 @@ def test_upload_messages_and_file_names_do_not_autolink():
         assert "evil.example" in str(info.value)
         shown = resolved(md(info.value, 600))
         assert not URL.search(shown), shown
+
+
+# ------------------------------------------------ every page: a name or token like an address
+EVIL_NAME = "www.evil.example"  # a name the upload form accepts (letters, digits, '.', '_', '-')
+
+
+def _evil_encoding():
+    import engine
+
+    ranks = {bytes([b]): b for b in range(256)}
+    ranks[b"http://evil.example/x.png"] = 256
+    return engine.Encoding(EVIL_NAME, pat_str=r"\S+|\s+", mergeable_ranks=ranks, special_tokens={})
+
+
+def _markdown_texts(at) -> list[str]:
+    """Every string of the page that Streamlit renders as markdown: bodies, labels, option labels."""
+    from streamlit.testing.v1.element_tree import Block
+
+    out: list[str] = []
+
+    def walk(node) -> None:
+        if isinstance(node, Block):
+            for child in node.children.values():
+                walk(child)
+        proto = getattr(node, "proto", None)
+        if proto is None or getattr(proto, "allow_html", False):
+            return  # HTML (playground/html.py escapes it): markdown does not autolink inside an HTML block
+        for field in ("body", "label"):
+            value = getattr(proto, field, None)
+            if isinstance(value, str):
+                out.append(value)
+        if type(node).__name__ in ("ButtonGroup", "Radio"):  # options rendered as markdown (not selectboxes')
+            for option in proto.options:
+                out.append(option if isinstance(option, str) else option.content)
+        if getattr(proto, "expandable", None) is not None and proto.HasField("expandable"):
+            out.append(proto.expandable.label)
+
+    walk(at._tree)
+    return [t for t in out if isinstance(t, str)]
+
+
+@pytest.mark.parametrize(("view", "pane"), [("tokenize_view", {"tok_pane": "Pieces"}), ("compare_view", {}),
+                                            ("arena_view", {}), ("vocab_view", {"vocab_pane": "lengths"}),
+                                            ("tree_view", {})])
+def test_an_own_tokenizer_named_like_an_address_is_never_a_link(view, pane):
+    from conftest import run_view
+    from playground import state
+
+    enc = _evil_encoding()
+    at = run_view(view, **{state.CUSTOM: {EVIL_NAME: enc}, state.ENCODINGS: [EVIL_NAME, "gpt2"],
+                           state.TOKEN_ENC: EVIL_NAME, state.TOKEN_ID: 256, **pane})
+    texts = _markdown_texts(at)
+    assert any("evil" in t for t in texts), texts  # the name is on the page...
+    for t in texts:  # ...but never as something markdown would link
+        assert not URL.search(resolved(t)) and not EMAIL.search(resolved(t)), t
+
+
+def test_token_chips_do_not_autolink():
+    from playground import pickers
+
+    label = pickers.chip_label(_evil_encoding(), 256)
+    assert not URL.search(resolved(label)) and "evil" in label
