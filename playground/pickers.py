@@ -119,13 +119,13 @@ def chip_label(enc: engine.Encoding, token_id: int) -> str:
 
 
 def token_problem(enc: engine.Encoding, token_id: int) -> str | None:
-    """Why `token_id` has no tree, or None."""
+    """Why `token_id` has no tree, or None; markdown (the token and the name, from a file, escaped)."""
     if enc.is_special_token(token_id):
         text = enc.decode_single_token_bytes(token_id).decode("utf-8", "replace")
-        return (f"Id {token_id} is the special token `{text}`: encode() adds it whole, it is never built "
+        return (f"Id {token_id} is the special token “{md(text)}”: encode() adds it whole, it is never built "
                 "by merges, so it has no tree. Pick an ordinary token.")
     if enc.unknown_ids([token_id]):
-        return (f"Id {token_id} is not a token of {enc.name}: ordinary ids are 0 … {len(enc.mergeable_ranks) - 1}"
+        return (f"Id {token_id} is not a token of {md(enc.name)}: ordinary ids are 0 … {len(enc.mergeable_ranks) - 1}"
                 f"{', special ids ' + ', '.join(map(str, sorted(enc.special_tokens.values()))) if enc.special_tokens else ''}"
                 "; the ids between are unused. Pick another id.")
     return None

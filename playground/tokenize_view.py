@@ -56,7 +56,7 @@ def parse_ids(text: str) -> ParsedIds:
 def _decode_box(name: str, enc: engine.Encoding) -> None:
     raw = st.text_input("Decode ids", key="tok_decode", persist_state="session", placeholder="15339, 1917   or   [15339 1917]",
                         max_chars=MAX_DECODE_CHARS,
-                        help=f"Token ids of {name}, separated by commas, spaces or new lines.")
+                        help=f"Token ids of {md(name)}, separated by commas, spaces or new lines.")
     if not raw.strip():
         return
     parsed = parse_ids(raw)

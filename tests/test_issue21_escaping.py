@@ -116,3 +116,16 @@ def test_token_chips_do_not_autolink():
 
     label = pickers.chip_label(_evil_encoding(), 256)
     assert not URL.search(resolved(label)) and "evil" in label
+
+
+def test_a_special_token_like_an_address_is_quoted_inertly():
+    """A special token of an uploaded file (shown when its id is picked) may hold a backtick and an address."""
+    import engine
+    from playground import pickers
+
+    ranks = {bytes([b]): b for b in range(256)}
+    enc = engine.Encoding("www.evil.example", pat_str=r"\S+|\s+", mergeable_ranks=ranks,
+                          special_tokens={"`x` http://evil.example/x.png": 256})
+    for token_id in (256, 300):
+        shown = resolved(pickers.token_problem(enc, token_id))
+        assert "evil" in shown and not URL.search(shown) and not EMAIL.search(shown), shown
