@@ -201,3 +201,24 @@ def test_a_short_text_link_has_no_warning_by_the_copy_button():
     assert "cut" not in at.query_params and at.query_params["text"] == state.DEFAULT_TEXT
     assert not at.sidebar.get("warning")
     assert any(c.proto.component_name.endswith("bpe_copy_button") for c in at.sidebar.get("bidi_component"))
+
+
+def test_numeric_ranges_are_the_widgets_own():
+    from playground import chunk_view, train_view
+
+    assert (state.LINK_VALUES["train_vocab"].low, state.LINK_VALUES["train_vocab"].high) == (
+        train_view.MIN_VOCAB, train_view.MAX_VOCAB)
+    assert state.LINK_VALUES["chunk_max"].high == chunk_view.MAX_BUDGET
+
+
+def test_own_tokenizers_and_long_settings_left_out_are_named_both_ways():
+    import engine
+
+    ranks = {bytes([b]): b for b in range(256)}
+    own = engine.Encoding("my-bytes", pat_str=r"\S+|\s+", mergeable_ranks=ranks, special_tokens={})
+    at = run_view("tokenize_view", **{state.CUSTOM: {"my-bytes": own}, state.ENCODINGS: ["gpt2", "my-bytes"],
+                                      "tok_decode": "1 " * 300})
+    assert at.query_params["cut"] == "own:1,v.tok_decode" and "v.tok_decode" not in at.query_params
+    opened = run_view("tokenize_view", query=dict(at.query_params.items()), _net=True)
+    told = [m for m in _messages(opened) if "could not carry" in m]
+    assert told and "1 tokenizer the sender trained or uploaded" in told[0] and "Decode ids" in told[0], told
