@@ -81,3 +81,27 @@ class UnknownModelError(KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+class JsonLimitError(ValueError):
+    """A JSON file nests deeper, or holds more values, than the engine reads (checked before `json.loads`)."""
+
+    def __init__(self, source: str, found: str, limit: str, fix: str) -> None:
+        self.source, self.limit = source, limit
+        super().__init__(f"{source}: {found}; the limit is {limit}. {fix}")
+
+
+class UnsupportedModelError(ValueError):
+    """A tokenizer file of a known kind whose model type (WordPiece, Unigram, ...) the engine does not run."""
+
+    def __init__(self, source: str, what: str, fix: str) -> None:
+        self.source, self.what = source, what
+        super().__init__(f"{source}: {what}; {fix}")
+
+
+class WrongFileKindError(ValueError):
+    """A file uploaded as one kind of tokenizer file that is, by its content, another kind (or no tokenizer)."""
+
+    def __init__(self, source: str, expected: str, found: str, fix: str) -> None:
+        self.source, self.expected, self.found = source, expected, found
+        super().__init__(f"{source} is {found}, not {expected}; {fix}")

@@ -30,7 +30,9 @@ import re
 from pathlib import Path
 
 from .gpt2_bytes import BYTE_TO_CHAR, CHAR_TO_BYTE, OUTSIDE_TABLE_OR_SPACE, TO_LATIN1, decode_printable
-from .limits import MAX_TOKEN_BYTES, MAX_TOTAL_TOKEN_BYTES, TokenBudget, check_count
+from .json_limits import load_json_bounded
+from .limits import (MAX_SPECIAL_TOKENS, MAX_TOKEN_BYTES, MAX_TOKENS, MAX_TOTAL_TOKEN_BYTES, TokenBudget, check_count,
+                     check_special_tokens_size, check_token_id, count_lines)
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 _B64_AND_SPACE = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/= \t\r\n"
@@ -83,7 +85,8 @@ def parse_tiktoken_bpe(data: bytes | str, source: str = "<tiktoken file>") -> di
     """
     if isinstance(data, str):
         data = data.encode("utf-8")
-    check_count(data.count(b"\n"), "lines (tokens)", source)
+    # every line end tiktoken's splitlines knows (\n, \r\n, a lone \r): a \r-only file is as many tokens
+    check_count(count_lines(data), "lines (tokens)", source)
     try:
         lines = data.split()
         # Only the base64 alphabet, digits and whitespace: then plain a2b_base64 cannot skip junk.
@@ -110,7 +113,7 @@ def _parse_tiktoken_bpe_checked(data: bytes, source: str) -> dict[bytes, int]:
     for lineno, line in enumerate(data.splitlines(), start=1):
         if not line.strip():
             continue
-        fields = line.split()
+        fields = line.split(None, 2)  # at most 3: a huge line of many fields is refused without splitting it all
         if len(fields) != 2:
             shown = line[:60].decode("utf-8", "replace")
             raise ValueError(f"{source}, line {lineno}: expected '<base64 token> <rank>', got {shown!r}")
@@ -168,7 +171,7 @@ def parse_data_gym(
     rank_to_byte += [b for b in range(256) if b not in seen]
     ranks: dict[bytes, int] = {bytes([b]): i for i, b in enumerate(rank_to_byte)}
 
-    check_count(vocab_bpe.count("\n"), "merge lines", vocab_source)
+    check_count(count_lines(vocab_bpe), "merge lines", vocab_source)
     start = len(vocab_bpe.split("\n", 1)[0]) + 1 if vocab_bpe.startswith("#version") else 0
     bulk = _merge_lines_bulk(vocab_bpe[start:], ranks)
     if bulk is not None:
@@ -222,7 +225,7 @@ def _merge_lines(lines: list[str], start: int, ranks: dict[bytes, int], source: 
     for lineno, line in enumerate(lines[start:], start=start + 1):
         if not line.strip():
             continue
-        fields = line.split()
+        fields = line.split(None, 2)  # at most 3: a huge line of many fields is refused without splitting it all
         if len(fields) != 2:
             raise ValueError(f"{source}, line {lineno}: expected two tokens 'left right', got {line[:60]!r}")
         try:
@@ -240,28 +243,66 @@ def _merge_lines(lines: list[str], start: int, ranks: dict[bytes, int], source: 
         ranks[merged] = len(ranks)
 
 
-def _check_encoder_json(ranks: dict[bytes, int], encoder_json: bytes | str, source: str) -> None:
-    try:
-        encoder = json.loads(encoder_json)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{source}: not valid JSON ({exc})") from None
+def parse_data_gym_with_specials(
+    vocab_bpe: bytes | str, encoder_json: bytes | str, *, vocab_source: str = "vocab.bpe",
+    encoder_source: str = "encoder.json",
+) -> tuple[dict[bytes, int], dict[str, int]]:
+    """`parse_data_gym`'s ranks and ``encoder.json``'s other entries: its special tokens (GPT-2's <|endoftext|>)."""
+    ranks = parse_data_gym(vocab_bpe, vocab_source=vocab_source)
+    encoder = _read_encoder_json(encoder_json, encoder_source)
+    return ranks, _check_encoder_json(ranks, encoder, encoder_source)
+
+
+def _read_encoder_json(encoder_json: bytes | str, source: str) -> dict[str, int]:
+    """encoder.json's {token text: id}, its size and ids checked before any token is decoded."""
+    encoder = load_json_bounded(encoder_json, name=source)
     if not isinstance(encoder, dict):
         raise ValueError(f"{source}: expected a JSON object mapping token text to id")
-    decoded: dict[bytes, int] = {}
+    check_count(len(encoder), "entries", source, MAX_TOKENS + MAX_SPECIAL_TOKENS)
     for key, value in encoder.items():
-        if not isinstance(value, int):
-            raise ValueError(f"{source}: id of {key!r} is {value!r}, not an integer")
+        if type(value) is not int or value < 0:
+            raise ValueError(f"{source}: id of {key!r} is {value!r}, not a non-negative integer")
+        check_token_id(value, source, f"token {key[:40]!r}")
+    return encoder
+
+
+def _check_encoder_json(ranks: dict[bytes, int], encoder: bytes | str | dict[str, int], source: str) -> dict[str, int]:
+    """Check encoder.json against vocab.bpe's ranks; return its other entries (special tokens, by text)."""
+    if not isinstance(encoder, dict):
+        encoder = _read_encoder_json(encoder, source)
+    # encoder.json also lists special tokens (e.g. <|endoftext|>): text that is no vocab.bpe token, with an id
+    # past them.  Only ordinary ones are compared.
+    decoded: dict[bytes, int] = {}
+    specials: dict[str, int] = {}
+    for key, value in encoder.items():
         try:
             token = decode_printable(key)
         except KeyError as exc:
+            if value >= len(ranks):
+                specials[key] = value
+                continue
             raise ValueError(f"{source}: token {key!r} has character {exc.args[0]!r} outside GPT-2's byte table") from None
-        decoded[token] = value
-    # encoder.json also lists special tokens (e.g. <|endoftext|>): only ordinary ones are compared.
+        if token not in ranks and value >= len(ranks):
+            specials[key] = value
+        else:
+            decoded[token] = value
+    check_special_tokens_size(specials, source, "special tokens (entries with ids past vocab.bpe's tokens)")
     for token, rank in ranks.items():
         if token not in decoded:
             raise ValueError(f"{source}: token {token!r} from vocab.bpe (rank {rank}) is missing")
         if decoded[token] != rank:
             raise ValueError(f"{source}: token {token!r} has id {decoded[token]}, but vocab.bpe gives rank {rank}")
+    if len(decoded) != len(ranks):
+        extra = next(t for t in decoded if t not in ranks)
+        raise ValueError(f"{source}: token {extra!r} has id {decoded[extra]}, an id of vocab.bpe's tokens, but "
+                         "vocab.bpe does not make it; give it an id past them or remove it")
+    if len(set(specials.values())) != len(specials):
+        seen: dict[int, str] = {}
+        for key, value in specials.items():
+            if value in seen:
+                raise ValueError(f"{source}: {key!r} and {seen[value]!r} share the id {value}; give each its own")
+            seen[value] = key
+    return specials
 
 
 def dump_data_gym(ranks: dict[bytes, int], merges: dict[tuple[int, int], int]) -> tuple[str, str]:
@@ -323,13 +364,10 @@ def data_gym_to_mergeable_bpe_ranks(
     if not clobber_one_byte_tokens:
         return parse_data_gym(vocab_bpe, encoder_json, vocab_source=vocab_source, encoder_source=encoder_source)
     ranks = parse_data_gym(vocab_bpe, vocab_source=vocab_source)
-    try:
-        encoder = json.loads(encoder_json)
-        for key, value in encoder.items():
-            if len(key) == 1 and key in CHAR_TO_BYTE:
-                ranks[bytes([CHAR_TO_BYTE[key]])] = value
-    except (json.JSONDecodeError, UnicodeDecodeError, AttributeError) as exc:
-        raise ValueError(f"{encoder_source}: not a JSON object of token text -> id ({exc})") from None
-    _check_encoder_json(ranks, encoder_json, encoder_source)
+    encoder = _read_encoder_json(encoder_json, encoder_source)
+    for key, value in encoder.items():
+        if len(key) == 1 and key in CHAR_TO_BYTE:
+            ranks[bytes([CHAR_TO_BYTE[key]])] = value
+    _check_encoder_json(ranks, encoder, encoder_source)
     return ranks
 

@@ -22,7 +22,8 @@ from __future__ import annotations
 import unicodedata
 
 from .core import Encoding
-from .limits import MAX_SPECIAL_TOKENS, TokenBudget, check_count
+from .limits import (MAX_SPECIAL_TOKENS, TokenBudget, check_count, check_special_tokens_size, check_token_id,
+                     count_lines)
 from .load import parse_natural
 from .patterns import compile_pattern
 from .train import RAW_PAT_STR, build_encoding
@@ -84,11 +85,11 @@ def parse_minbpe_model(data: bytes | str, source: str = "tokenizer.model", name:
             lineno = data[: exc.start].count(b"\n") + 1
             raise ValueError(f"{source}, line {lineno}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
     # Count before splitting: a million-line file must be refused without building a million strings.
-    check_count(data.count("\n") - 3, "merges", source)
-    lines = data.split("\n")
+    # minbpe reads the file in text mode, so \r\n and a lone \r end lines too: count and split all three.
+    check_count(count_lines(data) - 3, "merges", source)
+    lines = data.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    lines = [line.rstrip("\r") for line in lines]
 
     def line(lineno: int, what: str) -> str:
         if lineno > len(lines):
@@ -110,16 +111,18 @@ def parse_minbpe_model(data: bytes | str, source: str = "tokenizer.model", name:
     specials: dict[str, int] = {}
     special_lines: dict[int, int] = {}
     for lineno in range(4, 4 + n_special):
-        fields = line(lineno, f"special token {lineno - 3} of {n_special} ('<token> <id>')").split()
+        fields = line(lineno, f"special token {lineno - 3} of {n_special} ('<token> <id>')").split(None, 2)
         if len(fields) != 2:
             raise ValueError(f"{source}, line {lineno}: expected '<special token> <id>', got {lines[lineno - 1][:60]!r}")
         tok, tid = fields[0], parse_natural(fields[1], source, lineno, "special token id")
+        check_token_id(tid, source, f"line {lineno}")
         if tok in specials:
             raise ValueError(f"{source}, line {lineno}: special token {tok!r} is listed twice")
         if tid in special_lines:
             raise ValueError(f"{source}, line {lineno}: id {tid} is already used by the special token on line {special_lines[tid]}")
         specials[tok] = tid
         special_lines[tid] = lineno
+    check_special_tokens_size(specials, source, "special tokens")
 
     vocab = [bytes([b]) for b in range(256)]
     seen_bytes = {tok: i for i, tok in enumerate(vocab)}
@@ -130,7 +133,7 @@ def parse_minbpe_model(data: bytes | str, source: str = "tokenizer.model", name:
         text = lines[lineno - 1]
         if not text.strip():
             continue
-        fields = text.split()
+        fields = text.split(None, 2)
         if len(fields) != 2:
             raise ValueError(f"{source}, line {lineno}: expected a merge '<left id> <right id>', got {text[:60]!r}")
         a = parse_natural(fields[0], source, lineno, "left id")

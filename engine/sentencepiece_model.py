@@ -28,6 +28,10 @@ import re
 import struct
 from dataclasses import dataclass, field
 
+from .errors import UnsupportedModelError, WrongFileKindError
+from .file_kinds import KIND_TITLES, sniff
+from .limits import MAX_TOKEN_BYTES, MAX_TOKENS, MAX_TOTAL_TOKEN_BYTES, TokenizerTooLargeError, check_count
+
 # ModelProto.SentencePiece.Type
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
 PIECE_TYPES = {NORMAL: "normal", UNKNOWN: "unknown", CONTROL: "control",
@@ -210,10 +214,14 @@ def parse_model_proto(data: bytes, source: str = "<sentencepiece model>") -> Mod
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError(f"{source}: expected the file's bytes, got {type(data).__name__}")
     data = bytes(data)
-    pieces, pos = _leading_pieces(data)
+    found = sniff(data)
+    if found.kind not in ("sentencepiece", "binary", "text"):  # e.g. Llama 3's tokenizer.model, a rank file
+        raise WrongFileKindError(source, KIND_TITLES["sentencepiece"], found.title, found.how_to_upload())
+    pieces, pos = _leading_pieces(data, source)
+    reader = _Reader(data[pos:], source, "ModelProto")
+    _count_other_pieces(reader, len(pieces), sum(map(len, (p for p, _, _ in pieces))), source)
     raw_pieces: list[bytes] = []
     trainer, normalizer, denormalizer = TrainerSpec(), NormalizerSpec(), None
-    reader = _Reader(data[pos:], source, "ModelProto")
     for number, wire, value in reader.fields():
         if number == 1:
             _check_wire(wire, 2, reader, "pieces")
@@ -233,7 +241,31 @@ def parse_model_proto(data: bytes, source: str = "<sentencepiece model>") -> Mod
     return ModelProto(tuple(pieces), trainer, normalizer, denormalizer)
 
 
-def _leading_pieces(data: bytes) -> tuple[list[tuple[str, float, int]], int]:
+def _too_many_pieces(count: int, source: str) -> None:
+    check_count(count, "pieces (or more)", source, real="real SentencePiece models have at most about 256,000 pieces")
+
+
+def _too_long(size: int, where: str, source: str, limit: int, what: str) -> None:
+    if size > limit:
+        raise TokenizerTooLargeError(
+            f"{source}, {where}: {size:,} bytes of {what}; the limit is {limit:,} bytes. "
+            "The file may be corrupt or built to exhaust memory. Use a smaller tokenizer.")
+
+
+def _count_other_pieces(reader: _Reader, count: int, total: int, source: str) -> None:
+    """Count the pieces the fast reader left (and add up their sizes) before any of them is kept:
+    a file of millions of small pieces is refused after `MAX_TOKENS` of them, having built none."""
+    for number, wire, value in reader.fields():
+        if number == 1 and wire == 2:
+            count += 1
+            if count > MAX_TOKENS:
+                _too_many_pieces(count, source)
+            _too_long(len(value), f"pieces[{count - 1}]", source, MAX_TOKEN_BYTES + 16, "one piece")  # + score, type
+            total += len(value)
+            _too_long(total, f"pieces[0..{count - 1}]", source, MAX_TOTAL_TOKEN_BYTES, "pieces in all")
+
+
+def _leading_pieces(data: bytes, source: str = "<sentencepiece model>") -> tuple[list[tuple[str, float, int]], int]:
     """The pieces at the start of the file, read fast while they have the usual layout.
 
     A trained model writes its pieces first, each as ``0A len 0A n <utf-8> 15
@@ -248,18 +280,23 @@ def _leading_pieces(data: bytes) -> tuple[list[tuple[str, float, int]], int]:
     while pos + 1 < n and data[pos] == 0x0A and data[pos + 1] < 0x80:
         starts.append(pos)
         pos += 2 + data[pos + 1]
+        if len(starts) > MAX_TOKENS:  # counted while scanning: refused before any piece is decoded
+            _too_many_pieces(len(starts), source)
     ends = starts[1:] + [pos]
     if pos > n:
         del starts[-1], ends[-1]
-    text_ends = [p + 4 + data[p + 3] for p in starts]  # the inner length byte: index checked below
+    # the inner length byte (a piece too short to hold one ends at its end); every index below stays
+    # inside the piece's own field, so a truncated last piece goes to the generic reader, which names it
+    text_ends = [p + 4 + data[p + 3] if p + 4 <= e else e for p, e in zip(starts, ends)]
     ok = [
-        data[p + 2] == 0x0A and 0 < data[p + 3] < 0x80 and data[t] == 0x15
-        and (e - t == 5 or (e - t == 7 and data[t + 5] == 0x18 and data[t + 6] in PIECE_TYPES))
+        e - p >= 4 and data[p + 2] == 0x0A and 0 < data[p + 3] < 0x80 and (e - t == 5 or e - t == 7) and data[t] == 0x15
+        and (e - t == 5 or (data[t + 5] == 0x18 and data[t + 6] in PIECE_TYPES))
         for p, t, e in zip(starts, text_ends, ends)
     ]
     count = ok.index(False) if False in ok else len(ok)
     pos = ends[count - 1] if count else 0
     spans = [x for p, t in zip(starts[:count], text_ends) for x in (p + 4, t)]
+    _too_long(sum(spans[1::2]) - sum(spans[::2]), "pieces", source, MAX_TOTAL_TOKEN_BYTES, "pieces in all")
     kinds = [NORMAL if e - t == 5 else data[t + 6] for t, e in zip(text_ends[:count], ends)]
     raw = [data[a:b] for a, b in zip(spans[::2], spans[1::2])]
     try:
@@ -291,8 +328,12 @@ def check_runnable(model: ModelProto, source: str) -> None:
     trainer, norm = model.trainer, model.normalizer
     if trainer.model_type != 2:
         kind = {1: "unigram", 3: "word", 4: "char"}.get(trainer.model_type, str(trainer.model_type))
-        raise ValueError(f"{source}: trainer_spec.model_type is {kind}; only BPE models (model_type: BPE) are supported. "
-                         "Use a SentencePiece BPE .model file (Llama 2, Mistral v1-v3 style)")
+        title = {1: "Unigram model (e.g. T5, ALBERT, XLM-R)", 3: "Word model", 4: "Char model"}.get(
+            trainer.model_type, f"model of type {trainer.model_type}")
+        raise UnsupportedModelError(
+            source, f"this is a SentencePiece {title}, trainer_spec.model_type is {kind}: not supported (yet); "
+                    "only SentencePiece BPE models (model_type: BPE) are",
+            "use a SentencePiece BPE .model file (Llama 2, Mistral v1-v3 style)")
     if norm.precompiled_charsmap:
         raise ValueError(
             f"{source}: normalizer_spec.precompiled_charsmap is set ({norm.name or 'custom'} rules, "

@@ -31,8 +31,13 @@ import re
 from typing import Any
 
 from .core import Encoding
-from .limits import MAX_SPECIAL_TOKENS, TokenBudget, TokenizerTooLargeError, check_count
-from .load import parse_data_gym, parse_tiktoken_bpe
+from .errors import WrongFileKindError
+from .families.hf_tokenizer_json import check_tokenizer_json_size  # noqa: F401  (its home before)
+from .file_kinds import KIND_TITLES, FileKind, describe_json, sniff
+from .json_limits import load_json_bounded
+from .limits import (MAX_SPECIAL_TOKENS, MAX_TOKEN_ID, TokenBudget, TokenizerTooLargeError, check_count,
+                     check_special_tokens_size, check_token_id, count_lines)
+from .load import parse_data_gym, parse_data_gym_with_specials, parse_tiktoken_bpe
 from .minbpe_format import parse_minbpe_model
 from .train import RAW_PAT_STR
 
@@ -98,37 +103,8 @@ def check_usable(enc: Any, source: str) -> None:
 
 
 # ------------------------------------------------------- sizes, before building
-def _json_object(data: bytes, source: str, what: str) -> dict:
-    try:
-        root = json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{source}: not valid JSON ({exc}); upload {what} itself") from None
-    if not isinstance(root, dict):
-        raise ValueError(f"{source}: expected a JSON object; upload {what}")
-    return root
-
-
-def check_tokenizer_json_size(data: bytes, source: str) -> None:
-    """Refuse a ``tokenizer.json`` whose vocabulary, merges or added tokens pass `engine.limits`."""
-    root = _json_object(data, source, "a Hugging Face tokenizer.json")
-    model = root.get("model")
-    if isinstance(model, dict):
-        vocab, merges = model.get("vocab"), model.get("merges")
-        if isinstance(vocab, dict):
-            check_count(len(vocab), "vocabulary entries", source)
-            budget = TokenBudget(source)
-            for token in vocab:
-                budget.add(len(str(token).encode("utf-8")), f"model.vocab entry {str(token)[:40]!r}")
-        if isinstance(merges, list):
-            check_count(len(merges), "merges", source)
-    added = root.get("added_tokens")
-    if isinstance(added, list):
-        check_count(len(added), "added tokens", source, MAX_SPECIAL_TOKENS)
-
-
-def check_tekken_size(data: bytes, source: str) -> None:
-    """Refuse a Tekken ``.json`` whose vocabulary or special tokens pass `engine.limits`."""
-    root = _json_object(data, source, "a Mistral tekken_*.json file")
+def check_tekken_size(root: dict, source: str) -> None:
+    """Refuse a parsed Tekken ``.json`` whose vocabulary or special tokens pass `engine.limits`."""
     vocab, config = root.get("vocab"), root.get("config")
     if isinstance(vocab, list):
         check_count(len(vocab), "vocabulary entries", source)
@@ -138,10 +114,15 @@ def check_tekken_size(data: bytes, source: str) -> None:
             if isinstance(raw, str):
                 budget.add(len(raw) * 3 // 4, f"vocab[{i}]")  # base64: 4 characters per 3 bytes
     if isinstance(config, dict):
-        for key, limit in (("default_vocab_size", None), ("default_num_special_tokens", MAX_SPECIAL_TOKENS)):
+        for key, limit in (("default_vocab_size", MAX_TOKEN_ID), ("default_num_special_tokens", MAX_SPECIAL_TOKENS)):
             value = config.get(key)
             if isinstance(value, int):
-                check_count(value, key.replace("_", " "), source, *(() if limit is None else (limit,)))
+                check_count(value, key.replace("_", " "), source, limit)
+    listed = root.get("special_tokens")
+    if isinstance(listed, list):
+        check_special_tokens_size((item["token_str"] for item in listed
+                                   if isinstance(item, dict) and isinstance(item.get("token_str"), str)),
+                                  source, "special_tokens")
 
 
 def check_sentencepiece_size(model: Any, source: str) -> None:
@@ -157,22 +138,77 @@ def _stem(filename: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]+", "-", filename.rsplit("/", 1)[-1].rsplit(".", 1)[0]).strip("-")[:40] or "uploaded"
 
 
-def _load_model_file(kind: str, filename: str, data: bytes) -> Any:
-    """A tokenizer.json, SentencePiece or Tekken file -> its encoding, sizes checked first."""
-    name = f"{_stem(filename)}-{short_hash(kind, data)}"
-    if kind == "tokenizer.json":
-        from .families.hf_tokenizer_json import load_tokenizer_json
+def _what_it_is(data: bytes, filename: str) -> FileKind:
+    """The kind of an upload from its content (a JSON file parsed within `engine.limits` to tell which)."""
+    found = sniff(data)
+    if found.kind == "json":
+        found = describe_json(load_json_bounded(data, name=filename))
+    return found
 
-        check_tokenizer_json_size(data, filename)
-        return load_tokenizer_json(data, name=name, source=filename)
+
+def _check_kind(kind: str, data: bytes, filename: str) -> None:
+    """`WrongFileKindError` saying what the file is when its content is plainly another kind than `kind`."""
+    found = sniff(data)
+    if found.kind == kind or found.kind in ("text", "binary") or found.guessed:
+        return  # the parser says what is wrong, naming the line
+    if kind == "json":  # a tokenizer.json or Tekken upload: which JSON file it is, the caller tells
+        raise WrongFileKindError(filename, "a JSON file", found.title, found.how_to_upload())
+    found = _what_it_is(data, filename)
+    if found.kind != kind:
+        raise WrongFileKindError(filename, KIND_TITLES[kind], found.title, found.how_to_upload())
+
+
+def _known_rank_file(data: bytes, filename: str) -> Any:
+    """A rank file that is byte for byte a shipped model's (Llama 3's tokenizer.model is one): that model's
+    encoding -- split pattern, special tokens, id offset -- under an upload name; None for any other file."""
+    from .families.tiktoken_models import ModelEncoding, _first_ranks
+    from .families.tiktoken_specs import MODEL_SPECS
+
+    sha = hashlib.sha256(data).hexdigest()
+    spec = next((spec for spec in MODEL_SPECS.values() if spec.file[1] == sha), None)
+    if spec is None:
+        return None
+    ranks = parse_tiktoken_bpe(data, source=filename)
+    if spec.n_ranks is not None:
+        ranks = _first_ranks(ranks, spec.n_ranks, filename)
+    specials = {tok: spec.special_start + i for i, tok in enumerate(spec.specials)}
+    return ModelEncoding(f"{_stem(filename)}-{spec.name}-{sha[:8]}", pat_str=spec.pat_str, ranks=ranks,
+                         special_tokens=specials, eot=spec.eot, id_offset=spec.id_offset,
+                         normalization=spec.normalization, presplit=spec.presplit)
+
+
+def _load_model_file(kind: str, filename: str, data: bytes) -> Any:
+    """A tokenizer.json, SentencePiece or Tekken file -> its encoding: what it is and its sizes checked first."""
+    name = f"{_stem(filename)}-{short_hash(kind, data)}"
+    if kind in ("tokenizer.json", "tekken"):
+        _check_kind("json", data, filename)
+        root = load_json_bounded(data, name=filename)  # depth and size counted before json.loads builds anything
+        found = describe_json(root)
+        if found.kind != kind:
+            raise WrongFileKindError(filename, KIND_TITLES[kind], found.title, found.how_to_upload())
+    if kind == "tokenizer.json":
+        from .families.hf_encoding import HfEncoding
+        from .families.hf_tokenizer_json import spec_from_root
+
+        return HfEncoding(name, spec_from_root(root, filename))
     if kind == "tekken":
         from .families.tekken_format import load_tekken
 
-        check_tekken_size(data, filename)
-        return load_tekken(data, name=name, source=filename)
+        check_tekken_size(root, filename)
+        return load_tekken(root, name=name, source=filename)
     from .families.sentencepiece import SentencePieceEncoding
     from .sentencepiece_model import parse_model_proto
 
+    if sniff(data).kind == "tiktoken":  # Llama 3's "tokenizer.model" is a rank file, not a ModelProto
+        known = _known_rank_file(data, filename)
+        if known is not None:
+            return known
+        lines = count_lines(data)
+        raise WrongFileKindError(
+            filename, KIND_TITLES["sentencepiece"], f"{KIND_TITLES['tiktoken']}, {lines:,} lines",
+            "upload it as 'tiktoken rank file' and pick the model's split pattern (Llama 3 used cl100k_base's); "
+            "its special tokens go in the box beside it")
+    _check_kind(kind, data, filename)
     model = parse_model_proto(data, filename)
     check_sentencepiece_size(model, filename)
     return SentencePieceEncoding(name, model, source=filename)
@@ -201,6 +237,8 @@ def load_tokenizer(
             raise TokenizerTooLargeError(f"{name} is {len(content) / 1e6:.1f} MB; the limit for a tokenizer file is "
                                          f"{MAX_FILE_BYTES / 1e6:.0f} MB. Use a smaller tokenizer.")
     stem = _stem(filename)
+    if kind in ("tiktoken", "minbpe", "data_gym"):
+        _check_kind(kind, data, filename)
     if kind in ("tokenizer.json", "sentencepiece", "tekken"):
         enc = _load_model_file(kind, filename, data)
         check_usable(enc, filename)
@@ -220,15 +258,17 @@ def load_tokenizer(
         if encoder_json is None:
             raise ValueError("upload encoder.json too: it holds the ids (vocab.bpe holds the merges)")
         json_name, json_data = encoder_json
-        ranks = parse_data_gym(data, json_data, vocab_source=filename, encoder_source=json_name)
         # encoder.json's ids past the merges are special tokens, e.g. GPT-2's <|endoftext|> 50256
-        special_ids = {k: v for k, v in json.loads(json_data).items() if v >= len(ranks)}
+        ranks, special_ids = parse_data_gym_with_specials(data, json_data, vocab_source=filename,
+                                                          encoder_source=json_name)
         data = data + json_data
     next_id = max([len(ranks) - 1, *special_ids.values()]) + 1
     for tok in special_tokens:
         if tok not in special_ids:
             special_ids[tok] = next_id
             next_id += 1
+    check_special_tokens_size(special_ids, filename, "special tokens")
+    check_token_id(next_id - 1, filename, "the last special token")
     name = f"{stem}-{short_hash(data, pattern, json.dumps(special_ids))}"
     enc = Encoding(name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=special_ids)
     check_usable(enc, filename)

@@ -30,7 +30,11 @@ from itertools import count, repeat
 from operator import add, mul
 from typing import Any
 
+from ..errors import JsonLimitError, WrongFileKindError
+from ..file_kinds import describe_json, unsupported_error
 from ..gpt2_bytes import BYTE_TO_CHAR
+from ..json_limits import load_json_bounded
+from ..limits import MAX_SPECIAL_TOKENS, TokenBudget, check_count, check_special_tokens_size, check_token_id
 from ..load import read_data_file
 from .hf_bpe import KEY, BpeModel
 from .hf_pipeline import (
@@ -107,12 +111,57 @@ class HfTokenizerSpec:
 
 
 def parse_tokenizer_json(data: bytes | str, source: str = "tokenizer.json") -> HfTokenizerSpec:
-    """Parse and check a ``tokenizer.json``; ValueError naming the file, the JSON path and the fix."""
+    """Parse and check a ``tokenizer.json``; ValueError naming the file, the JSON path and the fix.
+
+    In this order, each before anything is built: the JSON's depth and size (`load_json_bounded`),
+    what the file is (a tokenizer.json at all, and its model type: `engine.file_kinds`), the
+    counts and lengths of its vocabulary, merges and added tokens (`check_tokenizer_json_size`).
+    """
     try:
-        root = json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{source}: not valid JSON ({exc}); upload the tokenizer.json file itself") from None
+        root = load_json_bounded(data, name=source)
+    except JsonLimitError:
+        raise
+    except ValueError as exc:
+        raise ValueError(f"{exc}; upload the tokenizer.json file itself") from None
+    return spec_from_root(root, source)
+
+
+def spec_from_root(root: Any, source: str) -> HfTokenizerSpec:
+    """`parse_tokenizer_json` of an already parsed file (`load_json_bounded`)."""
+    found = describe_json(root)
+    if found.kind != "tokenizer.json":
+        raise WrongFileKindError(source, "a Hugging Face tokenizer.json", found.title, found.how_to_upload())
+    if not found.supported:
+        raise unsupported_error(found, source)
+    check_tokenizer_json_size(root, source)
     return _spec(root, _Where(source))
+
+
+def check_tokenizer_json_size(root: dict, source: str) -> None:
+    """Refuse a parsed ``tokenizer.json`` whose vocabulary, merges, ids or added tokens pass `engine.limits`:
+    counted on the JSON values, before any table or matcher is built from them."""
+    model = root.get("model")
+    if isinstance(model, dict):
+        vocab, merges = model.get("vocab"), model.get("merges")
+        if isinstance(vocab, dict):
+            check_count(len(vocab), "vocabulary entries", source)
+            budget = TokenBudget(source)
+            for token, tid in vocab.items():
+                budget.add(len(token.encode("utf-8", "surrogatepass")), f"model.vocab entry {token[:40]!r}")
+                if type(tid) is int:
+                    check_token_id(tid, source, f"$.model.vocab[{token[:40]!r}]")
+        if isinstance(merges, list):
+            check_count(len(merges), "merges", source)
+    added = root.get("added_tokens")
+    if isinstance(added, list):
+        check_count(len(added), "added tokens", source, MAX_SPECIAL_TOKENS,
+                    real="real tokenizers have at most a few thousand (DeepSeek V4: 1,283)")
+        items = [item for item in added if isinstance(item, dict)]
+        check_special_tokens_size((item["content"] for item in items if isinstance(item.get("content"), str)),
+                                  source, "$.added_tokens")
+        for i, item in enumerate(items):
+            if type(item.get("id")) is int:
+                check_token_id(item["id"], source, f"$.added_tokens[{i}].id")
 
 
 def _spec(root: Any, where: _Where, compact: tuple[dict[str, int], tuple] | None = None) -> HfTokenizerSpec:

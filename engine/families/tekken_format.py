@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
+from typing import Any
 
+from ..errors import JsonLimitError, WrongFileKindError
+from ..file_kinds import describe_json
+from ..json_limits import load_json_bounded
 from .tiktoken_models import ModelEncoding
 from .tiktoken_specs import TEKKEN_NAMED_SPECIALS, tekken_specials
 
 
-def load_tekken(data: bytes | str, *, name: str = "tekken", source: str = "<tekken .json>") -> ModelEncoding:
+def load_tekken(data: bytes | str | dict[str, Any], *, name: str = "tekken", source: str = "<tekken .json>") -> ModelEncoding:
     """A `ModelEncoding` from a Mistral Tekken ``tekken_*.json`` file, with mistral-common's rules.
 
     Rules (mistral-common 1.13.1's `Tekkenizer`): ``config.default_num_special_tokens``
@@ -29,11 +32,19 @@ def load_tekken(data: bytes | str, *, name: str = "tekken", source: str = "<tekk
     entries are used.  Special tokens are never read out of text by the
     reference; here they are refused or allowed like any encoding's.
     """
-    try:
-        payload = json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{source}: not valid JSON ({exc}); expected a Mistral tekken_*.json file") from None
+    if isinstance(data, (bytes, str)):
+        try:
+            payload = load_json_bounded(data, name=source)
+        except JsonLimitError:
+            raise
+        except ValueError as exc:
+            raise ValueError(f"{exc}; expected a Mistral tekken_*.json file") from None
+    else:  # already parsed (engine.tokenizer_files reads the JSON once, to tell what the file is)
+        payload = data
     if not isinstance(payload, dict) or not isinstance(payload.get("config"), dict) or not isinstance(payload.get("vocab"), list):
+        found = describe_json(payload)
+        if found.kind not in ("json", "tekken"):
+            raise WrongFileKindError(source, "a Mistral Tekken .json file", found.title, found.how_to_upload())
         raise ValueError(f"{source}: expected an object with 'config' and 'vocab' (a Mistral tekken_*.json file)")
     config = payload["config"]
     try:
