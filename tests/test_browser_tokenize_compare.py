@@ -69,7 +69,8 @@ def test_copy_all_ids_puts_them_on_the_clipboard(page: Page, encs):
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     text = "Copy me: 1234567 ünïcode"
     page.goto("/?enc=gpt2&ws=0&text=" + quote(text))
-    button = page.locator("button.copy")  # by class: its name changes while it says "Copied"
+    # by class: its name changes while it says "Copied" (the sidebar's share-link button is another)
+    button = page.get_by_test_id("stMain").locator("button.copy")
     expect(button).to_have_text(f"Copy all {len(encs['gpt2'].encode(text))} ids", timeout=FIRST)
     button.click()
     expect(button).to_have_text("Copied ✓")
