@@ -148,7 +148,7 @@ def off_turn(*encs: engine.Encoding) -> ContextManager[None]:
     Built-in patterns run in linear time and keep the turn (giving it back costs a wait to get it again).
     """
     if any(enc.split_time_limit is not None for enc in encs):
-        return script_gate.released()
+        return script_gate.user_pattern()  # also one such pattern at a time: each burns a core while it runs
     return contextlib.nullcontext()
 
 

@@ -11,6 +11,12 @@ A run that waits for something outside this process (a job: training, a big enco
 scan in a worker process) gives its turn back meanwhile (`released`), so two users training never
 hold up everyone else.  A turn not granted within MAX_WAIT seconds is taken anyway: a run is late,
 never stuck.  Fragment reruns (a control that redraws only its part) do not take turns.
+
+A user's split pattern (an uploaded tokenizer.json's Split, a typed tiktoken pattern) may backtrack
+until its time limit stops it; `user_pattern` runs it off the turns, and at most
+MAX_USER_PATTERNS of them at once server-wide: the `regex` module lets go of the GIL while it
+matches, so each one running burns a whole core, and two tabs of one attacker would take both
+(bench/bench_hostile_regex.py measures another session's reruns meanwhile).
 """
 from __future__ import annotations
 
@@ -22,6 +28,7 @@ from typing import Iterator
 
 MAX_RUNNING = 2  # more would not help: the runs share one GIL; two overlap one's waits with the other's work
 MAX_WAIT = 20.0  # seconds
+MAX_USER_PATTERNS = 1  # users' split patterns matching at once, server-wide (each may burn a core)
 
 _log = logging.getLogger(__name__)
 
@@ -117,6 +124,24 @@ def released() -> Iterator[None]:
     finally:
         if had:
             _take(returning=True)
+
+
+_patterns = Gate(MAX_USER_PATTERNS)
+
+
+@contextmanager
+def user_pattern() -> Iterator[None]:
+    """Run a user's split pattern: with this run's turn given back (`released`), and in one of
+    MAX_USER_PATTERNS places shared by the server (taken anyway after MAX_WAIT seconds, like a turn)."""
+    with released():
+        got = _patterns.acquire(MAX_WAIT)
+        if not got:
+            _log.warning("a user's split pattern went ahead without a place after %.0f s", MAX_WAIT)
+        try:
+            yield
+        finally:
+            if got:
+                _patterns.release()
 
 
 def holding() -> bool:

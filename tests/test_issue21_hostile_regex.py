@@ -88,31 +88,35 @@ def test_split_time_limit_says_which_encodings_run_a_users_pattern(short_limit):
         assert engine.get_encoding(name).split_time_limit is None, name
 
 
-def test_the_split_runs_off_the_turns(short_limit, monkeypatch):
-    """While a session's hostile split runs, both turns stay free for the other sessions."""
+def test_the_split_runs_off_the_turns_one_at_a_time(short_limit, monkeypatch):
+    """While two tabs' hostile splits run, both turns stay free for the other sessions, and only one
+    of the splits matches at a time (each burns a core: two would take the server's both)."""
     from playground import encodings, script_gate
 
     monkeypatch.setattr(script_gate, "_turns", script_gate.Gate(2))
+    monkeypatch.setattr(script_gate, "_patterns", script_gate.Gate(1))
     enc = hostile()
-    started, free_during = threading.Event(), []
-    failure: list[BaseException] = []
+    started = threading.Barrier(3)
+    failures: list[BaseException] = []
 
-    def hostile_run():
+    def tab(k: int) -> None:
         with script_gate.turn():
-            started.set()
+            started.wait(5)
             try:
-                encodings.encode("hostile", enc, TEXT + "x", "text")
+                encodings.encode("hostile", enc, TEXT + str(k), "text")
             except engine.SplitTimeoutError as error:
-                failure.append(error)
+                failures.append(error)
 
-    runner = threading.Thread(target=hostile_run)
-    runner.start()
-    assert started.wait(5)
-    time.sleep(0.1)  # inside the split now
-    free_during.append(script_gate._turns.free())
-    runner.join(10)
-    assert failure and free_during == [2]
-    assert script_gate._turns.free() == 2  # the turn was taken back and given back once
+    tabs = [threading.Thread(target=tab, args=(k,)) for k in range(2)]
+    for t in tabs:
+        t.start()
+    started.wait(5)
+    time.sleep(0.2)  # both inside encode now: one splitting, one waiting for the place
+    free_turns, free_places = script_gate._turns.free(), script_gate._patterns.free()
+    for t in tabs:
+        t.join(30)
+    assert len(failures) == 2 and (free_turns, free_places) == (2, 0)
+    assert script_gate._turns.free() == 2 and script_gate._patterns.free() == 1  # all given back once
 
 
 def test_compare_with_the_hostile_upload_says_why(short_limit):

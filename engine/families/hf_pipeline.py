@@ -31,6 +31,10 @@ Traps this module handles:
   one budget for the whole text (every step, every piece), passed down as a
   ``deadline`` and handed to each `regex` call as its ``timeout=``.  The
   built-in forms (GPT-2's split, ``Digits``) run in linear time and have none.
+  The `regex` module counts ``timeout=`` in the process's CPU time, so the
+  limit bounds the CPU a pattern burns; on a machine short of cores the wall
+  time is longer (a 2 s limit: 2.0 s of CPU, 3-8 s of wall time measured
+  here on 2 cores shared by many processes).
 
 `SplitStep.split` is the fast path (one C-level `regex.split` for the common
 ``Isolated`` behaviour); `SplitStep.spans` is the plain reference, tested equal.
