@@ -222,3 +222,12 @@ def test_own_tokenizers_and_long_settings_left_out_are_named_both_ways():
     opened = run_view("tokenize_view", query=dict(at.query_params.items()), _net=True)
     told = [m for m in _messages(opened) if "could not carry" in m]
     assert told and "1 tokenizer the sender trained or uploaded" in told[0] and "Decode ids" in told[0], told
+
+
+def test_wrong_app_wide_values_are_named():
+    at = run_view("tokenize_view", query={"sp": "bogus", "ws": "maybe", "tok": "-1", "tenc": "nope"}, _net=True)
+    _assert_page_ok(at)
+    told = " ".join(_messages(at))
+    for part in ("sp=bogus", "ws=maybe", "tok=-1", "tenc=nope"):
+        assert part in told, (part, told)
+    assert at.session_state[state.SPECIAL] == "text" and at.session_state[state.TOKEN_ID] is None
