@@ -33,6 +33,8 @@ from typing import Any
 import streamlit as st
 
 import engine
+from engine.errors import JsonLimitError
+from engine.json_limits import scan_json
 from engine.chat import FIELDS, FORMAT_OF_ENCODING, FORMATS, ROLES, ChatFormatError, Message, messages_from_json
 from playground import encodings, html, state
 from playground.drawing import draw, header
@@ -112,7 +114,10 @@ def _json(data: bytes, what: str, fix: str) -> Any:
     """json.loads with every failure as a ChatFormatError (nesting past Python's recursion limit included:
     a crafted file must get a message, not a traceback)."""
     try:
+        scan_json(data, source="this JSON")  # depth and size counted on the bytes, before json.loads recurses
         return json.loads(data.decode("utf-8"))
+    except JsonLimitError as error:
+        raise ChatFormatError(f"{what}: {error}") from None
     except RecursionError:
         raise ChatFormatError(f"{what}: its JSON is nested too deeply to read (a conversation is a list of flat "
                               "messages, two or three levels deep)") from None

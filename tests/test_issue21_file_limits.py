@@ -255,3 +255,24 @@ def test_gpt2_encoder_json_pair_still_loads():
     enc = load_tokenizer("data_gym", ("vocab.bpe", vocab), ("encoder.json", enc_json), pat_str=engine.R50K_PAT_STR)
     assert enc.special_tokens == {"<|endoftext|>": 50256}
     assert enc.encode("hello world<|endoftext|>", allowed_special="all") == [31373, 995, 50256]
+
+
+# ------------------------------------------------------------------ the chat import and tool-call JSON use the scan
+def test_chat_import_is_scanned_before_json_loads():
+    from engine.chat import ChatFormatError
+    from playground import chat_view
+
+    with pytest.raises(ChatFormatError, match=r"nested at least 100,000 levels deep; the limit is 100 levels"):
+        chat_view.parse_json(deep())
+
+
+@pytest.mark.parametrize("name", ["llama3", "mistral-tekken"])
+def test_a_deeply_nested_tool_call_is_a_chat_error_not_a_recursion_error(name):
+    from engine.chat import ChatFormatError, Message, chat_tokens
+
+    nested = "[" * 5_000 + "]" * 5_000
+    conversation = [Message.from_dict({"role": "user", "content": "hi"}),
+                    Message.from_dict({"role": "assistant", "content": nested, "call": "get_weather"}),
+                    Message.from_dict({"role": "tool", "content": nested, "tool_call_id": "abcdefghi"})]
+    with pytest.raises(ChatFormatError, match=r"nested at least 5,000 levels deep; the limit is 100 levels"):
+        chat_tokens([m.to_dict() for m in conversation], engine.get_encoding(name))

@@ -28,6 +28,8 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
+from ..errors import JsonLimitError
+from ..json_limits import load_json_bounded
 from .base import Builder, ChatFormatError, ChatTokens, Message, ignored_names
 
 MARKERS = {
@@ -43,7 +45,9 @@ def tool_call_json(m: Message) -> str:
         raise ChatFormatError(f"{m.call!r} is one of Llama's built-in tools, which llama-models writes as a Python "
                               "call (not modelled here): rename the tool or clear 'call'")
     try:
-        arguments: Any = json.loads(m.content)
+        arguments: Any = load_json_bounded(m.content, name="the tool call's arguments")
+    except JsonLimitError as error:  # json.loads would end in a RecursionError
+        raise ChatFormatError(str(error)) from None
     except ValueError:
         arguments = m.content
     if not isinstance(arguments, dict):

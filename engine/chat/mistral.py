@@ -25,16 +25,20 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
+from ..errors import JsonLimitError
+from ..json_limits import load_json_bounded
 from .base import Builder, ChatFormatError, ChatTokens, Message, a, ignored_names
 
 # The name a refusal gives: the model's tokenizer, not the instruct version it shares (Tekken uses v3's rules).
 NAMES = {"mistral-v1": "Mistral v1", "mistral-v3": "Mistral v3", "mistral-tekken": "Mistral Tekken"}
 
 
-def _json_or_text(text: str) -> Any:
+def _json_or_text(text: str, what: str) -> Any:
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
+        return load_json_bounded(text, name=what)
+    except JsonLimitError as error:  # json.loads would end in a RecursionError
+        raise ChatFormatError(str(error)) from None
+    except ValueError:  # not JSON: the text itself
         return text
 
 
@@ -88,7 +92,7 @@ def render(enc: object, messages: Sequence[Message], version: str) -> ChatTokens
             if m.call:
                 if version == "v1":
                     raise ChatFormatError(f"{fmt} has no tool calls: use mistral-v3 or mistral-tekken, or clear 'call'")
-                call = {"name": m.call, "arguments": _json_or_text(m.content)}
+                call = {"name": m.call, "arguments": _json_or_text(m.content, "the tool call's arguments")}
                 if m.tool_call_id and m.tool_call_id != "null":
                     call["id"] = m.tool_call_id
                 b.special("[TOOL_CALLS]")
@@ -102,7 +106,7 @@ def render(enc: object, messages: Sequence[Message], version: str) -> ChatTokens
             if not m.tool_call_id:
                 raise ChatFormatError(f"{fmt} needs the tool call id on a tool message: fill in tool_call_id")
             b.special("[TOOL_RESULTS]")
-            b.content(json.dumps({"content": _json_or_text(m.content), "call_id": m.tool_call_id}, ensure_ascii=False))
+            b.content(json.dumps({"content": _json_or_text(m.content, "the tool result"), "call_id": m.tool_call_id}, ensure_ascii=False))
             b.special("[/TOOL_RESULTS]")
     return ChatTokens(f"mistral-{version}", enc.name, tuple(b.segments), priming=0,
                       note=ignored_names(fmt, [m for m in messages if m.role != "tool"]))
