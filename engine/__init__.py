@@ -38,7 +38,10 @@ byte offsets:
   Tekken), `SentencePieceEncoding` (Mistral v1/v3), `HfEncoding` (DeepSeek V4), each
   with the `Encoding` API; loaders for users' files: `load_tekken`,
   `load_sentencepiece_model`, `load_tokenizer_json`, and `load_tokenizer` (every
-  format, size-limited and checked: `TokenizerTooLargeError`, `UnusableTokenizerError`);
+  format, size-limited and checked: `TokenizerTooLargeError`, `UnusableTokenizerError`,
+  `JsonLimitError`; what a file is, from its content: `sniff` / `describe_json`, and
+  `WrongFileKindError` / `UnsupportedModelError` saying it); `load_json_bounded` (any
+  JSON a user hands the app: depth and size counted before `json.loads`);
 - `catalog` (each built-in's maker and models, aliases), `search_encodings`
   (a model name or words -> encodings), `family_note` / `token_note` (how a
   family splits and merges; what a ``▁`` or ``<0x0A>`` token is);
@@ -90,6 +93,9 @@ from .families.hf_tokenizer_json import load_tokenizer_json, parse_tokenizer_jso
 from .families.sentencepiece import SentencePieceEncoding, SentencePieceTrace, load_sentencepiece_model
 from .families.tekken_format import load_tekken
 from .families.tiktoken_models import ModelEncoding
+from .errors import JsonLimitError, UnsupportedModelError, WrongFileKindError
+from .file_kinds import FileKind, describe_json, sniff
+from .json_limits import load_json_bounded, scan_json
 from .limits import TokenizerTooLargeError
 from .tokenizer_files import UnusableTokenizerError, load_tokenizer
 
@@ -168,6 +174,8 @@ __all__ = [
     "ModelEncoding", "SentencePieceEncoding", "SentencePieceTrace", "HfEncoding",
     "load_tekken", "load_sentencepiece_model", "load_tokenizer_json", "parse_tokenizer_json",
     "load_tokenizer", "TokenizerTooLargeError", "UnusableTokenizerError",
+    "JsonLimitError", "UnsupportedModelError", "WrongFileKindError", "FileKind", "sniff", "describe_json",
+    "load_json_bounded", "scan_json",
     # the catalog of built-in encodings and the families' explainers
     "CatalogEntry", "catalog", "canonical_name", "search_encodings", "FamilyNote", "Stage", "family_note", "token_note",
     # helper submodules
