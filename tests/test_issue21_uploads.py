@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import gzip
+import time
 import tomllib
 import weakref
 from pathlib import Path
@@ -189,8 +190,12 @@ def test_streamlit_session_end_releases_the_uploads():
     name = next(iter(at.session_state[state.CUSTOM]))
     gone = weakref.ref(at.session_state[state.CUSTOM][name])
     assert uploads.STORE.used() > 0
+    collections = uploads.given_back
     caching.clear_session_resource_cache(session_id)  # what AppSession does on disconnect
-    gc.collect()
+    deadline = time.monotonic() + 10
+    while uploads.given_back == collections and time.monotonic() < deadline:  # its collection, a second later
+        time.sleep(0.05)
+    assert uploads.given_back == collections + 1
     assert uploads.STORE.used() == 0 and uploads.STORE.session_ids() == []
     assert gone() is None
     # a reconnect to the same session finds its list empty, and is told why
