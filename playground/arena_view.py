@@ -5,7 +5,9 @@ Every built-in encoding (``engine.list_tokenizer_names()``, an alias such as
 the app-wide text; the user can leave some out.  The ranking is
 `engine.arena.rank_counts` (rank 1 = fewest tokens, ties share a rank); the
 language matrix is `engine.arena.language_matrix`, measured now on the
-samples of ``engine/data/languages.json``, not read from a stored table.
+samples of ``engine/data/languages.json``, not read from a stored table,
+plus the user's own sentences (at most `MAX_OWN`, kept in session state);
+it downloads as CSV (one row per cell) and JSON (one record per language).
 
 Counts are cached per (tokenizer, text, policy) as plain integers, so a
 deselection or a return visit costs nothing; a text past
@@ -13,6 +15,7 @@ deselection or a return visit costs nothing; a text past
 """
 from __future__ import annotations
 
+import json
 from dataclasses import asdict
 
 import altair as alt
@@ -22,7 +25,7 @@ import streamlit as st
 import engine
 from engine.arena import ArenaEntry
 from playground import encodings, html, render_cache, state
-from playground.drawing import header, refuse_message
+from playground.drawing import header, refuse_message, slug
 from playground.escaping import md
 from playground.live_input import text_box
 
@@ -31,6 +34,16 @@ K_METRIC = "arena_metric"
 K_SEEN = "_arena_offered"  # the names the pills offered last time
 ROW = 22  # pixels per language in the heatmap
 METRICS = {"vs_english": "× English", "vs_best": "× best tokenizer", "tokens": "tokens"}
+K_OWN = "arena_own_sentences"  # the user's own heatmap rows: [{"code", "language", "text"}], oldest first
+K_OWN_LANG = "arena_own_language"
+K_OWN_TEXT = "arena_own_text"
+K_OWN_KEEP = "arena_own_keep"
+K_OWN_ERROR = "_arena_own_error"
+MAX_OWN = 8  # own sentences kept per session
+MAX_OWN_LANGUAGE = 40  # characters of a language name
+MAX_OWN_TEXT = 1_000  # characters of one sentence
+OWN_CODE = "yours-"  # + a number: the code of an own sentence, shown after its name
+FULL = f"The heatmap keeps at most {MAX_OWN} of your sentences: remove one to add another."
 
 
 def all_names() -> tuple[list[str], dict[str, str]]:
@@ -174,9 +187,10 @@ def _dark_above(cells: pd.DataFrame, metric: str) -> float:
 
 @st.fragment
 def _languages(names: list[str]) -> None:
-    """The language heatmap (a fragment: "Colour by" redraws only this)."""
+    """The language heatmap (a fragment: "Colour by", adding or removing a sentence redraw only this)."""
     st.subheader("Across languages")
-    matrix = encodings.language_matrix(tuple(names), tuple(encodings.resolve(n) for n in names))
+    own = _own_samples()
+    matrix = encodings.language_matrix(tuple(names), tuple(encodings.resolve(n) for n in names), own)
     metric = st.segmented_control("Colour by", list(METRICS), format_func=METRICS.get, key=K_METRIC,
                                   persist_state="session", default="vs_english", required=True)
     cells = pd.DataFrame([{**asdict(c), "label": f"{c.language} ({c.code})"} for c in matrix.cells()])
@@ -185,7 +199,109 @@ def _languages(names: list[str]) -> None:
     st.markdown("**Which language each tokenizer taxes most:** " + "; ".join(
         f"{md(c.encoding)} → {md(c.language)} ({c.vs_english:.1f}× English)" for c in worst) + ".")
     st.altair_chart(_heatmap(cells, names, order, metric), width="stretch", height=ROW * len(order) + 90)
-    st.caption(f"The same message in {len(order)} languages (GTK's translators' translations of one sentence, "
-               "engine/data/languages.json), encoded now by each tokenizer. × English = tokens ÷ that tokenizer's "
+    st.caption(f"The same message in {len(order) - len(own)} languages (GTK's translators' translations of one "
+               "sentence, engine/data/languages.json)"
+               + (f" and your {html.plural(len(own), 'own sentence')} ({OWN_CODE}…)" if own else "")
+               + ", encoded now by each tokenizer. × English = tokens ÷ that tokenizer's "
                "English tokens (the tax a speaker pays); × best tokenizer = tokens ÷ the fewest any chosen "
                "tokenizer needs for that language. Colours on a log scale.")
+    _heatmap_downloads(matrix)
+    _own_sentences(matrix.languages[matrix.reference].text)
+
+
+# ------------------------------------------------------- the heatmap's data
+def heatmap_rows(matrix: engine.LanguageMatrix) -> list[dict]:
+    """One record per (language, tokenizer), the heatmap's cells, for the CSV."""
+    return [{"language": c.language, "code": c.code, "script": c.script, "tokenizer": c.encoding,
+             "tokens": c.tokens, "characters": c.chars, "x_english": round(c.vs_english, 4),
+             "x_best": round(c.vs_best, 4)} for c in matrix.cells()]
+
+
+def heatmap_csv(matrix: engine.LanguageMatrix) -> str:
+    """The cells as CSV.  A text cell starting with = + - @ gets a leading ' (a spreadsheet would run it
+    as a formula, and language names can be the user's own)."""
+    frame = pd.DataFrame(heatmap_rows(matrix))
+    for column in ("language", "code", "script", "tokenizer"):
+        frame[column] = [f"'{v}" if v[:1] in ("=", "+", "-", "@", "\t", "\r") else v for v in frame[column]]
+    return frame.to_csv(index=False)
+
+
+def heatmap_json(matrix: engine.LanguageMatrix) -> str:
+    """The tokenizers, the reference language and per language its sentence and, per tokenizer, the
+    tokens and both ratios."""
+    cells = {(c.code, c.encoding): c for c in matrix.cells()}
+    return json.dumps({
+        "tokenizers": list(matrix.encodings),
+        "reference": matrix.languages[matrix.reference].code if matrix.languages else None,
+        "languages": [{
+            "code": s.code, "language": s.language, "script": s.script, "text": s.text,
+            "yours": s.code.startswith(OWN_CODE),
+            "tokens": {n: cells[(s.code, n)].tokens for n in matrix.encodings},
+            "x_english": {n: round(cells[(s.code, n)].vs_english, 4) for n in matrix.encodings},
+            "x_best": {n: round(cells[(s.code, n)].vs_best, 4) for n in matrix.encodings},
+        } for s in matrix.languages],
+    }, ensure_ascii=False, indent=1)
+
+
+def _heatmap_downloads(matrix: engine.LanguageMatrix) -> None:
+    stem = "arena-languages-" + slug("-".join(matrix.encodings))[:80]
+    with st.container(horizontal=True):  # each button as wide as its label (narrow columns cut it to "Download …")
+        st.download_button("Download CSV", lambda: heatmap_csv(matrix), file_name=f"{stem}.csv", mime="text/csv",
+                           key="arena_lang_csv", icon=":material/download:", on_click="ignore")
+        st.download_button("Download JSON", lambda: heatmap_json(matrix), file_name=f"{stem}.json",
+                           mime="application/json", key="arena_lang_json", icon=":material/download:",
+                           on_click="ignore")
+
+
+# ------------------------------------------------------ your own sentences
+def _own_samples() -> tuple[tuple[str, str, str, str], ...]:
+    """The user's own sentences as (code, language, script, text), in the order they were added."""
+    return tuple((s["code"], s["language"], engine.dominant_script(s["text"]), s["text"])
+                 for s in st.session_state.get(K_OWN, []))
+
+
+def add_own_sentence() -> None:
+    """Form callback: keep the typed language and sentence (checked, bounded) as a new heatmap row."""
+    ss = st.session_state
+    language = " ".join(str(ss.get(K_OWN_LANG) or "").split())[:MAX_OWN_LANGUAGE]
+    text = str(ss.get(K_OWN_TEXT) or "").strip()[:MAX_OWN_TEXT]
+    own = list(ss.get(K_OWN, []))
+    if not language or not text:
+        ss[K_OWN_ERROR] = "Type a language name and a sentence, then press “Add to the heatmap”."
+        return
+    if len(own) >= MAX_OWN:  # the button is disabled then; two quick clicks can still get here
+        ss[K_OWN_ERROR] = FULL
+        return
+    number = 1 + max((int(s["code"][len(OWN_CODE):]) for s in own), default=0)
+    own.append({"code": f"{OWN_CODE}{number}", "language": language, "text": text})
+    ss[K_OWN] = own
+    ss[K_OWN_KEEP] = [s["code"] for s in own]
+    ss.pop(K_OWN_ERROR, None)
+
+
+def keep_own_sentences() -> None:
+    """Multiselect callback: the sentences left out of it are removed."""
+    keep = set(st.session_state.get(K_OWN_KEEP) or [])
+    st.session_state[K_OWN] = [s for s in st.session_state.get(K_OWN, []) if s["code"] in keep]
+
+
+def _own_sentences(reference: str) -> None:
+    own = st.session_state.get(K_OWN, [])
+    with st.expander(f"Add your own sentences ({len(own)} of {MAX_OWN})", expanded=bool(own)):
+        st.caption(f"For a fair × English, translate this English sentence: “{md(reference, 400)}” — your "
+                   "sentences stay in this session (not in the share link).")
+        with st.form("arena_own_form", clear_on_submit=True, border=False):
+            c1, c2 = st.columns([1, 3])
+            c1.text_input("Language", key=K_OWN_LANG, max_chars=MAX_OWN_LANGUAGE, placeholder="e.g. Klingon")
+            c2.text_area("Sentence", key=K_OWN_TEXT, max_chars=MAX_OWN_TEXT, height=80)
+            st.form_submit_button("Add to the heatmap", on_click=add_own_sentence, disabled=len(own) >= MAX_OWN)
+        if len(own) >= MAX_OWN:
+            st.caption(FULL)
+        error = st.session_state.get(K_OWN_ERROR)
+        if error:
+            st.warning(error)
+        if own:
+            st.session_state[K_OWN_KEEP] = [s["code"] for s in own]
+            labels = {s["code"]: f"{s['language']} ({s['code']}): {s['text'][:40]}" for s in own}
+            st.multiselect("Your sentences (remove one with its ×)", list(labels), format_func=labels.get,
+                           key=K_OWN_KEEP, on_change=keep_own_sentences)

@@ -329,10 +329,14 @@ def count(name: str, enc: engine.Encoding, key: str, text: str, policy: str) -> 
         raise
 
 
-@st.cache_resource(max_entries=8, ttl=CACHE_TTL, show_spinner="Encoding 32 languages…")
-def language_matrix(names: tuple[str, ...], _encs: tuple) -> engine.LanguageMatrix:
+@st.cache_resource(max_entries=8, ttl=CACHE_TTL, show_spinner="Encoding the language samples…")
+def language_matrix(names: tuple[str, ...], _encs: tuple,
+                    own: tuple[tuple[str, str, str, str], ...] = ()) -> engine.LanguageMatrix:
+    """The built-in language samples, then `own` ((code, language, script, text) of the user's own
+    sentences, part of the key), encoded by every encoding."""
+    samples = engine.arena.language_samples() + tuple(engine.arena.LanguageSample(*s) for s in own)
     with off_turn(*_encs):
-        return engine.language_matrix(_encs)
+        return engine.language_matrix(_encs, samples)
 
 
 @st.cache_resource(max_entries=8, ttl=CACHE_TTL, show_spinner="Cutting the text into chunks…")
