@@ -42,6 +42,7 @@ from typing import Any, Iterator, Mapping
 
 from engine.families.catalog import canonical_name, catalog
 from engine.limits import MAX_SPECIAL_TOKENS, MAX_TOKENS
+from playground import memo
 
 BUDGET_BYTES = int(os.environ.get("BPE_UPLOAD_BUDGET_MB", "600")) * 1_000_000
 MAX_NAMES = 100_000  # names remembered for uniqueness (a few MB at most)
@@ -284,6 +285,7 @@ STORE = Store()
 def _on_session_end(tokenizers: SessionTokenizers) -> None:
     """Streamlit's on_release for a session's resource: called when the session's connection closes."""
     if tokenizers.store.release(tokenizers.session_id):
+        memo.forget(tokenizers.forgotten)  # their cached tokens, ids and drawings (keyed by their names)
         _give_back_soon()
 
 

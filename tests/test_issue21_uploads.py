@@ -189,6 +189,9 @@ def test_streamlit_session_end_releases_the_uploads():
     (session_id,) = uploads.STORE.session_ids()
     name = next(iter(at.session_state[state.CUSTOM]))
     gone = weakref.ref(at.session_state[state.CUSTOM][name])
+    from playground import render_cache
+    render_cache.ids(name, at.session_state[state.CUSTOM][name], "the cat sat", "text")  # a cached result of it
+    assert any(key[0] == name for key in render_cache._ids.memo._store)
     assert uploads.STORE.used() > 0
     collections = uploads.given_back
     caching.clear_session_resource_cache(session_id)  # what AppSession does on disconnect
@@ -196,6 +199,7 @@ def test_streamlit_session_end_releases_the_uploads():
     while uploads.given_back == collections and time.monotonic() < deadline:  # its collection, a second later
         time.sleep(0.05)
     assert uploads.given_back == collections + 1
+    assert not any(key[0] == name for key in render_cache._ids.memo._store)  # its cached results went too
     assert uploads.STORE.used() == 0 and uploads.STORE.session_ids() == []
     assert gone() is None
     # a reconnect to the same session finds its list empty, and is told why
@@ -230,3 +234,31 @@ def test_the_suggested_name_gets_a_suffix_when_other_content_holds_it():
     other = engine.load_tokenizer("tiktoken", ("t.tiktoken", small_rank_file()), None, engine.O200K_PAT_STR, [])
     with pytest.raises(uploads.TokenizerNameError, match="another tokenizer"):
         two.add(other, max_count=3, name="my-tiktoken")
+
+
+# ---------------------------------------------------- item 15: caches bounded by bytes
+def test_shared_memos_are_bounded_by_bytes():
+    from playground import memo
+
+    store = memo.Memo(max_entries=100, ttl=None, max_bytes=3_000_000)
+    for i in range(3):
+        store.put(("enc", i), tuple(range(100_000)))  # about 3.6 MB of ints each: past the bound, never kept
+    assert len(store) == 0 and store.bytes == 0
+    small = memo.Memo(max_entries=100, ttl=None, max_bytes=3_000_000)
+    for i in range(10):
+        small.put(("enc", i), tuple(range(10_000)))  # about 0.36 MB each
+    assert 5 <= len(small) <= 9 and small.bytes <= 3_000_000
+    assert small.get(("enc", 9))[0] and not small.get(("enc", 0))[0]  # the oldest went first
+    assert memo.approx_bytes(tuple(range(10_000))) == pytest.approx(360_000, rel=0.3)
+
+
+def test_a_released_tokenizers_cached_results_are_forgotten():
+    from playground import memo
+
+    @memo.shared(max_entries=8)
+    def ids(name: str, text: str) -> tuple[int, ...]:
+        return tuple(map(ord, text))
+
+    ids("mine", "abc"), ids("theirs", "abc")
+    memo.forget({"mine"})
+    assert len(ids.memo) == 1 and ids.memo.get(("theirs", "abc"))[0]
