@@ -183,7 +183,7 @@ def unsupported_error(found: FileKind, source: str) -> UnsupportedModelError:
             source, f"this is {found.title}; only byte-level BPE tokenizer.json files are supported (yet)",
             "for a SentencePiece-style model, upload its tokenizer.model as 'SentencePiece .model' instead")
     return UnsupportedModelError(
-        source, f"$.model.type: model {found.model!r} is not supported (yet): this is {found.title}, "
-                "and this playground runs BPE tokenizers only",
+        source, f"this is {found.title}; {found.model} models are not supported (yet) ($.model.type is "
+                f"{found.model!r}): this playground runs BPE tokenizers only",
         "use a BPE tokenizer (a byte-level BPE tokenizer.json, a SentencePiece BPE .model, a tiktoken rank file "
         "or a Tekken .json)")

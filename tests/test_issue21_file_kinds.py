@@ -70,8 +70,8 @@ def test_tokenizer_json_says_its_model_type_first(build, model, not_said):
     with pytest.raises(UnsupportedModelError) as info:
         load_tokenizer("tokenizer.json", ("tokenizer.json", build()))
     message = str(info.value)
-    assert message.startswith(f"tokenizer.json: $.model.type: model '{model}' is not supported (yet): "
-                              f"this is a Hugging Face tokenizer.json with a {model} model")
+    assert message.startswith(f"tokenizer.json: this is a Hugging Face tokenizer.json with a {model} model")
+    assert f"{model} models are not supported (yet)" in message
     assert not_said not in message
 
 
