@@ -21,8 +21,8 @@ from playground.live_input import text_box
 BASE_ENCODINGS = ("gpt2", "cl100k_base", "o200k_base")
 BUDGET_LIMIT = 1_000_000  # characters counted for the budget
 CONTEXT_PRESETS = {"8k": 8_192, "32k": 32_768, "128k": 128_000, "200k": 200_000, "1M": 1_000_000}
-BAR = 14  # pixels per bar in the token-tax and budget charts
-GAP = 14  # pixels between two scripts' groups of bars
+BAR = 16  # pixels per bar in the token-tax and budget charts (Vega draws about 12 of them, padding aside)
+GAP = 12  # pixels between two scripts' groups of bars
 
 K_SECTION = "gallery_section"
 K_DEMO = "gallery_demo"
