@@ -105,6 +105,8 @@ def sniff(data: bytes) -> FileKind:
     stripped = data.lstrip()
     if stripped[:1] in (b"{", b"["):
         return FileKind("json")
+    if data[:1] == b"\x0a" and len(data) > 4 and data[2] == 0x0A:  # field 1 (pieces), then its field 1 (the piece)
+        return FileKind("sentencepiece")
     lines = _first_lines(data)
     if lines and lines[0].strip() == b"minbpe v1":
         return FileKind("minbpe")
@@ -112,8 +114,6 @@ def sniff(data: bytes) -> FileKind:
         return FileKind("tiktoken")
     if lines and lines[0].startswith(b"#version"):
         return FileKind("data_gym")
-    if data[:1] == b"\x0a" and len(data) > 4 and data[2] == 0x0A:  # field 1 (pieces), then its field 1 (the piece)
-        return FileKind("sentencepiece")
     try:
         head = data[:4096].decode("utf-8")
     except UnicodeDecodeError as exc:

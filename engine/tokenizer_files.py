@@ -6,9 +6,15 @@ SentencePiece BPE ``.model`` and a Mistral Tekken ``.json``.  The parsers in
 `engine.load`, `engine.minbpe_format` and `engine.families` read one format
 each.  Every kind goes through the same gate here:
 
-* **size** (`engine.limits`): the file at most `MAX_FILE_BYTES`, then the
-  vocabulary counted and its token lengths added up *before* an encoding is
-  built (`TokenizerTooLargeError`);
+* **what it is** (`engine.file_kinds`, from the content): a file of another
+  kind is named (`WrongFileKindError`: "tokenizer.model is a tiktoken rank
+  file, not a SentencePiece .model file"), a model type the engine does not
+  run says so first (`UnsupportedModelError`); Llama 3's ``tokenizer.model``
+  picked as SentencePiece is recognised (sha256) and loads as Llama 3;
+* **size** (`engine.limits`): the file at most `MAX_FILE_BYTES`; JSON nesting
+  and value counts scanned before `json.loads` (`engine.json_limits`,
+  `JsonLimitError`); then the vocabulary, ids and special tokens counted and
+  token lengths added up *before* an encoding is built (`TokenizerTooLargeError`);
 * **every byte encodable**: all 256 single bytes are tokens -- or, for
   SentencePiece and ``tokenizer.json``, the model has byte fallback --
   otherwise some text cannot be encoded (`UnusableTokenizerError`);
@@ -16,7 +22,7 @@ each.  Every kind goes through the same gate here:
   digits, whitespace runs) must encode, tokenize and decode back exactly
   (`UnusableTokenizerError`).
 
-Both errors are ValueErrors whose messages name the file and the fix.
+All these errors are ValueErrors whose messages name the file and the fix.
 
 The name is the file's stem plus a hash of everything that defines the
 encoding, so two different uploads never share a name (the playground keys
@@ -37,7 +43,7 @@ from .file_kinds import KIND_TITLES, FileKind, describe_json, sniff
 from .json_limits import load_json_bounded
 from .limits import (MAX_SPECIAL_TOKENS, MAX_TOKEN_ID, TokenBudget, TokenizerTooLargeError, check_count,
                      check_special_tokens_size, check_token_id, count_lines)
-from .load import parse_data_gym, parse_data_gym_with_specials, parse_tiktoken_bpe
+from .load import parse_data_gym_with_specials, parse_tiktoken_bpe
 from .minbpe_format import parse_minbpe_model
 from .train import RAW_PAT_STR
 
