@@ -262,3 +262,17 @@ def test_a_released_tokenizers_cached_results_are_forgotten():
     ids("mine", "abc"), ids("theirs", "abc")
     memo.forget({"mine"})
     assert len(ids.memo) == 1 and ids.memo.get(("theirs", "abc"))[0]
+
+
+def test_the_estimate_before_parsing_covers_what_each_real_file_builds():
+    """The reservation before parsing is never less than the estimate once built, for every kind's real file."""
+    mistral = Path(mistral_common.__file__).parent / "data"
+    cases = {
+        "tekken": ("tekken_240911.json", TEKKEN.read_bytes()),
+        "tokenizer.json": ("tokenizer.json", gzip.decompress((DATA_DIR / "deepseek_v4_tokenizer.json.gz").read_bytes())),
+        "sentencepiece": ("tokenizer.model", (mistral / "mistral_instruct_tokenizer_240323.model.v3").read_bytes()),
+        "tiktoken": ("o200k_base.tiktoken", o200k_rank_file()),
+    }
+    for kind, (filename, data) in cases.items():
+        enc = engine.load_tokenizer(kind, (filename, data), None, engine.O200K_PAT_STR if kind == "tiktoken" else None, [])
+        assert uploads.file_estimate(kind, len(data)) >= uploads.estimate_bytes(enc) > 10_000_000, kind
