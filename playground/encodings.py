@@ -161,23 +161,31 @@ def _in_job(task: str, name: str, enc: engine.Encoding, text: str, policy: str) 
 # Bounds: inline results are for texts up to INLINE_CHARS (about 10 MB of token records at most
 # each); entries also expire after CACHE_TTL so an idle server gives the memory back.
 CACHE_TTL = 900  # seconds
+# ... and the caches of per-text results hold at most these estimated bytes each (playground.memo): a
+# 2 MB paste has ~18 MB of ids per encoding and ~23 MB of token records for its first DRAW_LIMIT
+# characters, so 16 entries of each grew a server by ~1 GB over a dozen pastes (issue 21.15).  Each
+# holds a page of the three default encodings on such a paste (estimates run high: token records
+# weigh about 3x what tracemalloc finds).
+IDS_BYTES = 64_000_000
+RECORDS_BYTES = 96_000_000  # token records and pieces
+DRAWN_BYTES = 32_000_000  # drawings, small inline results
 
 
 # Tuples in a shared memo (playground/memo.py), not `st.cache_data`: that pickled every result it
 # stored and unpickled it on every hit (a few ms per thousand token records, on each rerun).
-@memo.shared(max_entries=16, ttl=CACHE_TTL)
+@memo.shared(max_entries=16, ttl=CACHE_TTL, max_bytes=DRAWN_BYTES)
 def _encode(name: str, _enc: engine.Encoding, text: str, policy: str) -> tuple[int, ...]:
     with off_turn(_enc):
         return tuple(_enc.encode(text, **policy_kwargs(policy)))
 
 
-@memo.shared(max_entries=16, ttl=CACHE_TTL)
+@memo.shared(max_entries=16, ttl=CACHE_TTL, max_bytes=RECORDS_BYTES)
 def _tokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> tuple[engine.Token, ...]:
     with off_turn(_enc):
         return tuple(_enc.tokenize(text, **policy_kwargs(policy)))
 
 
-@memo.shared(max_entries=16, ttl=CACHE_TTL)
+@memo.shared(max_entries=16, ttl=CACHE_TTL, max_bytes=RECORDS_BYTES)
 def _pretokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> tuple[engine.Piece, ...]:
     with off_turn(_enc):
         return tuple(_enc.pretokenize(text, **policy_kwargs(policy)))

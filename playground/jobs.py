@@ -18,7 +18,7 @@ the built-in vocabularies loaded (`playground.job_preload`):
 * **failures remembered**: a job that failed or timed out is not run again for
   the same input (`_FAILED`), so a rerun does not pay the cost twice;
 * **results cached**: finished results are kept in a bounded LRU (`_RESULTS`,
-  by a weight budget), keyed by the caller's key, which always names the
+  by a weight budget and by their estimated bytes), keyed by the caller's key, which always names the
   encoding and a digest of the input -- a result is only ever found again by a
   session that sent the same input.
 
@@ -39,7 +39,7 @@ from typing import Any, Callable, Hashable
 
 import streamlit as st
 
-from playground import job_tasks, script_gate
+from playground import job_tasks, memo, script_gate
 from playground.escaping import md
 from playground.job_process import JobProcess
 
@@ -47,6 +47,9 @@ APP_ROOT = str(Path(__file__).resolve().parent.parent)  # the checkout: `playgro
 MAX_WORKERS = 2  # job processes at once, server-wide (this machine has 2 cores)
 POLL = 0.1  # seconds between status redraws (each one lets Streamlit cancel the run)
 RESULT_BUDGET = 40_000_000  # total weight (≈ characters of input) of cached results
+# ... and their memory (playground.memo.approx_bytes): a 2 MB paste encodes to ~18 MB of ids per encoding,
+# so the weight alone kept 20 of them (360 MB); this keeps one paste under five encodings (issue 21.15).
+RESULT_BYTES = 96_000_000
 MAX_FAILED = 256
 
 _SLOTS = threading.BoundedSemaphore(MAX_WORKERS)
@@ -54,6 +57,7 @@ _LOCK = threading.Lock()
 _RESULTS: OrderedDict[Hashable, tuple[int, Any]] = OrderedDict()
 _FAILED: OrderedDict[Hashable, Exception] = OrderedDict()
 _weight = 0
+_bytes = 0  # estimated bytes of the cached results
 _context: Any = None
 _running: dict[int, str] = {}  # pid -> task, jobs alive right now
 started = 0  # jobs started since the server began (tests and the load bench read it)
@@ -119,15 +123,23 @@ def _cached(key: Hashable) -> tuple[bool, Any]:
 
 
 def _remember(key: Hashable, weight: int, value: Any) -> None:
-    global _weight
+    global _weight, _bytes
+    size = memo.approx_bytes(value)  # outside the lock: sampled, microseconds
     with _LOCK:
-        if key in _RESULTS:
+        if key in _RESULTS or size > RESULT_BYTES:  # a result past the whole budget is not kept
             return
-        _RESULTS[key] = (weight, value)
+        _RESULTS[key] = (weight, value, size)
         _weight += weight
-        while _weight > RESULT_BUDGET and len(_RESULTS) > 1:
-            _, (w, _) = _RESULTS.popitem(last=False)
+        _bytes += size
+        while (_weight > RESULT_BUDGET or _bytes > RESULT_BYTES) and len(_RESULTS) > 1:
+            _, (w, _, b) = _RESULTS.popitem(last=False)
             _weight -= w
+            _bytes -= b
+
+
+def cached_bytes() -> int:
+    """Estimated bytes of the cached results (tests, benches)."""
+    return _bytes
 
 
 def remember_failure(key: Hashable, error: Exception) -> None:
@@ -145,11 +157,11 @@ def running() -> dict[int, str]:
 
 def clear() -> None:
     """Forget every cached result and failure (tests)."""
-    global _weight
+    global _weight, _bytes
     with _LOCK:
         _RESULTS.clear()
         _FAILED.clear()
-        _weight = 0
+        _weight = _bytes = 0
 
 
 # ------------------------------------------------------------------ running

@@ -6,7 +6,8 @@ HTML, one token's merge tree) is cached here, keyed like those wrappers by
 encoding name, text and options, so after a 2 MB paste switching a pane or the
 layout only redraws.
 
-These are shared caches (`playground.memo.shared`: bounded, expiring, without
+These are shared caches (`playground.memo.shared`: bounded in entries and in bytes --
+`encodings.IDS_BYTES` and its neighbours --, expiring, without
 `st.cache_resource`'s per-call signature lookup) of *frozen* results (tuples,
 frozen dataclasses, strings) that no view mutates: `st.cache_data` unpickles a
 copy on every hit, which for a 2 MB text (half a million ids, 25,000 token
@@ -40,7 +41,7 @@ def text_key(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL)
+@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL, max_bytes=encodings.IDS_BYTES)
 def _ids(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> tuple[int, ...]:
     return tuple(encodings.encode(name, _enc, _text, policy))
 
@@ -50,7 +51,7 @@ def ids(name: str, enc: engine.Encoding, text: str, policy: str) -> tuple[int, .
     return _ids(name, enc, text_key(text), text, policy)
 
 
-@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL)
+@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL, max_bytes=encodings.RECORDS_BYTES)
 def _tokens(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> tuple[engine.Token, ...]:
     return tuple(encodings.tokenize(name, _enc, _text, policy))
 
@@ -60,7 +61,7 @@ def tokens(name: str, enc: engine.Encoding, text: str, policy: str) -> tuple[eng
     return _tokens(name, enc, text_key(text), text, policy)
 
 
-@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL)
+@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL, max_bytes=encodings.RECORDS_BYTES)
 def _pieces(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> tuple[engine.Piece, ...]:
     return tuple(encodings.pretokenize(name, _enc, _text, policy))
 
@@ -110,7 +111,7 @@ def drawn(name: str, enc: engine.Encoding, text: str, policy: str) -> Drawn:
     return _drawn(name, enc, text_key(text), text, policy)
 
 
-@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL)
+@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL, max_bytes=encodings.DRAWN_BYTES)
 def _drawn(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> Drawn:
     text = _text
     if len(text) > DRAWN_CHARS + DRAWN_MARGIN:
@@ -138,7 +139,7 @@ def token_view(name: str, enc: engine.Encoding, text: str, policy: str, show_ws:
     return _token_view(name, enc, text_key(text), text, policy, show_ws)
 
 
-@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL)
+@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL, max_bytes=encodings.DRAWN_BYTES)
 def _token_view(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str, show_ws: bool) -> TokenView:
     text = _text
     start = drawn(name, _enc, text, policy)
@@ -174,7 +175,7 @@ def compare_view(names: tuple[str, ...], encs: tuple[engine.Encoding, ...], text
     return _compare_view(names, encs, text_key(text), text, policy, show_ws, max_rows)
 
 
-@memo.shared(max_entries=8, ttl=encodings.CACHE_TTL)
+@memo.shared(max_entries=8, ttl=encodings.CACHE_TTL, max_bytes=encodings.DRAWN_BYTES)
 def _compare_view(names: tuple[str, ...], _encs: tuple[engine.Encoding, ...], key: str, _text: str, policy: str,
                   show_ws: bool, max_rows: int) -> CompareView:
     text = _text
