@@ -30,7 +30,7 @@ import re
 from pathlib import Path
 
 from .gpt2_bytes import BYTE_TO_CHAR, CHAR_TO_BYTE, OUTSIDE_TABLE_OR_SPACE, TO_LATIN1, decode_printable
-from .json_limits import load_json_bounded
+from .json_limits import load_json_bounded, scan_json
 from .limits import (MAX_SPECIAL_TOKENS, MAX_TOKEN_BYTES, MAX_TOKENS, MAX_TOTAL_TOKEN_BYTES, TokenBudget, check_count,
                      check_special_tokens_size, check_token_id, count_lines)
 
@@ -249,16 +249,23 @@ def parse_data_gym_with_specials(
 ) -> tuple[dict[bytes, int], dict[str, int]]:
     """`parse_data_gym`'s ranks and ``encoder.json``'s other entries: its special tokens (GPT-2's <|endoftext|>)."""
     ranks = parse_data_gym(vocab_bpe, vocab_source=vocab_source)
-    encoder = _read_encoder_json(encoder_json, encoder_source)
+    encoder = _read_encoder_json(encoder_json, encoder_source, len(ranks))
     return ranks, _check_encoder_json(ranks, encoder, encoder_source)
 
 
-def _read_encoder_json(encoder_json: bytes | str, source: str) -> dict[str, int]:
-    """encoder.json's {token text: id}, its size and ids checked before any token is decoded."""
+def _read_encoder_json(encoder_json: bytes | str, source: str, n_ranks: int = MAX_TOKENS) -> dict[str, int]:
+    """encoder.json's {token text: id}, its size and ids checked before any token is decoded.
+
+    Its entries are vocab.bpe's `n_ranks` tokens plus at most `MAX_SPECIAL_TOKENS` special ones: counted
+    on the bytes (one ':' per entry) before json.loads builds a dict of them.
+    """
+    entries = scan_json(encoder_json, source=source).values // 2  # a flat object: one ':' and one ',' per entry
+    check_count(entries, "entries (or more)", source, n_ranks + MAX_SPECIAL_TOKENS,
+                real=f"vocab.bpe makes {n_ranks:,} tokens, and encoder.json may add at most "
+                     f"{MAX_SPECIAL_TOKENS:,} special ones")
     encoder = load_json_bounded(encoder_json, name=source)
     if not isinstance(encoder, dict):
         raise ValueError(f"{source}: expected a JSON object mapping token text to id")
-    check_count(len(encoder), "entries", source, MAX_TOKENS + MAX_SPECIAL_TOKENS)
     for key, value in encoder.items():
         if type(value) is not int or value < 0:
             raise ValueError(f"{source}: id of {key!r} is {value!r}, not a non-negative integer")
@@ -269,7 +276,7 @@ def _read_encoder_json(encoder_json: bytes | str, source: str) -> dict[str, int]
 def _check_encoder_json(ranks: dict[bytes, int], encoder: bytes | str | dict[str, int], source: str) -> dict[str, int]:
     """Check encoder.json against vocab.bpe's ranks; return its other entries (special tokens, by text)."""
     if not isinstance(encoder, dict):
-        encoder = _read_encoder_json(encoder, source)
+        encoder = _read_encoder_json(encoder, source, len(ranks))
     # encoder.json also lists special tokens (e.g. <|endoftext|>): text that is no vocab.bpe token, with an id
     # past them.  Only ordinary ones are compared.
     decoded: dict[bytes, int] = {}
@@ -364,7 +371,7 @@ def data_gym_to_mergeable_bpe_ranks(
     if not clobber_one_byte_tokens:
         return parse_data_gym(vocab_bpe, encoder_json, vocab_source=vocab_source, encoder_source=encoder_source)
     ranks = parse_data_gym(vocab_bpe, vocab_source=vocab_source)
-    encoder = _read_encoder_json(encoder_json, encoder_source)
+    encoder = _read_encoder_json(encoder_json, encoder_source, len(ranks))
     for key, value in encoder.items():
         if len(key) == 1 and key in CHAR_TO_BYTE:
             ranks[bytes([CHAR_TO_BYTE[key]])] = value

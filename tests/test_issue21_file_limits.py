@@ -120,7 +120,10 @@ def test_minbpe_counts_cr_lines():
 def test_encoder_json_special_tokens_are_bounded():
     exc = refuse("encoder_200k_specials")
     assert isinstance(exc, engine.TokenizerTooLargeError)
-    assert "encoder.json: 200,000 special tokens" in str(exc) and "10,000" in str(exc)
+    assert "encoder.json: 200,256 entries (or more) is more than this playground accepts (10,256)" in str(exc)
+    ok = {f"<|s{i}|>": 256 + i for i in range(limits.MAX_SPECIAL_TOKENS + 1)}  # one past the cap, entries counted
+    with pytest.raises(engine.TokenizerTooLargeError, match="encoder.json: 10,257 entries"):
+        load_tokenizer("data_gym", ("vocab.bpe", b"#version: 0.2\n"), ("encoder.json", encoder_json(ok)))
 
 
 def test_encoder_json_ids_are_bounded():
