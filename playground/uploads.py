@@ -286,7 +286,9 @@ def _on_session_end(tokenizers: SessionTokenizers) -> None:
     """Streamlit's on_release for a session's resource: called when the session's connection closes."""
     if tokenizers.store.release(tokenizers.session_id):
         memo.forget(tokenizers.forgotten)  # their cached tokens, ids and drawings (keyed by their names)
-        _give_back_soon()
+    with _give_back_lock:
+        _ended.add(tokenizers.session_id)
+    _give_back_soon()
 
 
 # An encoding's objects sit in reference cycles, and the server collects cycles rarely (settle_gc
@@ -299,6 +301,7 @@ GIVE_BACK_DELAY = 1.0  # seconds
 _give_back_lock = threading.Lock()
 _give_back_timer: threading.Timer | None = None
 given_back = 0  # collections run after releases (tests read it)
+_ended: set[str] = set()  # sessions released since the last give-back
 
 
 def _give_back_soon() -> None:
@@ -315,11 +318,29 @@ def _give_back() -> None:
     global _give_back_timer, given_back
     with _give_back_lock:
         _give_back_timer = None
+        ended = list(_ended)
+        _ended.clear()
+    _drop_uploaded_files(ended)
     gc.collect()
     trim = _malloc_trim()
     if trim is not None:
         trim(0)
     given_back += 1
+
+
+def _drop_uploaded_files(session_ids: list[str]) -> None:
+    """The raw files of sessions that have gone: Streamlit keeps a closed session's uploads (up to
+    24 MB per uploader) until it drops the session itself, two minutes later at the earliest and
+    only when another connection touches its store.  A session still connected (the store was
+    cleared by `st.cache_resource.clear()`, not by its end) keeps its files."""
+    from streamlit import runtime
+
+    if not runtime.exists():
+        return
+    instance = runtime.get_instance()
+    for session_id in session_ids:
+        if not instance.is_active_session(session_id):
+            instance.uploaded_file_mgr.remove_session_files(session_id)
 
 
 @functools.lru_cache(maxsize=1)

@@ -276,3 +276,31 @@ def test_the_estimate_before_parsing_covers_what_each_real_file_builds():
     for kind, (filename, data) in cases.items():
         enc = engine.load_tokenizer(kind, (filename, data), None, engine.O200K_PAT_STR if kind == "tiktoken" else None, [])
         assert uploads.file_estimate(kind, len(data)) >= uploads.estimate_bytes(enc) > 10_000_000, kind
+
+
+def test_a_closed_sessions_uploaded_files_are_dropped_but_not_a_connected_ones(monkeypatch):
+    from streamlit import runtime
+
+    class FakeRuntime:
+        removed: list[str] = []
+
+        def is_active_session(self, session_id: str) -> bool:
+            return session_id == "still-connected"
+
+        @property
+        def uploaded_file_mgr(self):
+            return self
+
+        def remove_session_files(self, session_id: str) -> None:
+            self.removed.append(session_id)
+
+    fake = FakeRuntime()
+    monkeypatch.setattr(runtime, "exists", lambda: True)
+    monkeypatch.setattr(runtime, "get_instance", lambda: fake)
+    for session_id in ("closed", "still-connected"):
+        uploads._on_session_end(uploads.STORE.open(session_id))
+    deadline = time.monotonic() + 10
+    while not fake.removed and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.2)
+    assert fake.removed == ["closed"]
