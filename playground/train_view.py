@@ -422,7 +422,8 @@ def render() -> None:
                              "(on a tie, the pair seen first), repeat. Your tokenizers stay in your session.")
     flash = st.session_state.get(T_FLASH)
     if flash and flash in st.session_state.get(state.ENCODINGS, []):
-        # A link, not st.switch_page: switching from a button drops the selection the callback just made.
+        # "Use in Compare" goes to Compare (the selection is made in its callback, before the switch);
+        # back here, or where no page can be switched to, this says where the tokenizer is.
         st.success(f"**{md(flash)}** is selected in the sidebar's Encodings: open **Compare** (or any view) "
                    "in the navigation to see it beside the others.")
     _train_section()
