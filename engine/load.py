@@ -86,11 +86,14 @@ def parse_tiktoken_bpe(data: bytes | str, source: str = "<tiktoken file>") -> di
     if isinstance(data, str):
         data = data.encode("utf-8")
     # every line end tiktoken's splitlines knows (\n, \r\n, a lone \r): a \r-only file is as many tokens
-    check_count(count_lines(data), "lines (tokens)", source)
+    n_lines = count_lines(data)
+    check_count(n_lines, "lines (tokens)", source)
     try:
-        lines = data.split()
+        # One space a line (else the careful pass names the line): a line of millions of fields is never split.
+        plain = data.count(b" ") == n_lines and b"\t" not in data
+        lines = data.split() if plain else []
         # Only the base64 alphabet, digits and whitespace: then plain a2b_base64 cannot skip junk.
-        if not data.translate(None, _B64_AND_SPACE):
+        if plain and not data.translate(None, _B64_AND_SPACE):
             ranks = dict(zip(map(binascii.a2b_base64, lines[::2]), map(int, lines[1::2])))
             n = len(ranks)
             if n and max(map(len, ranks)) <= MAX_TOKEN_BYTES and len(lines) == 2 * n and data.count(b"\n") + (not data.endswith(b"\n")) == n and b"" not in ranks:

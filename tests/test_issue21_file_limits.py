@@ -82,6 +82,9 @@ CRAFTED = {
     "deep_tokenizer_json": lambda: ("tokenizer.json", ("deep.json", deep(b'{"model": ', b"}")), None),
     "deep_tekken": lambda: ("tekken", ("deep_tekken.json", deep(b'{"config": {}, "vocab": ', b"}")), None),
     "deep_encoder_json": lambda: ("data_gym", ("vocab.bpe", b"#version: 0.2\n"), ("encoder.json", deep())),
+    "vocab_bpe_one_long_line": lambda: ("data_gym", ("vocab.bpe", b"#version: 0.2\n" + b"a b " * 3_000_000),
+                                        ("encoder.json", encoder_json({}))),
+    "rank_file_one_long_line": lambda: ("tiktoken", ("line.tiktoken", b"QQ== 0 " * 3_000_000), None),
     "flat_million_arrays": lambda: ("tokenizer.json", ("flat.json", b'{"model": [' + b"[]," * 6_000_000 + b"[]]}"), None),
 }
 
@@ -107,6 +110,14 @@ def test_rank_file_token_cap_counts_every_line_end(end):
 
 def test_rank_file_with_cr_line_ends_from_the_issue():
     assert "930,255 lines" in str(refuse("rank_file_cr"))
+
+
+@pytest.mark.parametrize("which,says", [
+    ("vocab_bpe_one_long_line", "vocab.bpe, line 2: expected two tokens 'left right'"),
+    ("rank_file_one_long_line", "line.tiktoken, line 1: expected '<base64 token> <rank>'"),
+])
+def test_one_huge_line_is_refused_without_splitting_it_all(which, says):
+    assert str(refuse(which)).startswith(says)
 
 
 def test_minbpe_counts_cr_lines():
