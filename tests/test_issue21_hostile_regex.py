@@ -128,6 +128,7 @@ def test_compare_with_the_hostile_upload_says_why(short_limit):
     enc = load_tokenizer("tokenizer.json (Hugging Face)", ("hostile.json", tokenizer_json(HOSTILE)), None, None, [])
     at = AppTest.from_file(VIEW_APP, default_timeout=60)
     at.session_state["_view"] = "compare_view"
+    at.session_state["_net"] = True  # inside errors.run_page, as app.py runs a page: what users see
     at.session_state[state.CUSTOM] = {enc.name: enc}
     at.session_state[state.ENCODINGS] = ["gpt2", enc.name]
     at.session_state[state.TEXT] = TEXT
