@@ -29,6 +29,9 @@ MAX_SPECIAL_TOTAL_CHARS = 1_000_000  # all of them together
 # json.loads turns into Python objects.  Real files: depth <= 8; Mistral's tekken_240911.json (19.3 MB)
 # has 150,004 arrays/objects and 1.05 million values, the largest of all.
 MAX_JSON_DEPTH = 100
+# A file's split pattern is compiled before anything runs: a 2 MB alternation took 41 s and +491 MB.
+# Real ones are short (o200k_base's 274 characters, DeepSeek V4's longest Split 126).
+MAX_PATTERN_CHARS = 5_000
 MAX_JSON_CONTAINERS = 500_000  # arrays + objects
 MAX_JSON_VALUES = 2_500_000  # separators (commas and colons) + containers: about the number of values
 
@@ -54,6 +57,14 @@ def check_count(count: int, what: str, source: str, limit: int = MAX_TOKENS,
             f"{source}: {count:,} {what} is more than this playground accepts ({limit:,}); "
             f"{real}. Use a smaller tokenizer."
         )
+
+
+def check_pattern_size(pattern: str, source: str, where: str) -> None:
+    """Refuse a split pattern past `MAX_PATTERN_CHARS` before it is compiled."""
+    if len(pattern) > MAX_PATTERN_CHARS:
+        raise TokenizerTooLargeError(
+            f"{source}, {where}: the split pattern has {len(pattern):,} characters; the limit is "
+            f"{MAX_PATTERN_CHARS:,} (real ones have under 500). Use a shorter pattern.")
 
 
 def check_token_id(token_id: int, source: str, where: str) -> None:

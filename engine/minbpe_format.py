@@ -22,8 +22,8 @@ from __future__ import annotations
 import unicodedata
 
 from .core import Encoding
-from .limits import (MAX_SPECIAL_TOKENS, TokenBudget, check_count, check_special_tokens_size, check_token_id,
-                     count_lines)
+from .limits import (MAX_SPECIAL_TOKENS, TokenBudget, check_count, check_pattern_size, check_special_tokens_size,
+                     check_token_id, count_lines)
 from .load import parse_natural
 from .patterns import compile_pattern
 from .train import RAW_PAT_STR, build_encoding
@@ -100,6 +100,7 @@ def parse_minbpe_model(data: bytes | str, source: str = "tokenizer.model", name:
     if version != VERSION_LINE:
         raise ValueError(f"{source}, line 1: expected {VERSION_LINE!r}, got {version[:40]!r}; is this a minbpe .model file?")
     pattern = line(2, "the split pattern (an empty line for raw bytes)")
+    check_pattern_size(pattern, source, "line 2")
     if pattern.strip():
         try:
             compile_pattern(pattern)

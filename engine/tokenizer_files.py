@@ -42,7 +42,7 @@ from .families.hf_tokenizer_json import check_tokenizer_json_size  # noqa: F401 
 from .file_kinds import KIND_TITLES, FileKind, describe_json, sniff
 from .json_limits import load_json_bounded
 from .limits import (MAX_SPECIAL_TOKENS, MAX_TOKEN_ID, TokenBudget, TokenizerTooLargeError, check_count,
-                     check_special_tokens_size, check_token_id, count_lines)
+                     check_pattern_size, check_special_tokens_size, check_token_id, count_lines)
 from .load import parse_data_gym_with_specials, parse_tiktoken_bpe
 from .minbpe_format import parse_minbpe_model
 from .train import RAW_PAT_STR
@@ -257,6 +257,7 @@ def load_tokenizer(
         check_usable(enc, filename)
         return enc
     pattern = RAW_PAT_STR if pat_str is None else pat_str
+    check_pattern_size(pattern, filename, "the split pattern")
     if kind == "tiktoken":
         ranks = parse_tiktoken_bpe(data, source=filename)
         special_ids: dict[str, int] = {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -290,3 +291,28 @@ def test_a_deeply_nested_tool_call_is_a_chat_error_not_a_recursion_error(name):
                     Message.from_dict({"role": "tool", "content": nested, "tool_call_id": "abcdefghi"})]
     with pytest.raises(ChatFormatError, match=r"nested at least 5,000 levels deep; the limit is 100 levels"):
         chat_tokens([m.to_dict() for m in conversation], engine.get_encoding(name))
+
+
+# ------------------------------------------------------------------ a file's split pattern is measured before it is compiled
+LONG_PATTERN = "a|" * 1_000_000 + "b"  # 2 MB: compiling it took 41 s and +491 MB
+
+
+@pytest.mark.parametrize("kind,file,where", [
+    ("minbpe", ("p.model", ("minbpe v1\n" + LONG_PATTERN + "\n0\n97 98\n").encode()), "p.model, line 2"),
+    ("tekken", ("p.json", json.dumps({"config": {"pattern": LONG_PATTERN, "default_vocab_size": 266,
+                                                 "default_num_special_tokens": 10},
+                                      "vocab": [{"rank": i, "token_bytes": base64.b64encode(bytes([i])).decode()}
+                                                for i in range(256)]}).encode()), "p.json, config.pattern"),
+    ("tokenizer.json", ("p.json", json.dumps(byte_level_json(pre_tokenizer={"type": "Sequence", "pretokenizers": [
+        {"type": "Split", "pattern": {"Regex": LONG_PATTERN}, "behavior": "Isolated", "invert": False},
+        {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}]})).encode()),
+     "p.json, $.pre_tokenizer.pretokenizers[0].pattern.Regex"),
+])
+def test_a_long_split_pattern_is_refused_before_compiling(kind, file, where):
+    start = time.perf_counter()
+    with pytest.raises(engine.TokenizerTooLargeError, match=re.escape(f"{where}: the split pattern has 2,000,001 characters")):
+        load_tokenizer(kind, file)
+    assert time.perf_counter() - start < 3
+    with pytest.raises(engine.TokenizerTooLargeError, match="the split pattern has 2,000,001 characters"):
+        load_tokenizer("tiktoken", ("r.tiktoken", engine.dump_tiktoken_bpe({bytes([b]): b for b in range(256)})),
+                       pat_str=LONG_PATTERN)

@@ -34,7 +34,8 @@ from ..errors import JsonLimitError, WrongFileKindError
 from ..file_kinds import describe_json, unsupported_error
 from ..gpt2_bytes import BYTE_TO_CHAR
 from ..json_limits import load_json_bounded
-from ..limits import MAX_SPECIAL_TOKENS, TokenBudget, check_count, check_special_tokens_size, check_token_id
+from ..limits import (MAX_SPECIAL_TOKENS, TokenBudget, check_count, check_pattern_size, check_special_tokens_size,
+                      check_token_id)
 from ..load import read_data_file
 from .hf_bpe import KEY, BpeModel
 from .hf_pipeline import (
@@ -217,9 +218,11 @@ def _pre_tokenizer(node: Any, where: _Where) -> PreTokenizer:
             pattern = where.get(item, "pattern", item_path, dict)
             if set(pattern) == {"Regex"} and isinstance(pattern["Regex"], str):
                 field = f"{where.source}: {item_path}.pattern.Regex"
+                check_pattern_size(pattern["Regex"], where.source, f"{item_path}.pattern.Regex")
                 rx = compile_onig(pattern["Regex"], field)
             elif set(pattern) == {"String"} and isinstance(pattern["String"], str):
                 field = f"{where.source}: {item_path}.pattern.String"
+                check_pattern_size(pattern["String"], where.source, f"{item_path}.pattern.String")
                 rx = compile_onig(_escape(pattern["String"]), field)
             else:
                 raise where.fail(f"{item_path}.pattern", "expected {\"Regex\": \"...\"} or {\"String\": \"...\"}", "fix the pattern")

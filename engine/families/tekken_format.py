@@ -17,6 +17,7 @@ from typing import Any
 from ..errors import JsonLimitError, WrongFileKindError
 from ..file_kinds import describe_json
 from ..json_limits import load_json_bounded
+from ..limits import check_pattern_size
 from .tiktoken_models import ModelEncoding
 from .tiktoken_specs import TEKKEN_NAMED_SPECIALS, tekken_specials
 
@@ -54,6 +55,9 @@ def load_tekken(data: bytes | str | dict[str, Any], *, name: str = "tekken", sou
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"{source}: config needs 'pattern', 'default_vocab_size' and "
                          f"'default_num_special_tokens' ({exc!r} is missing or not a number)") from None
+    if not isinstance(pattern, str):
+        raise ValueError(f"{source}: config.pattern must be a string (the split pattern)")
+    check_pattern_size(pattern, source, "config.pattern")
     listed = payload.get("special_tokens")
     if listed is None:
         named = TEKKEN_NAMED_SPECIALS
