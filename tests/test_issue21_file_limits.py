@@ -316,3 +316,39 @@ def test_a_long_split_pattern_is_refused_before_compiling(kind, file, where):
     with pytest.raises(engine.TokenizerTooLargeError, match="the split pattern has 2,000,001 characters"):
         load_tokenizer("tiktoken", ("r.tiktoken", engine.dump_tiktoken_bpe({bytes([b]): b for b in range(256)})),
                        pat_str=LONG_PATTERN)
+
+
+def _random_doc(rng, depth: int = 0):
+    pick = rng.random()
+    if depth > 6 or pick < 0.35:
+        return rng.choice([None, True, 1, -2.5, "".join(rng.choice('ab[]{}",:\\\u00e9 \n') for _ in range(rng.randrange(8)))])
+    if pick < 0.7:
+        return [_random_doc(rng, depth + 1) for _ in range(rng.randrange(4))]
+    return {"".join(rng.choice('k[{"\\:,') for _ in range(rng.randrange(4))): _random_doc(rng, depth + 1)
+            for _ in range(rng.randrange(4))}
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 7, 64])
+def test_scan_depth_with_tiny_chunks_on_random_documents(monkeypatch, chunk):
+    """Every chunk boundary (inside strings, escapes and backslash runs) gives the parsed depth and counts."""
+    import random
+
+    from engine import json_limits
+
+    monkeypatch.setattr(json_limits, "_CHUNK", chunk)
+    rng = random.Random(chunk)
+    for _ in range(150):
+        doc = _random_doc(rng)
+        text = json.dumps(doc, ensure_ascii=rng.random() < 0.5)
+        shape = scan_json(text, source="x")
+        parsed = json.loads(text)
+        assert shape.depth == _depth(parsed), text
+        assert shape.containers == _count_containers(parsed), text  # the lists and dicts json.loads builds
+
+
+def _count_containers(value) -> int:
+    if isinstance(value, dict):
+        return 1 + sum(map(_count_containers, value.values()))
+    if isinstance(value, list):
+        return 1 + sum(map(_count_containers, value))
+    return 0
