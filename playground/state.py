@@ -30,6 +30,7 @@ from typing import Any
 
 import streamlit as st
 
+from engine.json_limits import load_json_bounded
 from engine.families.catalog import DEFAULT_SELECTION, canonical_name, catalog
 
 # ---------------------------------------------------------------- app-wide keys
@@ -302,7 +303,8 @@ def load_query_params() -> None:
         if not param.startswith("v.") or key not in LINK_VALUES:
             continue  # not ours (a tracking parameter, a setting of an older version): nothing to restore
         try:
-            st.session_state[key] = link_value(key, json.loads(raw))
+            # load_json_bounded: a link of 3,000 nested brackets must be a notice, not a RecursionError
+            st.session_state[key] = link_value(key, load_json_bounded(raw, name=param))
         except ValueError as error:  # LinkValueError, or not JSON at all
             why = error if isinstance(error, LinkValueError) else "not a value this app writes"
             problems.append(f"{LINK_VALUES[key].label} ({param}={_shown(raw)}): {why}")

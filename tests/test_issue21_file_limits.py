@@ -352,3 +352,12 @@ def _count_containers(value) -> int:
     if isinstance(value, list):
         return 1 + sum(map(_count_containers, value))
     return 0
+
+
+def test_a_deeply_nested_link_value_is_named_not_a_crash():
+    """A link's value is JSON too: 3,000 nested brackets were a RecursionError ('Something went wrong')."""
+    from tests.conftest import plain, run_view
+
+    at = run_view("tokenize_view", query={"v.tok_decode": "[" * 3_000 + "]" * 3_000}, _net=True)
+    notices = [plain(w.value) for w in at.warning]
+    assert any("v.tok_decode" in n for n in notices), notices
