@@ -216,3 +216,28 @@ def test_mistral_refusals_name_the_model_and_use_an_before_a_vowel():
     with pytest.raises(ChatFormatError) as caught:
         Message("assistant", 5)  # type: ignore[arg-type]
     assert str(caught.value).startswith("an assistant message's content")
+
+
+def test_a_long_message_is_linear_in_the_whole_string_formats():
+    """Qwen's and DeepSeek's formats encode one string and cut its ids into runs; a new tuple per token
+    made that quadratic (442 s for a 2,000,000-character message). 1,000,000 characters: ~1 s here."""
+    import time
+    text = (Path(__file__).parent / "data" / "corpus" / "taylorswift.txt").read_text(encoding="utf-8")
+    big = (text * 6)[:1_000_000]
+    for name in ("qwen2.5", "deepseek-v4"):
+        start = time.perf_counter()
+        got = chat_tokens([Message("system", big), Message("user", "hi")], engine.get_encoding(name))
+        assert time.perf_counter() - start < 20, name
+        assert got.text.count(big) == 1 and got.content_count > 200_000
+
+
+def test_a_long_message_is_drawn_in_part_and_says_how_much_is_left_out():
+    enc = engine.get_encoding("llama3")
+    result = chat_tokens([Message("system", "word " * 5_000), Message("user", "hi")], enc)
+    chips = chat_view.token_chips(result, enc)
+    elided = [c for c in chips if c[0] == "elided"]
+    drawn = sum(1 for c in chips if c[0] == "content" and c[4] == 0)
+    assert drawn == chat_view.DRAWN_PER_MESSAGE and len(elided) == 1
+    content0 = sum(len(s.ids) for s in result.segments if s.kind == "content" and s.message == 0)
+    assert elided[0][1] == f"… {content0 - drawn:,} more tokens …"
+    assert [c[1] for c in chips if c[4] == 1 and c[0] == "content"] == ["hi"]

@@ -189,15 +189,15 @@ def render_whole(enc: object, parts: Sequence[tuple[Kind, str, int]]) -> list[Se
     for kind, piece, msg in parts:
         kind_of_char.extend([(kind, msg)] * len(piece))
     specials = sorted(enc.special_tokens_set, key=len, reverse=True)
-    segments: list[Segment] = []
+    runs: list[_Run] = []
     pos = 0
     for run, is_special in _split_specials(text, specials):
         if is_special:
-            _append(segments, kind_of_char[pos][0], run, [enc.encode_single_token(run)], pos, kind_of_char[pos][1])
+            _append(runs, kind_of_char[pos][0], run, [enc.encode_single_token(run)], pos, kind_of_char[pos][1])
         elif run:
-            _encode_run(enc, run, pos, kind_of_char, segments)
+            _encode_run(enc, run, pos, kind_of_char, runs)
         pos += len(run)
-    return segments
+    return [Segment(r.kind, "".join(r.texts), tuple(r.ids), r.start, r.end, r.message) for r in runs]
 
 
 def _split_specials(text: str, specials: Sequence[str]) -> list[tuple[str, bool]]:
@@ -218,7 +218,7 @@ def _split_specials(text: str, specials: Sequence[str]) -> list[tuple[str, bool]
     return [(t, s) for t, s in out if t]
 
 
-def _encode_run(enc: object, run: str, pos: int, kind_of_char: list, segments: list[Segment]) -> None:
+def _encode_run(enc: object, run: str, pos: int, kind_of_char: list, segments: list[_Run]) -> None:
     """Encode one special-free run and give each token the kind of the characters its bytes cover.
 
     A token's text is the run's characters from where the previous token's text ended up to the
@@ -245,17 +245,31 @@ def _encode_run(enc: object, run: str, pos: int, kind_of_char: list, segments: l
         done = max(done, hi)
         b += n
     if done < len(run) and segments:  # characters no token covered (never expected): keep the text whole
-        last = segments[-1]
-        segments[-1] = Segment(last.kind, last.text + run[done:], last.ids, last.char_start, pos + len(run), last.message)
+        segments[-1].texts.append(run[done:])
+        segments[-1].end = pos + len(run)
 
 
-def _append(segments: list[Segment], kind: Kind, text: str, ids: list[int], start: int, message: int) -> None:
-    last = segments[-1] if segments else None
+@dataclass
+class _Run:
+    """A segment being built: its texts and ids grow in place (a new tuple per token made a
+    2,000,000-character message quadratic: 442 s for Qwen's format, against 0.4 s for Tekken's)."""
+
+    kind: Kind
+    texts: list[str]
+    ids: list[int]
+    start: int
+    end: int
+    message: int
+
+
+def _append(runs: list[_Run], kind: Kind, text: str, ids: list[int], start: int, message: int) -> None:
+    last = runs[-1] if runs else None
     if last is not None and last.kind == kind and last.message == message:
-        segments[-1] = Segment(kind, last.text + text, last.ids + tuple(ids), last.char_start,
-                               start + len(text), message)
+        last.texts.append(text)
+        last.ids.extend(ids)
+        last.end = start + len(text)
     else:
-        segments.append(Segment(kind, text, tuple(ids), start, start + len(text), message))
+        runs.append(_Run(kind, [text], list(ids), start, start + len(text), message))
 
 
 def a(word: str) -> str:
