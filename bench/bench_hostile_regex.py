@@ -123,7 +123,7 @@ def main() -> None:
     for label, tabs, hold in [("alone", 0, False), ("2 hostile tabs, split off the turns", 2, False),
                               ("2 hostile tabs holding their turns", 2, True)]:
         times, stopped = round_(args.seconds, tabs, hold)
-        q = statistics.quantiles(times, n=20) if len(times) >= 2 else times * 19
+        q = statistics.quantiles(times, n=20, method="inclusive") if len(times) >= 2 else times * 19
         print(f"{label:<38} {len(times):>6} {statistics.median(times):>7.3f} {q[18]:>7.3f} {max(times):>7.3f} "
               f"{stopped:>15}")
 
