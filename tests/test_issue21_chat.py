@@ -241,3 +241,55 @@ def test_a_long_message_is_drawn_in_part_and_says_how_much_is_left_out():
     content0 = sum(len(s.ids) for s in result.segments if s.kind == "content" and s.message == 0)
     assert elided[0][1] == f"… {content0 - drawn:,} more tokens …"
     assert [c[1] for c in chips if c[4] == 1 and c[0] == "content"] == ["hi"]
+
+
+# ---- Harmony's tool calls against openai-harmony
+
+def _harmony_reference(oh, henc, conv: list[Message]) -> list[int]:
+    """openai-harmony's rendering of the Harmony guide's function-call messages (commentary channel, JSON)."""
+    role = {"system": oh.Role.SYSTEM, "user": oh.Role.USER, "assistant": oh.Role.ASSISTANT, "tool": oh.Role.TOOL}
+    msgs, calls, last = [], {}, None
+    for m in conv:
+        if m.call:
+            last = calls[m.tool_call_id or ""] = m.call
+            msgs.append(oh.Message.from_role_and_content(oh.Role.ASSISTANT, m.content)
+                        .with_recipient(f"functions.{m.call}").with_channel("commentary")
+                        .with_content_type("<|constrain|>json"))
+        elif m.role == "tool" and (calls.get(m.tool_call_id or "", last)):
+            tool = m.name or f"functions.{calls.get(m.tool_call_id or '', last)}"
+            msgs.append(oh.Message.from_author_and_content(oh.Author.new(oh.Role.TOOL, tool), m.content)
+                        .with_channel("commentary").with_recipient("assistant"))
+        elif m.name or m.role == "tool":
+            msgs.append(oh.Message.from_author_and_content(oh.Author.new(role[m.role], m.name or "tool"), m.content))
+        else:
+            msgs.append(oh.Message.from_role_and_content(role[m.role], m.content))
+    return list(henc.render_conversation_for_completion(oh.Conversation.from_messages(msgs), oh.Role.ASSISTANT))
+
+
+def test_harmony_tool_calls_equal_openai_harmony(tmp_path):
+    oh = pytest.importorskip("openai_harmony")
+    import gzip
+    import os
+    data = Path(engine.__file__).parent / "data" / "o200k_base.tiktoken.gz"
+    (tmp_path / "o200k_base.tiktoken").write_bytes(gzip.decompress(data.read_bytes()))
+    old = os.environ.get("TIKTOKEN_ENCODINGS_BASE")
+    os.environ["TIKTOKEN_ENCODINGS_BASE"] = str(tmp_path)
+    try:
+        henc = oh.load_harmony_encoding(oh.HarmonyEncodingName.HARMONY_GPT_OSS)
+    finally:
+        if old is None:
+            os.environ.pop("TIKTOKEN_ENCODINGS_BASE", None)
+        else:
+            os.environ["TIKTOKEN_ENCODINGS_BASE"] = old
+    enc = engine.get_encoding("o200k_harmony")
+    convs = [[Message.from_dict(m) for m in TOOL_CONV]]
+    for name in ("get_weather", "日本_lookup", "x1", "Ünïcode", "lookup.v2", "a-b", "__"):
+        convs.append([Message("user", "q?"), Message("assistant", '{"q": "日本 🦙", "n": 3}', call=name, tool_call_id="c1"),
+                      Message("tool", "result <|end|> text", tool_call_id="c1"), Message("user", "and?"),
+                      Message("assistant", "{}", call="second"), Message("tool", "42", name="functions.second"),
+                      Message("assistant", "done", name="bot")])
+    convs.append([Message("user", "q"), Message("tool", "no call before me", name="functions.lookup")])
+    for conv in convs:
+        got = chat_tokens(conv, enc)
+        assert got.ids == _harmony_reference(oh, henc, conv), conv
+        assert got.priming == 2
