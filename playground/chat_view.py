@@ -441,6 +441,8 @@ def _table(messages: list[dict]) -> dict[str, tuple[Any, engine.ChatTokens | str
                      "checked against": fmt.checked_against})
     st.dataframe(rows, hide_index=True, key="chat_table",
                  column_config={"model": st.column_config.TextColumn(width="medium"),
+                                "status": st.column_config.TextColumn(width="large", help="Hover a cell for the whole reason; "
+                                                                      "the drawings below say it too."),
                                 **{c: st.column_config.NumberColumn(format="localized")
                                    for c in ("tokens", "template", "content", "prime the reply")}})
     return results

@@ -100,3 +100,32 @@ def test_a_30000_character_system_prompt_with_a_tool_call_for_five_models(page: 
     page.evaluate("window.scrollTo(0, 0)")
     _shot(page, "chat-desktop-1920x1080.png")
     _shot(page, "chat-desktop-1920x1080-full.png", full=True)
+
+
+def test_importing_openai_tool_calls_json(page: Page):
+    doc = {"messages": [
+        {"role": "user", "content": "Weather in Paris?"},
+        {"role": "assistant", "content": None, "refusal": None, "annotations": [],
+         "tool_calls": [{"id": "call12345", "type": "function",
+                         "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}]},
+        {"role": "tool", "tool_call_id": "call12345", "content": '{"temp_c": 21}'},
+        {"role": "user", "content": "Thanks!"}], "models": ["llama3", "o200k_harmony", "o200k_base"]}
+    page.set_viewport_size(DESKTOP)
+    page.goto("/chat")
+    expect(page.locator("div.chat").first).to_be_visible(timeout=FIRST)
+    page.get_by_text("Import / export JSON").click()
+    page.locator("input[type=file]").set_input_files(
+        files=[{"name": "openai.json", "mimeType": "application/json", "buffer": json.dumps(doc).encode()}])
+    expect(page.get_by_text("Imported 4 messages.")).to_be_visible(timeout=FIRST)
+    expect(page.get_by_text("Ignored the empty field 'refusal'", exact=False)).to_be_visible()
+    conv = [{"role": "user", "content": "Weather in Paris?"},
+            {"role": "assistant", "content": '{"city": "Paris"}', "call": "get_weather", "tool_call_id": "call12345"},
+            {"role": "tool", "content": '{"temp_c": 21}', "tool_call_id": "call12345"},
+            {"role": "user", "content": "Thanks!"}]
+    for name in ("llama3", "o200k_harmony"):
+        n = chat_tokens(conv, engine.get_encoding(name)).count
+        expect(page.get_by_text(f"{chat_view.MODEL_LABELS[name]} · {n:,} tokens")).to_be_visible(timeout=FIRST)
+    expect(page.get_by_text(f"{chat_view.MODEL_LABELS['o200k_base']} · not counted")).to_be_visible()
+    expect(page.get_by_text("calls get_weather · id call12345")).to_be_visible()
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    _shot(page, "chat-openai-import-1920x1080.png")
