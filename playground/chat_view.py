@@ -445,6 +445,10 @@ def _table(messages: list[dict]) -> dict[str, tuple[Any, engine.ChatTokens | str
                                                                       "the drawings below say it too."),
                                 **{c: st.column_config.NumberColumn(format="localized")
                                    for c in ("tokens", "template", "content", "prime the reply")}})
+    # The table's status column is cut on a phone: each reason is written out under it too.
+    for name, (_enc, r) in results.items():
+        if isinstance(r, str):
+            st.caption(f"**{md(MODEL_LABELS.get(name, name))}** not counted: {md(r, 600)}")
     return results
 
 

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 import engine
 from engine.chat import ChatFormatError, Message, chat_tokens
 from playground import chat_view, state
+from tests.conftest import plain
 
 VIEW_APP = str(Path(__file__).parent / "apps" / "view_app.py")
 FIVE = ["o200k_base", "llama3", "qwen2.5", "mistral-tekken", "deepseek-v4"]
@@ -139,6 +140,8 @@ def test_a_tool_call_is_counted_where_the_format_has_one_and_not_counted_with_a_
         row = table[chat_view.MODEL_LABELS[name]]
         assert _none(row["tokens"]) and row["status"].startswith("not counted: "), row
         assert "tool call" in row["status"]
+        # the reason is written out under the table too (a phone cuts the status column)
+        assert any(plain(c.value).startswith(f"**{chat_view.MODEL_LABELS[name]}** not counted: ") for c in at.caption), name
     drawn = [m.value for m in at.markdown if "prime the reply" in m.value]
     assert len(drawn) == 3
 
