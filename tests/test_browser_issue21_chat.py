@@ -1,12 +1,11 @@
 """Issue 21 in a real browser, Chat: on a phone a count shows within the first two screens and a message is
 its role and its text (item 13); a 30,000-character system prompt is taken and counted, with a tool call,
 for five models -- those whose format has no tool call say "not counted: why" beside the others (items 3, 4).
-Screenshots go to test-results/screenshots/ and, when it exists, /work/notes/shots/."""
+Screenshots go to test-results/screenshots/."""
 from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from urllib.parse import quote
 
 from playwright.sync_api import Page, expect
@@ -36,10 +35,8 @@ def _shot(page: Page, name: str, *, full: bool = False) -> None:
         height = page.get_by_test_id("stMain").evaluate("e => e.scrollHeight")
         page.set_viewport_size({"width": size["width"], "height": max(size["height"], min(height, 8000))})
         page.wait_for_timeout(300)
-    for folder in (SCREENSHOTS, Path("/work/notes/shots")):
-        if folder == SCREENSHOTS or folder.parent.exists():
-            folder.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(folder / name), animations="disabled")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / name), animations="disabled")
     page.set_viewport_size(size)
 
 
