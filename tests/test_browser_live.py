@@ -195,6 +195,9 @@ def test_compare_loads_without_console_warnings_from_our_charts(page: Page):
     page.goto("/compare?enc=gpt2,cl100k_base,o200k_base")
     bars = page.locator("#cmp-bars .cbar")
     expect(bars).to_have_count(9, timeout=FIRST)  # three charts of three encodings, plain HTML
+    # the markup can be in the page a moment before it is laid out (seen on a busy machine): wait for the bars
+    page.wait_for_function("() => [...document.querySelectorAll('#cmp-bars .cbar .fill')].slice(0, 3)"
+                           ".every(e => e.getBoundingClientRect().width > 0)", timeout=FIRST)
     drawn = bars.evaluate_all("""els => els.slice(0, 3).map(e => [e.querySelector('.fill').getBoundingClientRect().width,
                                                                   +e.querySelector('.val').textContent.replace(/,/g, '')])""")
     top_width, top_count = max(drawn, key=lambda d: d[1])
