@@ -77,19 +77,22 @@ from .errors import (
 # ---- explainers: records, merges, training, file formats, patterns
 from . import chat, compare, scripts, vocab
 from .chat import ChatFormatError, ChatTokens, Message, chat_tokens
-from .core import repair_surrogates
+from .text import repair_surrogates
 from .load import dump_data_gym, parse_data_gym, parse_tiktoken_bpe
 from .merges import MergeNode, merge_tree_of, recover_merges
 from .minbpe_format import dump_minbpe_model, dump_minbpe_vocab, parse_minbpe_model, render_token
 from .openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
 from .patterns import compile_pattern
 from .records import BpeTrace, MergeStep, Piece, Token
-from .train import RAW_PAT_STR, MergeInfo, TrainingReport, TrainingStoppedEarly, check_special_tokens, train_bpe
-from .vocab import RegexTimeoutError, is_valid_utf8
+from .records import MergeInfo, TrainingReport
+from .train import RAW_PAT_STR, TrainingStoppedEarly, check_special_tokens, train_bpe
+from .text import is_valid_utf8
+from .vocab import RegexTimeoutError
 
 # ---- the open models' families, and a user's tokenizer files
 from .families.hf_encoding import HfEncoding
-from .families.hf_tokenizer_json import load_tokenizer_json, parse_tokenizer_json
+from .families.hf_encoding import load_tokenizer_json
+from .families.hf_tokenizer_json import parse_tokenizer_json
 from .families.sentencepiece import SentencePieceEncoding, SentencePieceTrace, load_sentencepiece_model
 from .families.tekken_format import load_tekken
 from .families.tiktoken_models import ModelEncoding

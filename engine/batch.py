@@ -32,7 +32,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .core import Encoding
+    from .api import EncodingAPI
 
 PARALLEL_MIN_TEXTS = 8  # fewer texts: serial
 PARALLEL_MIN_CHARS = 500_000  # fewer characters in the whole batch: serial (pickling and start-up cost more)
@@ -58,7 +58,7 @@ def workers_for(texts: list[str], num_threads: int) -> int:
     return max(1, min(num_threads, cpu_count(), MAX_WORKERS))
 
 
-def encode_serial(enc: Encoding, texts: list[str], allowed: frozenset[str] | None) -> list[list[int]]:
+def encode_serial(enc: EncodingAPI, texts: list[str], allowed: frozenset[str] | None) -> list[list[int]]:
     """The reference: one `encode` (or `encode_ordinary` when `allowed` is None) per text."""
     if allowed is None:
         return [enc.encode_ordinary(t) for t in texts]
@@ -85,7 +85,7 @@ def shutdown_pool() -> None:
 
 
 def encode_parallel(
-    enc: Encoding, texts: list[str], allowed: frozenset[str] | None, workers: int
+    enc: EncodingAPI, texts: list[str], allowed: frozenset[str] | None, workers: int
 ) -> list[list[int]]:
     """Encode contiguous chunks of `texts` in `workers` processes of the shared pool."""
     size = -(-len(texts) // workers)
@@ -98,7 +98,7 @@ def encode_parallel(
 
 
 def encode_batch(
-    enc: Encoding, texts: list[str], num_threads: int, allowed: frozenset[str] | None
+    enc: EncodingAPI, texts: list[str], num_threads: int, allowed: frozenset[str] | None
 ) -> list[list[int]]:
     """`encode_serial`'s result, computed in worker processes when the batch is large enough."""
     workers = workers_for(texts, num_threads)

@@ -49,7 +49,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .core import repair_surrogates
+from .text import repair_surrogates
 
 PREFERENCES = ("none", "sentence", "paragraph")
 _KIND_RANK = {"paragraph": 0, "sentence": 1, "token": 2}  # "end" is a paragraph end

@@ -34,7 +34,7 @@ from typing import Mapping, Sequence
 
 import regex
 
-from .core import repair_surrogates
+from .text import repair_surrogates
 from .records import Token
 
 

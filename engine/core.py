@@ -31,33 +31,24 @@ from .errors import UnknownTokenError
 from .merges import MergeNode, build_merge_tree, recover_merges
 from .openai_public import BUILTIN_PATTERNS
 from .patterns import Splitter, compile_pattern, split_timeout_error, unicode16_view
-from .records import BpeTrace, MergeStep, Piece, Token
+from .records import BpeTrace, MergeStep, Piece, Token, TrainingReport
+from .pickling import reduce_by_name
 from .special_tokens import (
     AllowedSpecial, DisallowedSpecial, SpecialTokens, raise_disallowed_special_token, special_segments,
 )
+from .text import repair_surrogates
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from .train import TrainingReport
-
-__all__ = ["Encoding", "UnknownTokenError", "repair_surrogates", "raise_disallowed_special_token"]
+__all__ = ["Encoding", "UnknownTokenError", "raise_disallowed_special_token"]
 
 CACHE_MAX_PIECES = 100_000  # piece -> ids memo; cleared when full
 CHUNK_CHARS = 1_000  # texts longer than twice this are encoded in chunks of about this size (see `_encode_text`)
 CACHE_MAX_CHUNKS = 4_000  # chunk -> ids memo; cleared when it holds this many chunks ...
 CACHE_MAX_CHUNK_CHARS = 2_000_000  # ... or this many characters (a 2 MB paste is warm on its second run)
 CHUNK_MAX_CHARS = 4_000  # a longer chunk (no line break to cut at) is not remembered
-
-
-def repair_surrogates(text: str) -> str:
-    """What tiktoken encodes for a str holding surrogates: pairs joined, lone ones -> U+FFFD."""
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 class Encoding(SpecialTokens, DecodeById):
@@ -204,11 +195,7 @@ class Encoding(SpecialTokens, DecodeById):
 
     # -------------------------------------------------------------- pickling
     def __reduce_ex__(self, protocol: Any) -> Any:
-        from . import registry  # registry imports this module
-
-        if registry.is_registered(self):  # a built-in: the name is enough, and the copy is the same object
-            return (registry.get_encoding, (self.name,))
-        return super().__reduce_ex__(protocol)
+        return reduce_by_name(self) or super().__reduce_ex__(protocol)
 
     def __getstate__(self) -> dict[str, Any]:
         """The constructor's arguments (no lock, no caches)."""

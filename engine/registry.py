@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import threading
 
+from . import pickling
 from .core import Encoding
 from .errors import UnknownEncodingError
-from .families.hf_tokenizer_json import BUILTIN_FILES as HF_BUILTINS, load_builtin as load_hf_builtin
+from .families.hf_encoding import load_builtin as load_hf_builtin
+from .families.hf_tokenizer_json import BUILTIN_FILES as HF_BUILTINS
 from .families.sentencepiece import BUILTIN_MODELS as SENTENCEPIECE_MODELS, builtin_sentencepiece
 from .families.tiktoken_models import build_model_encoding
 from .families.tiktoken_specs import MODEL_SPECS
@@ -97,3 +99,6 @@ def get_encoding(encoding_name: str) -> Encoding:
         if enc is None:
             enc = _ENCODINGS[name] = _build(name)
     return enc
+
+
+pickling.set_registry(is_registered, get_encoding)  # built-ins pickle by name from now on

@@ -38,7 +38,8 @@ from typing import Any, Iterable, Sequence
 
 import regex
 
-from .core import Encoding, repair_surrogates
+from .api import EncodingAPI
+from .text import repair_surrogates
 from .records import Token
 
 COMMON = "Common"
@@ -167,7 +168,7 @@ def attribute_tokens(text: str, tokens: Sequence[Token]) -> list[ScriptShare]:
     return sorted(rows, key=lambda r: (-r.tokens, -r.chars, r.script))
 
 
-def token_tax(enc: Encoding, text: str, **encode_kwargs: Any) -> list[ScriptShare]:
+def token_tax(enc: EncodingAPI, text: str, **encode_kwargs: Any) -> list[ScriptShare]:
     """Per script of `text`: characters, bytes and tokens of `enc` (see the module docstring).
 
     `encode_kwargs` are ``allowed_special``/``disallowed_special`` as for ``enc.encode``.

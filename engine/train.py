@@ -43,12 +43,13 @@ import heapq
 import time
 import warnings
 from collections import Counter
-from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 import regex
 
-from .core import Encoding, repair_surrogates
+from .core import Encoding
+from .records import MergeInfo, TrainingReport
+from .text import repair_surrogates
 from .openai_public import BUILTIN_PATTERNS
 from .patterns import Splitter, compile_pattern
 
@@ -60,46 +61,6 @@ INF = 1 << 62
 
 class TrainingStoppedEarly(UserWarning):
     """Training ran out of pairs before reaching the requested vocabulary size."""
-
-
-@dataclass(frozen=True)
-class MergeInfo:
-    """One learned merge: ``pair`` -> ``new_id`` (= 256 + rank), seen ``count`` times."""
-
-    rank: int
-    pair: tuple[int, int]
-    new_id: int
-    bytes: bytes
-    count: int  # occurrences counted, overlapping ones included (minbpe's stats)
-    tied: bool  # another pair had the same count at that step (the first-seen one won)
-    replaced: int  # occurrences actually replaced (fewer than `count` in runs like ``aaa``)
-
-
-@dataclass(frozen=True)
-class TrainingReport:
-    """What `train_bpe` did; the result's declared field ``enc.training``."""
-
-    requested_vocab_size: int
-    pat_str: str | None
-    merges: tuple[MergeInfo, ...]
-    stopped_early: bool
-    message: str
-    n_chunks: int
-    n_unique_chunks: int
-    n_bytes: int  # bytes of training text (special tokens cut out)
-    seconds: float
-
-    @property
-    def vocab_size(self) -> int:
-        """Ordinary tokens learned: 256 bytes + the merges (special tokens not counted)."""
-        return 256 + len(self.merges)
-
-    def token_counts(self) -> list[int]:
-        """Tokens in the training text after 0, 1, ..., all merges (exactly what encoding it gives)."""
-        counts = [self.n_bytes]
-        for m in self.merges:
-            counts.append(counts[-1] - m.replaced)
-        return counts
 
 
 Progress = Callable[[int, int, MergeInfo], None]

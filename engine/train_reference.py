@@ -18,7 +18,8 @@ from typing import Iterable
 
 from .core import Encoding
 from .patterns import compile_pattern
-from .train import MergeInfo, Progress, check_special_tokens, check_vocab_size, finish, training_chunks
+from .records import MergeInfo
+from .train import Progress, check_special_tokens, check_vocab_size, finish, training_chunks
 
 
 def get_stats(ids: list[int], counts: dict[tuple[int, int], int]) -> None:

@@ -27,14 +27,14 @@ import bisect
 from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
-    from .core import Encoding
+    from .api import ByteLevelInternals
 
 # Rust's `char::is_whitespace` (Unicode White_Space), which tiktoken's last rule uses.
 WHITE_SPACE = frozenset("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
                         "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
 
 
-def grow_last_piece(enc: Encoding, tokens: list[int], last: int) -> int:
+def grow_last_piece(enc: ByteLevelInternals, tokens: list[int], last: int) -> int:
     """How many trailing tokens are unstable: the last piece's, grown over spaces/tabs/newlines before it."""
     def all_space(token: int) -> bool:
         data = enc._decoder.get(token)
@@ -46,7 +46,7 @@ def grow_last_piece(enc: Encoding, tokens: list[int], last: int) -> int:
     return last
 
 
-def encode_bytes(enc: Encoding, data: bytes) -> list[int]:
+def encode_bytes(enc: ByteLevelInternals, data: bytes) -> list[int]:
     """tiktoken's ``_encode_bytes``: ids whose bytes are exactly `data`, valid UTF-8 or not."""
     try:
         return enc.encode_ordinary(data.decode("utf-8"))
@@ -63,7 +63,7 @@ def encode_bytes(enc: Encoding, data: bytes) -> list[int]:
     return tokens
 
 
-def byte_pair_encode(enc: Encoding, data: bytes) -> tuple[int, ...]:
+def byte_pair_encode(enc: ByteLevelInternals, data: bytes) -> tuple[int, ...]:
     """tiktoken's ``byte_pair_encode``: the merge loop on bytes, without the whole-token shortcut."""
     if len(data) == 1 or enc.uses_pair_merges:
         return enc._bpe_raw(data)
@@ -81,7 +81,7 @@ def last_utf8_char_len(data: bytes) -> int:
     return 1
 
 
-def encode_with_unstable(enc: Encoding, text: str, allowed: frozenset[str]) -> tuple[list[int], list[list[int]]]:
+def encode_with_unstable(enc: ByteLevelInternals, text: str, allowed: frozenset[str]) -> tuple[list[int], list[list[int]]]:
     """(stable ids, completions) for `text` with the special tokens in `allowed` (already checked)."""
     tokens, last = enc._encode_with_last_piece(text, allowed)
     if last == 0:  # nothing, or a special token, at the end: all stable

@@ -34,7 +34,8 @@ from typing import Callable, NamedTuple, TypeVar
 
 import regex
 
-from .core import Encoding
+from .api import EncodingAPI
+from .text import is_valid_utf8
 
 T = TypeVar("T")
 
@@ -94,14 +95,6 @@ def readable(data: bytes, *, space: str = " ") -> str:
     return "".join(out)
 
 
-def is_valid_utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
 def has_leading_space(data: bytes) -> bool:
     """A word-initial token: a space followed by something that is not a space (``b" the"``)."""
     return len(data) > 1 and data[:1] == b" " and not data.isspace()
@@ -125,7 +118,7 @@ class TokenInfo(NamedTuple):
     valid_utf8: bool
 
 
-def token_info(enc: Encoding, token_id: int) -> TokenInfo:
+def token_info(enc: EncodingAPI, token_id: int) -> TokenInfo:
     """Facts about `token_id` (ordinary or special); `engine.UnknownTokenError` for unused ids."""
     return _info(token_id, enc.decode_single_token_bytes(token_id))
 
@@ -135,19 +128,19 @@ def _info(token_id: int, data: bytes) -> TokenInfo:
                      has_leading_space(data), is_valid_utf8(data))
 
 
-def per_encoding(maxsize: int) -> Callable[[Callable[[Encoding], T]], Callable[[Encoding], T]]:
+def per_encoding(maxsize: int) -> Callable[[Callable[[EncodingAPI], T]], Callable[[EncodingAPI], T]]:
     """Cache one value per encoding, for at most `maxsize` encodings, without keeping any alive.
 
     `functools.lru_cache` held its six encodings (and their 200,000 `TokenInfo` each, about 50 MB):
     a session's uploaded tokenizer stayed in memory after the session had released it.  Here an
     entry goes with its encoding (a weak reference), or when `maxsize` newer ones push it out.
     """
-    def decorate(fn: Callable[[Encoding], T]) -> Callable[[Encoding], T]:
+    def decorate(fn: Callable[[EncodingAPI], T]) -> Callable[[EncodingAPI], T]:
         entries: OrderedDict[int, tuple[weakref.ref, T]] = OrderedDict()
         lock = threading.Lock()
 
         @functools.wraps(fn)
-        def wrapper(enc: Encoding) -> T:
+        def wrapper(enc: EncodingAPI) -> T:
             key = id(enc)
             with lock:
                 found = entries.get(key)
@@ -175,14 +168,14 @@ def per_encoding(maxsize: int) -> Callable[[Callable[[Encoding], T]], Callable[[
 
 
 @per_encoding(maxsize=6)
-def token_infos(enc: Encoding) -> tuple[TokenInfo, ...]:
+def token_infos(enc: EncodingAPI) -> tuple[TokenInfo, ...]:
     """`TokenInfo` for every ordinary token, in id order (cached per encoding)."""
     by_id = sorted((tid, data) for data, tid in enc.mergeable_ranks.items())
     return tuple(_info(tid, data) for tid, data in by_id)
 
 
 @per_encoding(maxsize=6)
-def _lowered(enc: Encoding) -> tuple[str, ...]:
+def _lowered(enc: EncodingAPI) -> tuple[str, ...]:
     return tuple(info.text.casefold() for info in token_infos(enc))
 
 
@@ -191,7 +184,7 @@ class RegexTimeoutError(TimeoutError):
     """A user's regex ran out of its time budget over the vocabulary."""
 
 
-def search_substring(enc: Encoding, needle: str, *, ignore_case: bool = False) -> list[int]:
+def search_substring(enc: EncodingAPI, needle: str, *, ignore_case: bool = False) -> list[int]:
     """Ids of the tokens whose text contains `needle` (all tokens for an empty needle)."""
     infos = token_infos(enc)
     if not needle:
@@ -214,7 +207,7 @@ def compile_user_regex(pattern: str, *, ignore_case: bool = False) -> regex.Patt
 
 
 def search_regex(
-    enc: Encoding, pattern: str, *, ignore_case: bool = False, timeout: float = REGEX_TIMEOUT
+    enc: EncodingAPI, pattern: str, *, ignore_case: bool = False, timeout: float = REGEX_TIMEOUT
 ) -> list[int]:
     """Ids of the tokens whose text matches `pattern` anywhere (``regex.search``).
 
@@ -249,7 +242,7 @@ def search_regex(
 
 
 # ----------------------------------------------------------------- filters
-def longest(enc: Encoding, limit: int = 100) -> list[int]:
+def longest(enc: EncodingAPI, limit: int = 100) -> list[int]:
     """The `limit` longest tokens (in bytes), longest first, ties by id."""
     infos = sorted(token_infos(enc), key=lambda i: (-i.length, i.id))
     return [info.id for info in infos[:limit]]
@@ -262,7 +255,7 @@ FILTERS: dict[str, Callable[[TokenInfo], bool]] = {
 }
 
 
-def filter_tokens(enc: Encoding, name: str) -> list[int]:
+def filter_tokens(enc: EncodingAPI, name: str) -> list[int]:
     """Ids of the tokens passing a quick filter: 'invalid_utf8', 'leading_space', 'digits' (id order)."""
     try:
         keep = FILTERS[name]
@@ -271,7 +264,7 @@ def filter_tokens(enc: Encoding, name: str) -> list[int]:
     return [info.id for info in token_infos(enc) if keep(info)]
 
 
-def length_histogram(enc: Encoding) -> list[tuple[int, int]]:
+def length_histogram(enc: EncodingAPI) -> list[tuple[int, int]]:
     """``[(length in bytes, number of tokens), ...]`` sorted by length."""
     counts: dict[int, int] = {}
     for info in token_infos(enc):
@@ -288,7 +281,7 @@ class Family:
     total: int
 
 
-def containing(enc: Encoding, token_id: int, *, limit: int = 50) -> Family:
+def containing(enc: EncodingAPI, token_id: int, *, limit: int = 50) -> Family:
     """Tokens whose bytes contain `token_id`'s bytes (itself excluded), shortest first."""
     needle = enc.decode_single_token_bytes(token_id)
     found = [info for info in token_infos(enc) if needle in info.bytes and info.id != token_id]
@@ -296,7 +289,7 @@ def containing(enc: Encoding, token_id: int, *, limit: int = 50) -> Family:
     return Family(tuple(info.id for info in found[:limit]), len(found))
 
 
-def contained(enc: Encoding, token_id: int, *, limit: int = 50) -> Family:
+def contained(enc: EncodingAPI, token_id: int, *, limit: int = 50) -> Family:
     """Tokens found inside `token_id`'s bytes (itself excluded), longest first, then by position."""
     data = enc.decode_single_token_bytes(token_id)
     ranks = enc.mergeable_ranks
@@ -331,7 +324,7 @@ def glitch_sources() -> list[dict[str, str]]:
     return list(_glitch_data()["sources"])
 
 
-def glitch_tokens(enc: Encoding) -> dict[int, GlitchToken]:
+def glitch_tokens(enc: EncodingAPI) -> dict[int, GlitchToken]:
     """Known under-trained tokens of GPT-2's vocabulary, by id; empty for other vocabularies.
 
     Applies to encodings named in the data file (gpt2, r50k_base: the same

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 import engine
 from engine.bpe import merge_heap, merge_reference
 from engine.families import hf_bpe
-from engine.families.hf_encoding import HfEncoding
+from engine.families.hf_encoding import HfEncoding, load_builtin, load_tokenizer_json
 from engine.families.hf_pipeline import (
     SplitStep,
     compile_onig,
@@ -38,8 +38,6 @@ from engine.families.hf_pipeline import (
 from engine.families.hf_tokenizer_json import (
     BUILTIN_FILES,
     dump_compact,
-    load_builtin,
-    load_tokenizer_json,
     parse_compact,
     parse_tokenizer_json,
 )

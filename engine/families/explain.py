@@ -29,11 +29,12 @@ import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from ..api import EncodingAPI
 from .catalog import FAMILIES
 from .hf_encoding import HfEncoding
 from .sentencepiece import SPACE, SentencePieceEncoding
 
-Enc = Any  # any encoding of the engine (Encoding, ModelEncoding, SentencePieceEncoding, HfEncoding)
+Enc = EncodingAPI  # any encoding of the engine (Encoding, ModelEncoding, SentencePieceEncoding, HfEncoding)
 
 
 @dataclass(frozen=True)

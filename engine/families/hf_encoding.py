@@ -24,7 +24,7 @@ from typing import Iterable, Mapping, Sequence
 
 from .. import patterns
 from ..decoding import DecodeById
-from ._pickling import PicklableByName
+from ..pickling import PicklableByName
 from ..bpe import merge_heap
 from ..gpt2_bytes import CHAR_TO_BYTE
 from ..merges import MergeNode, build_merge_tree
@@ -32,7 +32,8 @@ from ..records import BpeTrace, MergeStep, Piece, Token
 from ..special_tokens import AllowedSpecial, DisallowedSpecial, SpecialTokens
 from .hf_bpe import KEY
 from .hf_pipeline import AddedToken, added_token_regex, find_added
-from .hf_tokenizer_json import HfTokenizerSpec
+from ..load import read_data_file
+from .hf_tokenizer_json import BUILTIN_FILES, HfTokenizerSpec, parse_compact, parse_tokenizer_json
 
 CACHE_MAX_PIECES = 100_000
 _MATCHERS_MAX = 64
@@ -440,3 +441,16 @@ def _steps(data: bytes, events: list[tuple[int, int, int]], merged_id: Sequence[
             tree[x] -= 1
             x += x & -x
     return steps
+
+
+def load_tokenizer_json(data: bytes | str, *, name: str | None = None, source: str = "tokenizer.json") -> HfEncoding:
+    """A `HfEncoding` from the bytes of a ``tokenizer.json`` (an upload, say); ValueError for a bad file."""
+    return HfEncoding(name or source, parse_tokenizer_json(data, source))
+
+
+def load_builtin(name: str, *, from_json: bool = False) -> HfEncoding:
+    """A shipped tokenizer by name, sha256-checked: from its compact form (fast) or from its tokenizer.json."""
+    files = BUILTIN_FILES[name]
+    if from_json:
+        return load_tokenizer_json(read_data_file(*files.json), name=name, source=files.json[0])
+    return HfEncoding(name, parse_compact(read_data_file(*files.compact), files.compact[0]))

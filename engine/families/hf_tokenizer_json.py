@@ -403,13 +403,6 @@ def _added_tokens_checked(items: list, vocab: dict[str, int], where: _Where) -> 
     return out
 
 
-def load_tokenizer_json(data: bytes | str, *, name: str | None = None, source: str = "tokenizer.json"):
-    """A `HfEncoding` from the bytes of a ``tokenizer.json`` (an upload, say); ValueError for a bad file."""
-    from .hf_encoding import HfEncoding
-
-    return HfEncoding(name or source, parse_tokenizer_json(data, source))
-
-
 def dump_compact(data: bytes, source: str = "tokenizer.json") -> bytes:
     """The compact form of a tokenizer.json, which `parse_compact` reads several times faster.
 
@@ -462,13 +455,3 @@ def parse_compact(body: bytes, source: str) -> HfTokenizerSpec:
     ids = header["vocab_ids"]
     vocab = dict(zip(tokens.decode("utf-8").split("\x00"), count() if ids is None else ids))
     return _spec(header["tokenizer"], _Where(source, trusted=True), (vocab, tuple(arrays)))
-
-
-def load_builtin(name: str, *, from_json: bool = False):
-    """A shipped tokenizer by name, sha256-checked: from its compact form (fast) or from its tokenizer.json."""
-    from .hf_encoding import HfEncoding
-
-    files = BUILTIN_FILES[name]
-    if from_json:
-        return load_tokenizer_json(read_data_file(*files.json), name=name, source=files.json[0])
-    return HfEncoding(name, parse_compact(read_data_file(*files.compact), files.compact[0]))

@@ -34,7 +34,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from ..core import repair_surrogates
+from ..text import repair_surrogates
 
 META_SLICE = 400_000  # llama-models: TIKTOKEN_MAX_ENCODE_CHARS
 META_RUN = 25_000  # llama-models: MAX_NO_WHITESPACES_CHARS

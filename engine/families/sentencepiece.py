@@ -55,7 +55,7 @@ from operator import not_
 from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
 
-from ._pickling import PicklableByName
+from ..pickling import PicklableByName
 from ..errors import UnknownTokenError
 from ..merges import MergeNode, build_merge_tree
 from ..records import BpeTrace, MergeStep, Piece, Token
