@@ -13,7 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
-from engine import vocab  # noqa: E402
+from engine.explain import vocab  # noqa: E402
 from playground import html  # noqa: E402
 
 

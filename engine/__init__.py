@@ -48,22 +48,22 @@ byte offsets:
 - chat formats (`engine.chat`): `chat_tokens(messages, encoding)` -> `ChatTokens`, the
   exact token sequence of a conversation in the model's chat format (template and
   content runs, reply priming included); `Message`, `ChatFormatError`;
-- the arena (`engine.arena`): `rank_encodings` (many tokenizers on one text, ranked) and
+- the arena (`engine.explain.arena`): `rank_encodings` (many tokenizers on one text, ranked) and
   `language_matrix` (tokens per language sample and tokenizer, with the tax against English
-  and against the best tokenizer); token-budget chunking (`engine.chunking`): `chunk_text`
+  and against the best tokenizer); token-budget chunking (`engine.explain.chunking`): `chunk_text`
   cuts a text into chunks of at most N tokens on token boundaries -> `Chunking` of `Chunk`;
-- the submodules `engine.compare` (stats, boundary diff), `engine.vocab`
-  (vocabulary search, glitch tokens) and `engine.scripts` (Unicode scripts,
+- the submodules `engine.explain.compare` (stats, boundary diff), `engine.explain.vocab`
+  (vocabulary search, glitch tokens) and `engine.explain.unicode_scripts` (Unicode scripts,
   token tax).  Their functions are also importable from `engine` directly,
   as before.
 """
 from __future__ import annotations
 
 # ---- tiktoken's API
-from .core import Encoding
-from .load import data_gym_to_mergeable_bpe_ranks, dump_tiktoken_bpe, load_tiktoken_bpe
-from .models import encoding_for_model, encoding_name_for_model
-from .registry import get_encoding, list_encoding_names, list_encodings, list_tokenizer_names
+from .tokenizer.encoding import Encoding
+from .formats.tiktoken_files import data_gym_to_mergeable_bpe_ranks, dump_tiktoken_bpe, load_tiktoken_bpe
+from .sources.model_names import encoding_for_model, encoding_name_for_model
+from .sources.registry import get_encoding, list_encoding_names, list_encodings, list_tokenizer_names
 
 # ---- errors
 from .errors import (
@@ -75,44 +75,45 @@ from .errors import (
 )
 
 # ---- explainers: records, merges, training, file formats, patterns
-from . import chat, compare, scripts, vocab
+from . import chat
+from .explain import compare, unicode_scripts, vocab
 from .chat import ChatFormatError, ChatTokens, Message, chat_tokens
 from .text import repair_surrogates
-from .load import dump_data_gym, parse_data_gym, parse_tiktoken_bpe
-from .merges import MergeNode, merge_tree_of, recover_merges
-from .minbpe_format import dump_minbpe_model, dump_minbpe_vocab, parse_minbpe_model, render_token
-from .openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
-from .patterns import compile_pattern
+from .formats.tiktoken_files import dump_data_gym, parse_data_gym, parse_tiktoken_bpe
+from .tokenizer.merges import MergeNode, merge_tree_of, recover_merges
+from .formats.minbpe import dump_minbpe_model, dump_minbpe_vocab, parse_minbpe_model, render_token
+from .tokenizer.patterns import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR, RAW_PAT_STR, compile_pattern
 from .records import BpeTrace, MergeStep, Piece, Token
 from .records import MergeInfo, TrainingReport
-from .train import RAW_PAT_STR, TrainingStoppedEarly, check_special_tokens, train_bpe
+from .tokenizer.special_tokens import check_special_tokens
+from .training.trainer import TrainingStoppedEarly, train_bpe
 from .text import is_valid_utf8
-from .vocab import RegexTimeoutError
+from .explain.vocab import RegexTimeoutError
 
 # ---- the open models' families, and a user's tokenizer files
-from .families.hf_encoding import HfEncoding
-from .families.hf_encoding import load_tokenizer_json
-from .families.hf_tokenizer_json import parse_tokenizer_json
-from .families.sentencepiece import SentencePieceEncoding, SentencePieceTrace, load_sentencepiece_model
-from .families.tekken_format import load_tekken
-from .families.tiktoken_models import ModelEncoding
+from .families.hf.encoding import HfEncoding
+from .families.hf.encoding import load_tokenizer_json
+from .families.hf.tokenizer_json import parse_tokenizer_json
+from .families.sentencepiece.encoding import SentencePieceEncoding, SentencePieceTrace, load_sentencepiece_model
+from .families.tiktoken_models.tekken import load_tekken
+from .families.tiktoken_models.encoding import ModelEncoding
 from .errors import JsonLimitError, UnsupportedModelError, WrongFileKindError
-from .file_kinds import FileKind, describe_json, sniff
-from .json_limits import load_json_bounded, scan_json
-from .limits import TokenizerTooLargeError
-from .tokenizer_files import UnusableTokenizerError, load_tokenizer
+from .formats.file_kinds import FileKind, describe_json, sniff
+from .formats.json_limits import load_json_bounded, scan_json
+from .formats.limits import TokenizerTooLargeError
+from .sources.uploads import UnusableTokenizerError, load_tokenizer
 
 # ---- which encodings exist (maker, models), and how each family splits and merges
-from .families.catalog import CatalogEntry, canonical_name, catalog, search_encodings
-from .families.explain import FamilyNote, Stage, family_note, token_note
+from .sources.catalog import CatalogEntry, canonical_name, catalog, search_encodings
+from .explain.families import FamilyNote, Stage, family_note, token_note
 
 # ---- the arena and token-budget chunking
-from . import arena, chunking
-from .arena import ArenaEntry, LanguageCell, LanguageMatrix, language_matrix, rank_encodings
-from .chunking import Chunk, Chunking, ChunkingError, chunk_text
+from .explain import arena, chunking
+from .explain.arena import ArenaEntry, LanguageCell, LanguageMatrix, language_matrix, rank_encodings
+from .explain.chunking import Chunk, Chunking, ChunkingError, chunk_text
 
 # ---- compare / vocab / scripts helpers, importable from `engine` as before (documented in their modules)
-from .compare import (
+from .explain.compare import (
     BoundaryDiff,
     Cut,
     Disagreement,
@@ -129,7 +130,7 @@ from .compare import (
     unit_diff,
     unit_disagreements,
 )
-from .scripts import (
+from .explain.unicode_scripts import (
     ScriptShare,
     attribute_tokens,
     classify,
@@ -139,7 +140,7 @@ from .scripts import (
     script_runs,
     token_tax,
 )
-from .vocab import (
+from .explain.vocab import (
     Family,
     GlitchToken,
     TokenInfo,
@@ -182,7 +183,7 @@ __all__ = [
     # the catalog of built-in encodings and the families' explainers
     "CatalogEntry", "catalog", "canonical_name", "search_encodings", "FamilyNote", "Stage", "family_note", "token_note",
     # helper submodules
-    "compare", "vocab", "scripts",
+    "compare", "vocab", "unicode_scripts",
     # chat formats
     "chat", "chat_tokens", "ChatTokens", "Message", "ChatFormatError",
     # the arena and token-budget chunking

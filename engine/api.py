@@ -21,8 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, AbstractSet, Collection, Literal, Mapping, Protocol, Sequence, runtime_checkable
 
 if TYPE_CHECKING:
-    from .merges import MergeNode
-    from .records import BpeTrace, Piece, Token
+    from .records import BpeTrace, MergeNode, Piece, Token
 
 __all__ = ["EncodingAPI", "ByteLevelInternals"]
 

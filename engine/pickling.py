@@ -6,7 +6,7 @@ another process is that process's own built-in, and a copy in this process is th
 
 The registry builds the families' encodings, so it imports them, and their pickling needs the
 registry back.  Rather than import it late (a circle), this module holds the registry's two
-answers, which `engine.registry` hands over when it is imported (`set_registry`).  Until
+answers, which `engine.sources.registry` hands over when it is imported (`set_registry`).  Until
 then no built-in exists, so every encoding pickles by its data -- the right answer.
 """
 from __future__ import annotations

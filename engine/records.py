@@ -3,7 +3,8 @@
 Every record carries both character and byte offsets into the text that was
 encoded, because byte-level BPE does not respect characters: one emoji can be
 spread over several tokens, and one token can end in the middle of a character.
-`MergeInfo` and `TrainingReport` are what training returns (``enc.training``).
+`MergeNode` is one node of a merge tree; `MergeInfo` and `TrainingReport` are what training
+returns (``enc.training``).
 """
 from __future__ import annotations
 
@@ -143,3 +144,50 @@ class TrainingReport:
         for m in self.merges:
             counts.append(counts[-1] - m.replaced)
         return counts
+
+
+@dataclass(frozen=True)
+class MergeNode:
+    """One node of a merge tree: a leaf is a single byte; an inner node merged `left` and `right`.
+
+    `id` is the token id, which for BPE is also the rank (merge order).
+    """
+
+    id: int
+    bytes: bytes
+    left: "MergeNode | None" = None
+    right: "MergeNode | None" = None
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.left is None
+
+    @property
+    def depth(self) -> int:
+        """Merges on the longest path down to a byte (0 for a leaf)."""
+        if self.left is None or self.right is None:
+            return 0
+        return 1 + max(self.left.depth, self.right.depth)
+
+    @property
+    def n_merges(self) -> int:
+        """Inner nodes in the tree: how many merges built this token."""
+        if self.left is None or self.right is None:
+            return 0
+        return 1 + self.left.n_merges + self.right.n_merges
+
+    def leaves(self) -> list["MergeNode"]:
+        if self.left is None or self.right is None:
+            return [self]
+        return self.left.leaves() + self.right.leaves()
+
+    def walk(self):
+        """Nodes in pre-order (node, then left subtree, then right subtree)."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            if node.right is not None:
+                stack.append(node.right)
+            if node.left is not None:
+                stack.append(node.left)

@@ -3,8 +3,8 @@
 Every built-in encoding (``engine.list_tokenizer_names()``, an alias such as
 ``r50k_base`` = ``gpt2`` counted once) and the session's own tokenizers run on
 the app-wide text; the user can leave some out.  The ranking is
-`engine.arena.rank_counts` (rank 1 = fewest tokens, ties share a rank); the
-language matrix is `engine.arena.language_matrix`, measured now on the
+`engine.explain.arena.rank_counts` (rank 1 = fewest tokens, ties share a rank); the
+language matrix is `engine.explain.arena.language_matrix`, measured now on the
 samples of ``engine/data/languages.json``, not read from a stored table,
 plus the user's own sentences (at most `MAX_OWN`, kept in session state);
 it downloads as CSV (one row per cell) and JSON (one record per language).
@@ -23,7 +23,7 @@ import pandas as pd
 import streamlit as st
 
 import engine
-from engine.arena import ArenaEntry
+from engine.explain.arena import ArenaEntry
 from playground import encodings, html, render_cache, state
 from playground.drawing import header, refuse_message, slug
 from playground.escaping import md
@@ -77,7 +77,7 @@ def render() -> None:
             if _refused(error):
                 return
     if counts:
-        _your_text(engine.arena.rank_counts(counts, text))
+        _your_text(engine.explain.arena.rank_counts(counts, text))
     _languages([name for name, _ in counts] or chosen)
 
 

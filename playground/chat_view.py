@@ -34,7 +34,7 @@ import streamlit as st
 
 import engine
 from engine.errors import JsonLimitError
-from engine.json_limits import scan_json
+from engine.formats.json_limits import scan_json
 from engine.chat import FIELDS, FORMAT_OF_ENCODING, FORMATS, ROLES, ChatFormatError, Message, messages_from_json
 from playground import encodings, html, state
 from playground.drawing import draw, header

@@ -24,7 +24,7 @@ from typing import Any, ContextManager, Sequence
 import streamlit as st
 
 import engine
-from engine.families import explain
+from engine.explain import families as explain
 from playground import jobs, memo, script_gate, state
 from playground.job_tasks import policy_kwargs
 
@@ -312,8 +312,8 @@ def length_histogram(name: str, _enc: engine.Encoding) -> list[tuple[int, int]]:
 # --- Arena, Token-budget chunks, Chat formats ---
 @st.cache_resource(max_entries=8, show_spinner=False)
 def distinct(names: tuple[str, ...], _encs: tuple) -> tuple[list[str], dict[str, str]]:
-    """`names` without aliases (engine.arena.distinct_encodings): (kept names, {alias: kept name})."""
-    kept, aliases = engine.arena.distinct_encodings(_encs)
+    """`names` without aliases (engine.explain.arena.distinct_encodings): (kept names, {alias: kept name})."""
+    kept, aliases = engine.explain.arena.distinct_encodings(_encs)
     return [e.name for e in kept], aliases
 
 
@@ -342,7 +342,7 @@ def language_matrix(names: tuple[str, ...], _encs: tuple,
                     own: tuple[tuple[str, str, str, str], ...] = ()) -> engine.LanguageMatrix:
     """The built-in language samples, then `own` ((code, language, script, text) of the user's own
     sentences, part of the key), encoded by every encoding."""
-    samples = engine.arena.language_samples() + tuple(engine.arena.LanguageSample(*s) for s in own)
+    samples = engine.explain.arena.language_samples() + tuple(engine.explain.arena.LanguageSample(*s) for s in own)
     with off_turn(*_encs):
         return engine.language_matrix(_encs, samples)
 

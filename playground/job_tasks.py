@@ -86,7 +86,7 @@ def preloaded() -> dict[str, Any]:
     import gc
     import sys
 
-    from engine import registry
+    from engine.sources import registry
 
     return {"encodings": sorted(registry._ENCODINGS), "streamlit": "streamlit" in sys.modules,
             "main_rerun": getattr(sys.modules.get("__main__"), "__name__", "") == "__mp_main__",

@@ -12,7 +12,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 import engine
-from engine.families.catalog import entry, group_by_maker
+from engine.sources.catalog import entry, group_by_maker
 from playground import encodings, html, render_cache, state
 from playground.escaping import md
 

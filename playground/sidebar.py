@@ -13,7 +13,7 @@ from __future__ import annotations
 import streamlit as st
 
 import engine
-from engine.families.catalog import entry, group_by_maker
+from engine.sources.catalog import entry, group_by_maker
 from playground import history, html, state
 from playground.escaping import md
 

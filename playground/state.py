@@ -30,8 +30,8 @@ from typing import Any
 
 import streamlit as st
 
-from engine.json_limits import load_json_bounded
-from engine.families.catalog import DEFAULT_SELECTION, canonical_name, catalog
+from engine.formats.json_limits import load_json_bounded
+from engine.sources.catalog import DEFAULT_SELECTION, canonical_name, catalog
 
 # ---------------------------------------------------------------- app-wide keys
 TEXT = "text"

@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 import engine
-from engine.families import explain
+from engine.explain import families as explain
 from playground import encodings, html, pickers, render_cache, state
 from playground.drawing import header
 from playground.escaping import md

@@ -18,7 +18,7 @@ import streamlit as st
 
 import engine
 from engine import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR, check_special_tokens, compile_pattern, render_token
-from engine.tokenizer_files import MAX_FILE_BYTES, MODEL_KINDS
+from engine.sources.uploads import MAX_FILE_BYTES, MODEL_KINDS
 from playground import html, jobs, pickers, state, uploads
 from playground.drawing import header
 from playground.escaping import md
@@ -27,7 +27,7 @@ MAX_TEXT_BYTES = 2_000_000  # training text cap, box and upload alike
 MAX_PATTERN_CHARS = 2_000  # custom split pattern
 MAX_SPECIALS_CHARS = 2_000  # the special-tokens box
 TRAIN_TIMEOUT = 180.0  # seconds a training job may run
-MAX_TOKENIZER_BYTES = MAX_FILE_BYTES  # tokenizer file upload cap (engine.tokenizer_files checks it)
+MAX_TOKENIZER_BYTES = MAX_FILE_BYTES  # tokenizer file upload cap (engine.sources.uploads checks it)
 # The same cap for the uploader (which refuses a bigger file in the browser, before sending it) and for
 # the server (.streamlit/config.toml's server.maxUploadSize, which must equal this: a test compares them).
 # Streamlit counts both in MiB, so a file of 24.0-25.1 MB reaches the engine, which names its limit.

@@ -18,7 +18,7 @@ from __future__ import annotations
 import streamlit as st
 
 import engine
-from engine.families import explain
+from engine.explain import families as explain
 from playground import encodings, html, pickers, render_cache, state
 from playground.drawing import header, token_text
 from playground.pickers import chip_label, encoding_select, text_tokens, token_label, token_problem

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from conftest import blocks, run_view as run
 
 import engine
-import engine.core
+import engine.tokenizer.encoding
 from playground import html, state
 
 SCRIPTS = "Family 👨‍👩‍👧 wave 👋🏽 flags 🇯🇵🇫🇷 नमस्ते दुनिया · مرحبا بالعالم · é"
@@ -24,7 +24,7 @@ def test_o200k_tree_without_recovering_all_merges(monkeypatch):
     def refuse(_ranks):
         raise AssertionError("the full merge recovery ran")
 
-    monkeypatch.setattr(engine.core, "recover_merges", refuse)
+    monkeypatch.setattr(engine.tokenizer.encoding, "recover_merges", refuse)
     enc = engine.get_encoding("o200k_base")
     token_id = max(enc.encode_ordinary(" playground unbelievable"), key=lambda t: len(enc.decode_single_token_bytes(t)))
     at = run("tree_view", **{state.TOKEN_ENC: "o200k_base", state.TOKEN_ID: token_id})

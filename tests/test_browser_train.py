@@ -102,7 +102,7 @@ def test_upload_sentencepiece_model_and_a_broken_tokenizer_json(page: Page, tmp_
     SentencePiece .model (the shipped file, unpacked) loads and gives the built-in mistral-v1's ids."""
     import gzip
 
-    from engine.load import DATA_DIR
+    from engine.formats.tiktoken_files import DATA_DIR
 
     page.goto("/train")
     expect(page.get_by_role("button", name="Train", exact=True)).to_be_visible(timeout=FIRST)

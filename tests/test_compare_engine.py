@@ -1,4 +1,4 @@
-"""engine/compare.py: stats, display units, boundary diff, disagreements and deltas in words."""
+"""engine/explain/compare.py: stats, display units, boundary diff, disagreements and deltas in words."""
 from __future__ import annotations
 
 import subprocess
@@ -173,6 +173,6 @@ def test_delta_sentences_compare_each_with_the_first():
 
 
 def test_importing_engine_compare_pulls_in_no_ui_library():
-    code = "import sys, engine.compare; print(sorted(m for m in ('streamlit', 'pandas', 'altair') if m in sys.modules))"
+    code = "import sys, engine.explain.compare; print(sorted(m for m in ('streamlit', 'pandas', 'altair') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -8,11 +8,12 @@ import random
 import pytest
 
 import engine
-from engine.families import catalog, explain
-from engine.families.hf_tokenizer_json import BUILTIN_FILES
-from engine.families.sentencepiece import BUILTIN_MODELS
-from engine.load import read_data_file
-from engine.tokenizer_files import MAX_FILE_BYTES, UnusableTokenizerError, load_tokenizer
+from engine.explain import families as explain
+from engine.sources import catalog
+from engine.families.hf.tokenizer_json import BUILTIN_FILES
+from engine.families.sentencepiece.encoding import BUILTIN_MODELS
+from engine.formats.tiktoken_files import read_data_file
+from engine.sources.uploads import MAX_FILE_BYTES, UnusableTokenizerError, load_tokenizer
 
 TEXT = "Hello world!\nSentencePiece 🧩 and 日本語, 12345 café  spaces"
 

@@ -1,4 +1,4 @@
-"""Grapheme-whole display units (engine.compare) and one token's merge tree without the full recovery (engine.merges)."""
+"""Grapheme-whole display units (engine.explain.compare) and one token's merge tree without the full recovery (engine.tokenizer.merges)."""
 from __future__ import annotations
 
 import random
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.compare import group_tokens_reference
+from engine.explain.compare import group_tokens_reference
 from conftest import case_text, load_cases
 
 NAMES = ("gpt2", "cl100k_base", "o200k_base")

@@ -13,8 +13,8 @@ import pytest
 
 import engine
 from engine.errors import UnsupportedModelError, WrongFileKindError
-from engine.file_kinds import describe_json, sniff
-from engine.tokenizer_files import load_tokenizer
+from engine.formats.file_kinds import describe_json, sniff
+from engine.sources.uploads import load_tokenizer
 from tests.test_issue21_file_limits import byte_level_json
 
 tokenizers = pytest.importorskip("tokenizers")

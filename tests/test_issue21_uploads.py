@@ -15,8 +15,8 @@ from streamlit.testing.v1 import AppTest
 
 import engine
 from conftest import APP_DIR, plain, run_view
-from engine.load import DATA_DIR
-from engine.tokenizer_files import MAX_FILE_BYTES
+from engine.formats.tiktoken_files import DATA_DIR
+from engine.sources.uploads import MAX_FILE_BYTES
 from playground import state, train_view, uploads
 
 TEKKEN = Path(mistral_common.__file__).parent / "data" / "tekken_240911.json"  # Mistral's own file, 19.3 MB

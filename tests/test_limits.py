@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine import limits
+from engine.formats import limits
 
 ROOT = Path(__file__).resolve().parent.parent
 

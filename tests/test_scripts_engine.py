@@ -1,4 +1,4 @@
-"""engine/scripts.py (script of each character, the token tax), languages.json, and the gallery's
+"""engine/explain/unicode_scripts.py (script of each character, the token tax), languages.json, and the gallery's
 demo texts checked against tiktoken built offline from the same ranks."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.scripts import COMMON, OTHER, SCRIPTS, attribute_tokens, total_tokens
+from engine.explain.unicode_scripts import COMMON, OTHER, SCRIPTS, attribute_tokens, total_tokens
 from playground.gallery_demos import DEMOS, GLITCH_TOKENS, languages
 
 tiktoken = pytest.importorskip("tiktoken")
@@ -182,6 +182,6 @@ def test_hello_spellings_have_different_ids():
 def test_import_engine_does_not_pull_in_the_ui():
     import subprocess
     import sys
-    code = "import sys, engine, engine.scripts; print(any(m in sys.modules for m in ('streamlit', 'pandas', 'altair')))"
+    code = "import sys, engine, engine.explain.unicode_scripts; print(any(m in sys.modules for m in ('streamlit', 'pandas', 'altair')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 import engine
 import engine as tiktoken_like
-from engine import batch
-from engine.load import DATA_DIR
+from engine.tokenizer import batch
+from engine.formats.tiktoken_files import DATA_DIR
 from oracle import reference, tiktoken
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -407,7 +407,7 @@ def test_data_gym_loader_from_paths_like_tiktoken(tmp_path, monkeypatch):
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")
     from tiktoken.load import data_gym_to_mergeable_bpe_ranks as their_load
 
-    from engine.openai_public import GPT2_ENCODER_JSON, GPT2_VOCAB_BPE
+    from engine.sources.openai_public import GPT2_ENCODER_JSON, GPT2_VOCAB_BPE
 
     vocab, encoder = tmp_path / "vocab.bpe", tmp_path / "encoder.json"
     vocab.write_bytes(gzip.decompress((DATA_DIR / GPT2_VOCAB_BPE[0]).read_bytes()))
@@ -466,13 +466,13 @@ def test_error_types_subclass_the_builtins():
     with pytest.raises(engine.UnknownTokenError) as info2:
         enc.decode([10**9])
     assert isinstance(info2.value, KeyError)
-    assert engine.core.UnknownTokenError is engine.UnknownTokenError  # the old import path still works
+    assert engine.tokenizer.encoding.UnknownTokenError is engine.UnknownTokenError  # the old import path still works
 
 
 def test_split_timeout_is_typed(monkeypatch):
-    import engine.patterns
+    import engine.tokenizer.patterns
 
-    monkeypatch.setattr(engine.patterns, "SPLIT_TIMEOUT", 0.05)
+    monkeypatch.setattr(engine.tokenizer.patterns, "SPLIT_TIMEOUT", 0.05)
     enc = engine.Encoding("slow", pat_str=r"(a|aa)+b|\s|.", mergeable_ranks={bytes([b]): b for b in range(256)},
                           special_tokens={})
     with pytest.raises(engine.SplitTimeoutError) as info:
@@ -490,7 +490,7 @@ def test_training_is_a_declared_field():
 
 def test_engine_sources_compile_without_warnings():
     """Every engine module compiles under -W error (an invalid escape is a SyntaxWarning, later an error)."""
-    for path in sorted((ROOT / "engine").glob("*.py")):
+    for path in sorted((ROOT / "engine").rglob("*.py")):
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             compile(path.read_text(encoding="utf-8"), str(path), "exec")
@@ -498,8 +498,8 @@ def test_engine_sources_compile_without_warnings():
 
 def test_public_names_for_the_playground():
     assert engine.render_token(b"a\nb") == "a\\u000ab"
-    assert engine.CL100K_PAT_STR == engine.openai_public.CL100K_PAT_STR
-    assert engine.RAW_PAT_STR == engine.train.RAW_PAT_STR
+    assert engine.CL100K_PAT_STR == engine.sources.openai_public.CL100K_PAT_STR
+    assert engine.RAW_PAT_STR == engine.tokenizer.patterns.RAW_PAT_STR
     assert engine.compile_pattern(engine.O200K_PAT_STR).pattern
     assert engine.check_special_tokens(["<|a|>"]) == ["<|a|>"]
     assert engine.is_valid_utf8("é".encode()) and not engine.is_valid_utf8(b"\xff")

@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 
 import engine
 from conftest import CORPUS
-from engine.openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
-from engine.train import RAW_PAT_STR, TrainingStoppedEarly, train_bpe, training_chunks
-from engine.train_reference import train_bpe_reference
+from engine.sources.openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
+from engine.tokenizer.patterns import RAW_PAT_STR
+from engine.training.trainer import TrainingStoppedEarly, train_bpe, training_chunks
+from engine.training.reference import train_bpe_reference
 
 DATA = Path(__file__).parent / "data"
 TAYLOR = CORPUS / "taylorswift.txt"  # tests/data/corpus, minbpe's tests/taylorswift.txt

@@ -1,4 +1,4 @@
-"""engine.vocab: readable bytes, token facts, search (substring, regex with a time budget), filters, families, glitch list."""
+"""engine.explain.vocab: readable bytes, token facts, search (substring, regex with a time budget), filters, families, glitch list."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ import pytest
 import regex
 
 import engine
-from engine import vocab
+from engine.explain import vocab
 
 
 @pytest.fixture(scope="module")
@@ -202,6 +202,6 @@ def test_import_engine_does_not_import_ui_libraries():
     import subprocess
     import sys
 
-    code = "import engine, engine.vocab, sys; print(sorted(m for m in ('streamlit','pandas','altair') if m in sys.modules))"
+    code = "import engine, engine.explain.vocab, sys; print(sorted(m for m in ('streamlit','pandas','altair') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
