@@ -51,7 +51,7 @@ def documents(n: int) -> list[str]:
     cases = [json.loads(line)["text"] for line in (corpus / "cases.jsonl").read_text(encoding="utf-8").split("\n") if line]
     paragraphs = [p for p in (corpus / "taylorswift.txt").read_text(encoding="utf-8").split("\n\n") if p.strip()]
     pool = cases + paragraphs
-    pool = [engine.repair_surrogates(t) for t in pool]  # a few corpus cases hold lone surrogates
+    pool = [engine.text.repair_surrogates(t) for t in pool]  # a few corpus cases hold lone surrogates
     return [f"{pool[i % len(pool)]} (document {i})" for i in range(n)]
 
 
@@ -167,7 +167,7 @@ def bench_pickle(repeat: int) -> None:
     print("| encoding | pickle bytes | dumps ms | loads ms |")
     print("|---|---:|---:|---:|")
     trained = engine.train_bpe((ROOT / "tests/data/corpus/taylorswift.txt").read_text(encoding="utf-8"), 512,
-                               pat_str=engine.CL100K_PAT_STR, special_tokens=["<|endoftext|>"])
+                               pat_str=engine.tokenizer.patterns.CL100K_PAT_STR, special_tokens=["<|endoftext|>"])
     base = engine.get_encoding("o200k_base")
     upload = engine.Encoding("uploaded-o200k", pat_str=base.pat_str, mergeable_ranks=dict(base.mergeable_ranks),
                              special_tokens=dict(base.special_tokens))

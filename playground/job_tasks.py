@@ -46,7 +46,7 @@ def pretokenize(enc: Any, text: str, policy: str) -> list:
 
 
 def search_regex(enc: Any, query: str, ignore_case: bool, budget: float) -> list[int]:
-    return engine.search_regex(enc, query, ignore_case=ignore_case, timeout=budget)
+    return engine.explain.vocab.search_regex(enc, query, ignore_case=ignore_case, timeout=budget)
 
 
 PROGRESS_EVERY = 0.1  # seconds between progress messages of a job

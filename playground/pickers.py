@@ -109,7 +109,7 @@ def token_label(enc: engine.Encoding, token_id: int) -> str:
         data = enc.decode_single_token_bytes(token_id)
     except engine.UnknownTokenError:
         return f"? · {token_id}"
-    return f"{html.isolate_rtl(engine.readable(data, space='␣'))} · {token_id}"
+    return f"{html.isolate_rtl(engine.explain.vocab.readable(data, space='␣'))} · {token_id}"
 
 
 def chip_label(enc: engine.Encoding, token_id: int) -> str:

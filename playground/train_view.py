@@ -17,7 +17,9 @@ import pandas as pd
 import streamlit as st
 
 import engine
-from engine import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR, check_special_tokens, compile_pattern, render_token
+from engine.tokenizer.patterns import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR, compile_pattern
+from engine.tokenizer.special_tokens import check_special_tokens
+from engine.formats.minbpe import render_token
 from engine.sources.uploads import MAX_FILE_BYTES, MODEL_KINDS
 from playground import html, jobs, pickers, state, uploads
 from playground.drawing import header
@@ -171,9 +173,9 @@ def model_files(enc: engine.Encoding) -> dict[str, tuple[str | bytes, str]]:
     """{file name: (content, mime)} for the download buttons."""
     stem = enc.name
     return {
-        f"{stem}.model": (engine.dump_minbpe_model(enc), "text/plain"),
-        f"{stem}.vocab": (engine.dump_minbpe_vocab(enc), "text/plain"),
-        f"{stem}.tiktoken": (engine.dump_tiktoken_bpe(dict(enc.mergeable_ranks)), "text/plain"),
+        f"{stem}.model": (engine.formats.minbpe.dump_minbpe_model(enc), "text/plain"),
+        f"{stem}.vocab": (engine.formats.minbpe.dump_minbpe_vocab(enc), "text/plain"),
+        f"{stem}.tiktoken": (engine.formats.tiktoken_files.dump_tiktoken_bpe(dict(enc.mergeable_ranks)), "text/plain"),
     }
 
 

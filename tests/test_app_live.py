@@ -143,7 +143,7 @@ def test_fast_token_units_equal_the_reference(name, show_ws):
     enc = engine.get_encoding(name)
     for text in _UNIT_TEXTS:
         for policy in ({"allowed_special": set(), "disallowed_special": ()}, {"allowed_special": "all"}):
-            units = engine.group_tokens(enc.tokenize(text, **policy), text)
+            units = engine.explain.compare.group_tokens(enc.tokenize(text, **policy), text)
             pieces = enc.pretokenize(text, **policy)
             cuts = {u.byte_start for u in units[::2]}
             kw = dict(show_ws=show_ws, pieces=pieces, shared_cuts=cuts, cls="tokens cmp", encoding=name,

@@ -140,3 +140,13 @@ def test_engine_imports_run_one_way():
     upward = [f"{m} (floor {floor_of(m)}) imports {d} (floor {floor_of(d)})"
               for m, deps in sorted(graph.items()) for d in sorted(deps) if floor_of(d) > floor_of(m)]
     assert not upward, "\n".join(upward)
+
+
+def test_public_api_fits_on_one_screen():
+    """tiktoken's names, the typed errors, the family contract and its records, one entry point per explainer."""
+    assert len(engine.__all__) <= 40 and len(set(engine.__all__)) == len(engine.__all__)
+    assert engine.__all__[:5] == ["Encoding", "get_encoding", "list_encoding_names", "encoding_for_model",
+                                  "encoding_name_for_model"]
+    assert not hasattr(engine, "list_encodings")
+    for name in engine.__all__:
+        assert hasattr(engine, name), name

@@ -89,7 +89,7 @@ def test_upload_minbpe_model(page: Page, tmp_path, screenshot):
 
     good = tmp_path / "sample.model"
     enc = engine.train_bpe(SAMPLE_TEXT, 280, pat_str=r" ?\w+|\s+|[^\w\s]+")
-    good.write_text(engine.dump_minbpe_model(enc))
+    good.write_text(engine.formats.minbpe.dump_minbpe_model(enc))
     _drop(uploader, good)
     expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)  # the upload's rerun is done
     _load_and_use(page, "sample")

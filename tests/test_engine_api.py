@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_registry_lists_and_builds_once():
-    assert engine.list_encodings()[:5] == ["gpt2", "r50k_base", "cl100k_base", "o200k_base", "o200k_harmony"]  # OpenAI first, then the open models
+    assert engine.list_tokenizer_names()[:5] == ["gpt2", "r50k_base", "cl100k_base", "o200k_base", "o200k_harmony"]  # OpenAI first, then the open models
     assert engine.get_encoding("cl100k_base") is engine.get_encoding("cl100k_base")
     gpt2, r50k = engine.get_encoding("gpt2"), engine.get_encoding("r50k_base")
     assert dict(gpt2.mergeable_ranks) == dict(r50k.mergeable_ranks) and gpt2.pat_str == r50k.pat_str

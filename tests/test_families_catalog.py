@@ -164,7 +164,7 @@ def test_upload_tekken_and_its_checks():
     assert enc.encode_ordinary("ab\x05") == [256 + 5 + 30] and enc.name.startswith("tekken_small-")
     with pytest.raises(ValueError, match="not the single byte its rank requires"):
         load_tokenizer("tekken", ("tekken_gap.json", _tekken(missing=65)))
-    gap = engine.dump_tiktoken_bpe({bytes([b]): r for r, b in enumerate(b for b in range(256) if b != 65)})
+    gap = engine.formats.tiktoken_files.dump_tiktoken_bpe({bytes([b]): r for r, b in enumerate(b for b in range(256) if b != 65)})
     with pytest.raises(UnusableTokenizerError, match="1 of the 256 single bytes have no token"):
         load_tokenizer("tiktoken", ("gap.tiktoken", gap))
     huge = json.loads(_tekken())

@@ -122,7 +122,7 @@ def test_every_tokenizer_is_listed_and_the_exceptions_say_why():
     everything = engine.list_tokenizer_names()
     tiktoken_like = engine.list_encoding_names()
     assert [n for n in everything if n in tiktoken_like] == tiktoken_like  # same order, a subset
-    assert sorted(everything) == sorted(e.name for e in engine.catalog()) + ["r50k_base"]
+    assert sorted(everything) == sorted(e.name for e in engine.sources.catalog.catalog()) + ["r50k_base"]
     for name in set(everything) - set(tiktoken_like):
         enc = engine.get_encoding(name)
         # a byte-fallback piece such as <0x41> decodes to the same byte as the ordinary piece "A"

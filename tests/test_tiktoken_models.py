@@ -355,7 +355,7 @@ def test_load_tekken_small_file():
 
 
 def test_registry_lists_the_new_names():
-    assert set(NAMES) <= set(engine.list_encodings())
+    assert set(NAMES) <= set(engine.list_tokenizer_names())
     with pytest.raises(ValueError, match="llama3"):
         engine.get_encoding("llama-3")
 

@@ -48,9 +48,6 @@ def list_tokenizer_names() -> list[str]:
     return [*SPECS, *MODEL_SPECS, *SENTENCEPIECE_MODELS, *HF_BUILTINS]
 
 
-list_encodings = list_tokenizer_names  # the engine's earlier name (it listed every tokenizer), kept for callers
-
-
 def is_registered(enc: Encoding) -> bool:
     """True if `enc` is the object `get_encoding(enc.name)` returns (so its name identifies it)."""
     return _ENCODINGS.get(enc.name) is enc
