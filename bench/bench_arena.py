@@ -122,7 +122,7 @@ def bench_browser(n: int) -> None:
 
     with served(prefix="bench_arena_") as server:
         url = server.url
-        kept, _ = engine.arena.distinct_encodings([engine.get_encoding(x) for x in engine.list_tokenizer_names()])
+        kept, _ = engine.explain.arena.distinct_encodings([engine.get_encoding(x) for x in engine.list_tokenizer_names()])
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport=VIEWPORT)

@@ -20,7 +20,7 @@ Rows:
 - engine serial: `encode_batch(..., num_threads=1)`;
 - engine threads N: the documents encoded by a ThreadPoolExecutor(N) calling `encode`
   (what tiktoken does; measured here to show the GIL cost, not used by the engine);
-- engine processes N: `engine.batch.encode_parallel` with N workers of the shared pool
+- engine processes N: `engine.tokenizer.batch.encode_parallel` with N workers of the shared pool
   (started before timing; each worker has encoded the batch once, so its cache is warm);
 - engine encode_batch default: what `encode_batch(docs)` chooses (num_threads=8);
 - tiktoken N threads: `encode_batch(docs, num_threads=N)`.
@@ -41,8 +41,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from engine import batch  # noqa: E402
-from engine.openai_public import SPECS  # noqa: E402
+from engine.tokenizer import batch  # noqa: E402
+from engine.sources.openai_public import SPECS  # noqa: E402
 from bench.bench_engine import best_of as best  # noqa: E402
 
 
@@ -51,7 +51,7 @@ def documents(n: int) -> list[str]:
     cases = [json.loads(line)["text"] for line in (corpus / "cases.jsonl").read_text(encoding="utf-8").split("\n") if line]
     paragraphs = [p for p in (corpus / "taylorswift.txt").read_text(encoding="utf-8").split("\n\n") if p.strip()]
     pool = cases + paragraphs
-    pool = [engine.repair_surrogates(t) for t in pool]  # a few corpus cases hold lone surrogates
+    pool = [engine.text.repair_surrogates(t) for t in pool]  # a few corpus cases hold lone surrogates
     return [f"{pool[i % len(pool)]} (document {i})" for i in range(n)]
 
 
@@ -77,7 +77,7 @@ def _timed_chunk(enc, texts: list[str], allowed: frozenset[str]) -> tuple[float,
 
 
 def processes(enc, docs: list[str], n: int) -> tuple[float, list[list[int]]]:
-    """`engine.batch.encode_parallel`, instrumented: the slowest worker's CPU seconds, and the ids."""
+    """`engine.tokenizer.batch.encode_parallel`, instrumented: the slowest worker's CPU seconds, and the ids."""
     size = -(-len(docs) // n)
     futures = [batch._pool().submit(_timed_chunk, enc, docs[i : i + size], frozenset())
                for i in range(0, len(docs), size)]
@@ -135,7 +135,7 @@ def bench_batch(name: str, docs: list[str], repeat: int) -> None:
 
 
 def bench_small_batches(name: str, repeat: int) -> None:
-    """Where serial beats processes: the cut-off behind engine.batch.PARALLEL_MIN_CHARS."""
+    """Where serial beats processes: the cut-off behind engine.tokenizer.batch.PARALLEL_MIN_CHARS."""
     enc = engine.get_encoding(name)
     print(f"\n## serial vs 2 processes by batch size, {name} (warm caches; CPU s on the critical path)\n")
     print("| documents | characters | serial wall | serial CPU | 2 processes wall | 2 processes CPU |")
@@ -167,7 +167,7 @@ def bench_pickle(repeat: int) -> None:
     print("| encoding | pickle bytes | dumps ms | loads ms |")
     print("|---|---:|---:|---:|")
     trained = engine.train_bpe((ROOT / "tests/data/corpus/taylorswift.txt").read_text(encoding="utf-8"), 512,
-                               pat_str=engine.CL100K_PAT_STR, special_tokens=["<|endoftext|>"])
+                               pat_str=engine.tokenizer.patterns.CL100K_PAT_STR, special_tokens=["<|endoftext|>"])
     base = engine.get_encoding("o200k_base")
     upload = engine.Encoding("uploaded-o200k", pat_str=base.pat_str, mergeable_ranks=dict(base.mergeable_ranks),
                              special_tokens=dict(base.special_tokens))

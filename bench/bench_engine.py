@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from engine.merges import recover_merges  # noqa: E402
-from engine.openai_public import SPECS  # noqa: E402
+from engine.tokenizer.merges import recover_merges  # noqa: E402
+from engine.sources.openai_public import SPECS  # noqa: E402
 
 SHARED = ROOT / "tests" / "data" / "corpus"
 

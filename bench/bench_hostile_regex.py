@@ -35,8 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-import engine.patterns  # noqa: E402
-from engine.gpt2_bytes import BYTE_TO_CHAR  # noqa: E402
+import engine.tokenizer.patterns  # noqa: E402
+from engine.formats.gpt2_bytes import BYTE_TO_CHAR  # noqa: E402
 from playground import encodings, render_cache, script_gate  # noqa: E402
 
 HOSTILE = "(a|aa)+$"
@@ -56,7 +56,7 @@ def hostile_encoding() -> engine.HfEncoding:
                   "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
                   "vocab": {BYTE_TO_CHAR[b]: b for b in range(256)}, "merges": []},
     }
-    return engine.load_tokenizer_json(json.dumps(doc).encode(), name="hostile", source="hostile.json")
+    return engine.families.hf.encoding.load_tokenizer_json(json.dumps(doc).encode(), name="hostile", source="hostile.json")
 
 
 def corpus(n: int, i: int) -> str:
@@ -113,9 +113,9 @@ def round_(seconds: float, hostile_tabs: int, hold_turn: bool) -> tuple[list[flo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=12.0, help="length of each round")
-    parser.add_argument("--limit", type=float, default=engine.patterns.SPLIT_TIMEOUT, help="split time limit (s)")
+    parser.add_argument("--limit", type=float, default=engine.tokenizer.patterns.SPLIT_TIMEOUT, help="split time limit (s)")
     args = parser.parse_args()
-    engine.patterns.SPLIT_TIMEOUT = args.limit
+    engine.tokenizer.patterns.SPLIT_TIMEOUT = args.limit
     for e in ("gpt2", "cl100k_base"):
         engine.get_encoding(e).encode("warm up")
     print(f"split time limit {args.limit:g} s, rounds of {args.seconds:g} s; other session's rerun (s):")

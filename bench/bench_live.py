@@ -109,7 +109,7 @@ def engine_tree_times(token_ids: list[int]) -> tuple[float, float, float]:
     worst = total = 0.0
     for token_id in token_ids:
         t = time.perf_counter()
-        engine.merge_tree_of(enc.decode_single_token_bytes(token_id), ranks)
+        engine.tokenizer.merges.merge_tree_of(enc.decode_single_token_bytes(token_id), ranks)
         took = time.perf_counter() - t
         worst, total = max(worst, took), total + took
     t = time.perf_counter()

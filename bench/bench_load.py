@@ -329,7 +329,7 @@ def search_count() -> str:
     sys.path.insert(0, str(APP_DIR))
     import engine
 
-    return f"{len(engine.search_substring(engine.get_encoding('cl100k_base'), SEARCH)):,}"
+    return f"{len(engine.explain.vocab.search_substring(engine.get_encoding('cl100k_base'), SEARCH)):,}"
 
 
 async def user(index: int, base: str, *, seed: int, timeout: float, think: float, train_text: str,

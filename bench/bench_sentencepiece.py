@@ -31,8 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from engine.families.sentencepiece import BUILTIN_MODELS  # noqa: E402
-from engine.load import read_data_file  # noqa: E402
+from engine.families.sentencepiece.encoding import BUILTIN_MODELS  # noqa: E402
+from engine.formats.tiktoken_files import read_data_file  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 import bench_engine  # noqa: E402

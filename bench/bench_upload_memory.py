@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.served import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, served  # noqa: E402
-from engine.load import DATA_DIR  # noqa: E402
+from engine.formats.tiktoken_files import DATA_DIR  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 FILES = ("o200k_base.tiktoken.gz", "llama4.tiktoken.gz", "qwen3_6.tiktoken.gz")

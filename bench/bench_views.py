@@ -13,7 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
-from engine import vocab  # noqa: E402
+from engine.explain import vocab  # noqa: E402
 from playground import html  # noqa: E402
 
 
@@ -60,17 +60,17 @@ def main() -> None:
 
     infos = once("vocabulary table, cold (token_infos: 200k rows)", lambda: vocab.token_infos(enc))
     print(f"{'':<58} {len(infos):,} tokens")
-    timed("substring search 'ing' over the whole vocabulary", lambda: engine.search_substring(enc, "ing"))
-    timed("substring search 'ING', ignore case", lambda: engine.search_substring(enc, "ING", ignore_case=True))
-    timed(r"regex search ^\s?\d+$ over the whole vocabulary", lambda: engine.search_regex(enc, r"^\s?\d+$"), repeat=3)
+    timed("substring search 'ing' over the whole vocabulary", lambda: engine.explain.vocab.search_substring(enc, "ing"))
+    timed("substring search 'ING', ignore case", lambda: engine.explain.vocab.search_substring(enc, "ING", ignore_case=True))
+    timed(r"regex search ^\s?\d+$ over the whole vocabulary", lambda: engine.explain.vocab.search_regex(enc, r"^\s?\d+$"), repeat=3)
     try:
-        once("catastrophic regex (=|=)+x (0.25 s per token, 2 s overall)", lambda: engine.search_regex(enc, "(=|=)+x"))
+        once("catastrophic regex (=|=)+x (0.25 s per token, 2 s overall)", lambda: engine.explain.vocab.search_regex(enc, "(=|=)+x"))
     except TimeoutError:
         print(f"{'':<58} -> RegexTimeoutError, as intended")
     timed("families: containing(' the') + contained(longest token)", lambda: (
-        engine.containing(enc, enc.encode_single_token(" the")), engine.contained(enc, long_id)))
+        engine.explain.vocab.containing(enc, enc.encode_single_token(" the")), engine.explain.vocab.contained(enc, long_id)))
     timed("quick filters: invalid UTF-8, leading space, digits, longest", lambda: [
-        engine.filter_tokens(enc, f) for f in ("invalid_utf8", "leading_space", "digits")] + [engine.longest(enc)], repeat=3)
+        engine.explain.vocab.filter_tokens(enc, f) for f in ("invalid_utf8", "leading_space", "digits")] + [engine.explain.vocab.longest(enc)], repeat=3)
 
 
 if __name__ == "__main__":

@@ -7,184 +7,95 @@
     >>> tiktoken.encoding_for_model("gpt-4o").name
     'o200k_base'
 
-This file declares the public API and nothing else.
+This file declares the public API and nothing else; a name here is a promise.
 
-**tiktoken's API** (same names, signatures, defaults and error types):
-`Encoding` (``encode``, ``encode_ordinary``, ``encode_batch``, ``decode``,
-``decode_with_offsets``, ``encode_with_unstable``, ``encode_to_numpy``, ...),
-`get_encoding`, `list_encoding_names` (the encodings that keep tiktoken's promise
-that every id is one byte string and back; `list_tokenizer_names` lists every
-name `get_encoding` builds, the SentencePiece models too), `encoding_for_model`,
-`encoding_name_for_model`, `load_tiktoken_bpe`,
-`data_gym_to_mergeable_bpe_ranks`, `dump_tiktoken_bpe`.
+**tiktoken's API** (same names, signatures, defaults and error types): `Encoding` (``encode``,
+``encode_ordinary``, ``encode_batch``, ``decode``, ``decode_with_offsets``,
+``encode_with_unstable``, ``encode_to_numpy``, ...), `get_encoding`, `list_encoding_names` (the
+encodings that keep tiktoken's promise that every id is one byte string and back),
+`encoding_for_model`, `encoding_name_for_model`; `list_tokenizer_names` lists every name
+`get_encoding` builds, the SentencePiece models too.
 
-**Errors** (`engine.errors`), each a subclass of what tiktoken raises:
-`DisallowedSpecialTokenError` and `SplitTimeoutError` (ValueError),
-`UnknownTokenError` and `UnknownModelError` (KeyError), `UnknownEncodingError`
-(ValueError).
+**Errors** (`engine.errors`), each a subclass of what tiktoken or Python raises, and each saying the fix.
 
-**Explainers** -- what the playground draws; plain data with character and
-byte offsets:
+**The family contract**: `EncodingAPI` (`engine.api`), kept by `Encoding` and by the open models'
+families `ModelEncoding` (Llama 3/4, Qwen, Tekken), `SentencePieceEncoding` (Mistral v1/v3) and
+`HfEncoding` (a ``tokenizer.json``; DeepSeek V4): ``pretokenize`` -> `Piece`, ``tokenize`` ->
+`Token`, ``bpe_trace`` -> `BpeTrace` of `MergeStep`, ``merges``, ``merge_tree`` -> `MergeNode`.
 
-- methods of `Encoding`: ``pretokenize`` -> `Piece`, ``tokenize`` -> `Token`,
-  ``bpe_trace`` -> `BpeTrace` of `MergeStep`, ``merges``, ``merge_tree`` -> `MergeNode`;
-- `train_bpe` (minbpe-exact training) -> an `Encoding` whose ``training`` is a `TrainingReport`;
-- file formats: `parse_tiktoken_bpe` / `parse_data_gym` / `parse_minbpe_model` read
-  bytes, `dump_*` write them; `render_token` prints a token as minbpe does;
-- split patterns: `R50K_PAT_STR`, `CL100K_PAT_STR`, `O200K_PAT_STR`,
-  `RAW_PAT_STR` (no split), `compile_pattern` (checks a user's pattern);
-  `check_special_tokens` (checks a user's list); `is_valid_utf8`;
-- the open models' families (`engine.families`): `ModelEncoding` (Llama 3/4, Qwen,
-  Tekken), `SentencePieceEncoding` (Mistral v1/v3), `HfEncoding` (DeepSeek V4), each
-  with the `Encoding` API; loaders for users' files: `load_tekken`,
-  `load_sentencepiece_model`, `load_tokenizer_json`, and `load_tokenizer` (every
-  format, size-limited and checked: `TokenizerTooLargeError`, `UnusableTokenizerError`,
-  `JsonLimitError`; what a file is, from its content: `sniff` / `describe_json`, and
-  `WrongFileKindError` / `UnsupportedModelError` saying it); `load_json_bounded` (any
-  JSON a user hands the app: depth and size counted before `json.loads`);
-- `catalog` (each built-in's maker and models, aliases), `search_encodings`
-  (a model name or words -> encodings), `family_note` / `token_note` (how a
-  family splits and merges; what a ``▁`` or ``<0x0A>`` token is);
-- chat formats (`engine.chat`): `chat_tokens(messages, encoding)` -> `ChatTokens`, the
-  exact token sequence of a conversation in the model's chat format (template and
-  content runs, reply priming included); `Message`, `ChatFormatError`;
-- the arena (`engine.arena`): `rank_encodings` (many tokenizers on one text, ranked) and
-  `language_matrix` (tokens per language sample and tokenizer, with the tax against English
-  and against the best tokenizer); token-budget chunking (`engine.chunking`): `chunk_text`
-  cuts a text into chunks of at most N tokens on token boundaries -> `Chunking` of `Chunk`;
-- the submodules `engine.compare` (stats, boundary diff), `engine.vocab`
-  (vocabulary search, glitch tokens) and `engine.scripts` (Unicode scripts,
-  token tax).  Their functions are also importable from `engine` directly,
-  as before.
+**One entry point per explainer** (plain data with character and byte offsets; the rest of each
+is reached as a submodule, listed in its docstring):
+
+- `train_bpe` -> an `Encoding` whose ``training`` is a `TrainingReport` of `MergeInfo` (`engine.training`);
+- `load_tokenizer`: a user's tokenizer file of any format, size-limited and checked (`engine.sources.uploads`;
+  the formats themselves are in `engine.formats` and each family's folder);
+- `search_encodings`: a model name or words -> encodings (`engine.sources.catalog`);
+- `family_note`: how an encoding splits and merges (`engine.explain.families`);
+- `chat_tokens`: the exact tokens of a conversation in a model's chat format (`engine.chat`);
+- `rank_encodings` / `language_matrix`: many tokenizers on one text / one sentence in many
+  languages (`engine.explain.arena`);
+- `chunk_text`: a text cut into chunks of at most N tokens (`engine.explain.chunking`);
+- `token_tax`: tokens per writing system (`engine.explain.unicode_scripts`);
+- comparison and vocabulary helpers: `engine.explain.compare`, `engine.explain.vocab`;
+  split patterns and tiktoken's file helpers: `engine.tokenizer.patterns`,
+  `engine.formats.tiktoken_files`; text helpers: `engine.text`.
 """
 from __future__ import annotations
 
 # ---- tiktoken's API
-from .core import Encoding
-from .load import data_gym_to_mergeable_bpe_ranks, dump_tiktoken_bpe, load_tiktoken_bpe
-from .models import encoding_for_model, encoding_name_for_model
-from .registry import get_encoding, list_encoding_names, list_encodings, list_tokenizer_names
+from .tokenizer.encoding import Encoding
+from .sources.model_names import encoding_for_model, encoding_name_for_model
+from .sources.registry import get_encoding, list_encoding_names, list_tokenizer_names
 
 # ---- errors
+from .chat import ChatFormatError
 from .errors import (
     DisallowedSpecialTokenError,
+    JsonLimitError,
     SplitTimeoutError,
     UnknownEncodingError,
     UnknownModelError,
     UnknownTokenError,
+    UnsupportedModelError,
+    WrongFileKindError,
 )
+from .explain.chunking import ChunkingError
+from .explain.vocab import RegexTimeoutError
+from .formats.limits import TokenizerTooLargeError
+from .sources.uploads import UnusableTokenizerError
+from .training.trainer import TrainingStoppedEarly
 
-# ---- explainers: records, merges, training, file formats, patterns
-from . import chat, compare, scripts, vocab
-from .chat import ChatFormatError, ChatTokens, Message, chat_tokens
-from .core import repair_surrogates
-from .load import dump_data_gym, parse_data_gym, parse_tiktoken_bpe
-from .merges import MergeNode, merge_tree_of, recover_merges
-from .minbpe_format import dump_minbpe_model, dump_minbpe_vocab, parse_minbpe_model, render_token
-from .openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
-from .patterns import compile_pattern
-from .records import BpeTrace, MergeStep, Piece, Token
-from .train import RAW_PAT_STR, MergeInfo, TrainingReport, TrainingStoppedEarly, check_special_tokens, train_bpe
-from .vocab import RegexTimeoutError, is_valid_utf8
+# ---- the family contract, the families, and the records they return
+from .api import EncodingAPI
+from .families.hf.encoding import HfEncoding
+from .families.sentencepiece.encoding import SentencePieceEncoding
+from .families.tiktoken_models.encoding import ModelEncoding
+from .records import BpeTrace, MergeInfo, MergeNode, MergeStep, Piece, Token, TrainingReport
 
-# ---- the open models' families, and a user's tokenizer files
-from .families.hf_encoding import HfEncoding
-from .families.hf_tokenizer_json import load_tokenizer_json, parse_tokenizer_json
-from .families.sentencepiece import SentencePieceEncoding, SentencePieceTrace, load_sentencepiece_model
-from .families.tekken_format import load_tekken
-from .families.tiktoken_models import ModelEncoding
-from .errors import JsonLimitError, UnsupportedModelError, WrongFileKindError
-from .file_kinds import FileKind, describe_json, sniff
-from .json_limits import load_json_bounded, scan_json
-from .limits import TokenizerTooLargeError
-from .tokenizer_files import UnusableTokenizerError, load_tokenizer
-
-# ---- which encodings exist (maker, models), and how each family splits and merges
-from .families.catalog import CatalogEntry, canonical_name, catalog, search_encodings
-from .families.explain import FamilyNote, Stage, family_note, token_note
-
-# ---- the arena and token-budget chunking
-from . import arena, chunking
-from .arena import ArenaEntry, LanguageCell, LanguageMatrix, language_matrix, rank_encodings
-from .chunking import Chunk, Chunking, ChunkingError, chunk_text
-
-# ---- compare / vocab / scripts helpers, importable from `engine` as before (documented in their modules)
-from .compare import (
-    BoundaryDiff,
-    Cut,
-    Disagreement,
-    DisplayUnit,
-    EncodingStats,
-    boundary_diff,
-    delta_sentence,
-    delta_sentences,
-    disagreements,
-    grapheme_ends,
-    group_tokens,
-    text_stats,
-    token_cuts,
-    unit_diff,
-    unit_disagreements,
-)
-from .scripts import (
-    ScriptShare,
-    attribute_tokens,
-    classify,
-    dominant_script,
-    script_counts,
-    script_of,
-    script_runs,
-    token_tax,
-)
-from .vocab import (
-    Family,
-    GlitchToken,
-    TokenInfo,
-    contained,
-    containing,
-    filter_tokens,
-    glitch_sources,
-    glitch_tokens,
-    length_histogram,
-    longest,
-    readable,
-    search_regex,
-    search_substring,
-    token_info,
-    token_infos,
-)
+# ---- one entry point per explainer (the rest: `engine.explain.*`, `engine.chat`, ...)
+from . import chat, explain
+from .chat import chat_tokens
+from .explain.arena import language_matrix, rank_encodings
+from .explain.chunking import chunk_text
+from .explain.families import family_note
+from .explain.unicode_scripts import token_tax
+from .sources.catalog import search_encodings
+from .sources.uploads import load_tokenizer
+from .training.trainer import train_bpe
 
 __all__ = [
     # tiktoken's API
     "Encoding", "get_encoding", "list_encoding_names", "encoding_for_model", "encoding_name_for_model",
-    "load_tiktoken_bpe", "data_gym_to_mergeable_bpe_ranks", "dump_tiktoken_bpe",
+    "list_tokenizer_names",
     # errors
     "DisallowedSpecialTokenError", "SplitTimeoutError", "UnknownTokenError", "UnknownModelError",
-    "UnknownEncodingError", "RegexTimeoutError",
-    # explainers and what they return
-    "Piece", "Token", "BpeTrace", "MergeStep", "MergeNode", "recover_merges", "merge_tree_of", "repair_surrogates",
-    "train_bpe", "TrainingReport", "MergeInfo", "TrainingStoppedEarly",
-    # file formats (bytes in, bytes out)
-    "parse_tiktoken_bpe", "parse_data_gym", "dump_data_gym",
-    "parse_minbpe_model", "dump_minbpe_model", "dump_minbpe_vocab", "render_token",
-    # split patterns and input checks
-    "R50K_PAT_STR", "CL100K_PAT_STR", "O200K_PAT_STR", "RAW_PAT_STR", "compile_pattern",
-    "check_special_tokens", "is_valid_utf8",
-    # the open models' families and users' tokenizer files
-    "ModelEncoding", "SentencePieceEncoding", "SentencePieceTrace", "HfEncoding",
-    "load_tekken", "load_sentencepiece_model", "load_tokenizer_json", "parse_tokenizer_json",
-    "load_tokenizer", "TokenizerTooLargeError", "UnusableTokenizerError",
-    "JsonLimitError", "UnsupportedModelError", "WrongFileKindError", "FileKind", "sniff", "describe_json",
-    "load_json_bounded", "scan_json",
-    # the catalog of built-in encodings and the families' explainers
-    "CatalogEntry", "catalog", "canonical_name", "search_encodings", "FamilyNote", "Stage", "family_note", "token_note",
-    # helper submodules
-    "compare", "vocab", "scripts",
-    # chat formats
-    "chat", "chat_tokens", "ChatTokens", "Message", "ChatFormatError",
-    # the arena and token-budget chunking
-    "arena", "chunking", "ArenaEntry", "LanguageCell", "LanguageMatrix", "language_matrix", "rank_encodings",
-    "Chunk", "Chunking", "ChunkingError", "chunk_text",
-    # every built-in name (list_encoding_names keeps tiktoken's contract), and its earlier name
-    "list_tokenizer_names", "list_encodings",
+    "UnknownEncodingError", "RegexTimeoutError", "TokenizerTooLargeError", "UnusableTokenizerError",
+    "JsonLimitError", "UnsupportedModelError", "WrongFileKindError", "ChunkingError", "ChatFormatError",
+    "TrainingStoppedEarly",
+    # the family contract, the families, and the records they return
+    "EncodingAPI", "ModelEncoding", "SentencePieceEncoding", "HfEncoding",
+    "Piece", "Token", "BpeTrace", "MergeStep", "MergeNode", "TrainingReport", "MergeInfo",
+    # one entry point per explainer
+    "train_bpe", "load_tokenizer", "search_encodings", "family_note", "chat_tokens",
+    "rank_encodings", "language_matrix", "chunk_text", "token_tax",
 ]

@@ -3,6 +3,8 @@
 Every record carries both character and byte offsets into the text that was
 encoded, because byte-level BPE does not respect characters: one emoji can be
 spread over several tokens, and one token can end in the middle of a character.
+`MergeNode` is one node of a merge tree; `MergeInfo` and `TrainingReport` are what training
+returns (``enc.training``).
 """
 from __future__ import annotations
 
@@ -102,3 +104,90 @@ class BpeTrace:
         starts = [i for i in range(n) if alive[i]]
         starts.append(n)
         return [self.piece[starts[k] : starts[k + 1]] for k in range(len(starts) - 1)]
+
+
+@dataclass(frozen=True)
+class MergeInfo:
+    """One learned merge: ``pair`` -> ``new_id`` (= 256 + rank), seen ``count`` times."""
+
+    rank: int
+    pair: tuple[int, int]
+    new_id: int
+    bytes: bytes
+    count: int  # occurrences counted, overlapping ones included (minbpe's stats)
+    tied: bool  # another pair had the same count at that step (the first-seen one won)
+    replaced: int  # occurrences actually replaced (fewer than `count` in runs like ``aaa``)
+
+
+@dataclass(frozen=True)
+class TrainingReport:
+    """What `train_bpe` did; the result's declared field ``enc.training``."""
+
+    requested_vocab_size: int
+    pat_str: str | None
+    merges: tuple[MergeInfo, ...]
+    stopped_early: bool
+    message: str
+    n_chunks: int
+    n_unique_chunks: int
+    n_bytes: int  # bytes of training text (special tokens cut out)
+    seconds: float
+
+    @property
+    def vocab_size(self) -> int:
+        """Ordinary tokens learned: 256 bytes + the merges (special tokens not counted)."""
+        return 256 + len(self.merges)
+
+    def token_counts(self) -> list[int]:
+        """Tokens in the training text after 0, 1, ..., all merges (exactly what encoding it gives)."""
+        counts = [self.n_bytes]
+        for m in self.merges:
+            counts.append(counts[-1] - m.replaced)
+        return counts
+
+
+@dataclass(frozen=True)
+class MergeNode:
+    """One node of a merge tree: a leaf is a single byte; an inner node merged `left` and `right`.
+
+    `id` is the token id, which for BPE is also the rank (merge order).
+    """
+
+    id: int
+    bytes: bytes
+    left: "MergeNode | None" = None
+    right: "MergeNode | None" = None
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.left is None
+
+    @property
+    def depth(self) -> int:
+        """Merges on the longest path down to a byte (0 for a leaf)."""
+        if self.left is None or self.right is None:
+            return 0
+        return 1 + max(self.left.depth, self.right.depth)
+
+    @property
+    def n_merges(self) -> int:
+        """Inner nodes in the tree: how many merges built this token."""
+        if self.left is None or self.right is None:
+            return 0
+        return 1 + self.left.n_merges + self.right.n_merges
+
+    def leaves(self) -> list["MergeNode"]:
+        if self.left is None or self.right is None:
+            return [self]
+        return self.left.leaves() + self.right.leaves()
+
+    def walk(self):
+        """Nodes in pre-order (node, then left subtree, then right subtree)."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            if node.right is not None:
+                stack.append(node.right)
+            if node.left is not None:
+                stack.append(node.left)

@@ -3,8 +3,8 @@
 Every built-in encoding (``engine.list_tokenizer_names()``, an alias such as
 ``r50k_base`` = ``gpt2`` counted once) and the session's own tokenizers run on
 the app-wide text; the user can leave some out.  The ranking is
-`engine.arena.rank_counts` (rank 1 = fewest tokens, ties share a rank); the
-language matrix is `engine.arena.language_matrix`, measured now on the
+`engine.explain.arena.rank_counts` (rank 1 = fewest tokens, ties share a rank); the
+language matrix is `engine.explain.arena.language_matrix`, measured now on the
 samples of ``engine/data/languages.json``, not read from a stored table,
 plus the user's own sentences (at most `MAX_OWN`, kept in session state);
 it downloads as CSV (one row per cell) and JSON (one record per language).
@@ -23,7 +23,7 @@ import pandas as pd
 import streamlit as st
 
 import engine
-from engine.arena import ArenaEntry
+from engine.explain.arena import ArenaEntry
 from playground import encodings, html, render_cache, state
 from playground.drawing import header, refuse_message, slug
 from playground.escaping import md
@@ -77,7 +77,7 @@ def render() -> None:
             if _refused(error):
                 return
     if counts:
-        _your_text(engine.arena.rank_counts(counts, text))
+        _your_text(engine.explain.arena.rank_counts(counts, text))
     _languages([name for name, _ in counts] or chosen)
 
 
@@ -210,14 +210,14 @@ def _languages(names: list[str]) -> None:
 
 
 # ------------------------------------------------------- the heatmap's data
-def heatmap_rows(matrix: engine.LanguageMatrix) -> list[dict]:
+def heatmap_rows(matrix: engine.explain.arena.LanguageMatrix) -> list[dict]:
     """One record per (language, tokenizer), the heatmap's cells, for the CSV."""
     return [{"language": c.language, "code": c.code, "script": c.script, "tokenizer": c.encoding,
              "tokens": c.tokens, "characters": c.chars, "x_english": round(c.vs_english, 4),
              "x_best": round(c.vs_best, 4)} for c in matrix.cells()]
 
 
-def heatmap_csv(matrix: engine.LanguageMatrix) -> str:
+def heatmap_csv(matrix: engine.explain.arena.LanguageMatrix) -> str:
     """The cells as CSV.  A text cell starting with = + - @ gets a leading ' (a spreadsheet would run it
     as a formula, and language names can be the user's own)."""
     frame = pd.DataFrame(heatmap_rows(matrix))
@@ -226,7 +226,7 @@ def heatmap_csv(matrix: engine.LanguageMatrix) -> str:
     return frame.to_csv(index=False)
 
 
-def heatmap_json(matrix: engine.LanguageMatrix) -> str:
+def heatmap_json(matrix: engine.explain.arena.LanguageMatrix) -> str:
     """The tokenizers, the reference language and per language its sentence and, per tokenizer, the
     tokens and both ratios."""
     cells = {(c.code, c.encoding): c for c in matrix.cells()}
@@ -243,7 +243,7 @@ def heatmap_json(matrix: engine.LanguageMatrix) -> str:
     }, ensure_ascii=False, indent=1)
 
 
-def _heatmap_downloads(matrix: engine.LanguageMatrix) -> None:
+def _heatmap_downloads(matrix: engine.explain.arena.LanguageMatrix) -> None:
     stem = "arena-languages-" + slug("-".join(matrix.encodings))[:80]
     with st.container(horizontal=True):  # each button as wide as its label (narrow columns cut it to "Download …")
         st.download_button("Download CSV", lambda: heatmap_csv(matrix), file_name=f"{stem}.csv", mime="text/csv",
@@ -256,7 +256,7 @@ def _heatmap_downloads(matrix: engine.LanguageMatrix) -> None:
 # ------------------------------------------------------ your own sentences
 def _own_samples() -> tuple[tuple[str, str, str, str], ...]:
     """The user's own sentences as (code, language, script, text), in the order they were added."""
-    return tuple((s["code"], s["language"], engine.dominant_script(s["text"]), s["text"])
+    return tuple((s["code"], s["language"], engine.explain.unicode_scripts.dominant_script(s["text"]), s["text"])
                  for s in st.session_state.get(K_OWN, []))
 
 

@@ -34,7 +34,7 @@ import streamlit as st
 
 import engine
 from engine.errors import JsonLimitError
-from engine.json_limits import scan_json
+from engine.formats.json_limits import scan_json
 from engine.chat import FIELDS, FORMAT_OF_ENCODING, FORMATS, ROLES, ChatFormatError, Message, messages_from_json
 from playground import encodings, html, state
 from playground.drawing import draw, header
@@ -414,7 +414,7 @@ def _editor() -> None:
                f"with a warning) · at most {MAX_MESSAGES} messages.")
 
 
-def _table(messages: list[dict]) -> dict[str, tuple[Any, engine.ChatTokens | str]]:
+def _table(messages: list[dict]) -> dict[str, tuple[Any, engine.chat.ChatTokens | str]]:
     """The models picker and one row per model: its count, or "not counted: why" (one model that cannot
     express the conversation never hides the others' counts)."""
     st.subheader("Tokens per model")
@@ -452,7 +452,7 @@ def _table(messages: list[dict]) -> dict[str, tuple[Any, engine.ChatTokens | str
     return results
 
 
-def _drawings(results: dict[str, tuple[Any, engine.ChatTokens | str]]) -> None:
+def _drawings(results: dict[str, tuple[Any, engine.chat.ChatTokens | str]]) -> None:
     if not results:
         return
     st.subheader("The tokens, drawn")

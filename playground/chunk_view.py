@@ -32,25 +32,25 @@ PAGE_SIZE = 40
 
 
 # -------------------------------------------------------------- downloads
-def _record(c: engine.Chunk) -> dict:
+def _record(c: engine.explain.chunking.Chunk) -> dict:
     return {"index": c.index, "text": c.text, "tokens": c.tokens, "char_start": c.char_start,
             "char_end": c.char_end, "byte_start": c.byte_start, "byte_end": c.byte_end,
             "token_start": c.token_start, "token_end": c.token_end, "ends_at": c.ends_at}
 
 
-def as_jsonl(result: engine.Chunking) -> str:
+def as_jsonl(result: engine.explain.chunking.Chunking) -> str:
     """One JSON object per line per chunk (the format embedding pipelines read)."""
     return "".join(json.dumps(_record(c), ensure_ascii=False) + "\n" for c in result.chunks)
 
 
-def as_json(result: engine.Chunking) -> str:
+def as_json(result: engine.explain.chunking.Chunking) -> str:
     """The settings and every chunk, as one JSON document."""
     return json.dumps({"encoding": result.encoding, "max_tokens": result.max_tokens, "prefer": result.prefer,
                        "total_tokens": result.total_tokens, "characters": result.chars,
                        "chunks": [_record(c) for c in result.chunks]}, ensure_ascii=False, indent=1)
 
 
-def as_text(result: engine.Chunking) -> str:
+def as_text(result: engine.explain.chunking.Chunking) -> str:
     """Each chunk under a header line ``--- chunk i of n · t tokens ---`` (the chunk's text exactly, then a newline)."""
     n = len(result.chunks)
     return "".join(f"--- chunk {c.index + 1} of {n} · {c.tokens} tokens ---\n{c.text}\n" for c in result.chunks)
@@ -115,7 +115,7 @@ def render() -> None:
     _cards(result)
 
 
-def _summary(result: engine.Chunking) -> None:
+def _summary(result: engine.explain.chunking.Chunking) -> None:
     sizes = [c.tokens for c in result.chunks]
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("Chunks", f"{len(sizes):,}")
@@ -129,7 +129,7 @@ def _summary(result: engine.Chunking) -> None:
                "chunk encoded on its own (at most N); a character split over several byte tokens is never cut.")
 
 
-def _downloads(result: engine.Chunking, name: str) -> None:
+def _downloads(result: engine.explain.chunking.Chunking, name: str) -> None:
     stem = f"chunks-{slug(name)}-{result.max_tokens}"
     c1, c2, c3 = st.columns(3)
     c1.download_button("Download JSONL", lambda: as_jsonl(result), file_name=f"{stem}.jsonl",
@@ -141,7 +141,7 @@ def _downloads(result: engine.Chunking, name: str) -> None:
 
 
 @st.fragment
-def _cards(result: engine.Chunking) -> None:
+def _cards(result: engine.explain.chunking.Chunking) -> None:
     """The chunks, `PAGE_SIZE` per page (the page picker redraws only this)."""
     pages = max(1, -(-len(result.chunks) // PAGE_SIZE))
     if st.session_state.get(K_PAGE, 1) > pages:

@@ -2,7 +2,7 @@
 
 Every sidebar encoding (built-in, trained or uploaded) gets a row of tokens;
 the start of each token is marked green when every encoding cuts there and
-orange when only some do (engine.unit_diff).  Cuts are taken between
+orange when only some do (engine.explain.compare.unit_diff).  Cuts are taken between
 grapheme clusters, so a flag or an emoji family is never "cut".  Counts cover
 the whole text, drawing the first `encodings.DRAW_LIMIT` characters; the rows,
 cut counts and disagreement table are cached (playground/render_cache.py).
@@ -26,7 +26,7 @@ MAX_DISAGREEMENTS = 300  # rows in the "where they disagree" table
 LAYOUTS = ["Side by side", "Stacked"]
 
 
-def _stats_rows(stats: list[engine.EncodingStats]) -> list[dict[str, Any]]:
+def _stats_rows(stats: list[engine.explain.compare.EncodingStats]) -> list[dict[str, Any]]:
     base = stats[0].tokens
     return [{
         "encoding": s.name,
@@ -80,7 +80,7 @@ def render() -> None:
             return
 
     stats = [render_cache.stats(name, text, counts[name]) for name in names]
-    st.markdown(html.delta_lines(engine.delta_sentences(stats)), unsafe_allow_html=True)
+    st.markdown(html.delta_lines(engine.explain.compare.delta_sentences(stats)), unsafe_allow_html=True)
     view = render_cache.compare_view(tuple(names), tuple(encodings.resolve(n) for n in names), text, policy,
                                      show_ws, MAX_DISAGREEMENTS)
     _rows(names, counts, view)

@@ -56,13 +56,13 @@ def refuse_message(error: ValueError, name: str) -> None:
 
 def token_text(data: bytes) -> None:
     """A token's bytes as readable text (space as ␣, a piece of a character as ‹hex›), big."""
-    st.markdown(html.token_chip(engine.readable(data, space=html.SPACE)), unsafe_allow_html=True)
+    st.markdown(html.token_chip(engine.explain.vocab.readable(data, space=html.SPACE)), unsafe_allow_html=True)
 
 
 slug = html.slug  # an HTML id fragment for an encoding name
 
 
-def family_stages(note: engine.FamilyNote) -> None:
+def family_stages(note: engine.explain.families.FamilyNote) -> None:
     """A family's pre-tokenization stages (each with its regex) and its merge rule, one line each."""
     st.markdown(f"**{md(note.title)}**: {md(note.merges[:1].upper() + note.merges[1:])}")
     for stage in note.stages:

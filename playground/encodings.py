@@ -24,7 +24,7 @@ from typing import Any, ContextManager, Sequence
 import streamlit as st
 
 import engine
-from engine.families import explain
+from engine.explain import families as explain
 from playground import jobs, memo, script_gate, state
 from playground.job_tasks import policy_kwargs
 
@@ -121,16 +121,16 @@ def resolve(name: str) -> engine.Encoding:
 
 # --- every family ---
 @memo.shared(max_entries=32)
-def family_note(name: str, _enc: engine.Encoding) -> engine.FamilyNote:
+def family_note(name: str, _enc: engine.Encoding) -> engine.explain.families.FamilyNote:
     """How `name` splits and merges (engine.family_note): its family, one line each, its split stages."""
     return engine.family_note(_enc)
 
 
 def token_note(enc: engine.Encoding):
-    """`engine.token_note` bound to `enc`, or None for families whose token bytes say it all."""
+    """`engine.explain.families.token_note` bound to `enc`, or None for families whose token bytes say it all."""
     if not explain.has_token_notes(enc):
         return None
-    return functools.partial(engine.token_note, enc)
+    return functools.partial(engine.explain.families.token_note, enc)
 
 
 def add_custom(enc: engine.Encoding) -> str:
@@ -233,11 +233,11 @@ def tokenize_many(name: str, _enc: engine.Encoding, texts: tuple[str, ...], poli
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def _token_tax(name: str, text: str, policy: str, _tokens: list[engine.Token]) -> list[engine.ScriptShare]:
-    return engine.attribute_tokens(text, _tokens)
+def _token_tax(name: str, text: str, policy: str, _tokens: list[engine.Token]) -> list[engine.explain.unicode_scripts.ScriptShare]:
+    return engine.explain.unicode_scripts.attribute_tokens(text, _tokens)
 
 
-def token_tax(name: str, enc: engine.Encoding, text: str, policy: str) -> list[engine.ScriptShare]:
+def token_tax(name: str, enc: engine.Encoding, text: str, policy: str) -> list[engine.explain.unicode_scripts.ScriptShare]:
     """Tokens per script of the first DRAW_LIMIT characters of `text` (engine.token_tax)."""
     return _token_tax(name, text[:DRAW_LIMIT], policy, tokenize(name, enc, text, policy))
 
@@ -264,12 +264,12 @@ def vocab_table(name: str, _enc: engine.Encoding):
     as `st.cache_data` every rerun of the page unpickled a copy of 100,000-200,000 rows (50 ms)."""
     import pandas as pd
 
-    infos = engine.token_infos(_enc)
-    glitch = engine.glitch_tokens(_enc)
+    infos = engine.explain.vocab.token_infos(_enc)
+    glitch = engine.explain.vocab.glitch_tokens(_enc)
     return pd.DataFrame(
         {
             "id": [i.id for i in infos],
-            "token": [engine.readable(i.bytes, space="␣") for i in infos],
+            "token": [engine.explain.vocab.readable(i.bytes, space="␣") for i in infos],
             "bytes": [i.bytes.hex(" ") for i in infos],
             "length": [i.length for i in infos],
             "leading space": [i.leading_space for i in infos],
@@ -282,7 +282,7 @@ def vocab_table(name: str, _enc: engine.Encoding):
 
 @st.cache_data(max_entries=32, show_spinner="Searching the vocabulary…")
 def _search_substring(name: str, _enc: engine.Encoding, query: str, ignore_case: bool) -> list[int]:
-    return engine.search_substring(_enc, query, ignore_case=ignore_case)
+    return engine.explain.vocab.search_substring(_enc, query, ignore_case=ignore_case)
 
 
 def vocab_search(name: str, enc: engine.Encoding, query: str, mode: str, ignore_case: bool) -> list[int]:
@@ -296,24 +296,24 @@ def vocab_search(name: str, enc: engine.Encoding, query: str, mode: str, ignore_
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def vocab_filter(name: str, _enc: engine.Encoding, which: str) -> list[int]:
-    """Ids for a quick filter: 'longest' (top 200, longest first) or an engine.filter_tokens name."""
+    """Ids for a quick filter: 'longest' (top 200, longest first) or an engine.explain.vocab.filter_tokens name."""
     if which == "longest":
-        return engine.longest(_enc, 200)
+        return engine.explain.vocab.longest(_enc, 200)
     if which == "glitch":
-        return sorted(engine.glitch_tokens(_enc))
-    return engine.filter_tokens(_enc, which)
+        return sorted(engine.explain.vocab.glitch_tokens(_enc))
+    return engine.explain.vocab.filter_tokens(_enc, which)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def length_histogram(name: str, _enc: engine.Encoding) -> list[tuple[int, int]]:
-    return engine.length_histogram(_enc)
+    return engine.explain.vocab.length_histogram(_enc)
 
 
 # --- Arena, Token-budget chunks, Chat formats ---
 @st.cache_resource(max_entries=8, show_spinner=False)
 def distinct(names: tuple[str, ...], _encs: tuple) -> tuple[list[str], dict[str, str]]:
-    """`names` without aliases (engine.arena.distinct_encodings): (kept names, {alias: kept name})."""
-    kept, aliases = engine.arena.distinct_encodings(_encs)
+    """`names` without aliases (engine.explain.arena.distinct_encodings): (kept names, {alias: kept name})."""
+    kept, aliases = engine.explain.arena.distinct_encodings(_encs)
     return [e.name for e in kept], aliases
 
 
@@ -339,24 +339,24 @@ def count(name: str, enc: engine.Encoding, key: str, text: str, policy: str) -> 
 
 @st.cache_resource(max_entries=8, ttl=CACHE_TTL, show_spinner="Encoding the language samples…")
 def language_matrix(names: tuple[str, ...], _encs: tuple,
-                    own: tuple[tuple[str, str, str, str], ...] = ()) -> engine.LanguageMatrix:
+                    own: tuple[tuple[str, str, str, str], ...] = ()) -> engine.explain.arena.LanguageMatrix:
     """The built-in language samples, then `own` ((code, language, script, text) of the user's own
     sentences, part of the key), encoded by every encoding."""
-    samples = engine.arena.language_samples() + tuple(engine.arena.LanguageSample(*s) for s in own)
+    samples = engine.explain.arena.language_samples() + tuple(engine.explain.arena.LanguageSample(*s) for s in own)
     with off_turn(*_encs):
         return engine.language_matrix(_encs, samples)
 
 
 @st.cache_resource(max_entries=8, ttl=CACHE_TTL, show_spinner="Cutting the text into chunks…")
 def chunk(name: str, _enc: engine.Encoding, key: str, _text: str, max_tokens: int, prefer: str,
-          policy: str) -> engine.Chunking:
+          policy: str) -> engine.explain.chunking.Chunking:
     """engine.chunk_text of `_text` (digest `key`)."""
     with off_turn(_enc):
         return engine.chunk_text(_text, _enc, max_tokens, prefer=prefer, **policy_kwargs(policy))
 
 
 @st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
-def chat_tokens(name: str, _enc: Any, conversation: str) -> engine.ChatTokens | str:
+def chat_tokens(name: str, _enc: Any, conversation: str) -> engine.chat.ChatTokens | str:
     """The model's chat-format sequence of a JSON conversation, or the format's refusal as text
     (cached either way)."""
     import json

@@ -310,12 +310,12 @@ def _your_text(names: list[str]) -> None:
     _budget(counts, len(counted), names)
 
 
-def _token_tax(taxes: dict[str, list[engine.ScriptShare]], names: list[str]) -> None:
+def _token_tax(taxes: dict[str, list[engine.explain.unicode_scripts.ScriptShare]], names: list[str]) -> None:
     st.subheader("Token tax by script")
     st.markdown("Each character belongs to a Unicode script (Common = digits, punctuation, spaces, emoji). "
                 "A token is shared among the scripts of its bytes in proportion to how many bytes each owns, "
                 "so the token column of every encoding adds up to its token count.")
-    scripts: dict[str, engine.ScriptShare] = {}
+    scripts: dict[str, engine.explain.unicode_scripts.ScriptShare] = {}
     for n in names:
         for share in taxes[n]:
             scripts.setdefault(share.script, share)

@@ -333,7 +333,7 @@ LONG_UNIT = 12  # characters: a longer unit may break inside, where it alone is 
 def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cuts=None,
                 cls: str = "tokens view", encoding: str | None = None, n_vocab: int | None = None,
                 idlist: str | None = None, note=None) -> str:
-    """Coloured spans, one per display unit (engine.DisplayUnit), in a div with `element_id`.
+    """Coloured spans, one per display unit (engine.explain.compare.DisplayUnit), in a div with `element_id`.
 
     Each span is ``<span class="tok h7" data-ids="…" data-t="…" data-start="…" data-end="…"
     data-b="…" data-x="…">``: its ids, the index of its first token, the character
@@ -617,7 +617,7 @@ def gallery_chips(tokens: Iterable[tuple[int, bytes, bool, bool]], *, show_ids: 
 # --- Merge tree / steps / vocabulary ---
 # Graphviz DOT for merge trees (labels escaped by `dot_escape`, not HTML) and
 # the boxes of the BPE steps view.  Token bytes are shown with
-# `engine.readable`: bytes that are not valid UTF-8 alone appear as <e6 97>.
+# `engine.explain.vocab.readable`: bytes that are not valid UTF-8 alone appear as <e6 97>.
 
 TREE_STYLE = """<style>
 .bpe-parts{display:flex;flex-wrap:wrap;align-items:flex-start;gap:2px 0;font-family:"Source Code Pro","Noto Sans Arabic","Noto Sans Hebrew",ui-monospace,
@@ -677,7 +677,7 @@ def _runs(text: str, at_least: int = 5) -> str:
 
 def tree_label(data: bytes, token_id: int, *, limit: int = 24) -> str:
     """What a tree node says: its bytes readably (space as ␣) and its id; a leaf adds its byte value."""
-    from engine import readable  # the engine's one definition of "readable bytes"
+    from engine.explain.vocab import readable  # the engine's one definition of "readable bytes"
 
     text = _short(_runs(readable(data, space="␣")), limit)
     if len(data) == 1:
@@ -743,7 +743,7 @@ def bpe_parts(parts: list[bytes], ids: list[int | None], *, merge_at: int | None
     `pair_labels` (optional) are shown instead of the ranks (a SentencePiece score, a merge
     position); `id_labels` instead of the ids (byte-fallback ids of a character with no piece).
     """
-    from engine import readable
+    from engine.explain.vocab import readable
 
     total = len(parts) if total is None else total
     best = min((r for r in pair_ranks or [] if r is not None), default=None)
@@ -848,7 +848,7 @@ CHUNK_ENDS = {"paragraph": "ends at a paragraph end", "sentence": "ends at a sen
 
 
 def chunk_cards(chunks: Iterable, max_tokens: int, *, show_ws: bool, element_id: str = "chunks") -> str:
-    """Cards for `engine.Chunk` records: number, tokens of the budget, characters, end kind, text."""
+    """Cards for `engine.explain.chunking.Chunk` records: number, tokens of the budget, characters, end kind, text."""
     out = []
     for c in chunks:
         share = min(1.0, c.tokens / max_tokens) if max_tokens else 0.0
@@ -865,7 +865,7 @@ def chunk_cards(chunks: Iterable, max_tokens: int, *, show_ws: bool, element_id:
 # --- families
 # How SentencePiece and tokenizer.json tokens are drawn: byte-fallback units get a dashed outline
 # (class ``bytefb``) and their <0xNN> pieces in the tooltip; ▁ pieces and Ġ-spelled entries say so
-# in the tooltip; a legend under the tokens explains both.  Notes come from engine.token_note.
+# in the tooltip; a legend under the tokens explains both.  Notes come from engine.explain.families.token_note.
 
 FAMILY_STYLE = """<style>
 .tokens .tok.bytefb{outline:1px dashed #6a1b9a;outline-offset:-2px}

@@ -46,7 +46,7 @@ def pretokenize(enc: Any, text: str, policy: str) -> list:
 
 
 def search_regex(enc: Any, query: str, ignore_case: bool, budget: float) -> list[int]:
-    return engine.search_regex(enc, query, ignore_case=ignore_case, timeout=budget)
+    return engine.explain.vocab.search_regex(enc, query, ignore_case=ignore_case, timeout=budget)
 
 
 PROGRESS_EVERY = 0.1  # seconds between progress messages of a job
@@ -86,7 +86,7 @@ def preloaded() -> dict[str, Any]:
     import gc
     import sys
 
-    from engine import registry
+    from engine.sources import registry
 
     return {"encodings": sorted(registry._ENCODINGS), "streamlit": "streamlit" in sys.modules,
             "main_rerun": getattr(sys.modules.get("__main__"), "__name__", "") == "__mp_main__",

@@ -12,7 +12,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 import engine
-from engine.families.catalog import entry, group_by_maker
+from engine.sources.catalog import entry, group_by_maker
 from playground import encodings, html, render_cache, state
 from playground.escaping import md
 
@@ -109,7 +109,7 @@ def token_label(enc: engine.Encoding, token_id: int) -> str:
         data = enc.decode_single_token_bytes(token_id)
     except engine.UnknownTokenError:
         return f"? · {token_id}"
-    return f"{html.isolate_rtl(engine.readable(data, space='␣'))} · {token_id}"
+    return f"{html.isolate_rtl(engine.explain.vocab.readable(data, space='␣'))} · {token_id}"
 
 
 def chip_label(enc: engine.Encoding, token_id: int) -> str:

@@ -71,16 +71,16 @@ def pieces(name: str, enc: engine.Encoding, text: str, policy: str) -> tuple[eng
 
 
 @memo.shared(max_entries=16, ttl=encodings.CACHE_TTL)
-def _stats(name: str, key: str, _text: str, n_tokens: int) -> engine.EncodingStats:
-    return engine.text_stats(name, _text, n_tokens)
+def _stats(name: str, key: str, _text: str, n_tokens: int) -> engine.explain.compare.EncodingStats:
+    return engine.explain.compare.text_stats(name, _text, n_tokens)
 
 
-def stats(name: str, text: str, n_tokens: int) -> engine.EncodingStats:
-    """engine.text_stats, once per text (it encodes the whole text to count its bytes)."""
+def stats(name: str, text: str, n_tokens: int) -> engine.explain.compare.EncodingStats:
+    """engine.explain.compare.text_stats, once per text (it encodes the whole text to count its bytes)."""
     return _stats(name, text_key(text), text, n_tokens)
 
 
-def drawn_units(units: list[engine.DisplayUnit]) -> list[engine.DisplayUnit]:
+def drawn_units(units: list[engine.explain.compare.DisplayUnit]) -> list[engine.explain.compare.DisplayUnit]:
     """The units that start in the first DRAWN_CHARS characters."""
     lo, hi = 0, len(units)
     while lo < hi:
@@ -143,7 +143,7 @@ def token_view(name: str, enc: engine.Encoding, text: str, policy: str, show_ws:
 def _token_view(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str, show_ws: bool) -> TokenView:
     text = _text
     start = drawn(name, _enc, text, policy)
-    units = drawn_units(engine.group_tokens(start.tokens, start.text))
+    units = drawn_units(engine.explain.compare.group_tokens(start.tokens, start.text))
     idlist = f"ids-{html.slug(name)}"
     markup = html.token_units(units, f"tokens-{html.slug(name)}", show_ws=show_ws,
                               pieces=start.pieces, encoding=name, n_vocab=_enc.n_vocab, idlist=idlist,
@@ -163,7 +163,7 @@ class CompareView:
     disagreement_rows: list[dict[str, str]]
 
 
-def _label(unit: engine.DisplayUnit) -> str:
+def _label(unit: engine.explain.compare.DisplayUnit) -> str:
     """A unit as plain text for the table: visible whitespace, the count when a character is split."""
     text = html.visible(unit.text)
     return f"{text} ({html.plural(len(unit.ids), 'token')})" if unit.split else text
@@ -183,8 +183,8 @@ def _compare_view(names: tuple[str, ...], _encs: tuple[engine.Encoding, ...], ke
     units, split = {}, {}
     for name, enc in zip(names, _encs):
         split[name] = pieces(name, enc, text, policy)
-        units[name] = engine.group_tokens(tokens(name, enc, text, policy), drawn)
-    diff = engine.unit_diff(units)
+        units[name] = engine.explain.compare.group_tokens(tokens(name, enc, text, policy), drawn)
+    diff = engine.explain.compare.unit_diff(units)
     shared = diff.shared_bytes()
     markups = {
         name: html.token_units(drawn_units(units[name]), f"cmp-{html.slug(name)}", show_ws=show_ws, pieces=split[name],
@@ -192,7 +192,7 @@ def _compare_view(names: tuple[str, ...], _encs: tuple[engine.Encoding, ...], ke
                                note=encodings.token_note(enc))
         for name, enc in zip(names, _encs)
     }
-    found = engine.unit_disagreements(units, diff, drawn) if len(names) >= 2 else []
+    found = engine.explain.compare.unit_disagreements(units, diff, drawn) if len(names) >= 2 else []
     rows = []
     for d in found[:max_rows]:
         row = {"chars": f"{d.char_start}–{d.char_end}", "text": html.visible(d.text)}
@@ -205,10 +205,10 @@ def _compare_view(names: tuple[str, ...], _encs: tuple[engine.Encoding, ...], ke
 @st.cache_data(max_entries=64, show_spinner=False)
 def merge_tree(name: str, _enc: engine.Encoding, token_id: int) -> engine.MergeNode:
     """How `token_id` was built.  Rank-file encodings replay BPE on this token's bytes only
-    (engine.merge_tree_of: milliseconds, no full merge recovery); tokenizers with explicit
+    (engine.tokenizer.merges.merge_tree_of: milliseconds, no full merge recovery); tokenizers with explicit
     merges (trained, minbpe files) read their merges."""
     if _enc.uses_pair_merges:
         return _enc.merge_tree(token_id)
     if _enc.is_special_token(token_id):
         return _enc.merge_tree(token_id)  # raises the engine's explanation
-    return engine.merge_tree_of(_enc.decode_single_token_bytes(token_id), _enc.mergeable_ranks)
+    return engine.tokenizer.merges.merge_tree_of(_enc.decode_single_token_bytes(token_id), _enc.mergeable_ranks)

@@ -3,7 +3,7 @@ special-token policy, whitespace markers.
 
 The chosen encodings are `state.ENCODINGS`, the value of the "Encodings" multiselect; its labels name
 the models that use each encoding, so typing "gpt-4o" in it finds o200k_base.  Below it, "Browse by maker or model" lists every built-in vocabulary
-once under its maker, each with the models that use it (`engine.catalog`), and the session's own
+once under its maker, each with the models that use it (`engine.sources.catalog.catalog`), and the session's own
 tokenizers under "Yours" (drawn only while its toggle is on); its search box finds an encoding by model name (``gpt-4o-mini``,
 ``meta-llama/Llama-3.1-8B``) through `engine.search_encodings`.  Its checkboxes only flip names in and
 out of `state.ENCODINGS` (callbacks), so the two controls always agree.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import streamlit as st
 
 import engine
-from engine.families.catalog import entry, group_by_maker
+from engine.sources.catalog import entry, group_by_maker
 from playground import history, html, state
 from playground.escaping import md
 

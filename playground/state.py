@@ -30,8 +30,8 @@ from typing import Any
 
 import streamlit as st
 
-from engine.json_limits import load_json_bounded
-from engine.families.catalog import DEFAULT_SELECTION, canonical_name, catalog
+from engine.formats.json_limits import load_json_bounded
+from engine.sources.catalog import DEFAULT_SELECTION, canonical_name, catalog
 
 # ---------------------------------------------------------------- app-wide keys
 TEXT = "text"
@@ -45,7 +45,7 @@ NOTICES = "notices"  # one-shot messages for the next run: [(kind, text)]
 UNSELECT = "unselect"  # names to take out of ENCODINGS at the start of the next run
 _LOADED = "_query_params_loaded"
 
-# Every built-in vocabulary once, grouped by maker (engine.catalog); an alias such as r50k_base (= gpt2)
+# Every built-in vocabulary once, grouped by maker (engine.sources.catalog.catalog); an alias such as r50k_base (= gpt2)
 # is accepted everywhere a name is read (links, session state) and turned into its entry's name.
 BUILTIN_ENCODINGS = [entry.name for entry in catalog()]
 DEFAULT_ENCODINGS = list(DEFAULT_SELECTION)

@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 import engine
-from engine.families import explain
+from engine.explain import families as explain
 from playground import encodings, html, pickers, render_cache, state
 from playground.drawing import header
 from playground.escaping import md
@@ -66,7 +66,7 @@ def _choose_piece(name: str, enc: engine.Encoding) -> str | None:
         st.session_state[PIECE_KEY] = max(pieces, key=lambda p: len(p.encode("utf-8")))
     return st.selectbox(
         f"Pieces of the current text ({len(pieces):,} distinct; the longest is preselected)", pieces,
-        key=PIECE_KEY, persist_state="session", format_func=lambda p: f"{engine.readable(p.encode('utf-8'), space='␣')}   ({html.plural(len(p.encode('utf-8')), 'byte')})",
+        key=PIECE_KEY, persist_state="session", format_func=lambda p: f"{engine.explain.vocab.readable(p.encode('utf-8'), space='␣')}   ({html.plural(len(p.encode('utf-8')), 'byte')})",
         help="The encoding's split pattern cut the text into these pieces; BPE never merges across them.")
 
 
@@ -91,7 +91,7 @@ def _stepper(n: int) -> int:
                        help="0 = single bytes; each step performs one merge.")
 
 
-def _draw_step(enc: engine.Encoding, note: engine.FamilyNote, trace: engine.BpeTrace, k: int) -> None:
+def _draw_step(enc: engine.Encoding, note: engine.explain.families.FamilyNote, trace: engine.BpeTrace, k: int) -> None:
     n = len(trace.steps)
     parts = trace.parts_at(k)
     step = trace.steps[k] if k < n else None
@@ -101,7 +101,7 @@ def _draw_step(enc: engine.Encoding, note: engine.FamilyNote, trace: engine.BpeT
     ids, id_labels = _id_labels(enc, window)
     candidates = explain.pair_candidates(enc, window)
     if step is not None:
-        show = lambda b: engine.readable(b, space="␣").replace("`", "ˋ")  # noqa: E731 (inside `code`)
+        show = lambda b: engine.explain.vocab.readable(b, space="␣").replace("`", "ˋ")  # noqa: E731 (inside `code`)
         cand = candidates[step.position - first] if 0 <= step.position - first < len(candidates) else None
         why = {"rank": "the lowest rank of all neighbouring pairs",
                "score": "the highest score of all neighbouring pairs",
@@ -130,7 +130,7 @@ def _draw_step(enc: engine.Encoding, note: engine.FamilyNote, trace: engine.BpeT
     st.caption("Each box is a part with its token id. The small numbers between boxes are " + gap + extra)
 
 
-def _check(name: str, enc: engine.Encoding, note: engine.FamilyNote, piece: str, trace: engine.BpeTrace) -> None:
+def _check(name: str, enc: engine.Encoding, note: engine.explain.families.FamilyNote, piece: str, trace: engine.BpeTrace) -> None:
     final = list(trace.final_ids)
     shown = ", ".join(map(str, final[:12])) + (f", … ({len(final):,} ids)" if len(final) > 12 else "")
     expected = explain.piece_ids(enc, piece)
@@ -150,7 +150,7 @@ def _check(name: str, enc: engine.Encoding, note: engine.FamilyNote, piece: str,
 
 def _table(trace: engine.BpeTrace, k: int, family: str) -> None:
     steps = trace.steps[:TABLE_ROWS]
-    show = lambda b: engine.readable(b, space="␣")  # noqa: E731
+    show = lambda b: engine.explain.vocab.readable(b, space="␣")  # noqa: E731
     df = pd.DataFrame({
         "step": [s.index + 1 for s in steps],
         "next": ["▶" if s.index == k else "" for s in steps],

@@ -80,7 +80,7 @@ def _decode_box(name: str, enc: engine.Encoding) -> None:
 
 
 # ------------------------------------------------------------------ panes
-def _metrics(stats: engine.EncodingStats) -> None:
+def _metrics(stats: engine.explain.compare.EncodingStats) -> None:
     cols = st.columns(5)
     cols[0].metric("Tokens", f"{stats.tokens:,}")
     cols[1].metric("Characters", f"{stats.chars:,}", help=CHARS_HELP)

@@ -17,8 +17,10 @@ import pandas as pd
 import streamlit as st
 
 import engine
-from engine import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR, check_special_tokens, compile_pattern, render_token
-from engine.tokenizer_files import MAX_FILE_BYTES, MODEL_KINDS
+from engine.tokenizer.patterns import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR, compile_pattern
+from engine.tokenizer.special_tokens import check_special_tokens
+from engine.formats.minbpe import render_token
+from engine.sources.uploads import MAX_FILE_BYTES, MODEL_KINDS
 from playground import html, jobs, pickers, state, uploads
 from playground.drawing import header
 from playground.escaping import md
@@ -27,7 +29,7 @@ MAX_TEXT_BYTES = 2_000_000  # training text cap, box and upload alike
 MAX_PATTERN_CHARS = 2_000  # custom split pattern
 MAX_SPECIALS_CHARS = 2_000  # the special-tokens box
 TRAIN_TIMEOUT = 180.0  # seconds a training job may run
-MAX_TOKENIZER_BYTES = MAX_FILE_BYTES  # tokenizer file upload cap (engine.tokenizer_files checks it)
+MAX_TOKENIZER_BYTES = MAX_FILE_BYTES  # tokenizer file upload cap (engine.sources.uploads checks it)
 # The same cap for the uploader (which refuses a bigger file in the browser, before sending it) and for
 # the server (.streamlit/config.toml's server.maxUploadSize, which must equal this: a test compares them).
 # Streamlit counts both in MiB, so a file of 24.0-25.1 MB reaches the engine, which names its limit.
@@ -171,9 +173,9 @@ def model_files(enc: engine.Encoding) -> dict[str, tuple[str | bytes, str]]:
     """{file name: (content, mime)} for the download buttons."""
     stem = enc.name
     return {
-        f"{stem}.model": (engine.dump_minbpe_model(enc), "text/plain"),
-        f"{stem}.vocab": (engine.dump_minbpe_vocab(enc), "text/plain"),
-        f"{stem}.tiktoken": (engine.dump_tiktoken_bpe(dict(enc.mergeable_ranks)), "text/plain"),
+        f"{stem}.model": (engine.formats.minbpe.dump_minbpe_model(enc), "text/plain"),
+        f"{stem}.vocab": (engine.formats.minbpe.dump_minbpe_vocab(enc), "text/plain"),
+        f"{stem}.tiktoken": (engine.formats.tiktoken_files.dump_tiktoken_bpe(dict(enc.mergeable_ranks)), "text/plain"),
     }
 
 

@@ -9,7 +9,7 @@ its id is its rank -- lower ids were learned earlier.
 The chosen token and encoding are `state.TOKEN_ID` / `state.TOKEN_ENC`, shared
 with the Tokenize, BPE steps and Vocabulary views and the share link
 (playground/pickers.py).  One token's tree is recovered alone, by replaying
-BPE on its own bytes (`engine.merge_tree_of`): milliseconds even for o200k,
+BPE on its own bytes (`engine.tokenizer.merges.merge_tree_of`): milliseconds even for o200k,
 where recovering all 200,000 merges took seconds.  Trees with many leaves are
 drawn left to right, one leaf per line, so 32-byte tokens stay readable.
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 import streamlit as st
 
 import engine
-from engine.families import explain
+from engine.explain import families as explain
 from playground import encodings, html, pickers, render_cache, state
 from playground.drawing import header, token_text
 from playground.pickers import chip_label, encoding_select, text_tokens, token_label, token_problem
@@ -180,7 +180,7 @@ def _other_encodings(name: str, data: bytes) -> None:
         enc2 = encodings.resolve(other)
         tid = enc2.mergeable_ranks.get(data)
         if tid is None:
-            n = len(enc2.encode_ordinary(data.decode("utf-8", "replace"))) if engine.is_valid_utf8(data) else None
+            n = len(enc2.encode_ordinary(data.decode("utf-8", "replace"))) if engine.text.is_valid_utf8(data) else None
             rows.append({"encoding": other, "id": None, "one token?": "no",
                          "tokens": n if n is not None else "—"})
         else:
@@ -209,7 +209,7 @@ def _links(name: str, data: bytes) -> None:
     if c1.button("Back to Tokenize", key="tree_to_tokenize", width="stretch", icon=":material/arrow_back:"):
         pickers.go("tokenize")
     if c2.button("Watch BPE build it", key="tree_to_steps", width="stretch", icon=":material/footprint:",
-                 disabled=not engine.is_valid_utf8(data),
+                 disabled=not engine.text.is_valid_utf8(data),
                  help="Replays the merge loop on this token's text in the BPE steps view."):
         pickers.open_steps(data.decode("utf-8"))
         pickers.go("steps")
@@ -222,7 +222,7 @@ def _family_leaf_note(enc: engine.Encoding, token_id: int, tree: engine.MergeNod
     """What a leaf-only tree means in SentencePiece and tokenizer.json: a byte-fallback byte, or a token no merge makes."""
     if not tree.is_leaf:
         return
-    note = engine.token_note(enc, token_id)
+    note = engine.explain.families.token_note(enc, token_id)
     if note is not None and note.kind == "byte":
         st.info(f"A byte-fallback token ({md(note.text)}). It is never merged: SentencePiece uses it only for a "
                 "character the vocabulary has no piece for, one token per UTF-8 byte.")

@@ -40,8 +40,8 @@ from collections import OrderedDict
 from contextlib import contextmanager
 from typing import Any, Iterator, Mapping
 
-from engine.families.catalog import canonical_name, catalog
-from engine.limits import MAX_SPECIAL_TOKENS, MAX_TOKENS
+from engine.sources.catalog import canonical_name, catalog
+from engine.formats.limits import MAX_SPECIAL_TOKENS, MAX_TOKENS
 from playground import memo
 
 BUDGET_BYTES = int(os.environ.get("BPE_UPLOAD_BUDGET_MB", "600")) * 1_000_000

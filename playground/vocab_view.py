@@ -115,7 +115,7 @@ def _search_pane(name: str, enc: engine.Encoding, df: pd.DataFrame, glitch: bool
                 "try 'Ignore case' or a shorter search.")
 
 
-def _family(label: str, enc: engine.Encoding, family: engine.Family, key: str) -> None:
+def _family(label: str, enc: engine.Encoding, family: engine.explain.vocab.Family, key: str) -> None:
     st.markdown(f"**{label}** ({family.total:,})")
     if not family.ids:
         st.caption("none")
@@ -127,7 +127,7 @@ def _family(label: str, enc: engine.Encoding, family: engine.Family, key: str) -
         st.caption(f"The first {len(family.ids)} of {family.total:,}.")
 
 
-def _token_pane(name: str, enc: engine.Encoding, glitch: dict[int, engine.GlitchToken]) -> None:
+def _token_pane(name: str, enc: engine.Encoding, glitch: dict[int, engine.explain.vocab.GlitchToken]) -> None:
     current = st.session_state.get(state.TOKEN_ID)
     if current is None:
         current = st.session_state[state.TOKEN_ID] = enc.encode_ordinary("hello")[0]
@@ -139,7 +139,7 @@ def _token_pane(name: str, enc: engine.Encoding, glitch: dict[int, engine.Glitch
     if problem and not enc.is_special_token(current):
         st.warning(problem)
         return
-    info = engine.token_info(enc, current)
+    info = engine.explain.vocab.token_info(enc, current)
     token_text(info.bytes)
     facts = {
         "id": str(info.id),
@@ -152,7 +152,7 @@ def _token_pane(name: str, enc: engine.Encoding, glitch: dict[int, engine.Glitch
     stored = getattr(enc, "stored_piece", None)
     if stored is not None:
         facts["stored as"] = stored(current)  # SentencePiece's ▁the / <0x0A>, tokenizer.json's Ġthe
-    note = engine.token_note(enc, current)
+    note = engine.explain.families.token_note(enc, current)
     if note is not None:
         facts["note"] = note.text
     if enc.is_special_token(current):
@@ -167,9 +167,9 @@ def _token_pane(name: str, enc: engine.Encoding, glitch: dict[int, engine.Glitch
     st.subheader("Family")
     c1, c2 = st.columns(2)
     with c1:
-        _family("Tokens that contain it", enc, engine.containing(enc, current, limit=FAMILY), UP_KEY)
+        _family("Tokens that contain it", enc, engine.explain.vocab.containing(enc, current, limit=FAMILY), UP_KEY)
     with c2:
-        _family("Tokens inside it", enc, engine.contained(enc, current, limit=FAMILY), DOWN_KEY)
+        _family("Tokens inside it", enc, engine.explain.vocab.contained(enc, current, limit=FAMILY), DOWN_KEY)
     st.caption("Shortest containers first; longest parts first. Click one to move there.")
 
 
@@ -187,7 +187,7 @@ def _lengths_pane(name: str, enc: engine.Encoding) -> None:
                f"{hist['length'].max()} bytes (use the 'Longest' filter in Search to see them).")
 
 
-def _glitch_pane(name: str, enc: engine.Encoding, df: pd.DataFrame, glitch: dict[int, engine.GlitchToken]) -> None:
+def _glitch_pane(name: str, enc: engine.Encoding, df: pd.DataFrame, glitch: dict[int, engine.explain.vocab.GlitchToken]) -> None:
     if not glitch:
         st.info("The glitch-token list is for GPT-2's vocabulary: pick gpt2 or r50k_base above.")
         return
@@ -201,14 +201,14 @@ def _glitch_pane(name: str, enc: engine.Encoding, df: pd.DataFrame, glitch: dict
                  on_select=functools.partial(_on_row_selected, GLITCH_TABLE_KEY), selection_mode="single-row")
     st.markdown("**Sources**")
     st.markdown("\n".join(f"- {s['authors']} ({s['year']}), *{s['title']}*, {s['venue']}."
-                          for s in engine.glitch_sources()))
+                          for s in engine.explain.vocab.glitch_sources()))
 
 
 def render() -> None:
     header("Vocabulary", "every token of an encoding: search it, filter it, and open any token's tree.")
     name, enc = pickers.encoding_select(ENC_KEY)
     df = encodings.vocab_table(name, enc)
-    glitch = engine.glitch_tokens(enc)
+    glitch = engine.explain.vocab.glitch_tokens(enc)
     family = encodings.family_note(name, enc)
     if family.family in ("sentencepiece", "tokenizer.json"):
         st.caption(f"{family.title}: tokens are shown as the bytes they stand for (␣ for SentencePiece's ▁ and "

@@ -1,7 +1,7 @@
 """Write the compact form of each shipped tokenizer.json (engine/data/*.compact.gz) and print its sha256.
 
 The compact form loads several times faster than the JSON (see
-`engine.families.hf_tokenizer_json.dump_compact`); tests check that it
+`engine.families.hf.tokenizer_json.dump_compact`); tests check that it
 holds exactly what the JSON holds.  After running, paste the printed sha256
 into BUILTIN_FILES.
 
@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.families.hf_tokenizer_json import BUILTIN_FILES, dump_compact  # noqa: E402
-from engine.load import DATA_DIR, read_data_file  # noqa: E402
+from engine.families.hf.tokenizer_json import BUILTIN_FILES, dump_compact  # noqa: E402
+from engine.formats.tiktoken_files import DATA_DIR, read_data_file  # noqa: E402
 
 
 def main() -> None:

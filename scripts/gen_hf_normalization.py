@@ -6,7 +6,7 @@ CPython 3.11): to it, ~120 newer combining marks, digits and letters are
 unassigned -- no decomposition, combining class 0, never composed.  This
 script finds them by asking `tokenizers`' own NFC/NFKC/NFD/NFKD (a dev-only
 tool) about every code point that Python gives a decomposition, a combining
-class or a category, in a few contexts.  `engine/families/hf_pipeline.py`
+class or a category, in a few contexts.  `engine/families/hf/pipeline.py`
 hides those characters from `unicodedata` while normalizing.
 
 Run:  pip install tokenizers==0.23.3 && python scripts/gen_hf_normalization.py

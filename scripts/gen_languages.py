@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.scripts import COMMON, script_counts  # noqa: E402
+from engine.explain.unicode_scripts import COMMON, script_counts  # noqa: E402
 
 OUT = ROOT / "engine" / "data" / "languages.json"
 DOMAIN = "gtk30"

@@ -4,7 +4,7 @@ Hugging Face `tokenizers` runs `Split` patterns with Oniguruma, whose Unicode
 tables are older than the `regex` module's.  This script asks Oniguruma
 itself (through `tokenizers.pre_tokenizers.Split`, a dev-only tool) for the
 general category of every code point, and lists those where the `regex`
-module disagrees.  `engine/families/hf_pipeline.py` maps each of them to a
+module disagrees.  `engine/families/hf/pipeline.py` maps each of them to a
 stand-in character of Oniguruma's category before matching (one character
 for one character, so offsets stay valid).
 
@@ -50,7 +50,7 @@ def main() -> None:
     differ = [ch for ch in chars if onig.get(ch, "Cn") != ours.get(ch, "Cn")]
     # One stand-in per category: the lowest code point from U+2000 on that both engines put in it
     # (above ASCII and Latin, so explicit ranges such as [A-Za-z] in a pattern do not catch it),
-    # and U+0378 for unassigned, as in engine/patterns.py.
+    # and U+0378 for unassigned, as in engine/tokenizer/patterns.py.
     stand_ins = {"Cn": "\u0378"}
     for ch in chars:
         cat = onig.get(ch, "Cn")

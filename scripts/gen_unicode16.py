@@ -6,7 +6,7 @@ few hundred code points fall into a different pattern class here.  This script
 lists every code point whose class *as the split patterns see it* (letter case
 group, mark, number, whitespace, other) differs between the `regex` module and
 Unicode 16.0 (from the `unicodedata2==16.0.0` package, a dev-only tool), and
-stores them as ranges with the Unicode 16.0 general category.  `engine/patterns.py` maps
+stores them as ranges with the Unicode 16.0 general category.  `engine/tokenizer/patterns.py` maps
 those code points to a stand-in of their Unicode 16.0 category before
 splitting, which keeps offsets unchanged (one character for one character).
 

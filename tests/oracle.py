@@ -11,7 +11,7 @@ import functools
 import pytest
 
 import engine
-from engine.openai_public import SPECS
+from engine.sources.openai_public import SPECS
 
 tiktoken = pytest.importorskip("tiktoken")
 

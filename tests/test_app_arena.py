@@ -20,7 +20,7 @@ def app(view: str, **values) -> AppTest:
 
 
 def distinct_builtins() -> list[str]:
-    kept, _ = engine.arena.distinct_encodings([engine.get_encoding(n) for n in engine.list_tokenizer_names()])
+    kept, _ = engine.explain.arena.distinct_encodings([engine.get_encoding(n) for n in engine.list_tokenizer_names()])
     return [e.name for e in kept]
 
 
@@ -125,7 +125,7 @@ def test_chunk_values_from_a_link_are_checked(bad):
 
 def test_a_failing_tokenizer_is_left_out_not_the_arena(monkeypatch):
     """A session tokenizer whose split pattern times out gets a message; the others are still ranked."""
-    monkeypatch.setattr("engine.patterns.SPLIT_TIMEOUT", 0.3)  # read when the encoding is built
+    monkeypatch.setattr("engine.tokenizer.patterns.SPLIT_TIMEOUT", 0.3)  # read when the encoding is built
     slow = engine.Encoding("slow-1", pat_str=r"(a|aa)+b|\S|\s", special_tokens={},
                            mergeable_ranks={bytes([i]): i for i in range(256)})
     text = "a" * 40 + "!"
@@ -148,7 +148,7 @@ def test_a_new_own_tokenizer_joins_but_left_out_ones_stay_out():
 def test_a_failure_is_remembered(monkeypatch):
     from playground import encodings, jobs
 
-    monkeypatch.setattr("engine.patterns.SPLIT_TIMEOUT", 0.3)
+    monkeypatch.setattr("engine.tokenizer.patterns.SPLIT_TIMEOUT", 0.3)
     slow = engine.Encoding("slow-2", pat_str=r"(a|aa)+b|\S|\s", special_tokens={},
                            mergeable_ranks={bytes([i]): i for i in range(256)})
     text = "a" * 40 + "!"

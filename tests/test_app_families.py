@@ -12,9 +12,9 @@ from streamlit.testing.v1 import AppTest
 from conftest import blocks, plain, run_view
 
 import engine
-from engine.families.hf_tokenizer_json import BUILTIN_FILES
-from engine.families.sentencepiece import BUILTIN_MODELS
-from engine.load import read_data_file
+from engine.families.hf.tokenizer_json import BUILTIN_FILES
+from engine.families.sentencepiece.encoding import BUILTIN_MODELS
+from engine.formats.tiktoken_files import read_data_file
 from playground import state
 from playground.sidebar import pick_key
 
@@ -183,7 +183,7 @@ def test_upload_new_formats_through_the_view_helper():
 def test_shared_encoding_selector_is_grouped_and_labelled_by_maker():
     """Merge tree / BPE steps / Vocabulary pick from every family, in maker order, each labelled with
     its maker and models (the value stays the encoding's name)."""
-    from engine.families.catalog import group_by_maker
+    from engine.sources.catalog import group_by_maker
     from playground import pickers
 
     at = AppTest.from_file(VIEW_APP, default_timeout=120)

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from conftest import blocks, run_view as run
 
 import engine
-import engine.core
+import engine.tokenizer.encoding
 from playground import html, state
 
 SCRIPTS = "Family 👨‍👩‍👧 wave 👋🏽 flags 🇯🇵🇫🇷 नमस्ते दुनिया · مرحبا بالعالم · é"
@@ -24,7 +24,7 @@ def test_o200k_tree_without_recovering_all_merges(monkeypatch):
     def refuse(_ranks):
         raise AssertionError("the full merge recovery ran")
 
-    monkeypatch.setattr(engine.core, "recover_merges", refuse)
+    monkeypatch.setattr(engine.tokenizer.encoding, "recover_merges", refuse)
     enc = engine.get_encoding("o200k_base")
     token_id = max(enc.encode_ordinary(" playground unbelievable"), key=lambda t: len(enc.decode_single_token_bytes(t)))
     at = run("tree_view", **{state.TOKEN_ENC: "o200k_base", state.TOKEN_ID: token_id})
@@ -143,7 +143,7 @@ def test_fast_token_units_equal_the_reference(name, show_ws):
     enc = engine.get_encoding(name)
     for text in _UNIT_TEXTS:
         for policy in ({"allowed_special": set(), "disallowed_special": ()}, {"allowed_special": "all"}):
-            units = engine.group_tokens(enc.tokenize(text, **policy), text)
+            units = engine.explain.compare.group_tokens(enc.tokenize(text, **policy), text)
             pieces = enc.pretokenize(text, **policy)
             cuts = {u.byte_start for u in units[::2]}
             kw = dict(show_ws=show_ws, pieces=pieces, shared_cuts=cuts, cls="tokens cmp", encoding=name,

@@ -230,12 +230,12 @@ def test_compare_counts_delta_and_table(encs):
         markup = Markup(html_of(at, f'id="cmp-{name}"'))
         assert sum(len(ids.split()) for ids in markup.span_ids) == n
         assert any(m.value == f"**{md(name)}** · {n:,} tokens" for m in at.markdown)  # names escaped
-    stats = [engine.text_stats(n, text, c) for n, c in counts.items()]
-    assert html_of(at, 'id="delta"').count(engine.delta_sentence(stats[1], stats[0])) == 1
+    stats = [engine.explain.compare.text_stats(n, text, c) for n, c in counts.items()]
+    assert html_of(at, 'id="delta"').count(engine.explain.compare.delta_sentence(stats[1], stats[0])) == 1
     frame = at.dataframe[0].value
     assert list(frame["encoding"]) == ["gpt2", "cl100k_base"]
     assert list(frame["tokens"]) == list(counts.values())
-    diff = engine.boundary_diff({n: encs[n].tokenize(text) for n in counts}, text)
+    diff = engine.explain.compare.boundary_diff({n: encs[n].tokenize(text) for n in counts}, text)
     got = metrics(at)
     assert got["Cuts every encoding makes"] == f"{len(diff.shared):,}"
     assert got["Cuts only some make"] == f"{len(diff.differing):,}"

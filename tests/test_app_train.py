@@ -124,7 +124,7 @@ def small() -> engine.Encoding:
 
 
 def test_load_minbpe_model(small):
-    data = engine.dump_minbpe_model(small).encode()
+    data = engine.formats.minbpe.dump_minbpe_model(small).encode()
     enc = load_tokenizer("minbpe .model", ("cats.model", data), None, None, [])
     assert enc.name.startswith("cats-") and enc.merges == small.merges
     assert enc.encode("the cat<|endoftext|>", allowed_special="all") == small.encode("the cat<|endoftext|>", allowed_special="all")
@@ -135,7 +135,7 @@ def test_load_minbpe_model(small):
 
 
 def test_load_tiktoken_rank_file(small):
-    data = engine.dump_tiktoken_bpe(dict(small.mergeable_ranks))
+    data = engine.formats.tiktoken_files.dump_tiktoken_bpe(dict(small.mergeable_ranks))
     enc = load_tokenizer("tiktoken rank file", ("cats.tiktoken", data), None, train_view.PATTERNS["gpt2"], ["<|eot|>"])
     assert dict(enc.mergeable_ranks) == dict(small.mergeable_ranks)
     assert enc.special_tokens == {"<|eot|>": 300}
@@ -148,8 +148,8 @@ def test_load_tiktoken_rank_file(small):
 
 def test_load_data_gym_pair():
     # GPT-2's layout: single bytes in its printable-table order, then one token per merge line.
-    ranks = engine.parse_data_gym("#version: 0.2\nĠ t\nh e\nt he\nĠt he\n")
-    vocab_bpe, encoder_json = engine.dump_data_gym(ranks, engine.recover_merges(ranks))
+    ranks = engine.formats.tiktoken_files.parse_data_gym("#version: 0.2\nĠ t\nh e\nt he\nĠt he\n")
+    vocab_bpe, encoder_json = engine.formats.tiktoken_files.dump_data_gym(ranks, engine.tokenizer.merges.recover_merges(ranks))
     encoder = json.loads(encoder_json)
     encoder["<|endoftext|>"] = len(ranks)
     files = (("vocab.bpe", vocab_bpe.encode()), ("encoder.json", json.dumps(encoder).encode()))
@@ -164,8 +164,8 @@ def test_load_data_gym_pair():
 
 
 def test_names_differ_for_different_content(small):
-    a = load_tokenizer("tiktoken rank file", ("x.tiktoken", engine.dump_tiktoken_bpe(dict(small.mergeable_ranks))),
+    a = load_tokenizer("tiktoken rank file", ("x.tiktoken", engine.formats.tiktoken_files.dump_tiktoken_bpe(dict(small.mergeable_ranks))),
                        None, None, [])
-    b = load_tokenizer("tiktoken rank file", ("x.tiktoken", engine.dump_tiktoken_bpe(dict(small.mergeable_ranks))),
+    b = load_tokenizer("tiktoken rank file", ("x.tiktoken", engine.formats.tiktoken_files.dump_tiktoken_bpe(dict(small.mergeable_ranks))),
                        None, train_view.PATTERNS["cl100k_base"], [])
     assert a.name != b.name  # cached results are keyed by name, so names must say what is inside

@@ -95,7 +95,7 @@ def test_tree_special_and_unknown_ids_explain_themselves():
 
 def test_tree_other_encodings_and_folding():
     o200k = engine.get_encoding("o200k_base")
-    at = _app("tree_view", token_encoding="o200k_base", token_id=engine.longest(o200k, 1)[0]).run()
+    at = _app("tree_view", token_encoding="o200k_base", token_id=engine.explain.vocab.longest(o200k, 1)[0]).run()
     assert not at.exception
     assert at.slider(key="tree_depth").value < at.slider(key="tree_depth").max
     assert at.toggle(key="tree_left_right").value is False
@@ -186,7 +186,7 @@ def test_vocab_token_pane_families_and_glitch_pane():
     facts = at.dataframe[0].value
     assert "glitch token" in set(facts["fact"])
     at.segmented_control(key="vocab_pane").set_value("glitch").run()
-    assert not at.exception and len(at.dataframe[0].value) == len(engine.glitch_tokens(gpt2))
+    assert not at.exception and len(at.dataframe[0].value) == len(engine.explain.vocab.glitch_tokens(gpt2))
     assert any("Fishing for Magikarp" in m.value for m in at.markdown)
     at.segmented_control(key="vocab_pane").set_value("lengths").run()
     assert not at.exception and at.get("vega_lite_chart")
@@ -220,5 +220,5 @@ def test_the_token_text_is_a_chip_not_a_code_block(view):
     at = _app(view, token_id=token_id, token_encoding="gpt2", **({"vocab_pane": "token"} if view == "vocab_view" else {})).run()
     assert not at.exception and not at.code
     chips = [m.value for m in at.markdown if 'class="tokchip"' in m.value]
-    text = engine.readable(enc.decode_single_token_bytes(token_id), space="␣")
+    text = engine.explain.vocab.readable(enc.decode_single_token_bytes(token_id), space="␣")
     assert len(chips) == 1 and "<b>" not in chips[0] and text.replace("<", "&lt;") in chips[0]

@@ -1,11 +1,11 @@
-"""engine.arena: ranking many tokenizers on one text (fast = reference), aliases, the language matrix."""
+"""engine.explain.arena: ranking many tokenizers on one text (fast = reference), aliases, the language matrix."""
 from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 import engine
-from engine.arena import (
+from engine.explain.arena import (
     distinct_encodings,
     language_matrix,
     language_samples,

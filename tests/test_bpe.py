@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.bpe import LONG_PIECE, bytes_pair_rank, ids_pair_rank, merge_bytes, merge_heap, merge_reference, merge_small
+from engine.tokenizer.bpe import LONG_PIECE, bytes_pair_rank, ids_pair_rank, merge_bytes, merge_heap, merge_reference, merge_small
 
 ENCODINGS = ["gpt2", "cl100k_base", "o200k_base"]
 
@@ -52,7 +52,7 @@ def test_long_pieces_take_the_heap_path_and_agree(name):
 
 
 def test_pair_merges_heap_and_small_agree():
-    from engine.bpe import merge_pairs_small
+    from engine.tokenizer.bpe import merge_pairs_small
 
     merges = {(97, 97): 256, (256, 97): 257, (98, 97): 258, (256, 256): 259}
     rank_fn, combine = ids_pair_rank(merges)

@@ -10,7 +10,7 @@ from urllib.parse import quote
 from playwright.sync_api import Locator, Page, expect
 
 import engine
-from engine.tokenizer_files import load_tokenizer
+from engine.sources.uploads import load_tokenizer
 from playground import uploads
 
 FIRST = 120_000  # ms: the first visit loads every built-in vocabulary

@@ -66,7 +66,7 @@ def test_a_failing_upload_after_a_success_shows_no_success(page: Page, tmp_path,
     uploader = _uploader(page, "tiktoken rank file", "Rank file")
     good = tmp_path / "good.tiktoken"
     enc = engine.train_bpe(SAMPLE_TEXT, 280, pat_str=r" ?\w+|\s+|[^\w\s]+")
-    good.write_bytes(engine.dump_tiktoken_bpe(dict(enc.mergeable_ranks)))
+    good.write_bytes(engine.formats.tiktoken_files.dump_tiktoken_bpe(dict(enc.mergeable_ranks)))
     _drop(page, uploader, good)
     page.get_by_role("button", name="Load tokenizer").click()
     expect(_loaded(page)).to_have_count(1, timeout=FIRST)

@@ -133,7 +133,7 @@ def expected_tips(name: str, text: str) -> dict[int, str]:
     pieces = enc.pretokenize(text, **kw)
     note = encodings.token_note(enc)
     return {unit.char_start: html.unit_tip(unit, pieces[unit.tokens[0].piece_index].text, enc.n_vocab, note)
-            for unit in engine.group_tokens(enc.tokenize(text, **kw), text)}
+            for unit in engine.explain.compare.group_tokens(enc.tokenize(text, **kw), text)}
 
 
 def test_every_tooltip_equals_the_servers_text(page: Page):

@@ -19,7 +19,7 @@ def encs():
 
 
 def n_units(enc: engine.Encoding, text: str) -> int:
-    return len(engine.group_tokens(enc.tokenize(text, allowed_special=set(), disallowed_special=()), text))
+    return len(engine.explain.compare.group_tokens(enc.tokenize(text, allowed_special=set(), disallowed_special=()), text))
 
 
 def ids_in(page: Page, selector: str) -> int:

@@ -89,7 +89,7 @@ def test_upload_minbpe_model(page: Page, tmp_path, screenshot):
 
     good = tmp_path / "sample.model"
     enc = engine.train_bpe(SAMPLE_TEXT, 280, pat_str=r" ?\w+|\s+|[^\w\s]+")
-    good.write_text(engine.dump_minbpe_model(enc))
+    good.write_text(engine.formats.minbpe.dump_minbpe_model(enc))
     _drop(uploader, good)
     expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)  # the upload's rerun is done
     _load_and_use(page, "sample")
@@ -102,7 +102,7 @@ def test_upload_sentencepiece_model_and_a_broken_tokenizer_json(page: Page, tmp_
     SentencePiece .model (the shipped file, unpacked) loads and gives the built-in mistral-v1's ids."""
     import gzip
 
-    from engine.load import DATA_DIR
+    from engine.formats.tiktoken_files import DATA_DIR
 
     page.goto("/train")
     expect(page.get_by_role("button", name="Train", exact=True)).to_be_visible(timeout=FIRST)

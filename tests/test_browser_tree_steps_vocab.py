@@ -41,7 +41,7 @@ def test_tree_draws_hello_with_gpt2_leaf_ids(page: Page, screenshot):
 
 def test_tree_of_a_long_o200k_token_folds_and_unfolds(page: Page, screenshot):
     o200k = engine.get_encoding("o200k_base")
-    tid = engine.longest(o200k, 1)[0]
+    tid = engine.explain.vocab.longest(o200k, 1)[0]
     page.goto(f"/tree?tok={tid}&tenc=o200k_base")
     nodes = page.get_by_test_id("stGraphVizChart").locator("svg g.node")
     expect(nodes.first).to_be_visible(timeout=FIRST)

@@ -1,11 +1,11 @@
-"""engine.chunking: chunks of at most N tokens; fast path = reference on Hypothesis text for every family."""
+"""engine.explain.chunking: chunks of at most N tokens; fast path = reference on Hypothesis text for every family."""
 from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import engine
-from engine.chunking import Chunking, ChunkingError, chunk_text, chunk_text_reference
+from engine.explain.chunking import Chunking, ChunkingError, chunk_text, chunk_text_reference
 
 FAMILIES = ("cl100k_base", "gpt2", "llama3", "mistral-v3", "deepseek-v4")  # regex BPE, Meta's, SentencePiece, HF
 BYTE_LEVEL = ("cl100k_base", "gpt2", "llama3", "deepseek-v4")

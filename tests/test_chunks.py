@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import APP_DIR, CORPUS
-from engine.openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
-from engine.patterns import Splitter, _chunk_cut
+from engine.sources.openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
+from engine.tokenizer.patterns import Splitter, _chunk_cut
 
 PATTERNS = {"r50k": R50K_PAT_STR, "cl100k": CL100K_PAT_STR, "o200k": O200K_PAT_STR}
 # Spaces, line breaks and "/" next to every kind of character the patterns tell apart.
@@ -55,7 +55,7 @@ def test_every_cut_in_every_short_string(name):
 
 def corpora() -> list[str]:
     ui = gzip.decompress((APP_DIR / "bench" / "data" / "ui_strings.txt.gz").read_bytes()).decode("utf-8")
-    code = "\n".join(p.read_text(encoding="utf-8") for p in sorted((APP_DIR / "engine").glob("*.py")))
+    code = "\n".join(p.read_text(encoding="utf-8") for p in sorted((APP_DIR / "engine").rglob("*.py")))
     return [ui, code, (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")]
 
 
@@ -98,7 +98,7 @@ def test_small_caches_give_tiktokens_ids_and_stay_bounded(name, monkeypatch):
     """The same as above with every bound tiny: the chunk cache (chunks and characters) and the
     piece cache (emptied again and again); each run still equals tiktoken."""
     import engine
-    import engine.core as core
+    import engine.tokenizer.encoding as core
     from oracle import reference
 
     monkeypatch.setattr(core, "CACHE_MAX_CHUNK_CHARS", 20_000)
@@ -123,7 +123,7 @@ def test_a_two_megabyte_text_stays_in_the_chunk_cache():
     """The bound is in characters: 1.5 MB of text (1,500 chunks) is all remembered, so the
     second run is look-ups only."""
     import engine
-    from engine.core import CACHE_MAX_CHUNK_CHARS
+    from engine.tokenizer.encoding import CACHE_MAX_CHUNK_CHARS
 
     enc = engine.get_encoding("cl100k_base")
     text = ("word " * 200 + "\n") * 1_500

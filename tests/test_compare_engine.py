@@ -1,4 +1,4 @@
-"""engine/compare.py: stats, display units, boundary diff, disagreements and deltas in words."""
+"""engine/explain/compare.py: stats, display units, boundary diff, disagreements and deltas in words."""
 from __future__ import annotations
 
 import subprocess
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine import EncodingStats, boundary_diff, delta_sentence, delta_sentences, group_tokens, text_stats
+from engine.explain.compare import EncodingStats, boundary_diff, delta_sentence, delta_sentences, group_tokens, text_stats
 from conftest import case_text, load_cases
 
 NAMES = ("gpt2", "cl100k_base", "o200k_base")
@@ -75,7 +75,7 @@ def test_group_of_nothing_is_nothing():
 def test_units_rebuild_every_corpus_text_without_replacement_chars(encs, name):
     enc = encs[name]
     for case in load_cases():
-        text = engine.repair_surrogates(case_text(case))
+        text = engine.text.repair_surrogates(case_text(case))
         units = group_tokens(toks(enc, text))
         assert "".join(u.text for u in units) == text, case["id"]
         assert sum(len(u.ids) for u in units) == len(case[name]), case["id"]
@@ -105,7 +105,7 @@ def test_with_the_text_cuts_fall_between_graphemes(encs):
     ends = {m.end() for m in regex.finditer(r"\X", text)}
     diff = boundary_diff({n: toks(encs[n], text) for n in NAMES}, text)
     assert diff.cuts and all(c.char in ends for c in diff.cuts)
-    for d in engine.disagreements({n: toks(encs[n], text) for n in NAMES}, diff, text):
+    for d in engine.explain.compare.disagreements({n: toks(encs[n], text) for n in NAMES}, diff, text):
         assert "\ufffd" not in d.text and d.text == text[d.char_start:d.char_end]
 
 
@@ -126,7 +126,7 @@ def test_boundary_diff_refuses_different_texts(encs):
 def test_empty_text_has_no_cuts(encs):
     diff = boundary_diff({n: [] for n in ("gpt2", "cl100k_base")})
     assert diff.cuts == () and diff.agreement == 1.0
-    assert engine.disagreements({n: [] for n in ("gpt2", "cl100k_base")}) == []
+    assert engine.explain.compare.disagreements({n: [] for n in ("gpt2", "cl100k_base")}) == []
 
 
 @settings(max_examples=60, deadline=None)
@@ -142,7 +142,7 @@ def test_an_encoding_agrees_with_itself_and_cuts_cover_token_starts(text):
 def test_disagreements_list_the_stretches_cut_differently(encs):
     text = "Numbers: 1234567 and 😀"
     lists = {n: toks(encs[n], text) for n in ("gpt2", "cl100k_base")}
-    found = engine.disagreements(lists)
+    found = engine.explain.compare.disagreements(lists)
     shown = [(d.text, {n: [u.bytes for u in d.parts[n]] for n in lists}) for d in found]
     assert shown == [
         (" 123", {"gpt2": [b" 123"], "cl100k_base": [b" ", b"123"]}),
@@ -173,6 +173,6 @@ def test_delta_sentences_compare_each_with_the_first():
 
 
 def test_importing_engine_compare_pulls_in_no_ui_library():
-    code = "import sys, engine.compare; print(sorted(m for m in ('streamlit', 'pandas', 'altair') if m in sys.modules))"
+    code = "import sys, engine.explain.compare; print(sorted(m for m in ('streamlit', 'pandas', 'altair') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine.openai_public import SPECS
+from engine.sources.openai_public import SPECS
 from oracle import reference
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_registry_lists_and_builds_once():
-    assert engine.list_encodings()[:5] == ["gpt2", "r50k_base", "cl100k_base", "o200k_base", "o200k_harmony"]  # OpenAI first, then the open models
+    assert engine.list_tokenizer_names()[:5] == ["gpt2", "r50k_base", "cl100k_base", "o200k_base", "o200k_harmony"]  # OpenAI first, then the open models
     assert engine.get_encoding("cl100k_base") is engine.get_encoding("cl100k_base")
     gpt2, r50k = engine.get_encoding("gpt2"), engine.get_encoding("r50k_base")
     assert dict(gpt2.mergeable_ranks) == dict(r50k.mergeable_ranks) and gpt2.pat_str == r50k.pat_str
@@ -138,7 +138,7 @@ def test_threads_share_one_encoding():
 
 
 def test_cache_is_bounded_and_clearable():
-    from engine.core import CACHE_MAX_PIECES
+    from engine.tokenizer.encoding import CACHE_MAX_PIECES
 
     enc = engine.get_encoding("gpt2")
     enc.clear_cache()
@@ -172,7 +172,7 @@ def test_round_trip_text_and_bytes(name, text):
 
 
 def test_user_split_pattern_that_backtracks_gives_a_message(monkeypatch):
-    from engine import patterns
+    from engine.tokenizer import patterns
 
     enc = engine.Encoding("slow", pat_str=r"(a|a)+b|\s+|.", mergeable_ranks={bytes([b]): b for b in range(256)},
                           special_tokens={})

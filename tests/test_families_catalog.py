@@ -8,11 +8,12 @@ import random
 import pytest
 
 import engine
-from engine.families import catalog, explain
-from engine.families.hf_tokenizer_json import BUILTIN_FILES
-from engine.families.sentencepiece import BUILTIN_MODELS
-from engine.load import read_data_file
-from engine.tokenizer_files import MAX_FILE_BYTES, UnusableTokenizerError, load_tokenizer
+from engine.explain import families as explain
+from engine.sources import catalog
+from engine.families.hf.tokenizer_json import BUILTIN_FILES
+from engine.families.sentencepiece.encoding import BUILTIN_MODELS
+from engine.formats.tiktoken_files import read_data_file
+from engine.sources.uploads import MAX_FILE_BYTES, UnusableTokenizerError, load_tokenizer
 
 TEXT = "Hello world!\nSentencePiece 🧩 and 日本語, 12345 café  spaces"
 
@@ -163,7 +164,7 @@ def test_upload_tekken_and_its_checks():
     assert enc.encode_ordinary("ab\x05") == [256 + 5 + 30] and enc.name.startswith("tekken_small-")
     with pytest.raises(ValueError, match="not the single byte its rank requires"):
         load_tokenizer("tekken", ("tekken_gap.json", _tekken(missing=65)))
-    gap = engine.dump_tiktoken_bpe({bytes([b]): r for r, b in enumerate(b for b in range(256) if b != 65)})
+    gap = engine.formats.tiktoken_files.dump_tiktoken_bpe({bytes([b]): r for r, b in enumerate(b for b in range(256) if b != 65)})
     with pytest.raises(UnusableTokenizerError, match="1 of the 256 single bytes have no token"):
         load_tokenizer("tiktoken", ("gap.tiktoken", gap))
     huge = json.loads(_tekken())

@@ -25,26 +25,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.bpe import merge_heap, merge_reference
-from engine.families import hf_bpe
-from engine.families.hf_encoding import HfEncoding
-from engine.families.hf_pipeline import (
+from engine.tokenizer.bpe import merge_heap, merge_reference
+from engine.families.hf import bpe as hf_bpe
+from engine.families.hf.encoding import HfEncoding, load_builtin, load_tokenizer_json
+from engine.families.hf.pipeline import (
     SplitStep,
     compile_onig,
     find_added,
     literal_trie_pattern,
     onig_find_spans,
 )
-from engine.families.hf_tokenizer_json import (
+from engine.families.hf.tokenizer_json import (
     BUILTIN_FILES,
     dump_compact,
-    load_builtin,
-    load_tokenizer_json,
     parse_compact,
     parse_tokenizer_json,
 )
-from engine.gpt2_bytes import encode_printable
-from engine.load import DATA_DIR, read_data_file
+from engine.formats.gpt2_bytes import encode_printable
+from engine.formats.tiktoken_files import DATA_DIR, read_data_file
 
 from conftest import CORPUS, case_text, load_cases
 
@@ -507,7 +505,7 @@ def test_from_json_equals_compact(raw_json, enc):
 
 
 def test_find_added_flags_reference_examples():
-    from engine.families.hf_pipeline import AddedToken, added_token_regex
+    from engine.families.hf.pipeline import AddedToken, added_token_regex
     mask = AddedToken(0, "<mask>", lstrip=True, rstrip=True, single_word=True)
     rx = added_token_regex(["<mask>"])
     text = "Hi <mask> there\t<mask>\t<mask>\u2000"
@@ -516,7 +514,7 @@ def test_find_added_flags_reference_examples():
 
 
 def test_added_tokens_bulk_check_equals_careful_pass(raw_json):
-    from engine.families.hf_tokenizer_json import _Where, _added_tokens_checked, _added_tokens_fast
+    from engine.families.hf.tokenizer_json import _Where, _added_tokens_checked, _added_tokens_fast
     root = json.loads(raw_json)
     vocab = root["model"]["vocab"]
     fast = _added_tokens_fast(root["added_tokens"], vocab)

@@ -94,7 +94,7 @@ def add(at, language: str, text: str):
 
 def test_own_sentences_join_the_heatmap_escaped_bounded_and_removable():
     at = arena(arena_pick=["gpt2", "o200k_base"])
-    builtin_rows = len(engine.arena.language_samples())
+    builtin_rows = len(engine.explain.arena.language_samples())
     assert len(heatmap_order(at)) == builtin_rows
     add(at, EVIL, HIEROGLYPHS)
     order = heatmap_order(at)
@@ -129,8 +129,8 @@ def test_own_sentences_join_the_heatmap_escaped_bounded_and_removable():
 
 def test_heatmap_exports_csv_and_json_with_own_sentences():
     encs = [engine.get_encoding("gpt2"), engine.get_encoding("o200k_base")]
-    own = engine.arena.LanguageSample("yours-1", "=HYPERLINK(1)", "Egyptian_Hieroglyphs", HIEROGLYPHS)
-    matrix = engine.language_matrix(encs, engine.arena.language_samples() + (own,))
+    own = engine.explain.arena.LanguageSample("yours-1", "=HYPERLINK(1)", "Egyptian_Hieroglyphs", HIEROGLYPHS)
+    matrix = engine.language_matrix(encs, engine.explain.arena.language_samples() + (own,))
     rows = list(csv.DictReader(io.StringIO(arena_view.heatmap_csv(matrix))))
     assert len(rows) == len(matrix.languages) * 2
     cells = {(c.code, c.encoding): c for c in matrix.cells()}

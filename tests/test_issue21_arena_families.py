@@ -15,9 +15,9 @@ import pytest
 import regex
 
 import engine
-from engine.arena import distinct_encodings
-from engine.families.tiktoken_models import ModelEncoding
-from engine.tokenizer_files import load_tokenizer
+from engine.explain.arena import distinct_encodings
+from engine.families.tiktoken_models.encoding import ModelEncoding
+from engine.sources.uploads import load_tokenizer
 
 TEXTS = ("Hello world! 1234567 + 2026", "Привет, мир! 日本語の文章です。", "def f(x):\n    return x  # 👋🏽")
 

@@ -13,8 +13,8 @@ import pytest
 
 import engine
 from engine.errors import UnsupportedModelError, WrongFileKindError
-from engine.file_kinds import describe_json, sniff
-from engine.tokenizer_files import load_tokenizer
+from engine.formats.file_kinds import describe_json, sniff
+from engine.sources.uploads import load_tokenizer
 from tests.test_issue21_file_limits import byte_level_json
 
 tokenizers = pytest.importorskip("tokenizers")
@@ -108,7 +108,7 @@ def test_llama3_tokenizer_model_picked_as_sentencepiece_loads_as_llama3():
 
 
 def test_unknown_rank_file_picked_as_sentencepiece_says_what_it_is():
-    data = engine.dump_tiktoken_bpe({bytes([b]): b for b in range(256)})
+    data = engine.formats.tiktoken_files.dump_tiktoken_bpe({bytes([b]): b for b in range(256)})
     with pytest.raises(WrongFileKindError) as info:
         load_tokenizer("sentencepiece", ("tokenizer.model", data))
     message = str(info.value)
@@ -116,7 +116,7 @@ def test_unknown_rank_file_picked_as_sentencepiece_says_what_it_is():
                               "not a SentencePiece .model file")
     assert "upload it as 'tiktoken rank file'" in message and "wire type" not in message
     with pytest.raises(WrongFileKindError, match="is a tiktoken rank file"):  # the engine's own loader too
-        engine.load_sentencepiece_model(data, source="tokenizer.model")
+        engine.families.sentencepiece.encoding.load_sentencepiece_model(data, source="tokenizer.model")
 
 
 # ------------------------------------------------------------------ other kinds, by content
@@ -151,7 +151,7 @@ def test_a_file_of_another_kind_is_named(kind, file, found, fix):
 
 def test_sniff_and_describe():
     assert sniff(GGUF).kind == "gguf"
-    assert sniff(engine.dump_tiktoken_bpe({b"a": 0})).kind == "tiktoken"
+    assert sniff(engine.formats.tiktoken_files.dump_tiktoken_bpe({b"a": 0})).kind == "tiktoken"
     assert sniff(b"#version: 0.2\na b\n").kind == "data_gym"
     assert sniff(b"\r\n\r\nminbpe v1\r\n").kind == "minbpe"
     assert describe_json(json.loads(_bert_wordpiece())).model == "WordPiece"

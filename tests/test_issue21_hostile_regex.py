@@ -13,8 +13,8 @@ import time
 import pytest
 
 import engine
-import engine.patterns
-from engine.gpt2_bytes import BYTE_TO_CHAR
+import engine.tokenizer.patterns
+from engine.formats.gpt2_bytes import BYTE_TO_CHAR
 from tests.conftest import VIEW_APP, plain
 
 HOSTILE = "(a|aa)+$"
@@ -38,12 +38,12 @@ def tokenizer_json(*splits: str) -> bytes:
 
 
 def hostile() -> engine.HfEncoding:
-    return engine.load_tokenizer_json(tokenizer_json(HOSTILE), name="hostile", source="hostile.json")
+    return engine.families.hf.encoding.load_tokenizer_json(tokenizer_json(HOSTILE), name="hostile", source="hostile.json")
 
 
 @pytest.fixture
 def short_limit(monkeypatch):
-    monkeypatch.setattr(engine.patterns, "SPLIT_TIMEOUT", 0.5)
+    monkeypatch.setattr(engine.tokenizer.patterns, "SPLIT_TIMEOUT", 0.5)
     return 0.5
 
 
@@ -62,7 +62,7 @@ def test_uploaded_split_stops_at_the_limit_with_a_message_that_says_what_to_do(s
 
 def test_one_budget_for_the_whole_text(short_limit):
     """Many pieces, each under the limit alone, share one budget: a per-call limit would let 20 x 0.3 s run."""
-    enc = engine.load_tokenizer_json(tokenizer_json(r"\s+", HOSTILE), name="hostile2", source="two.json")
+    enc = engine.families.hf.encoding.load_tokenizer_json(tokenizer_json(r"\s+", HOSTILE), name="hostile2", source="two.json")
     text = " ".join("a" * 27 + f"!{i}" for i in range(20))  # distinct pieces: no memo hit
     start = time.monotonic()
     with pytest.raises(engine.SplitTimeoutError, match="pretokenizers\\[1\\]"):
@@ -72,7 +72,7 @@ def test_one_budget_for_the_whole_text(short_limit):
 
 def test_a_benign_uploaded_pattern_splits_as_before():
     pattern = r"\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+|\s+"
-    enc = engine.load_tokenizer_json(tokenizer_json(pattern), name="benign", source="benign.json")
+    enc = engine.families.hf.encoding.load_tokenizer_json(tokenizer_json(pattern), name="benign", source="benign.json")
     tokenizers = pytest.importorskip("tokenizers")
     theirs = tokenizers.Tokenizer.from_str(tokenizer_json(pattern).decode())
     for text in ["Hello world, 12345!", "a" * 38 + "!", "déjà vu\n\n  x", ""]:

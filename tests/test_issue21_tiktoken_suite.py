@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "tests" / "data" / "tiktoken_0_14_tests"
 
 # test id -> why it cannot pass here. p50k_base/p50k_edit are named by `encoding_for_model` as in
-# tiktoken, but not shipped (engine/models.py; the catalog's search says so on the page).
+# tiktoken, but not shipped (engine/sources/model_names.py; the catalog's search says so on the page).
 SKIPPED = {
     "test_encoding.py::test_basic_encode": "calls get_encoding('p50k_base'), a vocabulary the engine does not ship",
     "test_misc.py::test_encoding_for_model": "expects encoding_for_model('text-davinci-003') to build p50k_base "
@@ -122,7 +122,7 @@ def test_every_tokenizer_is_listed_and_the_exceptions_say_why():
     everything = engine.list_tokenizer_names()
     tiktoken_like = engine.list_encoding_names()
     assert [n for n in everything if n in tiktoken_like] == tiktoken_like  # same order, a subset
-    assert sorted(everything) == sorted(e.name for e in engine.catalog()) + ["r50k_base"]
+    assert sorted(everything) == sorted(e.name for e in engine.sources.catalog.catalog()) + ["r50k_base"]
     for name in set(everything) - set(tiktoken_like):
         enc = engine.get_encoding(name)
         # a byte-fallback piece such as <0x41> decodes to the same byte as the ordinary piece "A"

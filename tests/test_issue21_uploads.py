@@ -15,8 +15,8 @@ from streamlit.testing.v1 import AppTest
 
 import engine
 from conftest import APP_DIR, plain, run_view
-from engine.load import DATA_DIR
-from engine.tokenizer_files import MAX_FILE_BYTES
+from engine.formats.tiktoken_files import DATA_DIR
+from engine.sources.uploads import MAX_FILE_BYTES
 from playground import state, train_view, uploads
 
 TEKKEN = Path(mistral_common.__file__).parent / "data" / "tekken_240911.json"  # Mistral's own file, 19.3 MB
@@ -24,7 +24,7 @@ TEKKEN = Path(mistral_common.__file__).parent / "data" / "tekken_240911.json"  #
 
 def small_rank_file() -> bytes:
     enc = engine.train_bpe(train_view.SAMPLE_TEXT, 300, pat_str=train_view.PATTERNS["gpt2"])
-    return engine.dump_tiktoken_bpe(dict(enc.mergeable_ranks))
+    return engine.formats.tiktoken_files.dump_tiktoken_bpe(dict(enc.mergeable_ranks))
 
 
 def o200k_rank_file() -> bytes:
@@ -139,7 +139,7 @@ def test_an_upload_past_the_server_budget_is_refused_before_it_is_parsed(monkeyp
 
 def test_estimates_follow_the_counts():
     small = engine.load_tokenizer("tiktoken", ("s.tiktoken", small_rank_file()), None, None, [])
-    big = engine.load_tokenizer("tiktoken", ("o.tiktoken", o200k_rank_file()), None, engine.O200K_PAT_STR, [])
+    big = engine.load_tokenizer("tiktoken", ("o.tiktoken", o200k_rank_file()), None, engine.tokenizer.patterns.O200K_PAT_STR, [])
     assert uploads.estimate_bytes(big) > 100 * uploads.estimate_bytes(small)
     # o200k as a plain rank file measured +50.7 MB of RSS (bench notes in playground/uploads.py)
     assert 40e6 < uploads.estimate_bytes(big) < 80e6
@@ -166,10 +166,10 @@ def test_a_sessions_tokenizers_are_released_when_it_ends():
     mine = store.open("session-1")
     other = store.open("session-2")
     enc = engine.load_tokenizer("tiktoken", ("s.tiktoken", small_rank_file()), None, None, [])
-    keep = engine.load_tokenizer("tiktoken", ("k.tiktoken", small_rank_file()), None, engine.O200K_PAT_STR, [])
+    keep = engine.load_tokenizer("tiktoken", ("k.tiktoken", small_rank_file()), None, engine.tokenizer.patterns.O200K_PAT_STR, [])
     mine.add(enc, max_count=3)
     other.add(keep, max_count=3)
-    engine.token_infos(enc)  # the Vocabulary view's cache must not keep it alive either
+    engine.explain.vocab.token_infos(enc)  # the Vocabulary view's cache must not keep it alive either
     gone = weakref.ref(enc)
     used = store.used()
     del enc
@@ -211,9 +211,9 @@ def test_streamlit_session_end_releases_the_uploads():
 
 def test_the_vocabulary_cache_keeps_no_encoding_alive():
     enc = engine.load_tokenizer("tiktoken", ("v.tiktoken", small_rank_file()), None, None, [])
-    infos = engine.token_infos(enc)
-    assert engine.token_infos(enc) is infos  # still a cache
-    assert engine.search_substring(enc, "TH", ignore_case=True)  # the case-folded list is cached too
+    infos = engine.explain.vocab.token_infos(enc)
+    assert engine.explain.vocab.token_infos(enc) is infos  # still a cache
+    assert engine.explain.vocab.search_substring(enc, "TH", ignore_case=True)  # the case-folded list is cached too
     gone = weakref.ref(enc)
     del enc, infos
     gc.collect()
@@ -225,13 +225,13 @@ def test_the_suggested_name_gets_a_suffix_when_other_content_holds_it():
     store = uploads.Store(budget=100_000_000)
     one, two = store.open("session-1"), store.open("session-2")
     gpt2 = engine.load_tokenizer("tiktoken", ("tokenizer.tiktoken", small_rank_file()), None, None, [])
-    cl100k = engine.load_tokenizer("tiktoken", ("tokenizer.tiktoken", small_rank_file()), None, engine.CL100K_PAT_STR, [])
+    cl100k = engine.load_tokenizer("tiktoken", ("tokenizer.tiktoken", small_rank_file()), None, engine.tokenizer.patterns.CL100K_PAT_STR, [])
     again = engine.load_tokenizer("tiktoken", ("tokenizer.tiktoken", small_rank_file()), None, None, [])
     one.add(gpt2, max_count=3, name="my-tiktoken", suffix_if_taken=True)
     two.add(cl100k, max_count=3, name="my-tiktoken", suffix_if_taken=True)
     assert (gpt2.name, cl100k.name) == ("my-tiktoken", "my-tiktoken-2")
     two.add(again, max_count=3, name="my-tiktoken")  # the same content may have the same name
-    other = engine.load_tokenizer("tiktoken", ("t.tiktoken", small_rank_file()), None, engine.O200K_PAT_STR, [])
+    other = engine.load_tokenizer("tiktoken", ("t.tiktoken", small_rank_file()), None, engine.tokenizer.patterns.O200K_PAT_STR, [])
     with pytest.raises(uploads.TokenizerNameError, match="another tokenizer"):
         two.add(other, max_count=3, name="my-tiktoken")
 
@@ -274,7 +274,7 @@ def test_the_estimate_before_parsing_covers_what_each_real_file_builds():
         "tiktoken": ("o200k_base.tiktoken", o200k_rank_file()),
     }
     for kind, (filename, data) in cases.items():
-        enc = engine.load_tokenizer(kind, (filename, data), None, engine.O200K_PAT_STR if kind == "tiktoken" else None, [])
+        enc = engine.load_tokenizer(kind, (filename, data), None, engine.tokenizer.patterns.O200K_PAT_STR if kind == "tiktoken" else None, [])
         assert uploads.file_estimate(kind, len(data)) >= uploads.estimate_bytes(enc) > 10_000_000, kind
 
 

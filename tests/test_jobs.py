@@ -41,7 +41,7 @@ def test_a_job_gives_the_inline_result_in_another_process():
 
 
 def test_a_session_tokenizer_travels_by_its_data():
-    trained = engine.train_bpe(TEXT[:5000], 300, pat_str=engine.openai_public.CL100K_PAT_STR)
+    trained = engine.train_bpe(TEXT[:5000], 300, pat_str=engine.sources.openai_public.CL100K_PAT_STR)
     assert jobs.run("tokenize", (trained, TEXT[:3000], "text"), label="t", timeout=60) == trained.tokenize(TEXT[:3000])
 
 
@@ -118,7 +118,7 @@ def test_results_are_cached_within_a_weight_budget(monkeypatch):
 
 def test_default_builtins_warm_in_one_background_thread(monkeypatch):
     """After the first page, the default encodings load in one daemon thread, once per server."""
-    from engine import registry
+    from engine.sources import registry
     from playground import encodings, state
 
     monkeypatch.setattr(encodings, "_warm_started", False)

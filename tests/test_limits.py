@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine import limits
+from engine.formats import limits
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,7 +28,7 @@ def test_the_235_byte_doubling_model_is_refused_naming_the_limit():
     data = doubling_model(26)
     assert len(data.encode()) < 260
     with pytest.raises(engine.TokenizerTooLargeError) as info:
-        engine.parse_minbpe_model(data, source="evil.model")
+        engine.formats.minbpe.parse_minbpe_model(data, source="evil.model")
     message = str(info.value)
     assert "evil.model, line 16" in message and f"{limits.MAX_TOKEN_BYTES:,} bytes per token" in message
     assert isinstance(info.value, ValueError)
@@ -36,7 +36,7 @@ def test_the_235_byte_doubling_model_is_refused_naming_the_limit():
 
 def test_a_million_merges_are_refused_before_parsing():
     with pytest.raises(engine.TokenizerTooLargeError, match=r"1,000,000 merges .* \(300,000\)"):
-        engine.parse_minbpe_model(million_merges(), source="big.model")
+        engine.formats.minbpe.parse_minbpe_model(million_merges(), source="big.model")
 
 
 @pytest.mark.parametrize("which", ["doubling", "million"])
@@ -50,7 +50,7 @@ def test_refusing_costs_under_50_mb(which):
         data = doubling_model(40) if {which!r} == "doubling" else million_merges()
         before = rss()
         try:
-            engine.parse_minbpe_model(data)
+            engine.formats.minbpe.parse_minbpe_model(data)
         except engine.TokenizerTooLargeError:
             pass
         else:
@@ -73,29 +73,29 @@ def test_total_token_bytes_are_limited():
 def test_rank_file_limits():
     too_many = b"".join(b"QQ== %d\n" % i for i in range(limits.MAX_TOKENS + 1))
     with pytest.raises(engine.TokenizerTooLargeError, match="lines"):
-        engine.parse_tiktoken_bpe(too_many, source="x.tiktoken")
+        engine.formats.tiktoken_files.parse_tiktoken_bpe(too_many, source="x.tiktoken")
     import base64
     long_token = base64.b64encode(b"a" * (limits.MAX_TOKEN_BYTES + 1))
     with pytest.raises(engine.TokenizerTooLargeError, match="x.tiktoken, line 1"):
-        engine.parse_tiktoken_bpe(long_token + b" 0\n", source="x.tiktoken")
+        engine.formats.tiktoken_files.parse_tiktoken_bpe(long_token + b" 0\n", source="x.tiktoken")
 
 
 def test_vocab_bpe_token_length_limit():
     """Doubling merge lines ("a a", "aa aa", …) are refused at the line whose token passes the limit."""
     lines = "#version: 0.2\n" + "".join(f"{'a' * 2 ** i} {'a' * 2 ** i}\n" for i in range(14))
     with pytest.raises(engine.TokenizerTooLargeError, match="vocab.bpe, line 14: this token would be 8,192 bytes"):
-        engine.parse_data_gym(lines, vocab_source="vocab.bpe")
+        engine.formats.tiktoken_files.parse_data_gym(lines, vocab_source="vocab.bpe")
 
 
 def test_vocab_bpe_limit():
     lines = "#version: 0.2\n" + "a b\n" * (limits.MAX_TOKENS + 1)
     with pytest.raises(engine.TokenizerTooLargeError, match="merge lines"):
-        engine.parse_data_gym(lines, vocab_source="vocab.bpe")
+        engine.formats.tiktoken_files.parse_data_gym(lines, vocab_source="vocab.bpe")
 
 
 # ------------------------------------------------------------ load_tokenizer
 def _ranks_file(ranks: dict[bytes, int]) -> bytes:
-    return engine.dump_tiktoken_bpe(ranks)
+    return engine.formats.tiktoken_files.dump_tiktoken_bpe(ranks)
 
 
 def test_load_tokenizer_refuses_missing_single_bytes():

@@ -8,10 +8,10 @@ import re
 import pytest
 
 import engine
-from engine import load
+from engine.formats import tiktoken_files as load
 from hypothesis import given, strategies as st
 
-from engine.gpt2_bytes import BYTE_TO_CHAR, CHAR_TO_BYTE, decode_printable, decode_printable_reference, encode_printable
+from engine.formats.gpt2_bytes import BYTE_TO_CHAR, CHAR_TO_BYTE, decode_printable, decode_printable_reference, encode_printable
 
 
 def test_gpt2_byte_table_is_a_bijection():
@@ -87,7 +87,7 @@ def test_data_gym_parse_and_encoder_check():
 
 def test_shipped_gpt2_encoder_json_agrees_with_vocab_bpe():
     """The registry skips this cross-check at load time (both files are sha256-checked); it runs here."""
-    from engine.openai_public import SPECS
+    from engine.sources.openai_public import SPECS
 
     (bpe_file, bpe_hash), (json_file, json_hash) = SPECS["gpt2"].files
     bpe, encoder = load.read_data_file(bpe_file, bpe_hash), load.read_data_file(json_file, json_hash)

@@ -64,7 +64,7 @@ def test_special_and_unknown_ids_have_no_tree():
 
 def test_longest_o200k_token_tree():
     enc = engine.get_encoding("o200k_base")
-    tid = engine.longest(enc, 1)[0]
+    tid = engine.explain.vocab.longest(enc, 1)[0]
     tree = enc.merge_tree(tid)
     _check_tree(enc, tree, enc.merges, enc.mergeable_ranks)
     assert tree.n_merges == len(enc.decode_single_token_bytes(tid)) - 1
@@ -89,7 +89,7 @@ def test_dot_has_one_node_per_tree_node():
 
 def test_dot_folds_deep_subtrees():
     enc = engine.get_encoding("o200k_base")
-    tree = enc.merge_tree(engine.longest(enc, 1)[0])
+    tree = enc.merge_tree(engine.explain.vocab.longest(enc, 1)[0])
     dot = html.merge_tree_dot(tree, max_depth=2, left_right=True)
     assert "rankdir=LR" in dot and "dashed" in dot and "merges)" in dot
     assert len(_nodes(dot)) <= 7

@@ -6,9 +6,9 @@ import gzip
 import pytest
 
 import engine
-from engine.gpt2_bytes import decode_printable
-from engine.load import DATA_DIR
-from engine.merges import recover_merges, recover_merges_reference
+from engine.formats.gpt2_bytes import decode_printable
+from engine.formats.tiktoken_files import DATA_DIR
+from engine.tokenizer.merges import recover_merges, recover_merges_reference
 
 
 def test_gpt2_recovered_merges_equal_vocab_bpe_line_for_line():

@@ -47,7 +47,7 @@ def test_offsets_are_consistent(name, text):
 def test_offsets_on_corpus(name):
     enc = engine.get_encoding(name)
     for case in load_cases():
-        text = engine.repair_surrogates(case_text(case))
+        text = engine.text.repair_surrogates(case_text(case))
         check_offsets(enc, text, disallowed_special=())
 
 

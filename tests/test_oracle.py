@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.patterns import DATA_DIR
+from engine.tokenizer.patterns import DATA_DIR
 from oracle import reference
 
 ENCODINGS = ["gpt2", "cl100k_base", "o200k_base"]
@@ -112,8 +112,8 @@ def test_one_million_repeated_characters(name):
 def test_fast_form_of_o200k_pattern_splits_identically(text):
     import regex
 
-    from engine.openai_public import O200K_PAT_STR
-    from engine.patterns import to_python_syntax
+    from engine.sources.openai_public import O200K_PAT_STR
+    from engine.tokenizer.patterns import to_python_syntax
 
     slow = regex.compile(to_python_syntax(O200K_PAT_STR, fast=False))
     fast = regex.compile(to_python_syntax(O200K_PAT_STR))

@@ -1,4 +1,4 @@
-"""engine/scripts.py (script of each character, the token tax), languages.json, and the gallery's
+"""engine/explain/unicode_scripts.py (script of each character, the token tax), languages.json, and the gallery's
 demo texts checked against tiktoken built offline from the same ranks."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.scripts import COMMON, OTHER, SCRIPTS, attribute_tokens, total_tokens
+from engine.explain.unicode_scripts import COMMON, OTHER, SCRIPTS, attribute_tokens, total_tokens
 from playground.gallery_demos import DEMOS, GLITCH_TOKENS, languages
 
 tiktoken = pytest.importorskip("tiktoken")
@@ -41,25 +41,25 @@ def oracle(name: str):
     ("\U000e0100", "Inherited"),  # a variation selector on its own
 ])
 def test_script_of(char, script):
-    assert engine.script_of(char) == script
+    assert engine.explain.unicode_scripts.script_of(char) == script
 
 
 def test_script_of_wants_one_character():
     with pytest.raises(ValueError, match="one character"):
-        engine.script_of("ab")
+        engine.explain.unicode_scripts.script_of("ab")
 
 
 def test_inherited_takes_the_previous_script():
-    assert engine.classify("e\u0301") == ["Latin", "Latin"]            # combining acute
-    assert engine.classify("\u0301a") == [COMMON, "Latin"]              # nothing before it
-    assert engine.classify("👍\u200d") == [COMMON, COMMON]              # ZWJ after an emoji
-    assert engine.script_runs("Hi, мир!") == [("Latin", 0, 2), (COMMON, 2, 4), ("Cyrillic", 4, 7), (COMMON, 7, 8)]
+    assert engine.explain.unicode_scripts.classify("e\u0301") == ["Latin", "Latin"]            # combining acute
+    assert engine.explain.unicode_scripts.classify("\u0301a") == [COMMON, "Latin"]              # nothing before it
+    assert engine.explain.unicode_scripts.classify("👍\u200d") == [COMMON, COMMON]              # ZWJ after an emoji
+    assert engine.explain.unicode_scripts.script_runs("Hi, мир!") == [("Latin", 0, 2), (COMMON, 2, 4), ("Cyrillic", 4, 7), (COMMON, 7, 8)]
 
 
 def test_counts_and_dominant_script():
-    assert engine.script_counts("日本語のテキスト") == {"Han": 3, "Hiragana": 1, "Katakana": 4}
-    assert engine.dominant_script("123 мир, hi") == "Cyrillic"
-    assert engine.dominant_script("123 !") == COMMON
+    assert engine.explain.unicode_scripts.script_counts("日本語のテキスト") == {"Han": 3, "Hiragana": 1, "Katakana": 4}
+    assert engine.explain.unicode_scripts.dominant_script("123 мир, hi") == "Cyrillic"
+    assert engine.explain.unicode_scripts.dominant_script("123 !") == COMMON
 
 
 def test_every_bucket_is_a_real_script_name():
@@ -69,10 +69,10 @@ def test_every_bucket_is_a_real_script_name():
 
 @given(st.text(max_size=200))
 def test_classify_covers_every_character(text):
-    runs = engine.script_runs(text)
+    runs = engine.explain.unicode_scripts.script_runs(text)
     assert sum(end - start for _, start, end in runs) == len(text)
     assert all(a[2] == b[1] and a[0] != b[0] for a, b in zip(runs, runs[1:]))
-    assert len(engine.classify(text)) == len(text)
+    assert len(engine.explain.unicode_scripts.classify(text)) == len(text)
 
 
 # ------------------------------------------------------------ the token tax
@@ -130,7 +130,7 @@ def test_languages_file_has_real_translations_with_provenance():
         if e["code"] != "en":
             assert e["source"]["file"].endswith(f"/LC_MESSAGES/{e['source']['domain']}.mo")
         declared = set(e["script"].split("+"))
-        assert set(engine.script_counts(e["text"])) - {COMMON} <= declared, e["language"]
+        assert set(engine.explain.unicode_scripts.script_counts(e["text"])) - {COMMON} <= declared, e["language"]
         scripts |= declared
     wanted = {"Latin", "Cyrillic", "Greek", "Arabic", "Hebrew", "Devanagari", "Bengali", "Tamil", "Thai",
               "Han", "Hiragana", "Katakana", "Hangul"}
@@ -182,6 +182,6 @@ def test_hello_spellings_have_different_ids():
 def test_import_engine_does_not_pull_in_the_ui():
     import subprocess
     import sys
-    code = "import sys, engine, engine.scripts; print(any(m in sys.modules for m in ('streamlit', 'pandas', 'altair')))"
+    code = "import sys, engine, engine.explain.unicode_scripts; print(any(m in sys.modules for m in ('streamlit', 'pandas', 'altair')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.families.sentencepiece import BUILTIN_MODELS, SentencePieceEncoding, load_sentencepiece_model
-from engine.families.sentencepiece_bpe import merge_heap, merge_reference, merge_small, priorities
-from engine.load import read_data_file
-from engine.sentencepiece_model import BYTE, CONTROL, NORMAL, UNKNOWN, USER_DEFINED, parse_model_proto
+from engine.families.sentencepiece.encoding import BUILTIN_MODELS, SentencePieceEncoding, load_sentencepiece_model
+from engine.families.sentencepiece.bpe import merge_heap, merge_reference, merge_small, priorities
+from engine.formats.tiktoken_files import read_data_file
+from engine.families.sentencepiece.model_proto import BYTE, CONTROL, NORMAL, UNKNOWN, USER_DEFINED, parse_model_proto
 
 from conftest import CORPUS, case_text, load_cases
 

@@ -1,4 +1,4 @@
-"""engine.special_tokens: the shared allowed/disallowed check, against its plain reference and on every family."""
+"""engine.tokenizer.special_tokens: the shared allowed/disallowed check, against its plain reference and on every family."""
 from __future__ import annotations
 
 import pytest
@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.special_tokens import SpecialTokens, first_disallowed, special_regex
+from engine.tokenizer.special_tokens import SpecialTokens, first_disallowed, special_regex
 
 TOKENS = ["<a>", "<ab>", "<abc>", "b>", "<|x|>", "x"]
 

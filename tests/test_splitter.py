@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import CORPUS, case_text, load_cases
-from engine.openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
-from engine.patterns import _FIX_TABLE, Splitter
+from engine.sources.openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
+from engine.tokenizer.patterns import _FIX_TABLE, Splitter
 
 PATTERNS = {"r50k": R50K_PAT_STR, "cl100k": CL100K_PAT_STR, "o200k": O200K_PAT_STR}
 # astral characters whose class differs under Unicode 16.0 (tiktoken's tables)
@@ -52,7 +52,7 @@ def test_fast_split_on_the_many_script_corpus(name):
 
 def test_one_compiled_pattern_serves_every_text():
     """No compilation per text; astral letters, marks and digits go through stand-ins of their group."""
-    from engine.patterns import _GROUP_STAND_INS, _class_of
+    from engine.tokenizer.patterns import _GROUP_STAND_INS, _class_of
 
     splitter = Splitter(O200K_PAT_STR, trusted=True)
     assert splitter.bmp is not None and splitter.bmp is Splitter(O200K_PAT_STR, trusted=True).bmp
@@ -71,7 +71,7 @@ def test_user_patterns_run_on_regex_with_a_time_limit():
 
 
 def test_catastrophic_user_pattern_gives_a_message(monkeypatch):
-    from engine import patterns
+    from engine.tokenizer import patterns
 
     monkeypatch.setattr(patterns, "SPLIT_TIMEOUT", 0.2)
     splitter = Splitter(r"(a|a)+b|\s+|.")

@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 import engine
 import engine as tiktoken_like
-from engine import batch
-from engine.load import DATA_DIR
+from engine.tokenizer import batch
+from engine.formats.tiktoken_files import DATA_DIR
 from oracle import reference, tiktoken
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -149,7 +149,7 @@ def test_single_piece_and_native_bpe_equal_tiktoken(name, data):
         return
     assert ours._encode_single_piece(data) == theirs._encode_single_piece(data)
     if isinstance(data, str):
-        text = engine.repair_surrogates(data)
+        text = engine.text.repair_surrogates(data)
         assert ours._encode_only_native_bpe(text) == theirs._encode_only_native_bpe(text)
 
 
@@ -210,13 +210,13 @@ def test_import_engine_does_not_import_numpy():
 def quiet_train(text: str, vocab_size: int, specials=None) -> engine.Encoding:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", engine.TrainingStoppedEarly)
-        return engine.train_bpe(text, vocab_size, pat_str=engine.CL100K_PAT_STR, special_tokens=specials)
+        return engine.train_bpe(text, vocab_size, pat_str=engine.tokenizer.patterns.CL100K_PAT_STR, special_tokens=specials)
 
 
 def uploaded() -> engine.Encoding:
     """An encoding built from a rank table (like an upload), not registered."""
-    ranks = engine.parse_tiktoken_bpe(engine.dump_tiktoken_bpe(dict(engine.get_encoding("gpt2").mergeable_ranks)))
-    return engine.Encoding("my-upload", pat_str=engine.R50K_PAT_STR, mergeable_ranks=ranks,
+    ranks = engine.formats.tiktoken_files.parse_tiktoken_bpe(engine.formats.tiktoken_files.dump_tiktoken_bpe(dict(engine.get_encoding("gpt2").mergeable_ranks)))
+    return engine.Encoding("my-upload", pat_str=engine.tokenizer.patterns.R50K_PAT_STR, mergeable_ranks=ranks,
                            special_tokens={"<|endoftext|>": 50256})
 
 
@@ -252,7 +252,7 @@ def test_trained_and_uploaded_pickle_by_data_and_rebuild_lock_and_caches():
 
 def test_minbpe_model_pickles(tmp_path):
     enc = quiet_train("aaabdaaabac " * 10, 262, ["<|endoftext|>"])
-    loaded = engine.parse_minbpe_model(engine.dump_minbpe_model(enc))
+    loaded = engine.formats.minbpe.parse_minbpe_model(engine.formats.minbpe.dump_minbpe_model(enc))
     clone = pickle.loads(pickle.dumps(loaded))
     assert clone.merges == enc.merges and clone.encode("aaab <|endoftext|>", allowed_special="all") == enc.encode(
         "aaab <|endoftext|>", allowed_special="all")
@@ -336,7 +336,7 @@ def test_registry_names_and_errors():
     # tiktoken's contract (every id one byte string and back): the SentencePiece models are left out
     assert engine.list_encoding_names() == [n for n in engine.list_tokenizer_names() if n not in ("mistral-v1",
                                                                                                   "mistral-v3")]
-    assert engine.list_encodings() == engine.list_tokenizer_names()
+    assert not hasattr(engine, "list_encodings")  # the earlier alias is gone: one name, list_tokenizer_names
     for bad in ["p50k_base", 3]:
         with pytest.raises(engine.UnknownEncodingError) as info:
             engine.get_encoding(bad)  # type: ignore[arg-type]
@@ -393,32 +393,32 @@ def test_load_tiktoken_bpe_from_a_path_like_tiktoken(tmp_path, monkeypatch):
 
     ranks = dict(engine.get_encoding("gpt2").mergeable_ranks)
     path = tmp_path / "gpt2.tiktoken"
-    engine.dump_tiktoken_bpe(ranks, str(path))
+    engine.formats.tiktoken_files.dump_tiktoken_bpe(ranks, str(path))
     sha = hashlib.sha256(path.read_bytes()).hexdigest()
-    assert engine.load_tiktoken_bpe(str(path), expected_hash=sha) == their_load(str(path), sha) == ranks
-    assert engine.load_tiktoken_bpe(path) == ranks  # a Path works too
+    assert engine.formats.tiktoken_files.load_tiktoken_bpe(str(path), expected_hash=sha) == their_load(str(path), sha) == ranks
+    assert engine.formats.tiktoken_files.load_tiktoken_bpe(path) == ranks  # a Path works too
     with pytest.raises(ValueError, match="Hash mismatch"):
-        engine.load_tiktoken_bpe(str(path), "0" * 64)
+        engine.formats.tiktoken_files.load_tiktoken_bpe(str(path), "0" * 64)
     with pytest.raises(ValueError, match="never downloads"):
-        engine.load_tiktoken_bpe("https://example.invalid/x.tiktoken")
+        engine.formats.tiktoken_files.load_tiktoken_bpe("https://example.invalid/x.tiktoken")
 
 
 def test_data_gym_loader_from_paths_like_tiktoken(tmp_path, monkeypatch):
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")
     from tiktoken.load import data_gym_to_mergeable_bpe_ranks as their_load
 
-    from engine.openai_public import GPT2_ENCODER_JSON, GPT2_VOCAB_BPE
+    from engine.sources.openai_public import GPT2_ENCODER_JSON, GPT2_VOCAB_BPE
 
     vocab, encoder = tmp_path / "vocab.bpe", tmp_path / "encoder.json"
     vocab.write_bytes(gzip.decompress((DATA_DIR / GPT2_VOCAB_BPE[0]).read_bytes()))
     encoder.write_bytes(gzip.decompress((DATA_DIR / GPT2_ENCODER_JSON[0]).read_bytes()))
     hashes = dict(vocab_bpe_hash=GPT2_VOCAB_BPE[1], encoder_json_hash=GPT2_ENCODER_JSON[1])
-    ours = engine.data_gym_to_mergeable_bpe_ranks(str(vocab), str(encoder), **hashes)
+    ours = engine.formats.tiktoken_files.data_gym_to_mergeable_bpe_ranks(str(vocab), str(encoder), **hashes)
     assert ours == their_load(str(vocab), str(encoder), **hashes) == dict(engine.get_encoding("gpt2").mergeable_ranks)
-    clobbered = engine.data_gym_to_mergeable_bpe_ranks(vocab, encoder, clobber_one_byte_tokens=True)
+    clobbered = engine.formats.tiktoken_files.data_gym_to_mergeable_bpe_ranks(vocab, encoder, clobber_one_byte_tokens=True)
     assert clobbered == their_load(str(vocab), str(encoder), clobber_one_byte_tokens=True)
     # also from the shipped .gz files directly
-    assert engine.data_gym_to_mergeable_bpe_ranks(DATA_DIR / GPT2_VOCAB_BPE[0], DATA_DIR / GPT2_ENCODER_JSON[0]) == ours
+    assert engine.formats.tiktoken_files.data_gym_to_mergeable_bpe_ranks(DATA_DIR / GPT2_VOCAB_BPE[0], DATA_DIR / GPT2_ENCODER_JSON[0]) == ours
 
 
 # ------------------------------------------ tiktoken user code, unchanged
@@ -466,13 +466,13 @@ def test_error_types_subclass_the_builtins():
     with pytest.raises(engine.UnknownTokenError) as info2:
         enc.decode([10**9])
     assert isinstance(info2.value, KeyError)
-    assert engine.core.UnknownTokenError is engine.UnknownTokenError  # the old import path still works
+    assert engine.tokenizer.encoding.UnknownTokenError is engine.UnknownTokenError  # the old import path still works
 
 
 def test_split_timeout_is_typed(monkeypatch):
-    import engine.patterns
+    import engine.tokenizer.patterns
 
-    monkeypatch.setattr(engine.patterns, "SPLIT_TIMEOUT", 0.05)
+    monkeypatch.setattr(engine.tokenizer.patterns, "SPLIT_TIMEOUT", 0.05)
     enc = engine.Encoding("slow", pat_str=r"(a|aa)+b|\s|.", mergeable_ranks={bytes([b]): b for b in range(256)},
                           special_tokens={})
     with pytest.raises(engine.SplitTimeoutError) as info:
@@ -490,19 +490,19 @@ def test_training_is_a_declared_field():
 
 def test_engine_sources_compile_without_warnings():
     """Every engine module compiles under -W error (an invalid escape is a SyntaxWarning, later an error)."""
-    for path in sorted((ROOT / "engine").glob("*.py")):
+    for path in sorted((ROOT / "engine").rglob("*.py")):
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             compile(path.read_text(encoding="utf-8"), str(path), "exec")
 
 
 def test_public_names_for_the_playground():
-    assert engine.render_token(b"a\nb") == "a\\u000ab"
-    assert engine.CL100K_PAT_STR == engine.openai_public.CL100K_PAT_STR
-    assert engine.RAW_PAT_STR == engine.train.RAW_PAT_STR
-    assert engine.compile_pattern(engine.O200K_PAT_STR).pattern
-    assert engine.check_special_tokens(["<|a|>"]) == ["<|a|>"]
-    assert engine.is_valid_utf8("é".encode()) and not engine.is_valid_utf8(b"\xff")
+    assert engine.formats.minbpe.render_token(b"a\nb") == "a\\u000ab"
+    assert engine.tokenizer.patterns.CL100K_PAT_STR == engine.sources.openai_public.CL100K_PAT_STR
+    assert engine.tokenizer.patterns.RAW_PAT_STR == r"[\s\S]+"
+    assert engine.tokenizer.patterns.compile_pattern(engine.tokenizer.patterns.O200K_PAT_STR).pattern
+    assert engine.tokenizer.special_tokens.check_special_tokens(["<|a|>"]) == ["<|a|>"]
+    assert engine.text.is_valid_utf8("é".encode()) and not engine.text.is_valid_utf8(b"\xff")
     for name in engine.__all__:
         assert hasattr(engine, name), name
     assert engine.__all__[:5] == ["Encoding", "get_encoding", "list_encoding_names", "encoding_for_model",

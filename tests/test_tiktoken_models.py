@@ -16,15 +16,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.families.model_rules import (
+from engine.families.tiktoken_models.rules import (
     meta_chunks,
     meta_chunks_reference,
     normalize,
     normalize_with_offsets,
 )
-from engine.families.tekken_format import load_tekken
-from engine.families.tiktoken_models import ModelEncoding
-from engine.families.tiktoken_specs import MODEL_SPECS
+from engine.families.tiktoken_models.tekken import load_tekken
+from engine.families.tiktoken_models.encoding import ModelEncoding
+from engine.families.tiktoken_models.specs import MODEL_SPECS
 from conftest import CORPUS, case_text, load_cases
 from tiktoken_models_oracle import (
     NAMES,
@@ -217,7 +217,7 @@ def test_every_token_round_trips(name):
 def test_sampled_tokens_are_merges_of_two_lower_ranked_tokens(name):
     """Default-run sample of the full sweep below: BPE on a token's bytes with only lower ranks ends in two parts
     (or, for the vocabularies that have them, in 3+ parts: a whole-piece-only token)."""
-    from engine.bpe import merge_bytes
+    from engine.tokenizer.bpe import merge_bytes
 
     enc = engine.get_encoding(name)
     ranks = {data: tid - enc.id_offset for data, tid in enc.mergeable_ranks.items()}
@@ -355,7 +355,7 @@ def test_load_tekken_small_file():
 
 
 def test_registry_lists_the_new_names():
-    assert set(NAMES) <= set(engine.list_encodings())
+    assert set(NAMES) <= set(engine.list_tokenizer_names())
     with pytest.raises(ValueError, match="llama3"):
         engine.get_encoding("llama-3")
 

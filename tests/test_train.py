@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 
 import engine
 from conftest import CORPUS
-from engine.openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
-from engine.train import RAW_PAT_STR, TrainingStoppedEarly, train_bpe, training_chunks
-from engine.train_reference import train_bpe_reference
+from engine.sources.openai_public import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR
+from engine.tokenizer.patterns import RAW_PAT_STR
+from engine.training.trainer import TrainingStoppedEarly, train_bpe, training_chunks
+from engine.training.reference import train_bpe_reference
 
 DATA = Path(__file__).parent / "data"
 TAYLOR = CORPUS / "taylorswift.txt"  # tests/data/corpus, minbpe's tests/taylorswift.txt
@@ -144,7 +145,7 @@ def test_random_tie_heavy_texts(text, vocab_size, pat):
 @given(st.text(max_size=40), st.integers(min_value=256, max_value=290))
 def test_random_unicode_texts(text, vocab_size):
     enc = same_training(text, vocab_size, SIMPLE_PAT)
-    assert enc.decode(enc.encode(text, disallowed_special=())) == engine.repair_surrogates(text)
+    assert enc.decode(enc.encode(text, disallowed_special=())) == engine.text.repair_surrogates(text)
 
 
 def test_token_counts_match_encoding(taylor):
@@ -248,11 +249,11 @@ def test_raw_bytes_tokenizer_treats_text_as_one_piece(taylor):
 
 # --------------------------------------------------------------- file formats
 def test_model_file_round_trip(trained, taylor):
-    text = engine.dump_minbpe_model(trained)
+    text = engine.formats.minbpe.dump_minbpe_model(trained)
     lines = text.splitlines()
     assert lines[:4] == ["minbpe v1", CL100K_PAT_STR, "1", "<|endoftext|> 512"]
     assert len(lines) == 4 + 256
-    loaded = engine.parse_minbpe_model(text, source="taylor.model")
+    loaded = engine.formats.minbpe.parse_minbpe_model(text, source="taylor.model")
     assert loaded.merges == trained.merges
     assert loaded.special_tokens == trained.special_tokens and loaded.pat_str == trained.pat_str
     sample = taylor[5000:9000] + "<|endoftext|>"
@@ -262,9 +263,9 @@ def test_model_file_round_trip(trained, taylor):
 
 def test_model_file_raw_bytes_has_empty_pattern_line():
     enc = train_bpe("hello hello hello", 260)
-    text = engine.dump_minbpe_model(enc)
+    text = engine.formats.minbpe.dump_minbpe_model(enc)
     assert text.splitlines()[1] == ""
-    loaded = engine.parse_minbpe_model(text.encode())
+    loaded = engine.formats.minbpe.parse_minbpe_model(text.encode())
     assert loaded.pat_str == RAW_PAT_STR and loaded.encode("hello hello") == enc.encode("hello hello")
 
 
@@ -272,14 +273,14 @@ def test_model_file_matches_minbpe_save_layout(taylor):
     # minbpe's own .model for this training: version, pattern, 0 specials, then the fixture's merges.
     fx = fixture("gpt4")
     expected = "minbpe v1\n" + fx["pattern"] + "\n0\n" + "".join(f"{a} {b}\n" for a, b in fx["merges"])
-    enc = engine.parse_minbpe_model(expected)
-    assert engine.dump_minbpe_model(enc) == expected
+    enc = engine.formats.minbpe.parse_minbpe_model(expected)
+    assert engine.formats.minbpe.dump_minbpe_model(enc) == expected
     for sample in fx["encode"]:
         assert enc.encode(sample["text"]) == sample["ids"]
 
 
 def test_vocab_file(trained):
-    text = engine.dump_minbpe_vocab(trained)
+    text = engine.formats.minbpe.dump_minbpe_vocab(trained)
     lines = text.splitlines()
     assert len(lines) == 512 + 1
     assert lines[10] == "[\\u000a] 10"  # control characters escaped like minbpe's render_token
@@ -292,8 +293,8 @@ def test_vocab_file(trained):
 
 
 def test_tiktoken_rank_file_round_trip(trained, taylor):
-    data = engine.dump_tiktoken_bpe(dict(trained.mergeable_ranks))
-    ranks = engine.parse_tiktoken_bpe(data, source="trained.tiktoken")
+    data = engine.formats.tiktoken_files.dump_tiktoken_bpe(dict(trained.mergeable_ranks))
+    ranks = engine.formats.tiktoken_files.parse_tiktoken_bpe(data, source="trained.tiktoken")
     assert ranks == dict(trained.mergeable_ranks)
     # Loaded like tiktoken loads it: ranks only, tiktoken's merge rule.
     enc = engine.Encoding("reloaded", pat_str=trained.pat_str, mergeable_ranks=ranks,
@@ -332,11 +333,11 @@ GOOD = "minbpe v1\n\n1\n<|x|> 258\n97 98\n256 99\n"
 )
 def test_malformed_model_files(text, message):
     with pytest.raises(ValueError, match="up.model, " + message):
-        engine.parse_minbpe_model(text, source="up.model")
+        engine.formats.minbpe.parse_minbpe_model(text, source="up.model")
 
 
 def test_good_model_file_parses():
-    enc = engine.parse_minbpe_model(GOOD)
+    enc = engine.formats.minbpe.parse_minbpe_model(GOOD)
     assert enc.merges == {(97, 98): 256, (256, 99): 257}
     assert enc.encode("abcab<|x|>", allowed_special="all") == [257, 256, 258]
 
@@ -353,9 +354,9 @@ def test_good_model_file_parses():
 )
 def test_malformed_rank_files(data, message):
     with pytest.raises(ValueError, match=message):
-        engine.parse_tiktoken_bpe(data, source="up.tiktoken")
+        engine.formats.tiktoken_files.parse_tiktoken_bpe(data, source="up.tiktoken")
 
 
 def test_dump_model_refuses_non_minbpe_encodings():
     with pytest.raises(ValueError, match="not a minbpe-style tokenizer"):
-        engine.dump_minbpe_model(engine.get_encoding("gpt2"))
+        engine.formats.minbpe.dump_minbpe_model(engine.get_encoding("gpt2"))

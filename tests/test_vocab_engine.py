@@ -1,4 +1,4 @@
-"""engine.vocab: readable bytes, token facts, search (substring, regex with a time budget), filters, families, glitch list."""
+"""engine.explain.vocab: readable bytes, token facts, search (substring, regex with a time budget), filters, families, glitch list."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ import pytest
 import regex
 
 import engine
-from engine import vocab
+from engine.explain import vocab
 
 
 @pytest.fixture(scope="module")
@@ -62,19 +62,19 @@ def test_readable_keeps_every_byte(cl100k):
 
 # ---------------------------------------------------------------- token facts
 def test_token_info(gpt2):
-    info = engine.token_info(gpt2, gpt2.encode_single_token(" hello"))
+    info = engine.explain.vocab.token_info(gpt2, gpt2.encode_single_token(" hello"))
     assert (info.text, info.length, info.leading_space, info.valid_utf8) == (" hello", 6, True, True)
-    info = engine.token_info(gpt2, gpt2.encode_single_token(b"\xe6\x97"))
+    info = engine.explain.vocab.token_info(gpt2, gpt2.encode_single_token(b"\xe6\x97"))
     assert not info.valid_utf8 and info.readable == "<e6 97>"
 
 
 def test_token_info_unknown_id(cl100k):
     with pytest.raises(engine.UnknownTokenError):
-        engine.token_info(cl100k, cl100k.n_vocab + 5)
+        engine.explain.vocab.token_info(cl100k, cl100k.n_vocab + 5)
 
 
 def test_token_infos_cover_every_ordinary_token_in_id_order(cl100k):
-    infos = engine.token_infos(cl100k)
+    infos = engine.explain.vocab.token_infos(cl100k)
     assert len(infos) == len(cl100k.mergeable_ranks)
     assert [i.id for i in infos] == sorted(cl100k.mergeable_ranks.values())
     assert all(cl100k.decode_single_token_bytes(i.id) == i.bytes for i in infos[::1000])
@@ -87,66 +87,66 @@ def test_leading_space_flag(data, flag):
 
 # ---------------------------------------------------------------------- search
 def test_substring_search_matches_brute_force(gpt2):
-    got = engine.search_substring(gpt2, "Magikarp")
+    got = engine.explain.vocab.search_substring(gpt2, "Magikarp")
     want = sorted(tid for b, tid in gpt2.mergeable_ranks.items() if "Magikarp" in b.decode("utf-8", "replace"))
     assert got == want and gpt2.encode_single_token(" SolidGoldMagikarp") in got
 
 
 def test_substring_search_ignore_case(gpt2):
-    ids = engine.search_substring(gpt2, "solidgold", ignore_case=True)
+    ids = engine.explain.vocab.search_substring(gpt2, "solidgold", ignore_case=True)
     assert gpt2.encode_single_token(" SolidGoldMagikarp") in ids
-    assert engine.search_substring(gpt2, "solidgold") == []
+    assert engine.explain.vocab.search_substring(gpt2, "solidgold") == []
 
 
 def test_empty_search_is_every_token(gpt2):
-    assert len(engine.search_substring(gpt2, "")) == len(gpt2.mergeable_ranks)
+    assert len(engine.explain.vocab.search_substring(gpt2, "")) == len(gpt2.mergeable_ranks)
 
 
 def test_regex_search(cl100k):
-    ids = engine.search_regex(cl100k, r"^\d{3}$")
+    ids = engine.explain.vocab.search_regex(cl100k, r"^\d{3}$")
     texts = {cl100k.decode_single_token_bytes(i).decode() for i in ids}
     assert len(texts) == 1000 and "042" in texts  # cl100k has every 3-digit number as a token
-    assert set(engine.search_regex(cl100k, r"^HELLO$", ignore_case=True)) >= {cl100k.encode_single_token("hello")}
+    assert set(engine.explain.vocab.search_regex(cl100k, r"^HELLO$", ignore_case=True)) >= {cl100k.encode_single_token("hello")}
 
 
 def test_invalid_regex_is_a_value_error_with_a_hint(gpt2):
     with pytest.raises(ValueError, match=r"invalid regex '\(ab': missing \).*backslash"):
-        engine.search_regex(gpt2, "(ab")
+        engine.explain.vocab.search_regex(gpt2, "(ab")
 
 
 def test_catastrophic_regex_times_out_with_a_message():
     """(a|a)+$ on a long run of 'a' followed by '!' backtracks 2^n ways; the budget stops it."""
     enc = _tiny([b"a" * 40 + b"!"])
     with pytest.raises(engine.RegexTimeoutError) as err:
-        engine.search_regex(enc, r"(a|a)+$", timeout=0.2)
+        engine.explain.vocab.search_regex(enc, r"(a|a)+$", timeout=0.2)
     assert isinstance(err.value, TimeoutError)
     assert "took too long" in str(err.value) and "0.2 s over the whole" in str(err.value) and "single repeat" in str(err.value)
 
 
 def test_catastrophic_regex_over_a_real_vocabulary_stops(cl100k):
     with pytest.raises(TimeoutError, match="cl100k_base vocabulary"):
-        engine.search_regex(cl100k, r"( | )+x", timeout=0.3)
+        engine.explain.vocab.search_regex(cl100k, r"( | )+x", timeout=0.3)
 
 
 def test_regex_module_defuses_the_classic(gpt2):
     """(a+)+$ is the textbook case; the `regex` module finishes it (so it is not the one we test above)."""
-    assert isinstance(engine.search_regex(gpt2, r"(a+)+$", timeout=5), list)
+    assert isinstance(engine.explain.vocab.search_regex(gpt2, r"(a+)+$", timeout=5), list)
 
 
 # --------------------------------------------------------------------- filters
 def test_filters(cl100k):
-    bad = engine.filter_tokens(cl100k, "invalid_utf8")
+    bad = engine.explain.vocab.filter_tokens(cl100k, "invalid_utf8")
     assert bad and all(not vocab.is_valid_utf8(cl100k.decode_single_token_bytes(i)) for i in bad)
     assert cl100k.mergeable_ranks[b"\xe6"] in bad
-    spaced = engine.filter_tokens(cl100k, "leading_space")
+    spaced = engine.explain.vocab.filter_tokens(cl100k, "leading_space")
     assert cl100k.encode_single_token(" hello") in spaced and cl100k.encode_single_token("hello") not in spaced
-    digits = {cl100k.decode_single_token_bytes(i) for i in engine.filter_tokens(cl100k, "digits")}
+    digits = {cl100k.decode_single_token_bytes(i) for i in engine.explain.vocab.filter_tokens(cl100k, "digits")}
     assert {b"0", b"42", b"123"} <= digits and b"a1" not in digits
     assert all(d.lstrip(b" ").decode().isdecimal() for d in digits)
 
 
 def test_longest(cl100k):
-    ids = engine.longest(cl100k, 10)
+    ids = engine.explain.vocab.longest(cl100k, 10)
     lengths = [len(cl100k.decode_single_token_bytes(i)) for i in ids]
     assert lengths == sorted(lengths, reverse=True)
     assert lengths[0] == max(len(b) for b in cl100k.mergeable_ranks)
@@ -154,11 +154,11 @@ def test_longest(cl100k):
 
 def test_unknown_filter():
     with pytest.raises(ValueError, match="unknown filter"):
-        engine.filter_tokens(_tiny([]), "vowels")
+        engine.explain.vocab.filter_tokens(_tiny([]), "vowels")
 
 
 def test_length_histogram_counts_every_token(gpt2):
-    hist = dict(engine.length_histogram(gpt2))
+    hist = dict(engine.explain.vocab.length_histogram(gpt2))
     assert sum(hist.values()) == len(gpt2.mergeable_ranks)
     assert hist[1] == 256
 
@@ -166,13 +166,13 @@ def test_length_histogram_counts_every_token(gpt2):
 # -------------------------------------------------------------------- families
 def test_families(gpt2):
     the = gpt2.encode_single_token("the")
-    up = engine.containing(gpt2, the, limit=5)
+    up = engine.explain.vocab.containing(gpt2, the, limit=5)
     want = sum(1 for b in gpt2.mergeable_ranks if b"the" in b and b != b"the")
     assert up.total == want > 5 and len(up.ids) == 5 and the not in up.ids
     assert all(b"the" in gpt2.decode_single_token_bytes(i) for i in up.ids)
     assert [len(gpt2.decode_single_token_bytes(i)) for i in up.ids] == [4] * 5  # shortest first
     hello = gpt2.encode_single_token("hello")
-    down = engine.contained(gpt2, hello, limit=100)
+    down = engine.explain.vocab.contained(gpt2, hello, limit=100)
     parts = {gpt2.decode_single_token_bytes(i) for i in down.ids}
     assert {b"h", b"e", b"l", b"o", b"he", b"ll", b"hell"} <= parts and b"hello" not in parts
     assert len(gpt2.decode_single_token_bytes(down.ids[0])) == 4  # longest first
@@ -180,7 +180,7 @@ def test_families(gpt2):
 
 # -------------------------------------------------------------- glitch tokens
 def test_glitch_tokens_exist_in_gpt2(gpt2):
-    glitch = engine.glitch_tokens(gpt2)
+    glitch = engine.explain.vocab.glitch_tokens(gpt2)
     entries = json.loads(vocab.GLITCH_FILE.read_text(encoding="utf-8"))["tokens"]
     assert len(glitch) == len(entries) >= 40
     for needle in (" SolidGoldMagikarp", "rawdownload", "InstoreAndOnline", " petertodd", " davidjl", "StreamerBot"):
@@ -188,12 +188,12 @@ def test_glitch_tokens_exist_in_gpt2(gpt2):
 
 
 def test_glitch_tokens_only_for_gpt2_vocabularies(cl100k):
-    assert engine.glitch_tokens(cl100k) == {}
-    assert engine.glitch_tokens(engine.get_encoding("r50k_base"))
+    assert engine.explain.vocab.glitch_tokens(cl100k) == {}
+    assert engine.explain.vocab.glitch_tokens(engine.get_encoding("r50k_base"))
 
 
 def test_glitch_sources_cite_both_works():
-    titles = " ".join(s["title"] + s["authors"] for s in engine.glitch_sources())
+    titles = " ".join(s["title"] + s["authors"] for s in engine.explain.vocab.glitch_sources())
     assert "SolidGoldMagikarp" in titles and "Rumbelow" in titles and "Watkins" in titles
     assert "Fishing for Magikarp" in titles and "Land" in titles and "Bartolo" in titles
 
@@ -202,6 +202,6 @@ def test_import_engine_does_not_import_ui_libraries():
     import subprocess
     import sys
 
-    code = "import engine, engine.vocab, sys; print(sorted(m for m in ('streamlit','pandas','altair') if m in sys.modules))"
+    code = "import engine, engine.explain.vocab, sys; print(sorted(m for m in ('streamlit','pandas','altair') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -29,7 +29,7 @@ import json
 from typing import Any, Sequence
 
 from ..errors import JsonLimitError
-from ..json_limits import load_json_bounded
+from ..formats.json_limits import load_json_bounded
 from .base import Builder, ChatFormatError, ChatTokens, Message, ignored_names
 
 MARKERS = {

@@ -26,7 +26,7 @@ import json
 from typing import Any, Sequence
 
 from ..errors import JsonLimitError
-from ..json_limits import load_json_bounded
+from ..formats.json_limits import load_json_bounded
 from .base import Builder, ChatFormatError, ChatTokens, Message, a, ignored_names
 
 # The name a refusal gives: the model's tokenizer, not the instruct version it shares (Tekken uses v3's rules).

@@ -1,0 +1,2 @@
+"""SentencePiece BPE ``.model`` files: the encoding, its merge loop, normalizer and protobuf reader.
+"""

@@ -1,0 +1,97 @@
+"""JSON read within limits: nesting depth and number of values measured before `json.loads` builds anything.
+
+`json.loads` recurses once per nested array or object, so a file of 100,000
+``[`` ends in a `RecursionError` (not a ValueError: the app showed "Something
+went wrong"), and it turns every value into a Python object, so a 24 MB file of
+``[],`` becomes 8 million lists (over 500 MB).  `scan_json` measures both on
+the raw bytes first, one megabyte at a time with bytes methods and one regex
+(no Python loop per character), so refusing a hostile file costs a few MB and a
+fraction of a second; `load_json_bounded` then parses a file that passed.
+
+What the scan counts, outside strings: ``[`` and ``{`` (containers) and ``,``
+and ``:`` (about one per value).  Strings are cut out first: escaped
+backslashes and escaped quotes are removed (left to right, as JSON reads
+them), then every ``"..."`` span.  For invalid JSON the counts are only
+right up to the first error, which is where `json.loads` stops too.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from itertools import accumulate, count
+from operator import sub
+from typing import Any
+
+from ..errors import JsonLimitError
+from .limits import MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, MAX_JSON_VALUES
+
+_CHUNK = 1 << 20
+_STRUCTURE = b'"[]{},:'
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in _STRUCTURE)
+_OPEN_CLOSE = bytes.maketrans(b"[{]}", b"\x02\x02\x00\x00")  # +1 / -1 once 1 is subtracted per step
+_STRING = re.compile(rb'"[^"]*"')
+_DEPTH_FIX = ("Real tokenizer files nest fewer than 10 levels, a chat export about 6; "
+              "this one may be corrupt or built to exhaust the server.")
+
+
+@dataclass(frozen=True)
+class JsonShape:
+    depth: int  # deepest nesting of arrays/objects (a flat object is 1)
+    containers: int  # arrays + objects
+    values: int  # commas + colons + containers: about the number of values json.loads builds
+
+
+def scan_json(data: bytes | str, *, source: str, max_depth: int = MAX_JSON_DEPTH,
+              max_containers: int = MAX_JSON_CONTAINERS, max_values: int = MAX_JSON_VALUES) -> JsonShape:
+    """The shape of the JSON text `data`; `JsonLimitError` naming `source` and the limit as soon as one is passed."""
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    pending = b""  # a backslash that ends a chunk escapes the next chunk's first byte
+    in_string = False
+    depth = deepest = containers = separators = 0
+    for start in range(0, len(data), _CHUNK):
+        chunk = (pending + data[start : start + _CHUNK]).replace(b"\\\\", b"")
+        pending = b"\\" if chunk.endswith(b"\\") else b""
+        chunk = chunk[: len(chunk) - len(pending)].replace(b'\\"', b"").translate(None, _NOT_STRUCTURE)
+        outside = _STRING.sub(b"", b'"' + chunk if in_string else chunk)
+        quote = outside.find(b'"')  # an unclosed string runs into the next chunk
+        in_string = quote >= 0
+        if in_string:
+            outside = outside[:quote]
+        separators += outside.count(b",") + outside.count(b":")
+        brackets = outside.translate(_OPEN_CLOSE, b",:")
+        opened = brackets.count(2)
+        containers += opened
+        if brackets:
+            deepest = max(deepest, max(map(sub, accumulate(brackets, initial=depth), count(0))))
+            depth += 2 * opened - len(brackets)
+            if deepest > max_depth:
+                raise JsonLimitError(source, f"arrays and objects are nested at least {deepest:,} levels deep",
+                                     f"{max_depth:,} levels", _DEPTH_FIX)
+        if containers > max_containers:
+            raise JsonLimitError(source, f"the JSON holds at least {containers:,} arrays and objects", f"{max_containers:,}",
+                                 "The largest real tokenizer file, Mistral's tekken_240911.json, has 150,004; "
+                                 "this one may be corrupt or built to exhaust the server.")
+        if containers + separators > max_values:
+            raise JsonLimitError(source, f"the JSON holds at least {containers + separators:,} values", f"{max_values:,}",
+                                 "The largest real tokenizer file, Mistral's tekken_240911.json, has about 1.05 million; "
+                                 "this one may be corrupt or built to exhaust the server.")
+    return JsonShape(deepest, containers, containers + separators)
+
+
+def load_json_bounded(data: bytes | str, *, name: str, max_depth: int = MAX_JSON_DEPTH,
+                      max_containers: int = MAX_JSON_CONTAINERS, max_values: int = MAX_JSON_VALUES) -> Any:
+    """`json.loads(data)` after `scan_json`: `JsonLimitError` past a limit, ValueError (naming `name`) for bad JSON.
+
+    Use it for any JSON a user hands the app (a tokenizer file, a chat import): the error names the
+    file and the limit instead of ending in a RecursionError or an out-of-memory kill.
+    """
+    scan_json(data, source=name, max_depth=max_depth, max_containers=max_containers, max_values=max_values)
+    try:
+        return json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{name}: not valid JSON ({exc})") from None
+    except RecursionError:  # the scan bounds depth; this only guards a caller whose stack is already deep
+        raise JsonLimitError(name, "arrays and objects are nested deeper than the parser's stack allows",
+                             f"{max_depth:,} levels", _DEPTH_FIX) from None

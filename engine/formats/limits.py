@@ -1,0 +1,117 @@
+"""Size limits for tokenizer files a user hands the engine, checked before anything big is allocated.
+
+A tokenizer file is small on disk but can describe a huge vocabulary: in
+minbpe's ``.model`` format each line merges two earlier tokens, so 26 lines
+that each join a token with itself describe a 64 MiB token (2**26 bytes), and
+a million short lines describe a million tokens.  The parsers count lines and
+add up token lengths *before* building anything, and refuse a file past these
+limits with a `TokenizerTooLargeError` that names the limit.
+
+The limits sit well above every real tokenizer: the largest built-in
+vocabulary has about 200,000 tokens of at most 128 bytes (o200k_base), about
+1.6 MB of token bytes in all.
+"""
+from __future__ import annotations
+
+MAX_TOKENS = 300_000  # ordinary tokens (or merges) in one vocabulary
+MAX_TOKEN_BYTES = 4_096  # bytes in one token
+MAX_TOTAL_TOKEN_BYTES = 16_000_000  # bytes of all tokens together
+MAX_SPECIAL_TOKENS = 10_000
+# The largest id a file may give a token: ids index tables, so an id of 10**18 would claim a table that big.
+# Real files stay far below (Qwen 3.6's last special is 248,076).
+MAX_TOKEN_ID = MAX_TOKENS + MAX_SPECIAL_TOKENS
+# Added/special tokens are matched as literal text before the split: their total length is what costs
+# (DeepSeek V4's 1,283 added tokens hold 31 kB; Llama 3's 256 about 7 kB).
+MAX_SPECIAL_TOKEN_CHARS = 4_096  # one special/added token
+MAX_SPECIAL_TOTAL_CHARS = 1_000_000  # all of them together
+# JSON files (tokenizer.json, Tekken .json, encoder.json, a chat export) are scanned before `json.loads`
+# (engine.formats.json_limits): deeper nesting overflows the parser's recursion, and the number of values is what
+# json.loads turns into Python objects.  Real files: depth <= 8; Mistral's tekken_240911.json (19.3 MB)
+# has 150,004 arrays/objects and 1.05 million values, the largest of all.
+MAX_JSON_DEPTH = 100
+# A file's split pattern is compiled before anything runs: a 2 MB alternation took 41 s and +491 MB.
+# Real ones are short (o200k_base's 274 characters, DeepSeek V4's longest Split 126).
+MAX_PATTERN_CHARS = 5_000
+MAX_JSON_CONTAINERS = 500_000  # arrays + objects
+MAX_JSON_VALUES = 2_500_000  # separators (commas and colons) + containers: about the number of values
+
+
+class TokenizerTooLargeError(ValueError):
+    """A tokenizer file past one of the engine's size limits (a ValueError, so old handlers still catch it)."""
+
+
+def count_lines(data: bytes | str) -> int:
+    """Lines in `data` under every line-end convention (\\n, \\r\\n and a lone \\r, as tiktoken's
+    `splitlines` and Python's text mode read them): counted without splitting, so a file is measured
+    before any line is built."""
+    nl, cr, crlf = ("\n", "\r", "\r\n") if isinstance(data, str) else (b"\n", b"\r", b"\r\n")
+    ends = data.count(nl) + data.count(cr) - data.count(crlf)
+    return ends + (bool(data) and not data.endswith((nl, cr)))
+
+
+def check_count(count: int, what: str, source: str, limit: int = MAX_TOKENS,
+                real: str = "the largest real vocabularies have about 200,000 tokens") -> None:
+    """Refuse `count` items of `what` (e.g. 'merges') past `limit`; `real` says what real files have."""
+    if count > limit:
+        raise TokenizerTooLargeError(
+            f"{source}: {count:,} {what} is more than this playground accepts ({limit:,}); "
+            f"{real}. Use a smaller tokenizer."
+        )
+
+
+def check_pattern_size(pattern: str, source: str, where: str) -> None:
+    """Refuse a split pattern past `MAX_PATTERN_CHARS` before it is compiled."""
+    if len(pattern) > MAX_PATTERN_CHARS:
+        raise TokenizerTooLargeError(
+            f"{source}, {where}: the split pattern has {len(pattern):,} characters; the limit is "
+            f"{MAX_PATTERN_CHARS:,} (real ones have under 500). Use a shorter pattern.")
+
+
+def check_token_id(token_id: int, source: str, where: str) -> None:
+    """Refuse an id past `MAX_TOKEN_ID` (ids index tables: a huge id would claim a huge table)."""
+    if token_id > MAX_TOKEN_ID:
+        raise TokenizerTooLargeError(
+            f"{source}, {where}: id {token_id:,} is past this playground's largest id ({MAX_TOKEN_ID:,}); "
+            "real tokenizers stay under 260,000. The file may be corrupt or built to exhaust memory."
+        )
+
+
+def check_special_tokens_size(contents, source: str, where: str) -> None:
+    """Refuse special/added tokens past `MAX_SPECIAL_TOKENS`, `MAX_SPECIAL_TOKEN_CHARS` or
+    `MAX_SPECIAL_TOTAL_CHARS` (counted on the strings as read, before anything is built from them)."""
+    contents = list(contents)
+    check_count(len(contents), f"{where}", source, MAX_SPECIAL_TOKENS,
+                real="real tokenizers have at most a few thousand (Llama 4: 2,048)")
+    total = 0
+    for i, text in enumerate(contents):
+        if len(text) > MAX_SPECIAL_TOKEN_CHARS:
+            raise TokenizerTooLargeError(
+                f"{source}, {where}[{i}]: {len(text):,} characters; the limit per special token is "
+                f"{MAX_SPECIAL_TOKEN_CHARS:,} (real ones are under 100). Use a smaller tokenizer.")
+        total += len(text)
+    if total > MAX_SPECIAL_TOTAL_CHARS:
+        raise TokenizerTooLargeError(
+            f"{source}, {where}: {total:,} characters in all; the limit is {MAX_SPECIAL_TOTAL_CHARS:,} "
+            "(DeepSeek V4's 1,283 added tokens hold about 31,000). Use a smaller tokenizer.")
+
+
+class TokenBudget:
+    """Adds up token lengths as a vocabulary is built; refuses a token or a total past the limits."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.total = 0
+
+    def add(self, length: int, where: str) -> None:
+        if length > MAX_TOKEN_BYTES:
+            raise TokenizerTooLargeError(
+                f"{self.source}, {where}: this token would be {length:,} bytes long; the limit is "
+                f"{MAX_TOKEN_BYTES:,} bytes per token (real tokenizers stay under 256). "
+                "The file may be corrupt or built to exhaust memory."
+            )
+        self.total += length
+        if self.total > MAX_TOTAL_TOKEN_BYTES:
+            raise TokenizerTooLargeError(
+                f"{self.source}, {where}: the tokens add up to more than {MAX_TOTAL_TOKEN_BYTES:,} bytes, "
+                "the limit for a whole vocabulary (o200k_base needs about 1.6 MB). Use a smaller tokenizer."
+            )

@@ -1,0 +1,282 @@
+"""A user's tokenizer files -> a checked, uniquely named encoding (what the playground's upload calls).
+
+Six kinds of file (`KINDS`): a tiktoken rank file, GPT-2's ``vocab.bpe`` +
+``encoder.json``, a minbpe ``.model``, a Hugging Face ``tokenizer.json``, a
+SentencePiece BPE ``.model`` and a Mistral Tekken ``.json``.  The parsers in
+`engine.formats.tiktoken_files`, `engine.formats.minbpe` and `engine.families` read one format
+each.  Every kind goes through the same gate here:
+
+* **what it is** (`engine.formats.file_kinds`, from the content): a file of another
+  kind is named (`WrongFileKindError`: "tokenizer.model is a tiktoken rank
+  file, not a SentencePiece .model file"), a model type the engine does not
+  run says so first (`UnsupportedModelError`); Llama 3's ``tokenizer.model``
+  picked as SentencePiece is recognised (sha256) and loads as Llama 3;
+* **size** (`engine.formats.limits`): the file at most `MAX_FILE_BYTES`; JSON nesting
+  and value counts scanned before `json.loads` (`engine.formats.json_limits`,
+  `JsonLimitError`); then the vocabulary, ids and special tokens counted and
+  token lengths added up *before* an encoding is built (`TokenizerTooLargeError`);
+* **every byte encodable**: all 256 single bytes are tokens -- or, for
+  SentencePiece and ``tokenizer.json``, the model has byte fallback --
+  otherwise some text cannot be encoded (`UnusableTokenizerError`);
+* **a probe text** (all 256 byte values' characters, several scripts, emoji,
+  digits, whitespace runs) must encode, tokenize and decode back exactly
+  (`UnusableTokenizerError`).
+
+All these errors are ValueErrors whose messages name the file and the fix.
+
+The name is the file's stem plus a hash of everything that defines the
+encoding, so two different uploads never share a name (the playground keys
+its caches by name).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+from typing import Any
+
+from ..tokenizer.encoding import Encoding
+from ..errors import WrongFileKindError
+from ..families.hf.tokenizer_json import check_tokenizer_json_size  # noqa: F401  (its home before)
+from ..formats.file_kinds import KIND_TITLES, FileKind, describe_json, sniff
+from ..formats.json_limits import load_json_bounded
+from ..formats.limits import (MAX_SPECIAL_TOKENS, MAX_TOKEN_ID, TokenBudget, TokenizerTooLargeError, check_count,
+                     check_pattern_size, check_special_tokens_size, check_token_id, count_lines)
+from ..formats.tiktoken_files import parse_data_gym_with_specials, parse_tiktoken_bpe
+from ..formats.minbpe import parse_minbpe_model
+from ..tokenizer.patterns import RAW_PAT_STR
+
+KINDS = ("tiktoken", "data_gym", "minbpe", "tokenizer.json", "sentencepiece", "tekken")
+MODEL_KINDS = ("minbpe", "tokenizer.json", "sentencepiece", "tekken")  # files that carry their own split and specials
+MAX_FILE_BYTES = 24_000_000  # an uploaded tokenizer file (o200k: 3.6 MB; DeepSeek V4 tokenizer.json: 6.4 MB; Tekken .json: 19.3 MB)
+
+
+class UnusableTokenizerError(ValueError):
+    """A tokenizer file that parses but cannot encode every text (a missing byte, a failed round trip)."""
+PROBE = (
+    "".join(map(chr, range(256)))
+    + " Hello, world! 12345 6789  \t\n\n  tokenization ünïcödé こんにちは 世界 Привет مرحبا नमस्ते 👋🏽🇯🇵👨‍👩‍👧 "
+)
+
+
+def short_hash(*parts: bytes | str) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part if isinstance(part, bytes) else part.encode("utf-8", "surrogatepass"))
+        digest.update(b"\0")
+    return digest.hexdigest()[:8]
+
+
+def _byte_coverage_problem(enc: Any) -> str | None:
+    """Why some text cannot be encoded by `enc` (a byte that is no token, no byte fallback), or None."""
+    from ..families.hf.encoding import HfEncoding
+    from ..families.sentencepiece.encoding import SentencePieceEncoding
+
+    if isinstance(enc, SentencePieceEncoding):
+        if enc.byte_fallback:
+            return None
+        return ("the model has no byte fallback (trainer byte_fallback=false), so a character outside its vocabulary "
+                "becomes <unk> and cannot be decoded back. Use a model trained with --byte_fallback=true.")
+    if isinstance(enc, HfEncoding):
+        model = enc.spec.model
+        if model.complete or model.byte_fallback_ids is not None:
+            return None
+    missing = [b for b in range(256) if bytes([b]) not in enc.mergeable_ranks]
+    if not missing:
+        return None
+    shown = ", ".join(f"0x{b:02x}" for b in missing[:8]) + (" …" if len(missing) > 8 else "")
+    return (f"{len(missing)} of the 256 single bytes have no token ({shown}), so text containing them cannot be "
+            "encoded. A byte-level BPE vocabulary must start from all 256 bytes.")
+
+
+def check_usable(enc: Any, source: str) -> None:
+    """`UnusableTokenizerError` unless `enc` can encode any text: every byte, and a probe text round-trips."""
+    problem = _byte_coverage_problem(enc)
+    if problem:
+        raise UnusableTokenizerError(f"{source}: {problem}")
+    try:
+        ids = enc.encode_ordinary(PROBE)
+        tokens = enc.tokenize(PROBE, allowed_special=set(), disallowed_special=())
+        back = enc.decode(ids)
+    except (KeyError, ValueError) as exc:
+        raise UnusableTokenizerError(
+            f"{source}: the tokenizer fails on a test text ({exc}); check the file and the split pattern") from None
+    if back != PROBE or [t.id for t in tokens] != ids:
+        raise UnusableTokenizerError(
+            f"{source}: the tokenizer does not give back a test text it encoded; check that the split pattern "
+            "matches every character (e.g. ends with |\\s+|.) and that the normalizer keeps spaces as they are")
+
+
+# ------------------------------------------------------- sizes, before building
+def check_tekken_size(root: dict, source: str) -> None:
+    """Refuse a parsed Tekken ``.json`` whose vocabulary or special tokens pass `engine.formats.limits`."""
+    vocab, config = root.get("vocab"), root.get("config")
+    if isinstance(vocab, list):
+        check_count(len(vocab), "vocabulary entries", source)
+        budget = TokenBudget(source)
+        for i, item in enumerate(vocab):
+            raw = item.get("token_bytes") if isinstance(item, dict) else None
+            if isinstance(raw, str):
+                budget.add(len(raw) * 3 // 4, f"vocab[{i}]")  # base64: 4 characters per 3 bytes
+    if isinstance(config, dict):
+        for key, limit in (("default_vocab_size", MAX_TOKEN_ID), ("default_num_special_tokens", MAX_SPECIAL_TOKENS)):
+            value = config.get(key)
+            if isinstance(value, int):
+                check_count(value, key.replace("_", " "), source, limit)
+    listed = root.get("special_tokens")
+    if isinstance(listed, list):
+        check_special_tokens_size((item["token_str"] for item in listed
+                                   if isinstance(item, dict) and isinstance(item.get("token_str"), str)),
+                                  source, "special_tokens")
+
+
+def check_sentencepiece_size(model: Any, source: str) -> None:
+    """Refuse a parsed SentencePiece model past `engine.formats.limits` (the file itself is at most MAX_FILE_BYTES)."""
+    check_count(len(model.pieces), "pieces", source)
+    budget = TokenBudget(source)
+    for i, (piece, _, _) in enumerate(model.pieces):
+        budget.add(len(piece.encode("utf-8")), f"piece {i}")
+
+
+def _stem(filename: str) -> str:
+    # Names are shown everywhere (labels, messages, HTML ids): only safe characters from a file name.
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", filename.rsplit("/", 1)[-1].rsplit(".", 1)[0]).strip("-")[:40] or "uploaded"
+
+
+def _what_it_is(data: bytes, filename: str) -> FileKind:
+    """The kind of an upload from its content (a JSON file parsed within `engine.formats.limits` to tell which)."""
+    found = sniff(data)
+    if found.kind == "json":
+        found = describe_json(load_json_bounded(data, name=filename))
+    return found
+
+
+def _check_kind(kind: str, data: bytes, filename: str) -> None:
+    """`WrongFileKindError` saying what the file is when its content is plainly another kind than `kind`."""
+    found = sniff(data)
+    if found.kind == kind or found.kind in ("text", "binary") or found.guessed:
+        return  # the parser says what is wrong, naming the line
+    if kind == "json":  # a tokenizer.json or Tekken upload: which JSON file it is, the caller tells
+        raise WrongFileKindError(filename, "a JSON file", found.title, found.how_to_upload())
+    found = _what_it_is(data, filename)
+    if found.kind != kind:
+        raise WrongFileKindError(filename, KIND_TITLES[kind], found.title, found.how_to_upload())
+
+
+def _known_rank_file(data: bytes, filename: str) -> Any:
+    """A rank file that is byte for byte a shipped model's (Llama 3's tokenizer.model is one): that model's
+    encoding -- split pattern, special tokens, id offset -- under an upload name; None for any other file."""
+    from ..families.tiktoken_models.encoding import ModelEncoding, _first_ranks
+    from ..families.tiktoken_models.specs import MODEL_SPECS
+
+    sha = hashlib.sha256(data).hexdigest()
+    spec = next((spec for spec in MODEL_SPECS.values() if spec.file[1] == sha), None)
+    if spec is None:
+        return None
+    ranks = parse_tiktoken_bpe(data, source=filename)
+    if spec.n_ranks is not None:
+        ranks = _first_ranks(ranks, spec.n_ranks, filename)
+    specials = {tok: spec.special_start + i for i, tok in enumerate(spec.specials)}
+    return ModelEncoding(f"{_stem(filename)}-{spec.name}-{sha[:8]}", pat_str=spec.pat_str, ranks=ranks,
+                         special_tokens=specials, eot=spec.eot, id_offset=spec.id_offset,
+                         normalization=spec.normalization, presplit=spec.presplit)
+
+
+def _load_model_file(kind: str, filename: str, data: bytes) -> Any:
+    """A tokenizer.json, SentencePiece or Tekken file -> its encoding: what it is and its sizes checked first."""
+    name = f"{_stem(filename)}-{short_hash(kind, data)}"
+    if kind in ("tokenizer.json", "tekken"):
+        _check_kind("json", data, filename)
+        root = load_json_bounded(data, name=filename)  # depth and size counted before json.loads builds anything
+        found = describe_json(root)
+        if found.kind != kind:
+            raise WrongFileKindError(filename, KIND_TITLES[kind], found.title, found.how_to_upload())
+    if kind == "tokenizer.json":
+        from ..families.hf.encoding import HfEncoding
+        from ..families.hf.tokenizer_json import spec_from_root
+
+        return HfEncoding(name, spec_from_root(root, filename))
+    if kind == "tekken":
+        from ..families.tiktoken_models.tekken import load_tekken
+
+        check_tekken_size(root, filename)
+        return load_tekken(root, name=name, source=filename)
+    from ..families.sentencepiece.encoding import SentencePieceEncoding
+    from ..families.sentencepiece.model_proto import parse_model_proto
+
+    if sniff(data).kind == "tiktoken":  # Llama 3's "tokenizer.model" is a rank file, not a ModelProto
+        known = _known_rank_file(data, filename)
+        if known is not None:
+            return known
+        lines = count_lines(data)
+        raise WrongFileKindError(
+            filename, KIND_TITLES["sentencepiece"], f"{KIND_TITLES['tiktoken']}, {lines:,} lines",
+            "upload it as 'tiktoken rank file' and pick the model's split pattern (Llama 3 used cl100k_base's); "
+            "its special tokens go in the box beside it")
+    _check_kind(kind, data, filename)
+    model = parse_model_proto(data, filename)
+    check_sentencepiece_size(model, filename)
+    return SentencePieceEncoding(name, model, source=filename)
+
+
+def load_tokenizer(
+    kind: str,
+    main_file: tuple[str, bytes],
+    encoder_json: tuple[str, bytes] | None = None,
+    pat_str: str | None = None,
+    special_tokens: list[str] | tuple[str, ...] = (),
+) -> Any:
+    """An encoding from an uploaded tokenizer; ValueError naming the file and line for bad input.
+
+    `kind` is one of `KINDS`: a tiktoken rank file, GPT-2's vocab.bpe (+ `encoder_json`), a
+    minbpe ``.model``, a ``tokenizer.json``, a SentencePiece ``.model`` or a Tekken ``.json``
+    (`MODEL_KINDS` carry their own split and special tokens: `pat_str` and `special_tokens`
+    are ignored for them).  `pat_str` None means raw bytes (the whole text is one piece).
+    Too big: `TokenizerTooLargeError`; unable to encode every text: `UnusableTokenizerError`.
+    """
+    filename, data = main_file
+    if kind not in KINDS:
+        raise ValueError(f"unknown tokenizer file kind {kind!r}; use one of {', '.join(KINDS)}")
+    for name, content in (main_file, *([encoder_json] if encoder_json is not None else [])):
+        if len(content) > MAX_FILE_BYTES:
+            raise TokenizerTooLargeError(f"{name} is {len(content) / 1e6:.1f} MB; the limit for a tokenizer file is "
+                                         f"{MAX_FILE_BYTES / 1e6:.0f} MB. Use a smaller tokenizer.")
+    stem = _stem(filename)
+    if kind in ("tiktoken", "minbpe", "data_gym"):
+        _check_kind(kind, data, filename)
+    if kind in ("tokenizer.json", "sentencepiece", "tekken"):
+        enc = _load_model_file(kind, filename, data)
+        check_usable(enc, filename)
+        return enc
+    if kind == "minbpe":
+        parsed = parse_minbpe_model(data, source=filename)
+        enc = Encoding(f"{stem}-{short_hash(data)}", pat_str=parsed.pat_str,
+                       mergeable_ranks=dict(parsed.mergeable_ranks),
+                       special_tokens=dict(parsed.special_tokens), merges=parsed.merges)
+        check_usable(enc, filename)
+        return enc
+    pattern = RAW_PAT_STR if pat_str is None else pat_str
+    check_pattern_size(pattern, filename, "the split pattern")
+    if kind == "tiktoken":
+        ranks = parse_tiktoken_bpe(data, source=filename)
+        special_ids: dict[str, int] = {}
+    else:
+        if encoder_json is None:
+            raise ValueError("upload encoder.json too: it holds the ids (vocab.bpe holds the merges)")
+        json_name, json_data = encoder_json
+        # encoder.json's ids past the merges are special tokens, e.g. GPT-2's <|endoftext|> 50256
+        ranks, special_ids = parse_data_gym_with_specials(data, json_data, vocab_source=filename,
+                                                          encoder_source=json_name)
+        data = data + json_data
+    next_id = max([len(ranks) - 1, *special_ids.values()]) + 1
+    for tok in special_tokens:
+        if tok not in special_ids:
+            special_ids[tok] = next_id
+            next_id += 1
+    check_special_tokens_size(special_ids, filename, "special tokens")
+    check_token_id(next_id - 1, filename, "the last special token")
+    name = f"{stem}-{short_hash(data, pattern, json.dumps(special_ids))}"
+    enc = Encoding(name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=special_ids)
+    check_usable(enc, filename)
+    return enc

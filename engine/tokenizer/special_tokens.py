@@ -1,0 +1,146 @@
+"""Special tokens with tiktoken's rules, written once for every encoding family.
+
+A special token (``<|endoftext|>``, ``</s>``, ``[INST]`` ...) is text the
+caller must opt into.  By default `encode` refuses text that holds one
+(`DisallowedSpecialTokenError` names the token and both keyword arguments
+that resolve it); ``allowed_special`` turns listed ones into their ids,
+``disallowed_special=()`` encodes them as plain text::
+
+    >>> enc = engine.get_encoding("cl100k_base")
+    >>> enc.encode("hi<|endoftext|>", allowed_special="all")[-1] == enc.eot_token
+    True
+
+Why a mixin.  Three unrelated classes carry these rules -- `Encoding` (and its
+tiktoken-style subclasses), `HfEncoding` and `SentencePieceEncoding` -- and
+they build their special tokens differently (a rank file's extra names,
+``tokenizer.json``'s special added tokens, SentencePiece's control symbols)
+over internals that have little else in common (byte ranks, a Hugging Face
+pipeline, character merges).  A common base class would force one
+constructor on them; plain functions would leave each class to repeat the
+public properties.  So `SpecialTokens` asks only for ``self._special`` (text
+-> id) and ``self._special_ids`` (a frozenset of the ids) and adds the
+properties and the allowed / disallowed check.  `special_segments` cuts text
+at the allowed tokens for the families that cut before anything else (the
+Hugging Face family finds its added tokens in its own pipeline instead).
+
+The trap: the disallowed token reported must be the leftmost, then the
+longest (of two special tokens where one is a prefix of the other, the
+longer one matched).  `special_regex` sorts longest first so the alternation
+does that; `first_disallowed` reaches the same token more cheaply when the
+caller allowed some tokens (tests/test_special_tokens.py checks it against
+that plain search).
+"""
+from __future__ import annotations
+
+import functools
+import re
+from types import MappingProxyType
+from typing import AbstractSet, Callable, Collection, Iterable, Literal, Mapping, NoReturn
+
+import regex
+
+from ..errors import DisallowedSpecialTokenError
+
+# tiktoken's two keyword arguments, named once for every signature that takes them.
+AllowedSpecial = Literal["all"] | AbstractSet[str]
+DisallowedSpecial = Literal["all"] | Collection[str]
+
+
+def raise_disallowed_special_token(token: str) -> NoReturn:
+    raise DisallowedSpecialTokenError(token)
+
+
+@functools.lru_cache(maxsize=128)
+def special_regex(tokens: frozenset[str]) -> regex.Pattern:
+    """One pattern finding any of `tokens`: leftmost, then longest."""
+    # Longest first, so a special token that is a prefix of another never wins.
+    return regex.compile("|".join(regex.escape(t) for t in sorted(tokens, key=lambda t: (-len(t), t))))
+
+
+def special_segments(
+    text: str, allowed: frozenset[str], special_ids: Mapping[str, int]
+) -> Iterable[tuple[int, int, int | None]]:
+    """(start, end, special id or None): ordinary text and the `allowed` special tokens, in order."""
+    start = 0
+    if allowed:
+        for m in special_regex(allowed).finditer(text):
+            if m.start() > start:
+                yield start, m.start(), None
+            yield m.start(), m.end(), special_ids[m.group()]
+            start = m.end()
+    if start < len(text):
+        yield start, len(text), None
+
+
+def first_disallowed(
+    text: str, disallowed: frozenset[str], every: frozenset[str],
+    pattern: Callable[[frozenset[str]], re.Pattern[str] | regex.Pattern | None],
+) -> str | None:
+    """The leftmost (then longest) of `disallowed` in `text`, or None.
+
+    `every` is all the encoding's special tokens and ``pattern(tokens)`` a
+    cached leftmost-longest pattern for a set of them.  The pattern of
+    `every` is built once and serves every call; only when an allowed token
+    turns up first (and might hide a disallowed one) is the answer looked
+    for again, by substring search or, for long texts and many tokens, by a
+    pattern of the disallowed ones.
+    """
+    for m in pattern(every if disallowed <= every else disallowed).finditer(text):  # type: ignore[union-attr]
+        if m.group() in disallowed:
+            return m.group()
+        if len(disallowed) * len(text) <= 1_000_000:  # a few substring searches beat compiling a pattern
+            found = [(k, -len(t), t) for t in disallowed for k in [text.find(t)] if k >= 0]
+            return min(found)[2] if found else None
+        hit = pattern(disallowed).search(text)  # type: ignore[union-attr]
+        return hit.group() if hit is not None else None
+    return None
+
+
+class SpecialTokens:
+    """Mixin: tiktoken's special-token API over ``self._special`` and ``self._special_ids``.
+
+    A family whose special tokens are best found by another pattern (many of
+    them, or a family that already builds one) overrides `_special_pattern`.
+    """
+
+    _special: dict[str, int]
+    _special_ids: frozenset[int]
+
+    @property
+    def special_tokens(self) -> Mapping[str, int]:
+        """Special token text -> id, read-only (what counts as special: see the class)."""
+        return MappingProxyType(self._special)
+
+    @property
+    def special_tokens_set(self) -> set[str]:
+        return set(self._special)
+
+    def is_special_token(self, token: int) -> bool:
+        return token in self._special_ids
+
+    def _special_pattern(self, tokens: frozenset[str]) -> re.Pattern[str] | regex.Pattern | None:
+        return special_regex(tokens)
+
+    def _allowed(self, text: str, allowed_special: AllowedSpecial, disallowed_special: DisallowedSpecial) -> frozenset[str]:
+        """The special tokens to encode as ids in `text`; raises if it holds a disallowed one (tiktoken's check)."""
+        every = frozenset(self._special)
+        allowed = every if allowed_special == "all" else frozenset(allowed_special)
+        disallowed = every - allowed if disallowed_special == "all" else frozenset(disallowed_special)
+        if disallowed:
+            token = first_disallowed(text, disallowed, every, self._special_pattern)
+            if token is not None:
+                raise_disallowed_special_token(token)
+        return allowed & every
+
+
+def check_special_tokens(special_tokens: Iterable[str] | None) -> list[str]:
+    """A user's special tokens for training or a minbpe file: non-empty, no whitespace, distinct."""
+    specials = list(special_tokens or [])
+    for tok in specials:
+        if not isinstance(tok, str) or not tok:
+            raise ValueError(f"special token {tok!r} must be a non-empty string")
+        if any(ch.isspace() for ch in tok):
+            raise ValueError(f"special token {tok!r} contains whitespace; minbpe's .model format cannot store it")
+    if len(set(specials)) != len(specials):
+        raise ValueError("special tokens must be distinct")
+    return specials
