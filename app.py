@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from playground import encodings, errors, html, script_gate, share_link, sidebar, state
+from playground import state
+from playground.widgets import share_link, sidebar
+from playground.render import html
+from playground.cache import encodings
+from playground.serving import errors, script_gate
 from playground.pages import sections
 
-with script_gate.turn():  # at most two runs at once, the rest in turn (playground/script_gate.py)
+with script_gate.turn():  # at most two runs at once, the rest in turn (playground/serving/script_gate.py)
     st.set_page_config(page_title="BPE playground", page_icon=html.favicon(), layout="wide")
     state.init_state()
     page = st.navigation(sections())

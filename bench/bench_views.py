@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
 from engine import vocab  # noqa: E402
-from playground import html  # noqa: E402
+from playground.render import html  # noqa: E402
 
 
 def timed(label: str, fn, repeat: int = 5) -> object:

@@ -1,4 +1,4 @@
-"""playground/static/html_block.js in Debian's chromium: big markup blocks are cleaned and merged in place.
+"""playground/components/html_block.js in Debian's chromium: big markup blocks are cleaned and merged in place.
 
 The script is loaded into a blank page (no Streamlit) and called as Streamlit
 calls a component, so its allowlist and its in-place merge are tested alone;
@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 import engine
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE = (ROOT / "playground" / "static" / "html_block.js").read_text(encoding="utf-8")
+SOURCE = (ROOT / "playground" / "components" / "html_block.js").read_text(encoding="utf-8")
 FIRST = 60_000  # ms
 
 

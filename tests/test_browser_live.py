@@ -34,7 +34,7 @@ def units_of(page: Page, selector: str) -> list[tuple[int, int, str]]:
 
 
 def links_ready(page: Page) -> None:
-    """Wait until the hover/pin listeners (playground/static/token_links.js) are installed."""
+    """Wait until the hover/pin listeners (playground/components/token_links.js) are installed."""
     page.wait_for_function("() => window.__bpeLinks && window.__bpeLinks.trigger", timeout=FIRST)
 
 
@@ -125,8 +125,9 @@ def test_every_drawn_unit_is_whole_graphemes(page: Page):
 
 
 def expected_tips(name: str, text: str) -> dict[int, str]:
-    """playground.html.unit_tip for every drawn unit of `text` (by its start), as the server would build it."""
-    from playground import encodings, html
+    """playground.render.html.unit_tip for every drawn unit of `text` (by its start), as the server would build it."""
+    from playground.render import html
+    from playground.cache import encodings
 
     enc = engine.get_encoding(name)
     kw = {"allowed_special": set(), "disallowed_special": ()}

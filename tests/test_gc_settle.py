@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import gc
 
-from playground import encodings
+from playground.cache import encodings
 
 
 def test_settle_gc_freezes_and_raises_the_threshold():

@@ -6,7 +6,7 @@ import re
 import pytest
 
 import engine
-from playground import html
+from playground.render import html
 
 
 @pytest.fixture(scope="module", params=["gpt2", "cl100k_base", "o200k_base"])
