@@ -5,11 +5,10 @@ from __future__ import annotations
 import streamlit as st
 
 from playground import state
-from playground.widgets import share_link, sidebar
-from playground.render import html
-from playground.cache import encodings
-from playground.serving import errors, script_gate
 from playground.pages import sections
+from playground.render import html
+from playground.serving import errors, script_gate, warmup
+from playground.widgets import share_link, sidebar
 
 with script_gate.turn():  # at most two runs at once, the rest in turn (playground/serving/script_gate.py)
     st.set_page_config(page_title="BPE playground", page_icon=html.favicon(), layout="wide")
@@ -17,5 +16,5 @@ with script_gate.turn():  # at most two runs at once, the rest in turn (playgrou
     page = st.navigation(sections())
     sidebar.render()
     errors.run_page(page)
-    encodings.warm_builtins()  # once per server, after its first page: the defaults load in the background
+    warmup.warm_builtins()  # once per server, after its first page: the defaults load in the background
     share_link.render(page.url_path)  # the address bar's link, and the sidebar's "Copy share link"

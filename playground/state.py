@@ -228,17 +228,6 @@ def add_custom(enc: Any, *, name: str | None = None, reservation: Any = None, su
     return enc.name
 
 
-def drop_custom(name: str, reason: str) -> None:
-    """Remove a session tokenizer that failed (and unselect it), with a notice saying why."""
-    custom = st.session_state.get(CUSTOM, {})
-    if hasattr(custom, "remove"):  # the session's store (playground.cache.uploads) gives its bytes back
-        custom.remove(name)
-    else:
-        custom.pop(name, None)
-    sanitize_selection()
-    notify("error", f"{name} was removed from your tokenizers: {reason}")
-
-
 def notify(kind: str, text: str) -> None:
     """A message for the next run to show once; `text` is plain text (escaped when shown)."""
     st.session_state.setdefault(NOTICES, []).append((kind, text))

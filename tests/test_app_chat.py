@@ -10,8 +10,8 @@ from streamlit.testing.v1 import AppTest
 import engine
 from engine.chat import ChatFormatError, Message, chat_tokens
 from playground import state
+from playground.render import chat as chat_markup
 from playground.views import chat as chat_view
-from playground.render import html
 
 VIEW_APP = str(Path(__file__).parent / "apps" / "view_app.py")
 
@@ -170,7 +170,7 @@ def test_parse_json_checks_everything():
 
 
 def test_chat_html_escapes_everything():
-    markup = html.chat_tokens([("content", '<script>alert("x")</script>', 5, False, 0),
+    markup = chat_markup.chat_tokens([("content", '<script>alert("x")</script>', 5, False, 0),
                                ("template", "<|start|>", None, False, -1)], 'id"><b')
     assert "<script>" not in markup and "&lt;script&gt;" in markup
     assert 'id="id&quot;&gt;&lt;b"' in markup

@@ -69,11 +69,11 @@ def test_one_token_is_not_one_tokens():
 
 
 def _chips(name: str, text: str) -> str:
-    from playground.render import html
+    from playground.render import gallery
 
     enc = engine.get_encoding(name)
     toks = enc.tokenize(text)
-    return html.gallery_chips([(t.id, t.bytes, False, t.special) for t in toks], encoding=name)
+    return gallery.gallery_chips([(t.id, t.bytes, False, t.special) for t in toks], encoding=name)
 
 
 def test_arabic_chips_read_right_to_left_with_their_ids_kept_apart():
@@ -137,9 +137,10 @@ _UNIT_TEXTS = [
 @pytest.mark.parametrize("name", ["gpt2", "cl100k_base", "mistral-v1"])
 @pytest.mark.parametrize("show_ws", [True, False])
 def test_fast_token_units_equal_the_reference(name, show_ws):
-    """html.token_units (one f-string a span) gives exactly token_units_reference's markup: ids, offsets,
+    """tokens.token_units (one f-string a span) gives exactly token_units_reference's markup: ids, offsets,
     classes, hex bytes, extra tooltip lines, stripes for split characters, escaping."""
     from playground.cache import encodings
+    from playground.render import tokens
 
     enc = engine.get_encoding(name)
     for text in _UNIT_TEXTS:
@@ -149,9 +150,9 @@ def test_fast_token_units_equal_the_reference(name, show_ws):
             cuts = {u.byte_start for u in units[::2]}
             kw = dict(show_ws=show_ws, pieces=pieces, shared_cuts=cuts, cls="tokens cmp", encoding=name,
                       n_vocab=enc.n_vocab, note=encodings.token_note(enc))
-            assert html.token_units(units, "x", **kw) == html.token_units_reference(units, "x", **kw)
+            assert tokens.token_units(units, "x", **kw) == tokens.token_units_reference(units, "x", **kw)
             plain = dict(show_ws=show_ws, idlist="ids-x")
-            assert html.token_units(units, "y", **plain) == html.token_units_reference(units, "y", **plain)
+            assert tokens.token_units(units, "y", **plain) == tokens.token_units_reference(units, "y", **plain)
 
 
 @given(st.text(max_size=60))

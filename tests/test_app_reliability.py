@@ -10,8 +10,8 @@ from streamlit.testing.v1 import AppTest
 import engine
 from conftest import blocks, plain, run_view
 from playground import state
-from playground.views import train as train_view
 from playground.render.markdown import md
+from playground.views import train as train_view
 
 VIEW_APP = str(Path(__file__).parent / "apps" / "view_app.py")
 HOST = "evil.example"

@@ -54,15 +54,15 @@ def test_plural(n, text):
 
 
 def test_rtl_runs_take_in_the_spaces_between_rtl_words():
-    from playground.render import html
+    from playground.render import tokens
 
     texts = ["Hi", " ", "مرح", "با", " ", "بالعالم", " ", "ok"]
-    assert html.direction_runs(texts) == [(0, 2, False), (2, 6, True), (6, 8, False)]
+    assert tokens.direction_runs(texts) == [(0, 2, False), (2, 6, True), (6, 8, False)]
 
 
 def test_style_blocks_have_no_blank_line():
     """A blank line ends markdown's HTML block: the rest of the CSS would show as a paragraph."""
-    from playground.render import html
+    from playground.render import css
 
-    for name in ("STYLE", "TC_STYLE", "TREE_STYLE", "GALLERY_STYLE"):
-        assert "\n\n" not in getattr(html, name), name
+    for name in ("base", "tokens", "tree", "gallery"):  # styles/<name>.css, as a page's <style> block
+        assert "\n\n" not in css.style_block(name), name

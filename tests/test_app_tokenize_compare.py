@@ -12,8 +12,8 @@ from conftest import blocks, plain, run_view
 
 import engine
 from playground import state
-from playground.render import html
 from playground.cache import encodings, render_cache
+from playground.render.compare import compare_bars
 from playground.render.markdown import md
 from playground.views.tokenize import parse_ids
 
@@ -253,7 +253,7 @@ def test_compare_counts_delta_and_table(encs):
 def test_compare_bars_scale_and_escape():
     rows = [{"encoding": "<b>x</b>", "tokens": 200, "bytes/token": 2.0, "chars/token": 1.5},
             {"encoding": "gpt2", "tokens": 100, "bytes/token": 4.0, "chars/token": 3.0}]
-    markup = html.compare_bars(rows, [("tokens", ",d"), ("bytes/token", ".2f")])
+    markup = compare_bars(rows, [("tokens", ",d"), ("bytes/token", ".2f")])
     assert "<b>" not in markup and "&lt;b&gt;x&lt;/b&gt;" in markup
     widths = [float(w) for w in re.findall(r"width:([0-9.]+)%", markup)]
     assert widths == [75.0, 37.5, 37.5, 75.0]  # the largest bar is 75% (room for its value), the rest in proportion

@@ -56,7 +56,7 @@ def test_hostile_markup_is_cleaned_and_fetches_nothing(page: Page):
         assert bad not in inner, (bad, inner)
     assert page.evaluate("window.__pwned") is None
     assert not any("attacker" in url for url in requests), requests
-    # what html.py writes survives: token spans with their data, titles and direction, in-app links
+    # what playground/render/ writes survives: token spans with their data, titles and direction, in-app links
     assert root.locator("span.tok").count() == 2
     assert root.locator("span.tok").last.get_attribute("dir") == "rtl"
     assert root.locator("span.tok").first.get_attribute("data-ids") == "1"

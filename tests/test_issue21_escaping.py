@@ -12,8 +12,8 @@ import re
 import pytest
 
 from conftest import plain
-from playground.views import train as train_view
 from playground.render.markdown import JOINER, md
+from playground.views import train as train_view
 
 URL = re.compile(r"(https?://|www(?=\.))[-.\w]+", re.I | re.A)
 EMAIL = re.compile(r"[-.\w+]+@[-\w]+(?:\.[-\w]+)+", re.A)

@@ -15,8 +15,9 @@ import pytest
 import engine
 from conftest import run_view
 from playground import state
-from playground.render import html
 from playground.cache import render_cache
+from playground.render import html
+from playground.render.gallery import gallery_chip_text
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 SGM = " SolidGoldMagikarp"
@@ -76,7 +77,7 @@ def test_space_marker_in_help_is_the_drawn_one():
     assert gallery_view._shown("a b") == f"a{html.SPACE}b"
     source = (Path(gallery_view.__file__)).read_text(encoding="utf-8")
     assert "· is a space" not in source and "{html.SPACE} is a space" in source  # the caption's f-string
-    assert html.SPACE in html.gallery_chip_text(b" a")
+    assert html.SPACE in gallery_chip_text(b" a")
 
 
 def test_no_help_text_names_the_dot_as_a_space():

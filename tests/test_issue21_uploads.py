@@ -18,8 +18,8 @@ from conftest import APP_DIR, plain, run_view
 from engine.load import DATA_DIR
 from engine.tokenizer_files import MAX_FILE_BYTES
 from playground import state
-from playground.views import train as train_view
 from playground.cache import uploads
+from playground.views import train as train_view
 
 TEKKEN = Path(mistral_common.__file__).parent / "data" / "tekken_240911.json"  # Mistral's own file, 19.3 MB
 

@@ -120,18 +120,18 @@ def test_default_builtins_warm_in_one_background_thread(monkeypatch):
     """After the first page, the default encodings load in one daemon thread, once per server."""
     from engine import registry
     from playground import state
-    from playground.cache import encodings
+    from playground.serving import warmup
 
-    monkeypatch.setattr(encodings, "_warm_started", False)
-    monkeypatch.setattr(encodings, "WARM_DELAY", 0.01)
+    monkeypatch.setattr(warmup, "_warm_started", False)
+    monkeypatch.setattr(warmup, "WARM_DELAY", 0.01)
     # the modules other pages need are imported after the vocabularies; a missing one is passed over
-    monkeypatch.setattr(encodings, "PRELOAD_MODULES", ("no_such_module_for_bpe", "colorsys"))
+    monkeypatch.setattr(warmup, "PRELOAD_MODULES", ("no_such_module_for_bpe", "colorsys"))
     monkeypatch.delitem(sys.modules, "colorsys", raising=False)
     for name in state.DEFAULT_ENCODINGS:
         monkeypatch.delitem(registry._ENCODINGS, name, raising=False)
     before = {t.ident for t in threading.enumerate()}
-    encodings.warm_builtins()
-    encodings.warm_builtins()  # a second page: no second thread
+    warmup.warm_builtins()
+    warmup.warm_builtins()  # a second page: no second thread
     started = [t for t in threading.enumerate() if t.ident not in before and t.name == "bpe-warm-builtins"]
     assert len(started) == 1 and started[0].daemon
     started[0].join(timeout=120)

@@ -16,9 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import gc
-import importlib
-import threading
 from typing import Any, ContextManager, Sequence
 
 import streamlit as st
@@ -27,6 +24,7 @@ import engine
 from engine.families import explain
 from playground import state
 from playground.cache import memo
+from playground.render import html
 from playground.serving import jobs, script_gate
 from playground.serving.job_tasks import policy_kwargs
 
@@ -43,74 +41,13 @@ def builtin(name: str) -> engine.Encoding:
     """A built-in encoding; the first call per server shows "Loading vocabulary…" while it loads.
 
     The engine keeps what it has loaded (`engine.get_encoding` is shared and thread-safe); this
-    dict only says whether a spinner is needed.  It replaced `st.cache_resource`, which on every
-    script run's look-ups cost a signature lookup and argument hashing per call."""
+    dict only says whether a spinner is needed: not `st.cache_resource`, which costs a signature
+    lookup and argument hashing on every call of every script run."""
     enc = _loaded.get(name)
     if enc is None:
         with st.spinner("Loading vocabulary…"):  # shown only if loading takes over half a second
             enc = _loaded[name] = engine.get_encoding(name)
     return enc
-
-
-WARM_DELAY = 2.0  # seconds after a server's first page before the default vocabularies load
-_warm_lock = threading.Lock()
-_warm_started = False
-
-
-def warm_builtins() -> None:
-    """Load the default built-ins (gpt2, cl100k_base, o200k_base) in a background thread, once per server.
-
-    Started after the first page of the process is drawn, and WARM_DELAY seconds later: the loading
-    holds the GIL for about half a second, and while the browser is still fetching that first page's
-    scripts from this server it made the first render 0.3 s slower.  The next click (switching the
-    encoding, opening the Merge tree, which also shows o200k) then finds them loaded instead of
-    parsing 100-200k ranks (0.1-0.4 s each).  `engine.get_encoding` holds a lock while it builds,
-    so a page that asks meanwhile waits for the same object.
-    """
-    global _warm_started
-    with _warm_lock:
-        if _warm_started:
-            return
-        _warm_started = True
-    timer = threading.Timer(WARM_DELAY, _warm)
-    timer.name, timer.daemon = "bpe-warm-builtins", True
-    timer.start()
-
-
-# Modules that pages other than the first import on first use, each once per server: pandas and pyarrow
-# for every st.dataframe (0.5 s), Streamlit's emoji table for a label's leading emoji (0.2 s).  Imported
-# after the vocabularies so that the first visit to Merge tree or Compare does not wait for them.
-PRELOAD_MODULES = ("pandas", "pyarrow", "streamlit.emojis")
-
-
-# The cyclic garbage collector's first threshold (allocations between young collections; Python's is 700).
-GC_THRESHOLD = 20_000
-
-
-def _warm() -> None:
-    for name in state.DEFAULT_ENCODINGS:
-        engine.get_encoding(name)
-    for module in PRELOAD_MODULES:
-        try:
-            importlib.import_module(module)
-        except ImportError:  # a runtime requirement missing: the page that needs it will say so
-            pass
-    settle_gc()
-
-
-def settle_gc() -> None:
-    """Spare the server's script runs most of the garbage collector's pauses.
-
-    A full collection walks every tracked object of the process while holding the GIL, so it stops
-    every session at once: with 16 users (bench/bench_load.py) the server ran six of them, 0.06-0.16 s
-    each, 0.77 s of collection in all.  What exists after the warm-up (modules, vocabularies, imports)
-    lives as long as the server, so it is moved out of the collector's sight (`gc.freeze`), and young
-    collections run every GC_THRESHOLD allocations instead of 700 (reference counting still frees
-    almost everything at once; the collector is only for cycles)."""
-    gc.collect()
-    gc.freeze()
-    _, second, third = gc.get_threshold()
-    gc.set_threshold(GC_THRESHOLD, second, third)
 
 
 def resolve(name: str) -> engine.Encoding:
@@ -133,11 +70,6 @@ def token_note(enc: engine.Encoding):
     if not explain.has_token_notes(enc):
         return None
     return functools.partial(engine.token_note, enc)
-
-
-def add_custom(enc: engine.Encoding) -> str:
-    """Register a trained/uploaded tokenizer for this session only (bounded); returns its name."""
-    return state.add_custom(enc)
 
 
 def off_turn(*encs: engine.Encoding) -> ContextManager[None]:
@@ -245,12 +177,6 @@ def token_tax(name: str, enc: engine.Encoding, text: str, policy: str) -> list[e
 
 
 # --- Merge tree / steps / vocabulary ---
-@st.cache_data(max_entries=64, show_spinner=False)
-def merge_tree(name: str, _enc: engine.Encoding, token_id: int) -> engine.MergeNode:
-    """How `token_id` was built (the first call per encoding recovers all merges: ~2 s for o200k)."""
-    return _enc.merge_tree(token_id)
-
-
 @st.cache_resource(max_entries=8, ttl=CACHE_TTL, show_spinner=False)
 def bpe_trace(name: str, _enc: engine.Encoding, piece: str) -> engine.BpeTrace:
     """Every merge step on `piece`.  A resource (the trace is frozen, never mutated) so moving
@@ -271,7 +197,7 @@ def vocab_table(name: str, _enc: engine.Encoding):
     return pd.DataFrame(
         {
             "id": [i.id for i in infos],
-            "token": [engine.readable(i.bytes, space="␣") for i in infos],
+            "token": [engine.readable(i.bytes, space=html.SPACE) for i in infos],
             "bytes": [i.bytes.hex(" ") for i in infos],
             "length": [i.length for i in infos],
             "leading space": [i.leading_space for i in infos],

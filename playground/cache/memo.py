@@ -3,9 +3,8 @@
 Streamlit's cache decorators look up the wrapped function's signature with
 `inspect.signature` and hash every argument on *every call*, hit or miss.  The
 token views make a dozen such calls per script run (ids, tokens, the drawing,
-the compare rows, the encoding itself); with 16 users at once on 2 cores,
-py-spy (GIL samples) put 11% of the server's time in that bookkeeping --
-`inspect.Signature.__init__` alone was its most sampled function.
+the compare rows, the encoding itself), so with many users at once that
+bookkeeping becomes a visible share of the server's time under the GIL.
 
 `shared` keeps what `st.cache_resource` gave these callers and nothing more:
 

@@ -22,15 +22,17 @@ from functools import lru_cache
 import streamlit as st
 
 import engine
-from playground.render import html
 from playground.cache import encodings, memo
+from playground.render import html
+from playground.render.tokens import id_list, token_units
 
 MAX_IDS_LINKED = 5_000  # ids in the hover-linked list (the copyable list holds more)
 # Characters drawn span by span (every unit is a span with its tooltip: about 250 bytes of HTML).
 # Beyond this the browser spends seconds on each redraw; counts, the table and the downloads
 # still cover the first encodings.DRAW_LIMIT characters, and the counts the whole text.
-# 5,000 (was 20,000): measured in chromium after a 2 MB paste, the browser spent about 0.1 s per
-# 1,000 drawn characters on every redraw of the pane (parsing, sanitising and laying out the spans).
+# The browser's cost grows with the drawn characters on every redraw of the pane (parsing, sanitising
+# and laying out the spans); this bound keeps a redraw after a big paste short (README, "What keeps the
+# playground quick").
 DRAWN_CHARS = 5_000
 # Characters tokenized past DRAWN_CHARS for the drawing, so it never ends inside a cut-off piece.
 DRAWN_MARGIN = 2_000
@@ -146,11 +148,11 @@ def _token_view(name: str, _enc: engine.Encoding, key: str, _text: str, policy: 
     start = drawn(name, _enc, text, policy)
     units = drawn_units(engine.group_tokens(start.tokens, start.text))
     idlist = f"ids-{html.slug(name)}"
-    markup = html.token_units(units, f"tokens-{html.slug(name)}", show_ws=show_ws,
+    markup = token_units(units, f"tokens-{html.slug(name)}", show_ws=show_ws,
                               pieces=start.pieces, encoding=name, n_vocab=_enc.n_vocab, idlist=idlist,
                               note=encodings.token_note(_enc))
     all_ids = ids(name, _enc, text, policy)
-    return TokenView(markup, html.id_list(all_ids, idlist, limit=MAX_IDS_LINKED),
+    return TokenView(markup, id_list(all_ids, idlist, limit=MAX_IDS_LINKED),
                      len(units), sum(u.split for u in units))
 
 
@@ -188,7 +190,7 @@ def _compare_view(names: tuple[str, ...], _encs: tuple[engine.Encoding, ...], ke
     diff = engine.unit_diff(units)
     shared = diff.shared_bytes()
     markups = {
-        name: html.token_units(drawn_units(units[name]), f"cmp-{html.slug(name)}", show_ws=show_ws, pieces=split[name],
+        name: token_units(drawn_units(units[name]), f"cmp-{html.slug(name)}", show_ws=show_ws, pieces=split[name],
                                shared_cuts=shared, cls="tokens cmp", encoding=name, n_vocab=enc.n_vocab,
                                note=encodings.token_note(enc))
         for name, enc in zip(names, _encs)

@@ -1,4 +1,4 @@
-// A "Copy" button (playground/copy_button.py): puts data.text on the clipboard, says so for a moment;
+// A "Copy" button (copy_button.py beside it): puts data.text on the clipboard, says so for a moment;
 // with data.address, the page's address at the moment of the click (the share link).
 // navigator.clipboard needs a secure context (https or localhost); elsewhere a hidden text area and
 // execCommand("copy") do the same.

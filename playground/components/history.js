@@ -1,4 +1,4 @@
-// One navigation, one history entry (playground/history.py).  Streamlit calls history.pushState for a
+// One navigation, one history entry (history.py beside it).  Streamlit calls history.pushState for a
 // page switch and again for every write of the query parameters (the share link); the second kind
 // changes only the query string of the address on screen, so it replaces the entry instead.
 export default function () {

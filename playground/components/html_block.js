@@ -1,4 +1,4 @@
-// A big block of markup built by playground/html.py (playground/html_block.py): token rows, bytes,
+// A big block of markup built by playground/render/ (html_block.py beside it): token rows, bytes,
 // pieces, ids lists, chunk cards, chat tokens.
 //
 // st.html would run every block through DOMPurify and let React replace it whole on each rerun: about
@@ -6,7 +6,7 @@
 // <template>) and merged into what is on screen: the unchanged beginning and end of the block stay as
 // they are (a keystroke usually changes a few tokens), the end's offsets are updated in place, and
 // whatever is taken from the new markup is cleaned against an allowlist first (defence in depth:
-// html.py has already escaped every value).
+// playground/render/ has already escaped every value).
 const TAGS = new Set(["DIV", "SPAN", "B", "I", "EM", "STRONG", "SMALL", "CODE", "SUB", "SUP", "BR", "WBR", "BDI",
   "P", "UL", "OL", "LI", "TABLE", "THEAD", "TBODY", "TR", "TD", "TH", "A", "STYLE", "DETAILS", "SUMMARY"]);
 const ATTRS = new Set(["class", "id", "title", "dir", "lang", "role", "style", "href", "colspan", "rowspan"]);
@@ -20,7 +20,7 @@ function allowed(name, value) {
   return true;
 }
 
-// Drop what html.py never writes: unknown elements (with their content), unsafe attributes and CSS.
+// Drop what playground/render/ never writes: unknown elements (with their content), unsafe attributes and CSS.
 export function clean(root) {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
   const drop = [];

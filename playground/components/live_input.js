@@ -1,4 +1,4 @@
-// The live text box (playground/live_input.py): sends the text to Python a moment after the last
+// The live text box (live_input.py beside it): sends the text to Python a moment after the last
 // keystroke, so tokens follow the typing with no Ctrl+Enter.  Nothing is fetched; no build step.
 //
 // Python sends the text only when *it* changed it (first run of a session, a gallery "open" button),

@@ -1,14 +1,15 @@
 """The shared text box of Tokenize and Compare: tokens update while you type, no Ctrl+Enter.
 
 A small inline custom component (Streamlit 1.67's ``st.components.v2.component``:
-HTML and CSS from playground/render/html.py, JavaScript from playground/components/live_input.js).
+HTML from playground/render/html.py, CSS from playground/render/styles/live_input.css,
+JavaScript from playground/components/live_input.js).
 It needs no npm build and fetches nothing: the browser sends the text
 150 ms after the last keystroke (and at once when the box loses focus).
 Chosen over a PyPI package (streamlit-keyup and the like are v1 iframe
 components, one more dependency and an iframe round trip per keystroke) and
 over ``st.text_area`` (which commits only on Ctrl+Enter or blur).
 
-The text itself stays in ``st.session_state[state.TEXT]`` as before, so every
+The text itself lives in ``st.session_state[state.TEXT]``, so every
 other view, the share link and the gallery's "open" buttons keep working: the
 component reports the typed text into that key, and Python sends the text back
 down only when Python changed it (tagged with a revision number), never the
@@ -21,8 +22,8 @@ from __future__ import annotations
 import streamlit as st
 
 from playground import components, state
-from playground.render import html
 from playground.cache import encodings, render_cache
+from playground.render import css, html
 from playground.render.markdown import md
 
 KEY = "live_text"
@@ -30,7 +31,7 @@ DEBOUNCE_MS = 150
 _SEEN = "_live_text_seen"  # the text the browser is known to hold
 _REV = "_live_text_rev"  # bumped whenever Python sends a text down
 
-_component = components.inline("bpe_live_text", "live_input.js", html=html.LIVE_TEXT_HTML, css=html.LIVE_TEXT_CSS)
+_component = components.inline("bpe_live_text", "live_input.js", html=html.LIVE_TEXT_HTML, css=css.rules("live_input"))
 
 
 def _typed() -> None:

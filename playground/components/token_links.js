@@ -1,7 +1,7 @@
-// Hover and pin for drawn tokens (playground/token_links.py).  No request leaves the page.
+// Hover and pin for drawn tokens (token_links.py beside it).  No request leaves the page.
 //
 // Hovering a unit (<span class="tok" data-ids data-t data-start data-end data-b data-x>) shows its
-// tooltip (composed by tipText, the same text as playground/html.py's unit_tip) at once and lights up (class "hl") its ids in the ids list and, on Compare, the units of
+// tooltip (composed by tipText, the same text as playground/render/tokens.py's unit_tip) at once and lights up (class "hl") its ids in the ids list and, on Compare, the units of
 // the other encodings that cover the same characters.  A click pins it: the tooltip stays, with
 // links to the token's merge tree and vocabulary entry, and tells Python (a "pin" trigger) that this
 // token is the chosen one.  The links are real URLs (?tok=&tenc=, read

@@ -4,12 +4,12 @@ job process class (unpickled first thing in every job).
 
 The fork server also lowers its own CPU priority (niceness JOB_NICE), which every job inherits:
 jobs are the heavy, patient work (training, big encodes, vocabulary scans), and on a machine with
-few cores they took CPU from the server process that answers every other user's clicks
+few cores they would take CPU from the server process that answers every other user's clicks
 (bench/bench_load.py: several users training while others switch pages).
 
 Last, everything loaded is frozen out of the garbage collector's walk (`gc.freeze`, the standard
-library's advice before forking): a job whose collector walked the inherited objects wrote to
-their pages and made the kernel copy them (a 20 kB training: 6,934 page faults, 3,038 frozen).
+library's advice before forking): a job whose collector walks the inherited objects writes to
+their pages and makes the kernel copy them.
 """
 import gc
 import os

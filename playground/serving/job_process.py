@@ -1,8 +1,8 @@
 """The process class of a job (playground.serving.jobs): the fork server's launch, minus "run ``__main__`` again".
 
 Kept apart from playground.serving.jobs, with no Streamlit import, because a job process unpickles this
-class before anything else: were it in playground.serving.jobs, each job would import Streamlit first
-(0.35 s).  The fork server preloads it (playground.serving.job_preload).
+class before anything else: were it in playground.serving.jobs, each job would import Streamlit
+first.  The fork server preloads it (playground.serving.job_preload).
 """
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ class JobPopen(popen_forkserver.Popen):
 
     A new process normally re-imports the parent's main module so that anything pickled from it
     can be found.  Streamlit runs the app script *as* ``__main__`` (a fresh module each run), so
-    every job process ran app.py again -- half a second and the code of a whole page, before
-    the job started (seen with timestamps in the child).  Jobs need nothing from ``__main__``:
+    every job process would run app.py again -- the code of a whole page, before the job
+    starts.  Jobs need nothing from ``__main__``:
     their function and arguments are importable by name (playground.serving.job_tasks, engine).
     """
 

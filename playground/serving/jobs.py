@@ -1,9 +1,9 @@
 """Heavy work in child processes: one user's big job never holds the server's GIL or memory.
 
 Streamlit runs every session's script in a thread of one Python process, so
-a 2 MB training run or a catastrophic regex in one session used to slow every
-other session's clicks (one GIL), and the memory it touched stayed with the
-server.  Here a job above a size threshold runs in a short-lived child
+a 2 MB training run or a catastrophic regex run inline in one session would slow
+every other session's clicks (one GIL), and the memory it touched would stay with
+the server.  Here a job above a size threshold runs in a short-lived child
 process, forked from a `multiprocessing` fork server that has the engine and
 the built-in vocabularies loaded (`playground.serving.job_preload`):
 
@@ -40,8 +40,8 @@ from typing import Any, Callable, Hashable
 import streamlit as st
 
 from playground.cache import memo
-from playground.serving import job_tasks, script_gate
 from playground.render.markdown import md
+from playground.serving import job_tasks, script_gate
 from playground.serving.job_process import JobProcess
 
 APP_ROOT = str(Path(__file__).resolve().parents[2])  # the checkout: `playground` imports from here

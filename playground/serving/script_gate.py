@@ -2,10 +2,9 @@
 
 Every session's script runs in its own thread, and one process's threads share one GIL, which
 switches between them every few milliseconds.  When many users click at the same moment, every
-run then takes as long as all of them together: 16 users opening Compare at once each waited for
-all 16 (bench/bench_load.py: Compare p50 0.59 s at N = 16 against 0.07 s alone).  Taking turns, the
-first runs finish first and the server's event loop, which sends every answer, has fewer threads to
-compete with: p95 over all actions at N = 16 went from 0.26-0.66 s to 0.21-0.25 s (3 runs each).
+run then takes as long as all of them together: 16 users opening Compare at once each wait for all
+16.  Taking turns, the first runs finish first and the server's event loop, which sends every answer,
+has fewer threads to compete with (bench/bench_load.py measures both; the README gives the figures).
 
 A run that waits for something outside this process (a job: training, a big encode, a vocabulary
 scan in a worker process) gives its turn back meanwhile (`released`), so two users training never

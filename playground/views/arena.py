@@ -25,11 +25,11 @@ import streamlit as st
 import engine
 from engine.arena import ArenaEntry
 from playground import state
-from playground.render import html
 from playground.cache import encodings, render_cache
-from playground.widgets.page import header, refuse_message, slug
-from playground.render.markdown import md
 from playground.components.live_input import text_box
+from playground.render import html
+from playground.render.markdown import md
+from playground.widgets.page import header, refuse_message
 
 K_PICK = "arena_pick"
 K_METRIC = "arena_metric"
@@ -246,7 +246,7 @@ def heatmap_json(matrix: engine.LanguageMatrix) -> str:
 
 
 def _heatmap_downloads(matrix: engine.LanguageMatrix) -> None:
-    stem = "arena-languages-" + slug("-".join(matrix.encodings))[:80]
+    stem = "arena-languages-" + html.slug("-".join(matrix.encodings))[:80]
     with st.container(horizontal=True):  # each button as wide as its label (narrow columns cut it to "Download …")
         st.download_button("Download CSV", lambda: heatmap_csv(matrix), file_name=f"{stem}.csv", mime="text/csv",
                            key="arena_lang_csv", icon=":material/download:", on_click="ignore")

@@ -37,10 +37,11 @@ from engine.errors import JsonLimitError
 from engine.json_limits import scan_json
 from engine.chat import FIELDS, FORMAT_OF_ENCODING, FORMATS, ROLES, ChatFormatError, Message, messages_from_json
 from playground import state
-from playground.render import html
 from playground.cache import encodings
-from playground.widgets.page import draw, header
+from playground.render import html
+from playground.render.chat import chat_legend, chat_tokens
 from playground.render.markdown import md
+from playground.widgets.page import draw, header, styles
 
 K_MESSAGES = "chat_messages"  # [{"uid": int, "role", "content", "name", "tool_call_id", "call"}]
 K_NEXT = "chat_next_uid"
@@ -276,7 +277,7 @@ def _on_content(uid: int, number: int) -> None:
 
 # ------------------------------------------------------------------ drawing
 def token_chips(result: engine.chat.ChatTokens, enc: Any) -> list[tuple[str, str, int | None, bool, int]]:
-    """(kind, text, id, special, message) per token, for html.chat_tokens; past `DRAWN_PER_MESSAGE` content
+    """(kind, text, id, special, message) per token, for chat_tokens; past `DRAWN_PER_MESSAGE` content
     tokens of a message, one ("elided", "… n more tokens", None, False, message) chip stands for the rest
     (a 30,000-character prompt is 7,000 chips per model; the counts always cover everything)."""
     out: list[tuple[str, str, int | None, bool, int]] = []
@@ -306,7 +307,7 @@ def token_chips(result: engine.chat.ChatTokens, enc: Any) -> list[tuple[str, str
 # ------------------------------------------------------------------ the page
 def render() -> None:
     header("Chat formats", "what a conversation costs each model: template tokens, content tokens, reply priming.")
-    st.markdown("\n".join(line for line in html.CHAT_STYLE.splitlines() if line.strip()), unsafe_allow_html=True)
+    styles("chat")
     _init()
     counts = st.container()  # the table is drawn here once the editor has been read: first on the page
     _import_export()
@@ -458,7 +459,7 @@ def _drawings(results: dict[str, tuple[Any, engine.ChatTokens | str]]) -> None:
     if not results:
         return
     st.subheader("The tokens, drawn")
-    st.markdown(html.chat_legend(), unsafe_allow_html=True)
+    st.markdown(chat_legend(), unsafe_allow_html=True)
     for name, (enc, r) in results.items():
         label = MODEL_LABELS.get(name, name)
         if isinstance(r, str):
@@ -468,6 +469,6 @@ def _drawings(results: dict[str, tuple[Any, engine.ChatTokens | str]]) -> None:
         st.markdown(f"**{md(label)}** · {html.plural(r.count, 'token')} "
                     f"({r.template_count:,} template, {r.content_count:,} content; "
                     f"{html.plural(r.priming, 'token')} prime the reply)")
-        draw(html.chat_tokens(token_chips(r, enc), f"chat-{html.slug(name)}"), key=f"chat_tokens_{name}")
+        draw(chat_tokens(token_chips(r, enc), f"chat-{html.slug(name)}"), key=f"chat_tokens_{name}")
         if r.note:
             st.caption(md(r.note, 400))

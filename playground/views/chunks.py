@@ -14,11 +14,12 @@ import streamlit as st
 
 import engine
 from playground import state
-from playground.render import html
 from playground.cache import encodings, render_cache
-from playground.widgets.page import draw, header, refuse_message, slug
-from playground.render.markdown import md
 from playground.components.live_input import text_box
+from playground.render import css, html
+from playground.render.chunks import chunk_cards
+from playground.render.markdown import md
+from playground.widgets.page import draw, header, refuse_message
 
 K_ENCODING = "chunk_encoding"
 K_MAX = "chunk_max"
@@ -132,7 +133,7 @@ def _summary(result: engine.Chunking) -> None:
 
 
 def _downloads(result: engine.Chunking, name: str) -> None:
-    stem = f"chunks-{slug(name)}-{result.max_tokens}"
+    stem = f"chunks-{html.slug(name)}-{result.max_tokens}"
     c1, c2, c3 = st.columns(3)
     c1.download_button("Download JSONL", lambda: as_jsonl(result), file_name=f"{stem}.jsonl",
                        mime="application/jsonl", key="chunk_jsonl", icon=":material/download:", on_click="ignore")
@@ -157,4 +158,4 @@ def _cards(result: engine.Chunking) -> None:
         right.caption(f"Chunks {first + 1:,}–{min(first + PAGE_SIZE, len(result.chunks)):,} of {len(result.chunks):,}")
     first = (page - 1) * PAGE_SIZE
     show_ws = bool(st.session_state.get(state.SHOW_WS, True))
-    draw(html.ARENA_STYLE + html.chunk_cards(result.chunks[first:first + PAGE_SIZE], result.max_tokens, show_ws=show_ws), key="chunk_cards")
+    draw(css.style_block("chunks") + chunk_cards(result.chunks[first:first + PAGE_SIZE], result.max_tokens, show_ws=show_ws), key="chunk_cards")

@@ -15,11 +15,12 @@ import streamlit as st
 
 import engine
 from playground import state
-from playground.render import html
 from playground.cache import encodings, render_cache
-from playground.widgets.page import draw, header, refuse_message
-from playground.render.markdown import md
 from playground.components.live_input import text_box
+from playground.render import html
+from playground.render.compare import compare_bars, cut_legend, delta_lines
+from playground.render.markdown import md
+from playground.widgets.page import draw, header, refuse_message
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -50,8 +51,8 @@ def _table(rows: list[dict[str, Any]]) -> pa.Table:
 
 
 def _charts(rows: list[dict[str, Any]]) -> None:
-    """Bars for tokens, bytes/token and chars/token, one per encoding (html.compare_bars: plain HTML)."""
-    draw(html.compare_bars(rows, [("tokens", ",d"), ("bytes/token", ".2f"), ("chars/token", ".2f")]),
+    """Bars for tokens, bytes/token and chars/token, one per encoding (compare_bars: plain HTML)."""
+    draw(compare_bars(rows, [("tokens", ",d"), ("bytes/token", ".2f"), ("chars/token", ".2f")]),
          key="cmp_bars")
 
 
@@ -82,7 +83,7 @@ def render() -> None:
             return
 
     stats = [render_cache.stats(name, text, counts[name]) for name in names]
-    st.markdown(html.delta_lines(engine.delta_sentences(stats)), unsafe_allow_html=True)
+    st.markdown(delta_lines(engine.delta_sentences(stats)), unsafe_allow_html=True)
     view = render_cache.compare_view(tuple(names), tuple(encodings.resolve(n) for n in names), text, policy,
                                      show_ws, MAX_DISAGREEMENTS)
     _rows(names, counts, view)
@@ -101,7 +102,7 @@ def render() -> None:
             if view.n_disagreements > MAX_DISAGREEMENTS:
                 note += f" (first {MAX_DISAGREEMENTS} shown)"
             st.caption(note + ". Cuts are counted between characters as you see them (grapheme clusters); "
-                              "tokens are separated by |, spaces shown as ␣.")
+                              f"tokens are separated by |, spaces shown as {html.SPACE}.")
             st.dataframe(_table(view.disagreement_rows), hide_index=True, key="cmp_disagree",
                          height=min(400, 38 + 35 * len(view.disagreement_rows)))
 
@@ -115,7 +116,7 @@ def _rows(names: list[str], counts: dict[str, int], view: render_cache.CompareVi
     c3.metric("Agreement", f"{view.agreement:.0%}",
               help="Shared cuts as a share of all places where any encoding cuts (drawn part of the text).")
     layout = c4.segmented_control("Layout", LAYOUTS, key="cmp_layout", persist_state="session", default=LAYOUTS[0], required=True)
-    st.markdown(html.cut_legend(view.n_shared, view.n_differing), unsafe_allow_html=True)
+    st.markdown(cut_legend(view.n_shared, view.n_differing), unsafe_allow_html=True)
     if layout == "Stacked":
         for name in names:
             _row(name, counts[name], view.markups[name])

@@ -13,13 +13,14 @@ import streamlit as st
 
 import engine
 from playground import state
-from playground.widgets import pickers
-from playground.render import html
 from playground.cache import encodings
-from playground.widgets.page import header
+from playground.components.live_input import text_box
+from playground.render import html
+from playground.render.gallery import gallery_chips, gallery_name
 from playground.render.markdown import md
 from playground.views.gallery_demos import DEMOS, Demo, languages
-from playground.components.live_input import text_box
+from playground.widgets import pickers
+from playground.widgets.page import header, styles
 
 BASE_ENCODINGS = ("gpt2", "cl100k_base", "o200k_base")
 BUDGET_LIMIT = 1_000_000  # characters counted for the budget
@@ -39,7 +40,7 @@ ALL = -1  # "all examples" in the pick list
 
 def render() -> None:
     st.session_state[state.TEXT] = st.session_state.get(state.TEXT, state.DEFAULT_TEXT)  # keep across pages
-    st.markdown(html.GALLERY_STYLE, unsafe_allow_html=True)
+    styles("gallery")
     header("Why counts differ", "the same text costs different token counts: live demos, and your own text's token tax.")
     st.caption("Every number on this page is measured now by this app's engine: nothing is quoted from elsewhere. "
                "The demos always compare gpt2, cl100k_base and o200k_base (their explanations are about these three), "
@@ -121,7 +122,7 @@ def _finding(demo: Demo, tokens: dict[str, list[list[engine.Token]]], names: lis
 
 def _shown(text: str, limit: int = 60) -> str:
     """A one-line preview with visible whitespace, for tables."""
-    visible = text.replace(" ", html.SPACE).replace("\t", "→").replace("\n", "↵")
+    visible = text.replace(" ", html.SPACE).replace("\t", html.TAB).replace("\n", html.NEWLINE)
     return visible if len(visible) <= limit else visible[: limit - 1] + "…"
 
 
@@ -185,7 +186,8 @@ def _provenance() -> None:
 
 def _look_closer(demo: Demo, tokens: dict[str, list], names: list[str]) -> None:
     st.markdown("##### Look closer")
-    st.caption(f"One chip per token, coloured by its id (small number). {html.SPACE} is a space, → a tab, ↵ a newline; "
+    st.caption(f"One chip per token, coloured by its id (small number). {html.SPACE} is a space, {html.TAB} a tab, "
+               f"{html.NEWLINE} a newline; "
                "a gap marks the start of a new pre-tokenizer piece; ‹hex› is part of a character.")
     options = list(range(len(demo.samples))) + [ALL]
     focus = next((i for i, s in enumerate(demo.samples) if s.label == demo.focus), 0)
@@ -196,9 +198,9 @@ def _look_closer(demo: Demo, tokens: dict[str, list], names: list[str]) -> None:
         st.caption(demo.samples[pick].note)
     for n in names:
         total = sum(len(tokens[n][i]) for i in indices)
-        st.markdown(html.gallery_name(n, total), unsafe_allow_html=True)
+        st.markdown(gallery_name(n, total), unsafe_allow_html=True)
         for i in indices:
-            chips = html.gallery_chips(_chip_data(tokens[n][i]), show_ids=demo.show_ids or pick != ALL,
+            chips = gallery_chips(_chip_data(tokens[n][i]), show_ids=demo.show_ids or pick != ALL,
                                        example=demo.samples[i].label, encoding=n)
             st.markdown(chips, unsafe_allow_html=True)
     text = "\n".join(demo.texts) if pick == ALL else demo.samples[pick].text
@@ -279,10 +281,10 @@ def _special_demo(demo: Demo, names: list[str]) -> None:
         st.code(errors[first], language=None)
     st.markdown("##### Look closer")
     for n in names:
-        st.markdown(html.gallery_name(n), unsafe_allow_html=True)
+        st.markdown(gallery_name(n), unsafe_allow_html=True)
         for policy in ("text", "special"):
             toks = chips[(n, policy, text)]
-            st.markdown(html.gallery_chips(_chip_data(toks), example=f"{text} ({policy})", encoding=n),
+            st.markdown(gallery_chips(_chip_data(toks), example=f"{text} ({policy})", encoding=n),
                         unsafe_allow_html=True)
     _open_buttons(text, names, demo.key, policy="special")
 

@@ -16,11 +16,12 @@ import streamlit as st
 import engine
 from engine.families import explain
 from playground import state
-from playground.widgets import pickers
-from playground.render import html
 from playground.cache import encodings, render_cache
-from playground.widgets.page import header
+from playground.render import html
 from playground.render.markdown import md
+from playground.render.tree import bpe_parts
+from playground.widgets import pickers
+from playground.widgets.page import header, styles
 
 ENC_KEY = "steps_enc"
 SOURCE_KEY = pickers.STEPS_SOURCE  # set by other views through pickers.open_steps
@@ -69,7 +70,7 @@ def _choose_piece(name: str, enc: engine.Encoding) -> str | None:
         st.session_state[PIECE_KEY] = max(pieces, key=lambda p: len(p.encode("utf-8")))
     return st.selectbox(
         f"Pieces of the current text ({len(pieces):,} distinct; the longest is preselected)", pieces,
-        key=PIECE_KEY, persist_state="session", format_func=lambda p: f"{engine.readable(p.encode('utf-8'), space='␣')}   ({html.plural(len(p.encode('utf-8')), 'byte')})",
+        key=PIECE_KEY, persist_state="session", format_func=lambda p: f"{engine.readable(p.encode('utf-8'), space=html.SPACE)}   ({html.plural(len(p.encode('utf-8')), 'byte')})",
         help="The encoding's split pattern cut the text into these pieces; BPE never merges across them.")
 
 
@@ -104,7 +105,7 @@ def _draw_step(enc: engine.Encoding, note: engine.FamilyNote, trace: engine.BpeT
     ids, id_labels = _id_labels(enc, window)
     candidates = explain.pair_candidates(enc, window)
     if step is not None:
-        show = lambda b: engine.readable(b, space="␣").replace("`", "ˋ")  # noqa: E731 (inside `code`)
+        show = lambda b: engine.readable(b, space=html.SPACE).replace("`", "ˋ")  # noqa: E731 (inside `code`)
         cand = candidates[step.position - first] if 0 <= step.position - first < len(candidates) else None
         why = {"rank": "the lowest rank of all neighbouring pairs",
                "score": "the highest score of all neighbouring pairs",
@@ -117,7 +118,7 @@ def _draw_step(enc: engine.Encoding, note: engine.FamilyNote, trace: engine.BpeT
             f"→ `{show(step.merged)}` ({value}{why}{made})")
     else:
         st.markdown(f"**Done after {html.plural(n, 'merge')}:** no two neighbouring parts join into a token any more.")
-    st.markdown(html.bpe_parts(window, ids, merge_at=step.position if step else None,
+    st.markdown(bpe_parts(window, ids, merge_at=step.position if step else None,
                                pair_ranks=[None if c is None else c.priority for c in candidates], first=first,
                                total=len(parts), pair_labels=[None if c is None else c.shown for c in candidates],
                                id_labels=id_labels), unsafe_allow_html=True)
@@ -153,7 +154,7 @@ def _check(name: str, enc: engine.Encoding, note: engine.FamilyNote, piece: str,
 
 def _table(trace: engine.BpeTrace, k: int, family: str) -> None:
     steps = trace.steps[:TABLE_ROWS]
-    show = lambda b: engine.readable(b, space="␣")  # noqa: E731
+    show = lambda b: engine.readable(b, space=html.SPACE)  # noqa: E731
     df = pd.DataFrame({
         "step": [s.index + 1 for s in steps],
         "next": ["▶" if s.index == k else "" for s in steps],
@@ -170,7 +171,7 @@ def _table(trace: engine.BpeTrace, k: int, family: str) -> None:
 
 def render() -> None:
     header("BPE steps", "replay the merge loop on one piece of your text, one merge at a time.")
-    st.markdown(html.TREE_STYLE, unsafe_allow_html=True)
+    styles("tree")
     name, enc = pickers.encoding_select(ENC_KEY)
     note = encodings.family_note(name, enc)
     st.markdown(f"**{md(note.title)}**: {md(note.merges)}")

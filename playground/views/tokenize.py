@@ -15,13 +15,14 @@ import streamlit as st
 
 import engine
 from playground import state
-from playground.widgets import pickers
-from playground.render import html
 from playground.cache import encodings, render_cache
 from playground.components.copy_button import copy_button
-from playground.widgets.page import draw, family_stages, header, refuse_message, slug
 from playground.components.live_input import text_box
+from playground.render import html
 from playground.render.markdown import md
+from playground.render.tokens import family_legend, isolate_rtl, pre_pieces, token_bytes
+from playground.widgets import pickers
+from playground.widgets.page import draw, family_stages, header, refuse_message
 
 PANES = ["Tokens", "Bytes", "Pieces", "Table"]
 MAX_IDS_SHOWN = 20_000      # ids in the copyable list
@@ -103,7 +104,7 @@ def _tokens_pane(view: render_cache.TokenView) -> None:
 
 
 def _bytes_pane(name: str, tokens) -> None:
-    draw(html.token_bytes(tokens, f"bytes-{slug(name)}"), key="tok_bytes_block")
+    draw(token_bytes(tokens, f"bytes-{html.slug(name)}"), key="tok_bytes_block")
     invalid = sum(not t.is_valid_utf8 for t in tokens)
     st.caption("Each box is one token's bytes in hex. "
                + (f"{html.plural(invalid, 'token')} {'are' if invalid != 1 else 'is'} not valid UTF-8 on its own "
@@ -126,7 +127,7 @@ def _pieces_pane(names: list[str], text: str, policy: str, show_ws: bool) -> Non
         for tok in tokens:
             per_piece[tok.piece_index] += 1
         st.markdown(f"**{md(name)}** · {html.plural(len(pieces), 'piece')} → {html.plural(len(tokens), 'token')}")
-        draw(html.pre_pieces(pieces, per_piece, f"pieces-{slug(name)}", show_ws=show_ws), key=f"tok_pieces_{name}")
+        draw(pre_pieces(pieces, per_piece, f"pieces-{html.slug(name)}", show_ws=show_ws), key=f"tok_pieces_{name}")
         with st.expander(f"How {md(name)} splits and merges"):
             family_stages(encodings.family_note(name, enc))
 
@@ -154,10 +155,10 @@ def _table_pane(name: str, tokens, pieces) -> None:
     frame = pd.DataFrame(rows)
     st.dataframe(frame, hide_index=True, height=420, key="tok_table")
     c1, c2, _ = st.columns([1, 1, 4])
-    c1.download_button("Download CSV", frame.to_csv(index=False), file_name=f"tokens-{slug(name)}.csv",
+    c1.download_button("Download CSV", frame.to_csv(index=False), file_name=f"tokens-{html.slug(name)}.csv",
                        mime="text/csv", key="tok_csv", icon=":material/download:")
     c2.download_button("Download JSON", json.dumps({"encoding": name, "tokens": rows}, ensure_ascii=False, indent=1),
-                       file_name=f"tokens-{slug(name)}.json", mime="application/json", key="tok_json",
+                       file_name=f"tokens-{html.slug(name)}.json", mime="application/json", key="tok_json",
                        icon=":material/download:")
 
 
@@ -198,7 +199,7 @@ def _merge_tree_link(name: str, tokens) -> None:
     options = list(first_seen)
     c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
     picked = c1.selectbox("Explain a token", options, key=PICK_KEY, on_change=_on_pick, args=(name,),
-                          format_func=lambda t: f"{html.isolate_rtl(html.visible(first_seen[t].text))} · id {t}",
+                          format_func=lambda t: f"{isolate_rtl(html.visible(first_seen[t].text))} · id {t}",
                           help="The tokens of this text, in order of first appearance; clicking a token in "
                                "the drawing picks it here. The merge tree shows how BPE built the token "
                                "from single bytes.")
@@ -240,7 +241,7 @@ def _inspect(names: list[str], text: str) -> None:
     pane = st.segmented_control("Show", PANES, key="tok_pane", persist_state="session", default="Tokens", required=True) or "Tokens"
     if pane == "Tokens":
         _tokens_pane(view)
-        legend = html.family_legend(encodings.family_note(name, enc).family)
+        legend = family_legend(encodings.family_note(name, enc).family)
         if legend:
             st.markdown(legend, unsafe_allow_html=True)
     elif pane == "Bytes":

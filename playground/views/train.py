@@ -20,18 +20,17 @@ import engine
 from engine import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR, check_special_tokens, compile_pattern, render_token
 from engine.tokenizer_files import MAX_FILE_BYTES, MODEL_KINDS
 from playground import state
-from playground.widgets import pickers
-from playground.render import html
 from playground.cache import uploads
-from playground.serving import jobs
-from playground.widgets.page import header
+from playground.render import html
 from playground.render.markdown import md
+from playground.serving import jobs
+from playground.widgets import pickers
+from playground.widgets.page import header
 
 MAX_TEXT_BYTES = 2_000_000  # training text cap, box and upload alike
 MAX_PATTERN_CHARS = 2_000  # custom split pattern
 MAX_SPECIALS_CHARS = 2_000  # the special-tokens box
 TRAIN_TIMEOUT = 180.0  # seconds a training job may run
-MAX_TOKENIZER_BYTES = MAX_FILE_BYTES  # tokenizer file upload cap (engine.tokenizer_files checks it)
 # The same cap for the uploader (which refuses a bigger file in the browser, before sending it) and for
 # the server (.streamlit/config.toml's server.maxUploadSize, which must equal this: a test compares them).
 # Streamlit counts both in MiB, so a file of 24.0-25.1 MB reaches the engine, which names its limit.
@@ -149,8 +148,8 @@ def merges_frame(enc: engine.Encoding) -> pd.DataFrame:
     } for m in enc.training.merges])
 
 
-# The compression curve as a Vega-Lite spec: built with Altair, every rerun of this page after a
-# training validated the chart against the Vega-Lite schema (75 ms of the server's time, py-spy).
+# The compression curve as a Vega-Lite spec written out: built with Altair, every rerun of this page
+# after a training would validate the chart against the Vega-Lite schema on the server.
 CURVE_SPEC = {
     "mark": {"type": "line"},
     "encoding": {

@@ -20,12 +20,13 @@ import streamlit as st
 import engine
 from engine.families import explain
 from playground import state
-from playground.widgets import pickers
-from playground.render import html
 from playground.cache import encodings, render_cache
+from playground.render import html
+from playground.render.markdown import md
+from playground.render.tree import merge_tree_dot
+from playground.widgets import pickers
 from playground.widgets.page import header, token_text
 from playground.widgets.pickers import chip_label, encoding_select, text_tokens, token_label, token_problem
-from playground.render.markdown import md
 
 ENC_KEY = "tree_enc"
 MODE_KEY = "tree_pick_mode"
@@ -156,7 +157,7 @@ def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: st
                                help="Long tokens have many leaves; left to right gives each leaf its own line.")
     # small trees at their natural size (stretched, five boxes would fill the page); wide ones fit the width
     width = "stretch" if bottom_row > NATURAL_SIZE and not left_right else "content"
-    st.graphviz_chart(html.merge_tree_dot(tree, max_depth=max_depth, left_right=left_right), width=width)
+    st.graphviz_chart(merge_tree_dot(tree, max_depth=max_depth, left_right=left_right), width=width)
     return tree
 
 
@@ -268,7 +269,7 @@ def render() -> None:
     c4.metric("merges", tree.n_merges, help="Inner boxes: always bytes − 1, whatever the shape.")
     _permuted_note(tree, name, note.family)
     _family_leaf_note(enc, token_id, tree, note.family)
-    st.caption("Boxes show bytes readably: ␣ is a space (SentencePiece's ▁, tokenizer.json's Ġ), <e6 97> are "
+    st.caption(f"Boxes show bytes readably: {html.SPACE} is a space (SentencePiece's ▁, tokenizer.json's Ġ), <e6 97> are "
                "bytes that are not a whole UTF-8 character on their own. Colours follow the id, as on the Tokenize page.")
     _links(name, data)
     _other_encodings(name, data)

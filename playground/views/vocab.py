@@ -17,10 +17,11 @@ import streamlit as st
 
 import engine
 from playground import state
-from playground.widgets import pickers
 from playground.cache import encodings
-from playground.widgets.page import header, token_text
+from playground.render import html
 from playground.render.markdown import md
+from playground.widgets import pickers
+from playground.widgets.page import header, token_text
 
 ENC_KEY = "vocab_enc"
 PANE_KEY = pickers.VOCAB_PANE  # other views open the token pane through pickers.open_vocab_token
@@ -44,10 +45,10 @@ FAMILY = 40  # family members offered as chips
 
 COLUMNS = {
     "id": st.column_config.NumberColumn("id", format="%d"),
-    "token": st.column_config.TextColumn("token", width="medium", help="␣ is a space; bytes that are not valid "
+    "token": st.column_config.TextColumn("token", width="medium", help=f"{html.SPACE} is a space; bytes that are not valid "
                                          "UTF-8 alone show as <hex>, newline and tab as \\n \\t"),
     "length": st.column_config.NumberColumn("length", width="small", help="bytes"),
-    "leading space": st.column_config.CheckboxColumn("leading ␣", width="small", help="a space, then something else"),
+    "leading space": st.column_config.CheckboxColumn(f"leading {html.SPACE}", width="small", help="a space, then something else"),
     "valid UTF-8": st.column_config.CheckboxColumn("valid UTF-8", width="small"),
     "glitch": st.column_config.CheckboxColumn("glitch", width="small", help="known under-trained GPT-2 token"),
     "bytes": st.column_config.TextColumn("bytes (hex)", width="large"),
@@ -213,7 +214,7 @@ def render() -> None:
     glitch = engine.glitch_tokens(enc)
     family = encodings.family_note(name, enc)
     if family.family in ("sentencepiece", "tokenizer.json"):
-        st.caption(f"{family.title}: tokens are shown as the bytes they stand for (␣ for SentencePiece's ▁ and "
+        st.caption(f"{family.title}: tokens are shown as the bytes they stand for ({html.SPACE} for SentencePiece's ▁ and "
                    "tokenizer.json's Ġ); open one token to see how the file spells it."
                    + (" Byte-fallback pieces <0x00>…<0xFF> are not listed: each is one byte." if
                       family.family == "sentencepiece" else ""))

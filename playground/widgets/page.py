@@ -1,35 +1,32 @@
 """Drawing shared by the views: the page header and styles, big HTML blocks, messages, ids for HTML.
 
-Every page opens with `header`: the page's CSS (from playground/render/html.py, once
+Every page opens with `header`: the page's CSS (playground/render/styles/, once
 per page), a compact title with one line on what the page shows, and the
-token hover/pin listeners (playground/components/token_links.py).
+token hover/pin listeners (playground/components/token_links.py, mounted by widgets/pickers.py).
 """
 from __future__ import annotations
 
 import streamlit as st
 
 import engine
-from playground.render import html
-from playground.components import html_block, token_links
+from playground.components import html_block
+from playground.render import css, html
 from playground.render.markdown import md
+from playground.widgets import pickers
 
 TOOL = "BPE playground"
 
 
-def styles() -> None:
-    # no blank line may reach markdown: it would end the HTML block and show the rest of the CSS as text
-    # one <style> block: a line holding "</style><style>" ends markdown's HTML block and the next rule became text
-    body = "".join(block.replace("<style>", "").replace("</style>", "\n")
-                   for block in (html.STYLE, html.HUE_STYLE, html.TC_STYLE, html.FAMILY_STYLE))
-    css = "<style>\n" + "\n".join(line for line in body.splitlines() if line.strip()) + "\n</style>"
-    st.markdown(css, unsafe_allow_html=True)
+def styles(*names: str) -> None:
+    """The CSS of playground/render/styles/<name>.css for each of `names`, as one <style> block."""
+    st.markdown(css.style_block(*names), unsafe_allow_html=True)
 
 
 def header(title: str, tagline: str) -> None:
     """Styles, the compact header (no emoji: titles look alike on every page), the token listeners."""
-    styles()
+    styles("base", "hues", "tokens", "families")
     st.markdown(html.page_header(title, f"{TOOL} · {tagline}"), unsafe_allow_html=True)
-    token_links.mount()
+    pickers.mount_token_links()
 
 
 def draw(markup: str, *, key: str) -> None:
@@ -38,7 +35,7 @@ def draw(markup: str, *, key: str) -> None:
     Not st.markdown: its markdown parser took seconds for a 10,000-character
     text in chromium.  Not st.html: DOMPurify and a full React redraw on every
     rerun.  playground.components.html_block merges the new markup into what is shown.
-    Every value is escaped by html.py either way.
+    Every value is escaped by playground/render/ either way.
     """
     html_block.block(markup, key=key)
 
@@ -58,9 +55,6 @@ def refuse_message(error: ValueError, name: str) -> None:
 def token_text(data: bytes) -> None:
     """A token's bytes as readable text (space as ␣, a piece of a character as ‹hex›), big."""
     st.markdown(html.token_chip(engine.readable(data, space=html.SPACE)), unsafe_allow_html=True)
-
-
-slug = html.slug  # an HTML id fragment for an encoding name
 
 
 def family_stages(note: engine.FamilyNote) -> None:

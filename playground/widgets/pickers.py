@@ -14,15 +14,18 @@ from streamlit.errors import StreamlitAPIException
 import engine
 from engine.families.catalog import entry, group_by_maker
 from playground import state
-from playground.render import html
 from playground.cache import encodings, render_cache
+from playground.components import token_links
+from playground.render import html
 from playground.render.markdown import md
+from playground.render.tokens import isolate_rtl
 
 # keys another view sets before switching to these views (read by steps_view / vocab_view)
 STEPS_SOURCE = "steps_source"
 STEPS_TYPED = "steps_typed"
 STEPS_STEP = "steps_k"
 VOCAB_PANE = "vocab_pane"
+_PENDING = "_token_links_open"  # the page to switch to after a pinned token's link was clicked
 
 
 def go(page: str) -> None:
@@ -52,6 +55,35 @@ def open_vocab_token() -> None:
 def set_token(enc_name: str, token_id: int | None) -> None:
     st.session_state[state.TOKEN_ENC] = enc_name
     st.session_state[state.TOKEN_ID] = token_id
+
+
+def _open_linked(page: str, enc_name: str, token_id: int) -> None:
+    set_token(enc_name, token_id)
+    if page == "vocab":
+        open_vocab_token()
+    st.session_state[_PENDING] = page
+
+
+def _opened() -> None:
+    token_links.opened(st.session_state, _open_linked)
+
+
+def _choose(enc_name: str, token_id: int) -> None:
+    if enc_name in state.known_encodings():
+        set_token(enc_name, token_id)
+
+
+def _pinned() -> None:
+    token_links.pinned(st.session_state, _choose)
+
+
+def mount_token_links() -> None:
+    """The drawn tokens' hover/pin listeners on this page (components/token_links), and the page a
+    pinned token's link asked for last run: the link picks its token, then `go` follows it."""
+    page = st.session_state.pop(_PENDING, None)
+    if page:
+        go(page)
+    token_links.mount(on_open=_opened, on_pin=_pinned)
 
 
 def _on_encoding_change(key: str) -> None:
@@ -111,7 +143,7 @@ def token_label(enc: engine.Encoding, token_id: int) -> str:
         data = enc.decode_single_token_bytes(token_id)
     except engine.UnknownTokenError:
         return f"? · {token_id}"
-    return f"{html.isolate_rtl(engine.readable(data, space='␣'))} · {token_id}"
+    return f"{isolate_rtl(engine.readable(data, space=html.SPACE))} · {token_id}"
 
 
 def chip_label(enc: engine.Encoding, token_id: int) -> str:

@@ -15,8 +15,8 @@ import streamlit as st
 import engine
 from engine.families.catalog import entry, group_by_maker
 from playground import state
-from playground.render import html
 from playground.components import history
+from playground.render import html
 from playground.render.markdown import md
 
 SEARCH_KEY = "picker_search"
@@ -109,5 +109,5 @@ def render() -> None:
             key=state.SPECIAL,
             help="tiktoken's encode() refuses special-token text unless you allow it.",
         )
-        st.toggle("Show whitespace", key=state.SHOW_WS, help=f"Draw {html.SPACE} for a space, → for a tab, ↵ for a newline.")
+        st.toggle("Show whitespace", key=state.SHOW_WS, help=f"Draw {html.SPACE} for a space, {html.TAB} for a tab, {html.NEWLINE} for a newline.")
         history.mount()  # Back: one press per view (playground/components/history.py)

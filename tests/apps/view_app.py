@@ -20,8 +20,8 @@ if ROOT not in sys.path:
 import streamlit as st  # noqa: E402
 
 from playground import state  # noqa: E402
+from playground.serving import errors  # noqa: E402
 from playground.widgets import sidebar  # noqa: E402
-from playground.serving import errors
 
 state.init_state()
 sidebar.render()
