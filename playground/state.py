@@ -118,7 +118,7 @@ LINK_VALUES: dict[str, LinkValue] = {
     "tok_decode": LinkValue("Decode ids", str),
     "cmp_layout": LinkValue("Layout", str, options="views.compare:LAYOUTS"),
     "gallery_section": LinkValue("Show", str, options="views.gallery:SECTIONS"),
-    "gallery_demo": LinkValue("Demo", str, options="views.gallery_demos:DEMOS"),
+    "gallery_demo": LinkValue("Demo", str, options="views.gallery.demos:DEMOS"),
     "gallery_context_preset": LinkValue("Context presets", str, options="views.gallery:CONTEXT_PRESETS"),
     "gallery_context": LinkValue("Context window (tokens)", int, 1, 100_000_000),
     "gallery_price": LinkValue("Price per 1 million tokens", float, 0.0, 1_000_000.0),

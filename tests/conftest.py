@@ -41,7 +41,7 @@ def blocks(at) -> list[str]:
 
 
 def run_view(view: str, *, timeout: float = 90, query: dict[str, str] | None = None, **session):
-    """Run one view (a module of playground/) in tests/apps/view_app.py with `session` preset and the
+    """Run one view (a module of playground/, as "views.<page>") in tests/apps/view_app.py with `session` preset and the
     link's `query` parameters; no exception."""
     from streamlit.testing.v1 import AppTest
 

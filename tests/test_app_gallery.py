@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 from conftest import plain, run_view
 
 import engine
-from playground.views.gallery_demos import DEMOS, languages
+from playground.views.gallery.demos import DEMOS, languages
 
 NAMES = ["gpt2", "cl100k_base", "o200k_base"]
 

@@ -30,7 +30,7 @@ def header(title: str, tagline: str) -> None:
 
 
 def draw(markup: str, *, key: str) -> None:
-    """Show a big block built by playground.render.html (thousands of spans) under `key` (unique on the page).
+    """Show a big block built by playground/render/ (thousands of spans) under `key` (unique on the page).
 
     Not st.markdown: its markdown parser took seconds for a 10,000-character
     text in chromium.  Not st.html: DOMPurify and a full React redraw on every

@@ -2,7 +2,7 @@
 
 Every number is measured by the engine on this run (through the cached
 wrappers in playground/cache/encodings.py); the demos' texts live in
-playground/views/gallery_demos.py.  Two panes behind a segmented control:
+playground/views/gallery/demos.py.  Two panes behind a segmented control:
 the gallery (one demo at a time, picked with pills) and "your text".
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from playground.components.live_input import text_box
 from playground.render import html
 from playground.render.gallery import gallery_chips, gallery_name
 from playground.render.markdown import md
-from playground.views.gallery_demos import DEMOS, Demo, languages
+from playground.views.gallery.demos import DEMOS, Demo, languages
 from playground.widgets import pickers
 from playground.widgets.page import header, styles
 

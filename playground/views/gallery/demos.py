@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-LANGUAGES_FILE = Path(__file__).resolve().parents[2] / "engine" / "data" / "languages.json"
+LANGUAGES_FILE = Path(__file__).resolve().parents[3] / "engine" / "data" / "languages.json"
 
 
 @dataclass(frozen=True)
