@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import streamlit as st
 
-from playground import encodings, errors, html, script_gate, share_link, sidebar, state
+from playground import state
 from playground.pages import sections
+from playground.render import html
+from playground.serving import errors, script_gate, warmup
+from playground.widgets import share_link, sidebar
 
-with script_gate.turn():  # at most two runs at once, the rest in turn (playground/script_gate.py)
+with script_gate.turn():  # at most two runs at once, the rest in turn (playground/serving/script_gate.py)
     st.set_page_config(page_title="BPE playground", page_icon=html.favicon(), layout="wide")
     state.init_state()
     page = st.navigation(sections())
     sidebar.render()
     errors.run_page(page)
-    encodings.warm_builtins()  # once per server, after its first page: the defaults load in the background
+    warmup.warm_builtins()  # once per server, after its first page: the defaults load in the background
     share_link.render(page.url_path)  # the address bar's link, and the sidebar's "Copy share link"

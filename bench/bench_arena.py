@@ -87,7 +87,7 @@ sys.path.insert(0, {root!r})
 from streamlit.testing.v1 import AppTest
 from bench.bench_arena import NAMES, corpus
 at = AppTest.from_file({app!r}, default_timeout=300)
-at.session_state["_view"] = "arena_view"
+at.session_state["_view"] = "views.arena"
 at.session_state["arena_pick"] = NAMES
 at.session_state["text"] = corpus({n}, 0)
 out = {{}}

@@ -2,9 +2,9 @@
 
     .venv/bin/python bench/bench_hostile_regex.py [--seconds 12] [--limit 10]
 
-The server runs every session's script in a thread of one process, and `playground.script_gate`
+The server runs every session's script in a thread of one process, and `playground.serving.script_gate`
 hands out MAX_RUNNING turns.  This bench does the same in one process, with the real gate and the
-real cached wrappers of `playground.encodings` / `playground.render_cache`:
+real cached wrappers of `playground.cache.encodings` / `playground.cache.render_cache`:
 
 * one *other* session reruns Tokenize's drawing (`render_cache.token_view`, gpt2 + cl100k_base) on
   a fresh 3,000-character text each time, inside a turn, and records each rerun's wall time;
@@ -37,7 +37,8 @@ sys.path.insert(0, str(ROOT))
 import engine  # noqa: E402
 import engine.tokenizer.patterns  # noqa: E402
 from engine.formats.gpt2_bytes import BYTE_TO_CHAR  # noqa: E402
-from playground import encodings, render_cache, script_gate  # noqa: E402
+from playground.cache import encodings, render_cache  # noqa: E402
+from playground.serving import script_gate  # noqa: E402
 
 HOSTILE = "(a|aa)+$"
 

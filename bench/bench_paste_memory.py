@@ -1,13 +1,13 @@
 """The server's memory over a dozen 2 MB pastes (issue 21.15: 0.66 -> 1.41 GB over 12 pastes).
 
-    .venv/bin/python bench/bench_paste_memory.py [--pastes 12] [--chars 1990000] [--views tokenize_view compare_view]
+    .venv/bin/python bench/bench_paste_memory.py [--pastes 12] [--chars 1990000] [--views views.tokenize views.compare]
 
 One process plays the server: Streamlit's AppTest runs the app's frame (tests/apps/view_app.py) for
 one session that pastes a *different* text of `--chars` characters each time and opens each of
 `--views` on it (the default encodings: gpt2, cl100k_base, o200k_base).  After each paste it prints
 this process's resident memory (VmRSS; the job processes that encode long texts are not counted,
 they exit or are reused) and what the per-text caches hold: entries and estimated bytes of
-`playground.memo` stores and of the jobs' result cache.
+`playground.cache.memo` stores and of the jobs' result cache.
 
 Not a test: numbers depend on the machine.  Goal: memory levels off after a few pastes instead of
 growing with every one.
@@ -48,7 +48,8 @@ def paste(i: int, n: int) -> str:
 
 
 def cache_report() -> str:
-    from playground import encodings, jobs, memo, render_cache
+    from playground.cache import encodings, memo, render_cache
+    from playground.serving import jobs
 
     stores = [getattr(m, "memo", None) for m in (
         render_cache._ids, render_cache._tokens, render_cache._pieces, render_cache._drawn,
@@ -65,7 +66,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pastes", type=int, default=12)
     parser.add_argument("--chars", type=int, default=1_990_000)
-    parser.add_argument("--views", nargs="+", default=["tokenize_view", "compare_view"])
+    parser.add_argument("--views", nargs="+", default=["views.tokenize", "views.compare"])
     args = parser.parse_args()
 
     from streamlit.testing.v1 import AppTest

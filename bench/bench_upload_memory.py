@@ -10,7 +10,7 @@ close.  Prints the Streamlit process's RSS (MB; job processes are separate and s
 before the first session, the peak while sampling every 0.2 s, and `--after` seconds after
 every session closed; and how many uploads the server-wide budget refused (its message).
 
-Issue 21.15 observed, before playground/uploads.py: 20 sessions x 3 o200k-size uploads took a
+Issue 21.15 observed, before playground/uploads.py (now playground/cache/uploads.py): 20 sessions x 3 o200k-size uploads took a
 fresh server from 54 MB to 2.5 GB, still 2.5 GB 140 s after every session closed.
 Not a test: numbers depend on the machine and on what else runs.
 """
@@ -108,7 +108,7 @@ def main() -> None:
         path.write_bytes(gzip.decompress((DATA_DIR / name).read_bytes()))
         files.append(path)
 
-    legacy = not (args.app / "playground" / "uploads.py").exists()
+    legacy = not any((args.app / "playground" / sub / "uploads.py").exists() for sub in ("", "cache"))
     with served(args.app, prefix="bench_upload_") as server, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         warm = browser.new_context(viewport=VIEWPORT, base_url=server.url)

@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
 from engine.explain import vocab  # noqa: E402
-from playground import html  # noqa: E402
+from playground.render.tree import bpe_parts, merge_tree_dot  # noqa: E402
 
 
 def timed(label: str, fn, repeat: int = 5) -> object:
@@ -45,10 +45,10 @@ def main() -> None:
 
     long_id = max(enc.mergeable_ranks.items(), key=lambda kv: (len(kv[0]), -kv[1]))[1]
     tree = timed(f"merge tree of the longest token (id {long_id}, 128 bytes)", lambda: enc.merge_tree(long_id))
-    timed("  + DOT for it, all 255 nodes", lambda: html.merge_tree_dot(tree))
-    timed("  + DOT folded to the default 63 boxes", lambda: html.merge_tree_dot(tree, max_depth=5, left_right=True))
+    timed("  + DOT for it, all 255 nodes", lambda: merge_tree_dot(tree))
+    timed("  + DOT folded to the default 63 boxes", lambda: merge_tree_dot(tree, max_depth=5, left_right=True))
     word = enc.encode_single_token(" unbelievable")
-    timed("merge tree + DOT of ' unbelievable'", lambda: html.merge_tree_dot(enc.merge_tree(word)))
+    timed("merge tree + DOT of ' unbelievable'", lambda: merge_tree_dot(enc.merge_tree(word)))
 
     for piece in ("a" * 5000, "a" * 100_000):
         trace = timed(f"bpe_trace of {len(piece):,} x 'a'", lambda: enc.bpe_trace(piece), repeat=3)
@@ -56,7 +56,7 @@ def main() -> None:
         timed(f"  replay: parts_at(k) for k = 0, n/2, n ({n:,} steps)",
               lambda: [trace.parts_at(k) for k in (0, n // 2, n)], repeat=3)
         timed("  one slider move: parts_at(n/2) + boxes HTML (160 drawn)",
-              lambda: html.bpe_parts(trace.parts_at(n // 2)[:160], [None] * 160), repeat=3)
+              lambda: bpe_parts(trace.parts_at(n // 2)[:160], [None] * 160), repeat=3)
 
     infos = once("vocabulary table, cold (token_infos: 200k rows)", lambda: vocab.token_infos(enc))
     print(f"{'':<58} {len(infos):,} tokens")

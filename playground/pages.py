@@ -11,17 +11,17 @@ import importlib
 
 import streamlit as st
 
-_VIEWS = {  # name: (module, title, icon, url path) -- Material icons, one style for every page
-    "tokenize": ("tokenize_view", "Tokenize", ":material/text_fields:", "tokenize"),
-    "compare": ("compare_view", "Compare", ":material/difference:", "compare"),
-    "gallery": ("gallery_view", "Why counts differ", ":material/bar_chart:", "gallery"),
-    "arena": ("arena_view", "Arena", ":material/leaderboard:", "arena"),
-    "chunks": ("chunk_view", "Token-budget chunks", ":material/view_agenda:", "chunks"),
-    "tree": ("tree_view", "Merge tree", ":material/account_tree:", "tree"),
-    "steps": ("steps_view", "BPE steps", ":material/footprint:", "steps"),
-    "vocab": ("vocab_view", "Vocabulary", ":material/menu_book:", "vocab"),
-    "train": ("train_view", "Train your own", ":material/model_training:", "train"),
-    "chat": ("chat_view", "Chat formats", ":material/forum:", "chat"),
+_VIEWS = {  # name: (module under playground/, title, icon, url path) -- Material icons, one style for every page
+    "tokenize": ("views.tokenize", "Tokenize", ":material/text_fields:", "tokenize"),
+    "compare": ("views.compare", "Compare", ":material/difference:", "compare"),
+    "gallery": ("views.gallery", "Why counts differ", ":material/bar_chart:", "gallery"),
+    "arena": ("views.arena", "Arena", ":material/leaderboard:", "arena"),
+    "chunks": ("views.chunks", "Token-budget chunks", ":material/view_agenda:", "chunks"),
+    "tree": ("views.tree", "Merge tree", ":material/account_tree:", "tree"),
+    "steps": ("views.steps", "BPE steps", ":material/footprint:", "steps"),
+    "vocab": ("views.vocab", "Vocabulary", ":material/menu_book:", "vocab"),
+    "train": ("views.train", "Train your own", ":material/model_training:", "train"),
+    "chat": ("views.chat", "Chat formats", ":material/forum:", "chat"),
 }
 _SECTIONS = {
     "Tokenizers": ["tokenize", "compare", "gallery", "arena", "chat", "chunks"],
@@ -40,7 +40,8 @@ def _page(name: str, *, home: bool = False) -> st.Page:
     def run() -> None:
         importlib.import_module(f"playground.{module}").render()
 
-    run.__name__ = f"{module}_home" if home else module
+    leaf = module.rpartition(".")[2]
+    run.__name__ = f"{leaf}_home" if home else leaf
     if home:
         return st.Page(run, title=title, icon=icon, url_path="home", default=True, visibility="hidden")
     return st.Page(run, title=title, icon=icon, url_path=url_path)

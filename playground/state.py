@@ -114,42 +114,42 @@ class LinkValue:
 
 LINK_VALUES: dict[str, LinkValue] = {
     "tok_encoding": LinkValue("Encoding", str, options="encodings"),
-    "tok_pane": LinkValue("Show", str, options="tokenize_view:PANES"),
+    "tok_pane": LinkValue("Show", str, options="views.tokenize:PANES"),
     "tok_decode": LinkValue("Decode ids", str),
-    "cmp_layout": LinkValue("Layout", str, options="compare_view:LAYOUTS"),
-    "gallery_section": LinkValue("Show", str, options="gallery_view:SECTIONS"),
-    "gallery_demo": LinkValue("Demo", str, options="gallery_demos:DEMOS"),
-    "gallery_context_preset": LinkValue("Context presets", str, options="gallery_view:CONTEXT_PRESETS"),
+    "cmp_layout": LinkValue("Layout", str, options="views.compare:LAYOUTS"),
+    "gallery_section": LinkValue("Show", str, options="views.gallery:SECTIONS"),
+    "gallery_demo": LinkValue("Demo", str, options="views.gallery.demos:DEMOS"),
+    "gallery_context_preset": LinkValue("Context presets", str, options="views.gallery:CONTEXT_PRESETS"),
     "gallery_context": LinkValue("Context window (tokens)", int, 1, 100_000_000),
     "gallery_price": LinkValue("Price per 1 million tokens", float, 0.0, 1_000_000.0),
     "arena_pick": LinkValue("Tokenizers", list, options="encodings"),
-    "arena_metric": LinkValue("Colour by", str, options="arena_view:METRICS"),
+    "arena_metric": LinkValue("Colour by", str, options="views.arena:METRICS"),
     "chunk_encoding": LinkValue("Tokenizer", str, options="encodings"),
     "chunk_max": LinkValue("At most N tokens per chunk", int, 1, 1_000_000),
-    "chunk_prefer": LinkValue("Cut preferably at", str, options="chunk_view:PREFER"),
+    "chunk_prefer": LinkValue("Cut preferably at", str, options="views.chunks:PREFER"),
     "chunk_page": LinkValue("Page", int, 1),
-    "tree_pick_mode": LinkValue("Pick a token", str, options="tree_view:PICK_MODES"),
+    "tree_pick_mode": LinkValue("Pick a token", str, options="views.tree:PICK_MODES"),
     "tree_find": LinkValue("Find a token", str),
     "tree_left_right": LinkValue("Draw left to right", bool),
     "tree_other_enc": LinkValue("Draw its tree in", str, options="encodings"),
-    "steps_source": LinkValue("Piece", str, options="steps_view:SOURCES"),
+    "steps_source": LinkValue("Piece", str, options="views.steps:SOURCES"),
     "steps_piece": LinkValue("Pieces of the current text", str),
     "steps_typed": LinkValue("Piece", str),
     "steps_k": LinkValue("Step", int, 0),  # its maximum depends on the piece: the view resets a step past it
-    "vocab_pane": LinkValue("View", str, options="vocab_view:PANES"),
+    "vocab_pane": LinkValue("View", str, options="views.vocab:PANES"),
     "vocab_query": LinkValue("Search tokens", str),
-    "vocab_mode": LinkValue("Match", str, options="vocab_view:MODES"),
+    "vocab_mode": LinkValue("Match", str, options="views.vocab:MODES"),
     "vocab_icase": LinkValue("Ignore case", bool),
-    "vocab_filter": LinkValue("Quick filter", str, options="vocab_view:FILTERS"),
+    "vocab_filter": LinkValue("Quick filter", str, options="views.vocab:FILTERS"),
     "vocab_log": LinkValue("Log scale", bool),
     "train_vocab": LinkValue("Vocabulary size", int, 257, 4096),
-    "train_pattern": LinkValue("Split pattern", str, options="train_view:PATTERNS"),
+    "train_pattern": LinkValue("Split pattern", str, options="views.train:PATTERNS"),
     "train_custom_pattern": LinkValue("Custom split pattern", str),
     "train_specials": LinkValue("Special tokens", str),
-    "train_pane": LinkValue("Show", str, options="train_view:TRAIN_PANES"),
+    "train_pane": LinkValue("Show", str, options="views.train:TRAIN_PANES"),
     "train_replace": LinkValue("Decode with replacement", bool),
-    "upload_kind": LinkValue("File kind", str, options="train_view:UPLOAD_KINDS"),
-    "upload_pattern": LinkValue("Split pattern", str, options="train_view:PATTERNS"),
+    "upload_kind": LinkValue("File kind", str, options="views.train:UPLOAD_KINDS"),
+    "upload_pattern": LinkValue("Split pattern", str, options="views.train:PATTERNS"),
     "upload_custom_pattern": LinkValue("Custom split pattern", str),
     "upload_specials": LinkValue("Extra special tokens", str),
     "chat_conv": LinkValue("Share code", str),
@@ -165,7 +165,7 @@ def init_state() -> None:
     st.session_state.setdefault(CUSTOM, OrderedDict())
     st.session_state.setdefault(NOTICES, [])
     if getattr(st.session_state[CUSTOM], "released", False):
-        # The connection closed and the server released this session's tokenizers (playground.uploads);
+        # The connection closed and the server released this session's tokenizers (playground.cache.uploads);
         # this is a reconnect within the two minutes Streamlit keeps the session.
         if st.session_state[CUSTOM].forgotten:
             notify("warning", "Your own tokenizers (" + ", ".join(st.session_state[CUSTOM].forgotten) + ") were "
@@ -214,9 +214,9 @@ def sanitize_selection() -> None:
 # ----------------------------------------------------------- own tokenizers
 def add_custom(enc: Any, *, name: str | None = None, reservation: Any = None, suffix_if_taken: bool = False) -> str:
     """Keep a trained/uploaded tokenizer for this session, renamed to `name` if given (the oldest goes
-    past MAX_CUSTOM); returns its name.  Held by playground.uploads (released when the session ends,
+    past MAX_CUSTOM); returns its name.  Held by playground.cache.uploads (released when the session ends,
     weighed against the server's budget): `uploads.UploadBudgetError` or `uploads.TokenizerNameError`."""
-    from playground import uploads  # uploads reads nothing of this module; imported here to stay a leaf
+    from playground.cache import uploads  # uploads reads nothing of this module; imported here to stay a leaf
 
     custom = uploads.this_session(st.session_state.get(CUSTOM))
     st.session_state[CUSTOM] = custom
@@ -226,17 +226,6 @@ def add_custom(enc: Any, *, name: str | None = None, reservation: Any = None, su
                           f"{MAX_CUSTOM} of its own. Train or upload it again to bring it back.")
     sanitize_selection()
     return enc.name
-
-
-def drop_custom(name: str, reason: str) -> None:
-    """Remove a session tokenizer that failed (and unselect it), with a notice saying why."""
-    custom = st.session_state.get(CUSTOM, {})
-    if hasattr(custom, "remove"):  # the session's store (playground.uploads) gives its bytes back
-        custom.remove(name)
-    else:
-        custom.pop(name, None)
-    sanitize_selection()
-    notify("error", f"{name} was removed from your tokenizers: {reason}")
 
 
 def notify(kind: str, text: str) -> None:

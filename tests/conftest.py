@@ -24,7 +24,7 @@ SCREENSHOTS = APP_DIR / "test-results" / "screenshots"
 
 def plain(markdown: str) -> str:
     """Markdown source with backslash escapes and md's invisible word joiners removed: what a reader sees of
-    text escaped by playground.escaping.md."""
+    text escaped by playground.render.markdown.md."""
     return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown).replace("\u2060", "")
 
 
@@ -32,7 +32,7 @@ VIEW_APP = str(Path(__file__).parent / "apps" / "view_app.py")
 
 
 def blocks(at) -> list[str]:
-    """The big markup blocks on an AppTest page: playground.html_block's components (and any st.html)."""
+    """The big markup blocks on an AppTest page: playground.components.html_block's components (and any st.html)."""
     found = [h.value for h in at.get("html")]
     for c in at.get("bidi_component"):
         if c.proto.component_name.endswith("bpe_html_block"):
@@ -41,7 +41,7 @@ def blocks(at) -> list[str]:
 
 
 def run_view(view: str, *, timeout: float = 90, query: dict[str, str] | None = None, **session):
-    """Run one view (a module of playground/) in tests/apps/view_app.py with `session` preset and the
+    """Run one view (a module of playground/, as "views.<page>") in tests/apps/view_app.py with `session` preset and the
     link's `query` parameters; no exception."""
     from streamlit.testing.v1 import AppTest
 

@@ -9,7 +9,8 @@ from streamlit.testing.v1 import AppTest
 from conftest import blocks, plain, run_view
 
 import engine
-from playground import chunk_view, state
+from playground import state
+from playground.views import chunks as chunk_view
 
 TEXT = ("Tokenizers cut text into tokens. Привет, мир! 日本語の文章です。\n\n"
         "A second paragraph with numbers 1234567 and an emoji 👋🏽. The end.")
@@ -26,7 +27,7 @@ def distinct_builtins() -> list[str]:
 
 # ------------------------------------------------------------------ arena
 def test_arena_ranks_every_builtin_with_engine_counts():
-    at = app("arena_view")
+    at = app("views.arena")
     table = at.dataframe[0].value
     names = distinct_builtins()
     assert sorted(table["tokenizer"]) == sorted(names) and "r50k_base" not in set(table["tokenizer"])
@@ -43,7 +44,7 @@ def test_arena_ranks_every_builtin_with_engine_counts():
 
 
 def test_arena_deselection_and_metric():
-    at = app("arena_view", arena_pick=["gpt2", "llama3", "mistral-v3"], arena_metric="tokens")
+    at = app("views.arena", arena_pick=["gpt2", "llama3", "mistral-v3"], arena_metric="tokens")
     assert sorted(at.dataframe[0].value["tokenizer"]) == ["gpt2", "llama3", "mistral-v3"]
     worst = plain(next(m.value for m in at.markdown if "taxes most" in m.value))
     assert "gpt2 → " in worst and "cl100k_base" not in worst
@@ -52,7 +53,7 @@ def test_arena_deselection_and_metric():
 
 
 def test_arena_heatmap_counts_are_measured_now():
-    at = app("arena_view", arena_pick=["gpt2", "o200k_base"])
+    at = app("views.arena", arena_pick=["gpt2", "o200k_base"])
     worst = plain(next(m.value for m in at.markdown if "taxes most" in m.value))
     matrix = engine.language_matrix([engine.get_encoding("gpt2"), engine.get_encoding("o200k_base")])
     for cell in matrix.worst():
@@ -61,22 +62,22 @@ def test_arena_heatmap_counts_are_measured_now():
 
 def test_arena_includes_the_sessions_own_tokenizer():
     mine = engine.train_bpe("low lower lowest " * 20, 270)
-    at = app("arena_view", **{state.CUSTOM: {mine.name: mine}})
+    at = app("views.arena", **{state.CUSTOM: {mine.name: mine}})
     table = at.dataframe[0].value
     assert mine.name in set(table["tokenizer"])
     assert int(table[table["tokenizer"] == mine.name]["tokens"].iloc[0]) == len(mine.encode(TEXT))
 
 
 def test_arena_refusal_and_empty_selection():
-    at = app("arena_view", **{state.TEXT: "a <|endoftext|> b", state.SPECIAL: "refuse"})
+    at = app("views.arena", **{state.TEXT: "a <|endoftext|> b", state.SPECIAL: "refuse"})
     assert at.error and "refused the text" in at.error[0].value
-    at = app("arena_view", arena_pick=[])
+    at = app("views.arena", arena_pick=[])
     assert any("Pick at least one tokenizer" in i.value for i in at.info)
 
 
 # ------------------------------------------------------------------ chunks
 def test_chunks_match_the_engine():
-    at = app("chunk_view", chunk_encoding="llama3", chunk_max=12, chunk_prefer="sentence")
+    at = app("views.chunks", chunk_encoding="llama3", chunk_max=12, chunk_prefer="sentence")
     result = engine.chunk_text(TEXT, engine.get_encoding("llama3"), 12, prefer="sentence")
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Chunks"] == str(len(result.chunks))
@@ -102,7 +103,7 @@ def test_chunk_downloads_round_trip():
 
 def test_chunks_paged():
     long = TEXT * 30
-    at = app("chunk_view", **{state.TEXT: long, "chunk_max": 8, "chunk_prefer": "none", "chunk_encoding": "cl100k_base"})
+    at = app("views.chunks", **{state.TEXT: long, "chunk_max": 8, "chunk_prefer": "none", "chunk_encoding": "cl100k_base"})
     n = len(engine.chunk_text(long, engine.get_encoding("cl100k_base"), 8).chunks)
     assert n > chunk_view.PAGE_SIZE
     at.number_input(key="chunk_page").set_value(2).run()
@@ -112,14 +113,14 @@ def test_chunks_paged():
 
 
 def test_chunk_budget_too_small_says_the_fix():
-    at = app("chunk_view", **{state.TEXT: "👋🏽", "chunk_max": 1, "chunk_encoding": "cl100k_base"})
+    at = app("views.chunks", **{state.TEXT: "👋🏽", "chunk_max": 1, "chunk_encoding": "cl100k_base"})
     assert "Choose a budget of at least" in plain(at.error[0].value)
 
 
 @pytest.mark.parametrize("bad", [{"chunk_encoding": "nope"}, {"chunk_max": "abc"}, {"chunk_max": 0},
                                  {"chunk_prefer": "words"}, {"chunk_page": -3}])
 def test_chunk_values_from_a_link_are_checked(bad):
-    at = app("chunk_view", **bad)
+    at = app("views.chunks", **bad)
     assert at.metric and not at.error
 
 
@@ -129,14 +130,14 @@ def test_a_failing_tokenizer_is_left_out_not_the_arena(monkeypatch):
     slow = engine.Encoding("slow-1", pat_str=r"(a|aa)+b|\S|\s", special_tokens={},
                            mergeable_ranks={bytes([i]): i for i in range(256)})
     text = "a" * 40 + "!"
-    at = app("arena_view", **{state.TEXT: text, state.CUSTOM: {"slow-1": slow},
+    at = app("views.arena", **{state.TEXT: text, state.CUSTOM: {"slow-1": slow},
                               "arena_pick": ["gpt2", "slow-1", "cl100k_base"]})
     assert at.error and "slow-1 could not split this text" in plain(at.error[0].value)
     assert sorted(at.dataframe[0].value["tokenizer"]) == ["cl100k_base", "gpt2"]
 
 
 def test_a_new_own_tokenizer_joins_but_left_out_ones_stay_out():
-    at = app("arena_view")
+    at = app("views.arena")
     at.button_group[0].set_value(["gpt2", "llama3"]).run()
     mine = engine.train_bpe("low lower lowest " * 20, 270)
     at.session_state[state.CUSTOM] = {mine.name: mine}
@@ -146,7 +147,8 @@ def test_a_new_own_tokenizer_joins_but_left_out_ones_stay_out():
 
 
 def test_a_failure_is_remembered(monkeypatch):
-    from playground import encodings, jobs
+    from playground.cache import encodings
+    from playground.serving import jobs
 
     monkeypatch.setattr("engine.tokenizer.patterns.SPLIT_TIMEOUT", 0.3)
     slow = engine.Encoding("slow-2", pat_str=r"(a|aa)+b|\S|\s", special_tokens={},

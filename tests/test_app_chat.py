@@ -9,14 +9,16 @@ from streamlit.testing.v1 import AppTest
 
 import engine
 from engine.chat import ChatFormatError, Message, chat_tokens
-from playground import chat_view, html, state
+from playground import state
+from playground.render import chat as chat_markup
+from playground.views import chat as chat_view
 
 VIEW_APP = str(Path(__file__).parent / "apps" / "view_app.py")
 
 
 def _app(**session) -> AppTest:
     at = AppTest.from_file(VIEW_APP, default_timeout=120)
-    at.session_state["_view"] = "chat_view"
+    at.session_state["_view"] = "views.chat"
     for key, value in session.items():
         at.session_state[key] = value
     return at
@@ -77,7 +79,7 @@ def test_a_format_that_cannot_express_the_conversation_says_why():
 def test_share_link_restores_conversation_and_models():
     conv = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Ünïcödé 🦙", "name": "ann"}]
     at = AppTest.from_file(VIEW_APP, default_timeout=120)
-    at.session_state["_view"] = "chat_view"
+    at.session_state["_view"] = "views.chat"
     models = ["llama4", "deepseek-v4", "mistral-tekken"]
     at.query_params["v.chat_conv"] = json.dumps(chat_view.pack(conv, models))
     at.run()
@@ -100,7 +102,7 @@ def test_a_long_conversation_still_travels_in_the_link():
     assert state.MAX_URL_VALUE < len(code) <= state.url_limit("chat_conv")
     assert state.url_safe("chat_conv", code) and not state.url_safe("vocab_query", code)
     at = AppTest.from_file(VIEW_APP, default_timeout=120)
-    at.session_state["_view"] = "chat_view"
+    at.session_state["_view"] = "views.chat"
     at.query_params["v.chat_conv"] = json.dumps(code)
     at.run()
     assert not at.exception
@@ -131,7 +133,7 @@ def test_damaged_share_link_falls_back_to_the_example():
 
 def test_page_is_registered_and_keys_go_into_the_link():
     from playground import pages
-    assert pages._VIEWS["chat"][0] == "chat_view" and "chat" in pages._SECTIONS["Tokenizers"]
+    assert pages._VIEWS["chat"][0] == "views.chat" and "chat" in pages._SECTIONS["Tokenizers"]
     assert state.PAGE_KEYS["chat"] == ("chat_conv",)
 
 
@@ -168,7 +170,7 @@ def test_parse_json_checks_everything():
 
 
 def test_chat_html_escapes_everything():
-    markup = html.chat_tokens([("content", '<script>alert("x")</script>', 5, False, 0),
+    markup = chat_markup.chat_tokens([("content", '<script>alert("x")</script>', 5, False, 0),
                                ("template", "<|start|>", None, False, -1)], 'id"><b')
     assert "<script>" not in markup and "&lt;script&gt;" in markup
     assert 'id="id&quot;&gt;&lt;b"' in markup

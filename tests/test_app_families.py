@@ -16,12 +16,12 @@ from engine.families.hf.tokenizer_json import BUILTIN_FILES
 from engine.families.sentencepiece.encoding import BUILTIN_MODELS
 from engine.formats.tiktoken_files import read_data_file
 from playground import state
-from playground.sidebar import pick_key
+from playground.widgets.sidebar import pick_key
 
 VIEW_APP = str(Path(__file__).parent / "apps" / "view_app.py")
 TEXT = "Hello world!\nSentencePiece 🧩 and 日本語, 12345 café"
 FAMILIES = ["llama3", "mistral-tekken", "mistral-v1", "deepseek-v4"]
-VIEWS = ["tokenize_view", "compare_view", "gallery_view", "tree_view", "steps_view", "vocab_view"]
+VIEWS = ["views.tokenize", "views.compare", "views.gallery", "views.tree", "views.steps", "views.vocab"]
 
 
 
@@ -43,14 +43,14 @@ def texts(at: AppTest) -> str:
 def test_every_view_works_for_every_family(view, name):
     at = run_view(view, **{state.TEXT: TEXT, state.ENCODINGS: [name, "gpt2"], state.TOKEN_ENC: name})
     assert not at.error, [e.value for e in at.error]
-    if view in ("tree_view", "steps_view", "vocab_view"):
-        assert at.selectbox(key={"tree_view": "tree_enc", "steps_view": "steps_enc", "vocab_view": "vocab_enc"}[view]).value == name
-    if view == "steps_view":
+    if view in ("views.tree", "views.steps", "views.vocab"):
+        assert at.selectbox(key={"views.tree": "tree_enc", "views.steps": "steps_enc", "views.vocab": "vocab_enc"}[view]).value == name
+    if view == "views.steps":
         assert "same as `enc.encode(piece)`" in at.success[0].value
 
 
 def test_tokenize_sentencepiece_draws_space_and_byte_fallback():
-    at = run_view("tokenize_view", **{state.TEXT: "Hi there\n🧩", state.ENCODINGS: ["mistral-v1"]})
+    at = run_view("views.tokenize", **{state.TEXT: "Hi there\n🧩", state.ENCODINGS: ["mistral-v1"]})
     tokens = markup(at, 'id="tokens-mistral-v1"')
     assert 'class="tok bytefb"' in tokens or "tok split bytefb" in tokens
     assert "byte fallback <0x0A>" in tokens and "byte fallback <0xF0> <0x9F> <0xA7> <0xA9>" in tokens
@@ -63,7 +63,7 @@ def test_tokenize_sentencepiece_draws_space_and_byte_fallback():
 
 
 def test_tokenize_pieces_pane_shows_each_family_stages():
-    at = run_view("tokenize_view", **{state.TEXT: TEXT, state.ENCODINGS: ["deepseek-v4", "qwen2.5", "gpt2"],
+    at = run_view("views.tokenize", **{state.TEXT: TEXT, state.ENCODINGS: ["deepseek-v4", "qwen2.5", "gpt2"],
                                       "tok_pane": "Pieces"})
     body = texts(at)
     assert "1. Split (Isolated)" in body and "ByteLevel" in body  # DeepSeek's pre-tokenizer sequence
@@ -73,41 +73,41 @@ def test_tokenize_pieces_pane_shows_each_family_stages():
 
 
 def test_compare_tooltips_explain_tokenizer_json_spelling():
-    at = run_view("compare_view", **{state.TEXT: "the cat", state.ENCODINGS: ["deepseek-v4", "mistral-v1"]})
+    at = run_view("views.compare", **{state.TEXT: "the cat", state.ENCODINGS: ["deepseek-v4", "mistral-v1"]})
     assert "stored as Ġcat" in markup(at, 'id="cmp-deepseek-v4"')
     assert "piece ▁cat" in markup(at, 'id="cmp-mistral-v1"')
 
 
 def test_tree_per_family():
     llama = engine.get_encoding("llama3")
-    at = run_view("tree_view", **{state.TOKEN_ENC: "llama3", state.TOKEN_ID: llama.encode_single_token(" hello")})
+    at = run_view("views.tree", **{state.TOKEN_ENC: "llama3", state.TOKEN_ID: llama.encode_single_token(" hello")})
     assert at.get("graphviz_chart") and "tiktoken-style ranks" in texts(at) and "678 in Llama 3" in texts(at)
     whole = next(iter(llama.whole_piece_tokens))
-    at = run_view("tree_view", **{state.TOKEN_ENC: "llama3", state.TOKEN_ID: whole})
+    at = run_view("views.tree", **{state.TOKEN_ENC: "llama3", state.TOKEN_ID: whole})
     assert "no merge makes it" in at.info[0].value and not at.get("graphviz_chart")
-    at = run_view("tree_view", **{state.TOKEN_ENC: "mistral-v1", state.TOKEN_ID: 13})  # <0x0A>
+    at = run_view("views.tree", **{state.TOKEN_ENC: "mistral-v1", state.TOKEN_ID: 13})  # <0x0A>
     assert "byte-fallback token" in at.info[0].value and "highest score" in texts(at)
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["id"] == "13"
     sp = engine.get_encoding("mistral-v1")
-    at = run_view("tree_view", **{state.TOKEN_ENC: "mistral-v1", state.TOKEN_ID: sp.encode_single_token("▁token")})
+    at = run_view("views.tree", **{state.TOKEN_ENC: "mistral-v1", state.TOKEN_ID: sp.encode_single_token("▁token")})
     assert "␣token" in at.get("graphviz_chart")[0].proto.spec
-    at = run_view("tree_view", **{state.TOKEN_ENC: "deepseek-v4", state.TOKEN_ID: 1000})
+    at = run_view("views.tree", **{state.TOKEN_ENC: "deepseek-v4", state.TOKEN_ID: 1000})
     assert at.get("graphviz_chart") and "merges list" in texts(at)
 
 
 def test_steps_per_family():
-    at = run_view("steps_view", **{state.TOKEN_ENC: "mistral-v1", "steps_source": "typed", "steps_typed": " 🧩ok"})
+    at = run_view("views.steps", **{state.TOKEN_ENC: "mistral-v1", "steps_source": "typed", "steps_typed": " 🧩ok"})
     parts = markup(at, 'id="bpe-parts"')
     assert "bytes 243 162 170 172" in parts and "score" in texts(at)
-    at = run_view("steps_view", **{state.TOKEN_ENC: "deepseek-v4", "steps_source": "typed", "steps_typed": "hello"})
+    at = run_view("views.steps", **{state.TOKEN_ENC: "deepseek-v4", "steps_source": "typed", "steps_typed": "hello"})
     assert "merge #" in texts(at) and "#" in markup(at, 'id="bpe-parts"')
     assert "same as `enc.encode(piece)`" in at.success[0].value
 
 
 def test_vocab_token_pane_shows_stored_spelling():
     sp = engine.get_encoding("mistral-v1")
-    at = run_view("vocab_view", **{state.TOKEN_ENC: "mistral-v1", state.TOKEN_ID: sp.encode_single_token("▁the"),
+    at = run_view("views.vocab", **{state.TOKEN_ENC: "mistral-v1", state.TOKEN_ID: sp.encode_single_token("▁the"),
                                    "vocab_pane": "token"})
     frame = at.dataframe[0].value
     facts = dict(zip(frame["fact"], frame["value"]))
@@ -116,7 +116,7 @@ def test_vocab_token_pane_shows_stored_spelling():
 
 # ------------------------------------------------------------------ the picker
 def test_default_selection_and_grouped_picker():
-    at = run_view("tokenize_view")
+    at = run_view("views.tokenize")
     assert not at.checkbox  # the list is drawn only while "Browse by maker or model" is on
     at.toggle(key="picker_open").set_value(True).run()
     assert at.multiselect(key=state.ENCODINGS).value == ["gpt2", "cl100k_base", "o200k_base"]
@@ -130,7 +130,7 @@ def test_default_selection_and_grouped_picker():
 
 
 def test_picker_search_by_model_and_toggle():
-    at = run_view("tokenize_view", picker_open=True)
+    at = run_view("views.tokenize", picker_open=True)
     at.text_input(key="picker_search").input("meta-llama/Llama-3.1-8B").run()
     assert [cb.key for cb in at.checkbox] == [pick_key("llama3")]
     assert any("meta-llama/Llama-3.1-8B uses it" in plain(c.value) for c in at.sidebar.caption)
@@ -149,7 +149,7 @@ def test_picker_limits_and_aliases_in_links():
     assert not at.exception
     assert at.session_state[state.ENCODINGS] == ["gpt2", "llama3"] and at.session_state[state.TOKEN_ENC] == "gpt2"
     names = ["gpt2", "cl100k_base", "o200k_base", "llama3", "qwen2.5", "mistral-v1"]
-    at = run_view("tokenize_view", **{state.ENCODINGS: names, "picker_open": True})
+    at = run_view("views.tokenize", **{state.ENCODINGS: names, "picker_open": True})
     assert at.checkbox(key=pick_key("deepseek-v4")).disabled and not at.checkbox(key=pick_key("gpt2")).disabled
     at.checkbox(key=pick_key("gpt2")).uncheck().run()
     assert at.session_state[state.ENCODINGS] == names[1:]
@@ -157,14 +157,14 @@ def test_picker_limits_and_aliases_in_links():
 
 # ------------------------------------------------------------------ uploads
 def test_upload_new_formats_through_the_view_helper():
-    from playground.train_view import load_tokenizer
+    from playground.views.train import load_tokenizer
 
     sp = load_tokenizer("SentencePiece .model", ("mistral.model", read_data_file(*BUILTIN_MODELS["mistral-v3"])), None, None, [])
     assert isinstance(sp, engine.SentencePieceEncoding) and sp.name.startswith("mistral-")
     hf = load_tokenizer("tokenizer.json (Hugging Face)", ("tokenizer.json", read_data_file(*BUILTIN_FILES["deepseek-v4"].json)),
                         None, None, [])
     at = AppTest.from_file(VIEW_APP, default_timeout=90)
-    at.session_state["_view"] = "tree_view"
+    at.session_state["_view"] = "views.tree"
     at.run()
     at.session_state[state.CUSTOM] = {sp.name: sp, hf.name: hf}
     at.session_state[state.ENCODINGS] = [sp.name, hf.name]
@@ -184,10 +184,10 @@ def test_shared_encoding_selector_is_grouped_and_labelled_by_maker():
     """Merge tree / BPE steps / Vocabulary pick from every family, in maker order, each labelled with
     its maker and models (the value stays the encoding's name)."""
     from engine.sources.catalog import group_by_maker
-    from playground import pickers
+    from playground.widgets import pickers
 
     at = AppTest.from_file(VIEW_APP, default_timeout=120)
-    at.session_state["_view"] = "tree_view"
+    at.session_state["_view"] = "views.tree"
     at.run()
     assert not at.exception
     box = at.selectbox(key="tree_enc")

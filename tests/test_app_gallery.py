@@ -7,13 +7,13 @@ from streamlit.testing.v1 import AppTest
 from conftest import plain, run_view
 
 import engine
-from playground.gallery_demos import DEMOS, languages
+from playground.views.gallery.demos import DEMOS, languages
 
 NAMES = ["gpt2", "cl100k_base", "o200k_base"]
 
 
 def gallery(**state) -> AppTest:
-    return run_view("gallery_view", timeout=60, **state)
+    return run_view("views.gallery", timeout=60, **state)
 
 
 def tokens(name: str, text: str, **kwargs) -> int:

@@ -14,7 +14,8 @@ from conftest import blocks, run_view as run
 
 import engine
 import engine.tokenizer.encoding
-from playground import html, state
+from playground import state
+from playground.render import html
 
 SCRIPTS = "Family 👨‍👩‍👧 wave 👋🏽 flags 🇯🇵🇫🇷 नमस्ते दुनिया · مرحبا بالعالم · é"
 
@@ -27,22 +28,22 @@ def test_o200k_tree_without_recovering_all_merges(monkeypatch):
     monkeypatch.setattr(engine.tokenizer.encoding, "recover_merges", refuse)
     enc = engine.get_encoding("o200k_base")
     token_id = max(enc.encode_ordinary(" playground unbelievable"), key=lambda t: len(enc.decode_single_token_bytes(t)))
-    at = run("tree_view", **{state.TOKEN_ENC: "o200k_base", state.TOKEN_ID: token_id})
+    at = run("views.tree", **{state.TOKEN_ENC: "o200k_base", state.TOKEN_ID: token_id})
     dot = at.get("graphviz_chart")[0].proto.spec
     assert f"id {token_id}" in dot
 
 
 def test_a_32_byte_gpt2_token_is_drawn_left_to_right_whole():
-    at = run("tree_view", **{state.TOKEN_ENC: "gpt2", state.TOKEN_ID: 3880})  # 32 dashes
+    at = run("views.tree", **{state.TOKEN_ENC: "gpt2", state.TOKEN_ID: 3880})  # 32 dashes
     dot = at.get("graphviz_chart")[0].proto.spec
     assert "rankdir=LR" in dot
     assert len(re.findall(r"^\s+n\d+ \[", dot, flags=re.M)) == 63  # every box: 32 bytes, 31 merges
-    at = run("tree_view", **{state.TOKEN_ENC: "gpt2", state.TOKEN_ID: 5303})  # 'hi': small, top-down
+    at = run("views.tree", **{state.TOKEN_ENC: "gpt2", state.TOKEN_ID: 5303})  # 'hi': small, top-down
     assert "rankdir=TB" in at.get("graphviz_chart")[0].proto.spec
 
 
 def test_units_carry_grapheme_offsets_and_rtl_runs():
-    at = run("tokenize_view", **{state.TEXT: SCRIPTS, state.ENCODINGS: ["gpt2"], state.SHOW_WS: False})
+    at = run("views.tokenize", **{state.TEXT: SCRIPTS, state.ENCODINGS: ["gpt2"], state.SHOW_WS: False})
     markup = next(h for h in blocks(at) if 'id="tokens-gpt2"' in h)
     bounds = {0} | {m.end() for m in regex.finditer(r"\X", SCRIPTS)}
     offsets = [(int(a), int(b)) for a, b in re.findall(r'data-start="(\d+)" data-end="(\d+)"', markup)]
@@ -53,7 +54,7 @@ def test_units_carry_grapheme_offsets_and_rtl_runs():
 
 
 def test_compare_table_shows_whole_graphemes():
-    at = run("compare_view", **{state.TEXT: SCRIPTS, state.ENCODINGS: ["gpt2", "cl100k_base"], state.SHOW_WS: False})
+    at = run("views.compare", **{state.TEXT: SCRIPTS, state.ENCODINGS: ["gpt2", "cl100k_base"], state.SHOW_WS: False})
     frame = at.dataframe[-1].value
     assert len(frame) and "\ufffd" not in frame.to_string()
     bounds = {0} | {m.end() for m in regex.finditer(r"\X", SCRIPTS)}
@@ -63,16 +64,16 @@ def test_compare_table_shows_whole_graphemes():
 
 
 def test_one_token_is_not_one_tokens():
-    at = run("compare_view", **{state.TEXT: "hi", state.ENCODINGS: ["gpt2", "cl100k_base"]})
+    at = run("views.compare", **{state.TEXT: "hi", state.ENCODINGS: ["gpt2", "cl100k_base"]})
     assert any(m.value == "**gpt2** · 1 token" for m in at.markdown)
 
 
 def _chips(name: str, text: str) -> str:
-    from playground import html
+    from playground.render import gallery
 
     enc = engine.get_encoding(name)
     toks = enc.tokenize(text)
-    return html.gallery_chips([(t.id, t.bytes, False, t.special) for t in toks], encoding=name)
+    return gallery.gallery_chips([(t.id, t.bytes, False, t.special) for t in toks], encoding=name)
 
 
 def test_arabic_chips_read_right_to_left_with_their_ids_kept_apart():
@@ -93,7 +94,7 @@ def test_arabic_chips_read_right_to_left_with_their_ids_kept_apart():
 
 def test_pill_labels_isolate_the_token_text():
     """An Arabic token's pill label keeps "text · id" order: the text is isolated (FSI … PDI)."""
-    from playground import pickers
+    from playground.widgets import pickers
 
     enc = engine.get_encoding("cl100k_base")
     token_id = enc.encode_ordinary(" مرحبا")[0]
@@ -104,7 +105,7 @@ def test_pill_labels_isolate_the_token_text():
 
 
 def test_attribute_values_are_escaped_and_ints_are_plain():
-    from playground import html
+    from playground.render import html
 
     assert html.attrs({"data-i": 7, "data-tip": '"><img src=x onerror=alert(1)>', "hidden": True}) == (
         'data-i="7" data-tip="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;" hidden="True"')
@@ -113,7 +114,7 @@ def test_attribute_values_are_escaped_and_ints_are_plain():
 def test_drawing_a_long_text_tokenizes_only_its_start():
     """The drawn part of a long text comes from tokenizing its start alone: the same records as
     tokenizing the whole text, up to past the drawn characters."""
-    from playground import render_cache
+    from playground.cache import render_cache
 
     text = (Path(__file__).parent / "data" / "corpus" / "taylorswift.txt").read_text(encoding="utf-8")[:40_000]
     for name in ("gpt2", "o200k_base"):
@@ -136,9 +137,10 @@ _UNIT_TEXTS = [
 @pytest.mark.parametrize("name", ["gpt2", "cl100k_base", "mistral-v1"])
 @pytest.mark.parametrize("show_ws", [True, False])
 def test_fast_token_units_equal_the_reference(name, show_ws):
-    """html.token_units (one f-string a span) gives exactly token_units_reference's markup: ids, offsets,
+    """tokens.token_units (one f-string a span) gives exactly token_units_reference's markup: ids, offsets,
     classes, hex bytes, extra tooltip lines, stripes for split characters, escaping."""
-    from playground import encodings
+    from playground.cache import encodings
+    from playground.render import tokens
 
     enc = engine.get_encoding(name)
     for text in _UNIT_TEXTS:
@@ -148,9 +150,9 @@ def test_fast_token_units_equal_the_reference(name, show_ws):
             cuts = {u.byte_start for u in units[::2]}
             kw = dict(show_ws=show_ws, pieces=pieces, shared_cuts=cuts, cls="tokens cmp", encoding=name,
                       n_vocab=enc.n_vocab, note=encodings.token_note(enc))
-            assert html.token_units(units, "x", **kw) == html.token_units_reference(units, "x", **kw)
+            assert tokens.token_units(units, "x", **kw) == tokens.token_units_reference(units, "x", **kw)
             plain = dict(show_ws=show_ws, idlist="ids-x")
-            assert html.token_units(units, "y", **plain) == html.token_units_reference(units, "y", **plain)
+            assert tokens.token_units(units, "y", **plain) == tokens.token_units_reference(units, "y", **plain)
 
 
 @given(st.text(max_size=60))

@@ -9,8 +9,9 @@ from streamlit.testing.v1 import AppTest
 
 import engine
 from conftest import blocks, plain, run_view
-from playground import state, train_view
-from playground.escaping import md
+from playground import state
+from playground.render.markdown import md
+from playground.views import train as train_view
 
 VIEW_APP = str(Path(__file__).parent / "apps" / "view_app.py")
 HOST = "evil.example"
@@ -59,25 +60,25 @@ def test_md_escapes_every_payload_character():
 
 
 def test_decode_box_echoes_bad_ids_inertly():
-    at = app("tokenize_view", tok_decode=PAYLOAD)
+    at = app("views.tokenize", tok_decode=PAYLOAD)
     assert at.error and assert_inert(at) >= 1
 
 
 def test_text_itself_is_drawn_inertly_on_every_text_page():
-    for view in ("tokenize_view", "compare_view", "gallery_view"):
+    for view in ("views.tokenize", "views.compare", "views.gallery"):
         at = app(view, **{state.TEXT: PAYLOAD, state.ENCODINGS: ["gpt2", "cl100k_base"]})
         assert_inert(at)
 
 
 def test_vocabulary_regex_error_and_tree_search_echo_inertly():
-    at = app("vocab_view", vocab_query=PAYLOAD + "(", vocab_mode="regex")
+    at = app("views.vocab", vocab_query=PAYLOAD + "(", vocab_mode="regex")
     assert at.error and assert_inert(at) >= 1
-    at = app("tree_view", tree_pick_mode="search", tree_find=PAYLOAD)
+    at = app("views.tree", tree_pick_mode="search", tree_find=PAYLOAD)
     assert at.warning and assert_inert(at) >= 1
 
 
 def test_train_settings_errors_echo_inertly():
-    at = app("train_view", train_pattern="custom", train_custom_pattern=PAYLOAD + "(")
+    at = app("views.train", train_pattern="custom", train_custom_pattern=PAYLOAD + "(")
     assert at.error
     assert_inert(at)
 
@@ -97,7 +98,7 @@ def test_upload_errors_and_file_names_are_escaped():
 def test_a_broken_tokenizer_gives_a_message_and_is_unselected():
     ranks = {bytes([b]): i for i, b in enumerate(range(97, 123))}  # a–z only: cannot encode "H"
     broken = engine.Encoding("broken-1234", pat_str=r"\S+|\s+", mergeable_ranks=ranks, special_tokens={})
-    at = app("compare_view", **{state.CUSTOM: {"broken-1234": broken},
+    at = app("views.compare", **{state.CUSTOM: {"broken-1234": broken},
                                 state.ENCODINGS: ["gpt2", "broken-1234"]})
     assert not at.exception
     message = plain(at.error[0].value)
@@ -111,14 +112,14 @@ def test_an_uploaded_rank_file_bpe_cannot_produce_shows_a_message_in_merge_tree(
     ranks = {bytes([b]): b for b in range(256)}
     ranks[b"abc"] = 256  # no "ab" or "bc": BPE cannot have made it
     enc = engine.Encoding("odd-1", pat_str=r"\S+|\s+", mergeable_ranks=ranks, special_tokens={})
-    at = app("tree_view", **{state.CUSTOM: {"odd-1": enc}, state.TOKEN_ENC: "odd-1", state.TOKEN_ID: 256})
+    at = app("views.tree", **{state.CUSTOM: {"odd-1": enc}, state.TOKEN_ENC: "odd-1", state.TOKEN_ID: 256})
     assert not at.exception
     assert any("No merge tree for this token" in plain(w.value) for w in at.warning)
 
 
 # --------------------------------------------------------- session tokenizers
 def test_at_most_three_own_tokenizers_oldest_dropped_with_a_notice():
-    at = app("train_view")
+    at = app("views.train")
     names = []
     for vocab in (260, 270, 280, 290):
         at.number_input(key="train_vocab").set_value(vocab)
@@ -135,13 +136,13 @@ def test_at_most_three_own_tokenizers_oldest_dropped_with_a_notice():
 def test_a_link_cannot_select_an_encoding_twice_or_an_unknown_one():
     at = AppTest.from_file(VIEW_APP, default_timeout=90)
     at.query_params["enc"] = "gpt2,gpt2,nope,cl100k_base"
-    at.session_state["_view"] = "compare_view"
+    at.session_state["_view"] = "views.compare"
     at.run()
     assert at.session_state[state.ENCODINGS] == ["gpt2", "cl100k_base"]
 
 
 def test_view_values_travel_in_the_link_and_are_validated():
-    at = run_view("vocab_view", query={"v.vocab_query": '"ing"', "v.vocab_mode": '{"not": "allowed"}',
+    at = run_view("views.vocab", query={"v.vocab_query": '"ing"', "v.vocab_mode": '{"not": "allowed"}',
                                        "v.not_a_key": '"x"'})
     assert at.session_state["vocab_query"] == "ing"
     assert "not_a_key" not in at.session_state
@@ -152,10 +153,10 @@ def test_every_listed_view_value_persists_for_the_session():
     """Each key of state.PAGE_KEYS is drawn with persist_state="session" (so it survives other pages)."""
     import ast
 
-    from playground import pickers
+    from playground.widgets import pickers
 
     persisted: set[str] = set()
-    for path in (Path(__file__).parent.parent / "playground").glob("*.py"):
+    for path in (Path(__file__).parent.parent / "playground").rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         constants: dict[str, str] = {}  # this module's NAME = "key" or NAME = pickers.NAME
         for node in tree.body:
@@ -182,7 +183,7 @@ def test_every_listed_view_value_persists_for_the_session():
 def test_training_with_a_split_pattern_that_times_out_shows_a_message():
     """The third traceback path of issue 13: the split pattern's time limit, now a message (and remembered)."""
     text = "a" * 40 + "!"
-    at = app("train_view", train_text=text, train_pattern="custom", train_custom_pattern=r"(a|aa)+b|\S|\s")
+    at = app("views.train", train_text=text, train_pattern="custom", train_custom_pattern=r"(a|aa)+b|\S|\s")
     at.button(key="train_go").click().run(timeout=120)
     assert not at.exception
     message = plain(at.error[0].value)

@@ -11,9 +11,11 @@ from streamlit.testing.v1 import AppTest
 from conftest import blocks, plain, run_view
 
 import engine
-from playground import encodings, html, render_cache, state
-from playground.escaping import md
-from playground.tokenize_view import parse_ids
+from playground import state
+from playground.cache import encodings, render_cache
+from playground.render.compare import compare_bars
+from playground.render.markdown import md
+from playground.views.tokenize import parse_ids
 
 HOSTILE = "<script>alert(1)</script> <img src=x onerror=alert(1)> \"quoted\" 'single' & AT&T *x* $y$\n\nend"
 SPECIAL_TEXT = "Hello<|endoftext|>world"
@@ -58,7 +60,7 @@ class Markup(HTMLParser):
 @pytest.mark.parametrize("name", ["gpt2", "cl100k_base"])
 def test_tokenize_counts_equal_the_engine(encs, name):
     text = "Hello world! 1234567 + 2026 = 1236593.\nこんにちは世界 👋🏽 🇯🇵"
-    at = run_view("tokenize_view", **{state.TEXT: text, state.ENCODINGS: ["gpt2", "cl100k_base"]})
+    at = run_view("views.tokenize", **{state.TEXT: text, state.ENCODINGS: ["gpt2", "cl100k_base"]})
     at.segmented_control(key="tok_encoding").set_value(name).run()
     enc = encs[name]
     n = len(enc.encode(text, allowed_special=set(), disallowed_special=()))
@@ -78,7 +80,7 @@ def test_tokenize_counts_equal_the_engine(encs, name):
 def test_tokenize_on_corpus_cases(encs):
     from conftest import case_text, load_cases, plain
     cases = [c for c in load_cases() if "text_codepoints" not in c][:6]
-    at = run_view("tokenize_view", **{state.ENCODINGS: ["cl100k_base"]})
+    at = run_view("views.tokenize", **{state.ENCODINGS: ["cl100k_base"]})
     for case in cases:
         at.session_state[state.TEXT] = case_text(case)  # what the live text box reports
         at.run()
@@ -88,7 +90,7 @@ def test_tokenize_on_corpus_cases(encs):
 
 def test_special_policy_text_special_and_refuse(encs):
     enc = encs["gpt2"]
-    at = run_view("tokenize_view", **{state.TEXT: SPECIAL_TEXT, state.ENCODINGS: ["gpt2"], state.SPECIAL: "text"})
+    at = run_view("views.tokenize", **{state.TEXT: SPECIAL_TEXT, state.ENCODINGS: ["gpt2"], state.SPECIAL: "text"})
     assert metrics(at)["Tokens"] == str(len(enc.encode(SPECIAL_TEXT, disallowed_special=())))
     assert "tok special" not in html_of(at, 'id="tokens-gpt2"')
 
@@ -106,7 +108,7 @@ def test_special_policy_text_special_and_refuse(encs):
 
 
 def test_hostile_text_is_escaped_in_every_pane():
-    at = run_view("tokenize_view", **{state.TEXT: HOSTILE, state.ENCODINGS: ["gpt2", "cl100k_base"], state.SHOW_WS: False})
+    at = run_view("views.tokenize", **{state.TEXT: HOSTILE, state.ENCODINGS: ["gpt2", "cl100k_base"], state.SHOW_WS: False})
     for pane, marker in [("Tokens", 'id="tokens-gpt2"'), ("Bytes", 'id="bytes-gpt2"'), ("Pieces", 'id="pieces-gpt2"')]:
         at.segmented_control(key="tok_pane").set_value(pane).run()
         value = html_of(at, marker)
@@ -120,7 +122,7 @@ def test_hostile_text_is_escaped_in_every_pane():
 
 
 def test_whitespace_markers_follow_the_sidebar():
-    at = run_view("tokenize_view", **{state.TEXT: "a b\tc\nd", state.ENCODINGS: ["gpt2"], state.SHOW_WS: True})
+    at = run_view("views.tokenize", **{state.TEXT: "a b\tc\nd", state.ENCODINGS: ["gpt2"], state.SHOW_WS: True})
     value = html_of(at, 'id="tokens-gpt2"')
     assert '<span class="ws">␣</span>' in value and '<span class="ws">→</span>' in value and "↵" in value
     at.toggle(key=state.SHOW_WS).set_value(False).run()
@@ -128,7 +130,7 @@ def test_whitespace_markers_follow_the_sidebar():
 
 
 def test_decode_box(encs):
-    at = run_view("tokenize_view", **{state.ENCODINGS: ["cl100k_base"]})
+    at = run_view("views.tokenize", **{state.ENCODINGS: ["cl100k_base"]})
     box = at.text_input(key="tok_decode")
     box.input("15339, 1917").run()
     assert at.code[-1].value == "hello world" and not at.error and not at.warning
@@ -151,7 +153,7 @@ def test_parse_ids_accepts_common_shapes():
 
 def test_panes_table_and_downloads(encs):
     text = "Price: 1234567 😀"
-    at = run_view("tokenize_view", **{state.TEXT: text, state.ENCODINGS: ["gpt2"]})
+    at = run_view("views.tokenize", **{state.TEXT: text, state.ENCODINGS: ["gpt2"]})
     at.segmented_control(key="tok_pane").set_value("Table").run()
     frame = at.dataframe[0].value
     tokens = encs["gpt2"].tokenize(text)
@@ -168,7 +170,7 @@ def test_panes_table_and_downloads(encs):
 
 
 def test_pick_a_token_for_the_merge_tree(encs):
-    at = run_view("tokenize_view", **{state.TEXT: "hello world", state.ENCODINGS: ["cl100k_base"]})
+    at = run_view("views.tokenize", **{state.TEXT: "hello world", state.ENCODINGS: ["cl100k_base"]})
     at.selectbox(key="tok_pick").set_value(1917).run()
     at.button(key="tok_open_tree").click().run()
     assert at.session_state[state.TOKEN_ID] == 1917
@@ -177,7 +179,7 @@ def test_pick_a_token_for_the_merge_tree(encs):
 
 def test_long_text_counts_whole_text_and_caps_drawing(encs):
     text = "hello world, " * 20_000  # 260,000 characters
-    at = run_view("tokenize_view", **{state.TEXT: text, state.ENCODINGS: ["gpt2"]})
+    at = run_view("views.tokenize", **{state.TEXT: text, state.ENCODINGS: ["gpt2"]})
     assert metrics(at)["Tokens"] == f"{len(encs['gpt2'].encode(text)):,}"
     assert any(f"first {render_cache.DRAWN_CHARS:,} of {len(text):,}" in i.value for i in at.info)
     drawn = Markup(html_of(at, 'id="tokens-gpt2"'))
@@ -188,16 +190,16 @@ def test_long_text_counts_whole_text_and_caps_drawing(encs):
 
 def test_copy_all_ids_button_carries_every_id(encs):
     """The "Copy all ids" button (a small component) is sent every id of the text, capped at MAX_IDS_SHOWN."""
-    from playground import tokenize_view
+    from playground.views import tokenize as tokenize_view
 
     text = "Hello world! 1234567 " * 3
-    at = run_view("tokenize_view", **{state.TEXT: text, state.ENCODINGS: ["gpt2"]})
+    at = run_view("views.tokenize", **{state.TEXT: text, state.ENCODINGS: ["gpt2"]})
     button = [json.loads(c.proto.json) for c in at.get("bidi_component") if c.proto.id.endswith("-tok_copy_ids")]
     ids = encs["gpt2"].encode(text)
     assert button == [{"label": f"Copy all {len(ids)} ids", "text": json.dumps(ids)}]
 
     long_text = "a b " * (tokenize_view.MAX_IDS_SHOWN // 2 + 100)
-    at = run_view("tokenize_view", **{state.TEXT: long_text, state.ENCODINGS: ["gpt2"]})
+    at = run_view("views.tokenize", **{state.TEXT: long_text, state.ENCODINGS: ["gpt2"]})
     button = [json.loads(c.proto.json) for c in at.get("bidi_component") if c.proto.id.endswith("-tok_copy_ids")]
     n = len(encs["gpt2"].encode(long_text))
     assert button[0]["label"] == f"Copy the first {tokenize_view.MAX_IDS_SHOWN:,} ids"
@@ -206,7 +208,7 @@ def test_copy_all_ids_button_carries_every_id(encs):
 
 
 def test_share_link_state_round_trips_through_query_params():
-    at = run_view("tokenize_view", timeout=60, query={"text": "from a link & more", "enc": "o200k_base,gpt2",
+    at = run_view("views.tokenize", timeout=60, query={"text": "from a link & more", "enc": "o200k_base,gpt2",
                                                       "sp": "special"})
     assert at.session_state[state.TEXT] == "from a link & more"
     assert at.session_state[state.ENCODINGS] == ["o200k_base", "gpt2"]
@@ -217,14 +219,14 @@ def test_share_link_state_round_trips_through_query_params():
 
 
 def test_no_encoding_selected_says_what_to_do():
-    at = run_view("tokenize_view", **{state.ENCODINGS: []})
+    at = run_view("views.tokenize", **{state.ENCODINGS: []})
     assert "sidebar" in at.info[0].value
 
 
 # ------------------------------------------------------------------ Compare
 def test_compare_counts_delta_and_table(encs):
     text = "Numbers: 1234567 + 2026 = 1236593.\ndef f(x):\n    return x * 2\n"
-    at = run_view("compare_view", **{state.TEXT: text, state.ENCODINGS: ["gpt2", "cl100k_base"]})
+    at = run_view("views.compare", **{state.TEXT: text, state.ENCODINGS: ["gpt2", "cl100k_base"]})
     counts = {n: len(encs[n].encode(text)) for n in ("gpt2", "cl100k_base")}
     for name, n in counts.items():
         markup = Markup(html_of(at, f'id="cmp-{name}"'))
@@ -251,7 +253,7 @@ def test_compare_counts_delta_and_table(encs):
 def test_compare_bars_scale_and_escape():
     rows = [{"encoding": "<b>x</b>", "tokens": 200, "bytes/token": 2.0, "chars/token": 1.5},
             {"encoding": "gpt2", "tokens": 100, "bytes/token": 4.0, "chars/token": 3.0}]
-    markup = html.compare_bars(rows, [("tokens", ",d"), ("bytes/token", ".2f")])
+    markup = compare_bars(rows, [("tokens", ",d"), ("bytes/token", ".2f")])
     assert "<b>" not in markup and "&lt;b&gt;x&lt;/b&gt;" in markup
     widths = [float(w) for w in re.findall(r"width:([0-9.]+)%", markup)]
     assert widths == [75.0, 37.5, 37.5, 75.0]  # the largest bar is 75% (room for its value), the rest in proportion
@@ -260,7 +262,7 @@ def test_compare_bars_scale_and_escape():
 
 def test_compare_layouts_and_four_encodings(encs):
     names = ["gpt2", "llama3", "cl100k_base", "o200k_base"]  # r50k_base is gpt2 (an alias, shown once)
-    at = run_view("compare_view", **{state.ENCODINGS: names})
+    at = run_view("views.compare", **{state.ENCODINGS: names})
     at.segmented_control(key="cmp_layout").set_value("Stacked").run()
     assert not at.exception
     for name in names:
@@ -269,12 +271,12 @@ def test_compare_layouts_and_four_encodings(encs):
 
 
 def test_compare_needs_two_encodings():
-    at = run_view("compare_view", **{state.ENCODINGS: ["gpt2"]})
+    at = run_view("views.compare", **{state.ENCODINGS: ["gpt2"]})
     assert "two to six" in at.info[0].value
 
 
 def test_compare_escapes_hostile_text():
-    at = run_view("compare_view", **{state.TEXT: HOSTILE, state.ENCODINGS: ["gpt2", "cl100k_base"], state.SHOW_WS: False})
+    at = run_view("views.compare", **{state.TEXT: HOSTILE, state.ENCODINGS: ["gpt2", "cl100k_base"], state.SHOW_WS: False})
     for name in ("gpt2", "cl100k_base"):
         value = html_of(at, f'id="cmp-{name}"')
         assert "<script" not in value and "<img" not in value
@@ -284,7 +286,7 @@ def test_compare_escapes_hostile_text():
 
 
 def test_compare_refuse_policy_shows_tiktoken_message():
-    at = run_view("compare_view", **{state.TEXT: SPECIAL_TEXT, state.ENCODINGS: ["gpt2", "cl100k_base"],
+    at = run_view("views.compare", **{state.TEXT: SPECIAL_TEXT, state.ENCODINGS: ["gpt2", "cl100k_base"],
                                      state.SPECIAL: "refuse"})
     assert "refused the text" in plain(at.error[0].value)
     assert "disallowed special token" in at.code[0].value
@@ -294,7 +296,7 @@ def test_compare_includes_this_sessions_own_encoding(encs):
     mini = engine.Encoding("mini-bytes", pat_str=engine.get_encoding("gpt2").pat_str,
                            mergeable_ranks={bytes([i]): i for i in range(256)}, special_tokens={})
     text = "hi there"
-    at = run_view("compare_view", timeout=60,
+    at = run_view("views.compare", timeout=60,
                   **{state.CUSTOM: {"mini-bytes": mini}, state.ENCODINGS: ["gpt2", "mini-bytes"], state.TEXT: text})
     markup = Markup(html_of(at, 'id="cmp-mini-bytes"'))
     assert len(markup.span_ids) == len(text.encode())

@@ -9,12 +9,12 @@ from streamlit.testing.v1 import AppTest
 from conftest import plain, run_view
 
 import engine
-from playground import train_view
-from playground.train_view import decode_upload, load_tokenizer
+from playground.views import train as train_view
+from playground.views.train import decode_upload, load_tokenizer
 
 
 def train_app(**session) -> AppTest:
-    return run_view("train_view", timeout=60, **session)
+    return run_view("views.train", timeout=60, **session)
 
 
 def train(at: AppTest, vocab: int = 300) -> AppTest:
@@ -57,7 +57,7 @@ def test_train_shows_results_and_uses_them_in_compare():
     assert any(f"**{name}** is selected" in plain(s.value) for s in at.success)
 
     # The Compare view draws it beside the built-ins.
-    at.session_state["_view"] = "compare_view"
+    at.session_state["_view"] = "views.compare"
     at.run()
     assert not at.exception
     assert name in at.multiselect(key="encodings").value

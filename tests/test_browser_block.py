@@ -1,4 +1,4 @@
-"""playground/static/html_block.js in Debian's chromium: big markup blocks are cleaned and merged in place.
+"""playground/components/html_block.js in Debian's chromium: big markup blocks are cleaned and merged in place.
 
 The script is loaded into a blank page (no Streamlit) and called as Streamlit
 calls a component, so its allowlist and its in-place merge are tested alone;
@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 import engine
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE = (ROOT / "playground" / "static" / "html_block.js").read_text(encoding="utf-8")
+SOURCE = (ROOT / "playground" / "components" / "html_block.js").read_text(encoding="utf-8")
 FIRST = 60_000  # ms
 
 
@@ -56,7 +56,7 @@ def test_hostile_markup_is_cleaned_and_fetches_nothing(page: Page):
         assert bad not in inner, (bad, inner)
     assert page.evaluate("window.__pwned") is None
     assert not any("attacker" in url for url in requests), requests
-    # what html.py writes survives: token spans with their data, titles and direction, in-app links
+    # what playground/render/ writes survives: token spans with their data, titles and direction, in-app links
     assert root.locator("span.tok").count() == 2
     assert root.locator("span.tok").last.get_attribute("dir") == "rtl"
     assert root.locator("span.tok").first.get_attribute("data-ids") == "1"

@@ -8,7 +8,7 @@ from playwright.sync_api import Page, expect
 
 import engine
 from engine.chat import chat_tokens
-from playground import chat_view
+from playground.views import chat as chat_view
 
 FIRST = 60_000  # ms: the first render loads three vocabularies on 2 busy cores
 MODELS = ("o200k_base", "llama3", "mistral-tekken")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from playground.gallery_demos import languages
+from playground.views.gallery.demos import languages
 from tests.conftest import platform_fonts
 
 LONG = 30_000

@@ -11,7 +11,7 @@ from playwright.sync_api import Locator, Page, expect
 
 import engine
 from engine.sources.uploads import load_tokenizer
-from playground import uploads
+from playground.cache import uploads
 
 FIRST = 120_000  # ms: the first visit loads every built-in vocabulary
 FIVE = ["llama3", "mistral-v3", "deepseek-v4", "qwen3.6", "gpt2"]

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 import engine
 from engine.chat import chat_tokens
-from playground import chat_view
+from playground.views import chat as chat_view
 from tests.conftest import SCREENSHOTS
 
 FIRST = 120_000  # ms: the first render loads the vocabularies on 2 busy cores

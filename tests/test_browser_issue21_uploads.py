@@ -9,8 +9,8 @@ import mistral_common
 from playwright.sync_api import Locator, Page, expect
 
 import engine
-from playground.html import slug
-from playground.train_view import SAMPLE_TEXT
+from playground.render.html import slug
+from playground.views.train import SAMPLE_TEXT
 
 FIRST = 30_000  # ms: the first render of a page
 TEKKEN = Path(mistral_common.__file__).parent / "data" / "tekken_240911.json"

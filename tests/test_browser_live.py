@@ -34,7 +34,7 @@ def units_of(page: Page, selector: str) -> list[tuple[int, int, str]]:
 
 
 def links_ready(page: Page) -> None:
-    """Wait until the hover/pin listeners (playground/static/token_links.js) are installed."""
+    """Wait until the hover/pin listeners (playground/components/token_links.js) are installed."""
     page.wait_for_function("() => window.__bpeLinks && window.__bpeLinks.trigger", timeout=FIRST)
 
 
@@ -125,14 +125,15 @@ def test_every_drawn_unit_is_whole_graphemes(page: Page):
 
 
 def expected_tips(name: str, text: str) -> dict[int, str]:
-    """playground.html.unit_tip for every drawn unit of `text` (by its start), as the server would build it."""
-    from playground import encodings, html
+    """playground.render.html.unit_tip for every drawn unit of `text` (by its start), as the server would build it."""
+    from playground.cache import encodings
+    from playground.render.tokens import unit_tip
 
     enc = engine.get_encoding(name)
     kw = {"allowed_special": set(), "disallowed_special": ()}
     pieces = enc.pretokenize(text, **kw)
     note = encodings.token_note(enc)
-    return {unit.char_start: html.unit_tip(unit, pieces[unit.tokens[0].piece_index].text, enc.n_vocab, note)
+    return {unit.char_start: unit_tip(unit, pieces[unit.tokens[0].piece_index].text, enc.n_vocab, note)
             for unit in engine.explain.compare.group_tokens(enc.tokenize(text, **kw), text)}
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 from playwright.sync_api import Locator, Page, expect
 
 import engine
-from playground.html import slug
+from playground.render.html import slug
 from playground.state import DEFAULT_TEXT
-from playground.train_view import SAMPLE_TEXT
+from playground.views.train import SAMPLE_TEXT
 
 FIRST = 30_000  # ms: the first render of a page
 

@@ -6,7 +6,7 @@ from urllib.parse import quote
 from playwright.sync_api import Page, expect
 
 import engine
-from playground import tree_view
+from playground.views import tree as tree_view
 
 FIRST = 60_000  # ms for the first render (vocabulary loading, merge recovery on 2 busy cores)
 

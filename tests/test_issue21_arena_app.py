@@ -13,8 +13,9 @@ import pytest
 from conftest import plain, run_view
 
 import engine
-from playground import arena_view, state
-from playground.train_view import load_tokenizer
+from playground import state
+from playground.views import arena as arena_view
+from playground.views.train import load_tokenizer
 
 TEXT = "Tokenizers cut text into tokens. Привет, мир! 日本語の文章です。 1234567 👋🏽"
 HF_KIND = "tokenizer.json (Hugging Face)"
@@ -42,7 +43,7 @@ def second_upload(deepseek_json):
 def arena(*own, **values):
     """The Arena with `own` stored as the app stores uploads (state.CUSTOM, an OrderedDict, oldest first)."""
     custom = OrderedDict((enc.name, enc) for enc in own)
-    return run_view("arena_view", timeout=180, **{state.TEXT: TEXT, state.CUSTOM: custom, **values})
+    return run_view("views.arena", timeout=180, **{state.TEXT: TEXT, state.CUSTOM: custom, **values})
 
 
 def ranked(at) -> dict[str, int]:
@@ -120,9 +121,9 @@ def test_own_sentences_join_the_heatmap_escaped_bounded_and_removable():
     assert "yours-2" not in codes and len(codes) == arena_view.MAX_OWN - 1
     assert len(heatmap_order(at)) == builtin_rows + len(codes)
     # they stay for the session: another page and back
-    at.session_state["_view"] = "tokenize_view"
+    at.session_state["_view"] = "views.tokenize"
     at.run()
-    at.session_state["_view"] = "arena_view"
+    at.session_state["_view"] = "views.arena"
     at.run()
     assert len(heatmap_order(at)) == builtin_rows + len(codes)
 

@@ -10,14 +10,15 @@ import pytest
 from conftest import blocks, run_view
 
 import engine
-from playground import chunk_view, gallery_view, state
+from playground import state
+from playground.views import chunks as chunk_view, gallery as gallery_view
 
 FIVE = ["llama3", "mistral-v3", "deepseek-v4", "qwen3.6", "gpt2"]
 TWO_SCRIPTS = "Hello world, how are you today? Привет, мир, как дела?"
 
 
 def yours(text: str, encodings: list[str], **values):
-    return run_view("gallery_view", timeout=180, **{state.TEXT: text, state.ENCODINGS: encodings,
+    return run_view("views.gallery", timeout=180, **{state.TEXT: text, state.ENCODINGS: encodings,
                                                     "gallery_section": "yours", **values})
 
 
@@ -74,7 +75,7 @@ def test_budget_bars_keep_their_thickness():
 
 # ------------------------------------------------------------------ 21.6
 def chunks(**values):
-    return run_view("chunk_view", timeout=180, **values)
+    return run_view("views.chunks", timeout=180, **values)
 
 
 def test_chunks_start_on_the_sidebars_first_pick_with_n_512():

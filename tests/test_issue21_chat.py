@@ -11,7 +11,8 @@ from streamlit.testing.v1 import AppTest
 
 import engine
 from engine.chat import ChatFormatError, Message, chat_tokens
-from playground import chat_view, state
+from playground import state
+from playground.views import chat as chat_view
 from tests.conftest import plain
 
 VIEW_APP = str(Path(__file__).parent / "apps" / "view_app.py")
@@ -34,7 +35,7 @@ OPENAI_DOC = {"messages": [
 
 def _app(**session) -> AppTest:
     at = AppTest.from_file(VIEW_APP, default_timeout=180)
-    at.session_state["_view"] = "chat_view"
+    at.session_state["_view"] = "views.chat"
     for key, value in session.items():
         at.session_state[key] = value
     return at

@@ -12,8 +12,8 @@ import re
 import pytest
 
 from conftest import plain
-from playground import train_view
-from playground.escaping import JOINER, md
+from playground.render.markdown import JOINER, md
+from playground.views import train as train_view
 
 URL = re.compile(r"(https?://|www(?=\.))[-.\w]+", re.I | re.A)
 EMAIL = re.compile(r"[-.\w+]+@[-\w]+(?:\.[-\w]+)+", re.A)
@@ -80,7 +80,7 @@ def _markdown_texts(at) -> list[str]:
                 walk(child)
         proto = getattr(node, "proto", None)
         if proto is None or getattr(proto, "allow_html", False):
-            return  # HTML (playground/html.py escapes it): markdown does not autolink inside an HTML block
+            return  # HTML (playground/render/html.py escapes it): markdown does not autolink inside an HTML block
         for field in ("body", "label"):
             value = getattr(proto, field, None)
             if isinstance(value, str):
@@ -95,9 +95,9 @@ def _markdown_texts(at) -> list[str]:
     return [t for t in out if isinstance(t, str)]
 
 
-@pytest.mark.parametrize(("view", "pane"), [("tokenize_view", {"tok_pane": "Pieces"}), ("compare_view", {}),
-                                            ("arena_view", {}), ("vocab_view", {"vocab_pane": "lengths"}),
-                                            ("tree_view", {})])
+@pytest.mark.parametrize(("view", "pane"), [("views.tokenize", {"tok_pane": "Pieces"}), ("views.compare", {}),
+                                            ("views.arena", {}), ("views.vocab", {"vocab_pane": "lengths"}),
+                                            ("views.tree", {})])
 def test_an_own_tokenizer_named_like_an_address_is_never_a_link(view, pane):
     from conftest import run_view
     from playground import state
@@ -112,7 +112,7 @@ def test_an_own_tokenizer_named_like_an_address_is_never_a_link(view, pane):
 
 
 def test_token_chips_do_not_autolink():
-    from playground import pickers
+    from playground.widgets import pickers
 
     label = pickers.chip_label(_evil_encoding(), 256)
     assert not URL.search(resolved(label)) and "evil" in label
@@ -121,7 +121,7 @@ def test_token_chips_do_not_autolink():
 def test_a_special_token_like_an_address_is_quoted_inertly():
     """A special token of an uploaded file (shown when its id is picked) may hold a backtick and an address."""
     import engine
-    from playground import pickers
+    from playground.widgets import pickers
 
     ranks = {bytes([b]): b for b in range(256)}
     enc = engine.Encoding("www.evil.example", pat_str=r"\S+|\s+", mergeable_ranks=ranks,

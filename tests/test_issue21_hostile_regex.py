@@ -91,7 +91,8 @@ def test_split_time_limit_says_which_encodings_run_a_users_pattern(short_limit):
 def test_the_split_runs_off_the_turns_one_at_a_time(short_limit, monkeypatch):
     """While two tabs' hostile splits run, both turns stay free for the other sessions, and only one
     of the splits matches at a time (each burns a core: two would take the server's both)."""
-    from playground import encodings, script_gate
+    from playground.cache import encodings
+    from playground.serving import script_gate
 
     monkeypatch.setattr(script_gate, "_turns", script_gate.Gate(2))
     monkeypatch.setattr(script_gate, "_patterns", script_gate.Gate(1))
@@ -123,11 +124,11 @@ def test_compare_with_the_hostile_upload_says_why(short_limit):
     from streamlit.testing.v1 import AppTest
 
     from playground import state
-    from playground.train_view import load_tokenizer
+    from playground.views.train import load_tokenizer
 
     enc = load_tokenizer("tokenizer.json (Hugging Face)", ("hostile.json", tokenizer_json(HOSTILE)), None, None, [])
     at = AppTest.from_file(VIEW_APP, default_timeout=60)
-    at.session_state["_view"] = "compare_view"
+    at.session_state["_view"] = "views.compare"
     at.session_state["_net"] = True  # inside errors.run_page, as app.py runs a page: what users see
     at.session_state[state.CUSTOM] = {enc.name: enc}
     at.session_state[state.ENCODINGS] = ["gpt2", enc.name]

@@ -26,12 +26,12 @@ def _assert_page_ok(at) -> None:
 
 # ------------------------------------------------------------ item 15: the listed links
 LISTED = [  # (view, key, raw value in the link) from the issue
-    ("vocab_view", "vocab_query", "5"),
-    ("steps_view", "steps_k", "-5"),
-    ("train_view", "train_specials", "5"),
-    ("train_view", "upload_specials", "true"),
-    ("arena_view", "arena_pick", "true"),
-    ("tokenize_view", "tok_decode", "5"),
+    ("views.vocab", "vocab_query", "5"),
+    ("views.steps", "steps_k", "-5"),
+    ("views.train", "train_specials", "5"),
+    ("views.train", "upload_specials", "true"),
+    ("views.arena", "arena_pick", "true"),
+    ("views.tokenize", "tok_decode", "5"),
 ]
 
 
@@ -101,7 +101,8 @@ def _restore_only() -> None:
     from pathlib import Path as P
 
     sys.path.insert(0, str(P.cwd()))
-    from playground import errors, state as s
+    from playground import state as s
+    from playground.serving import errors
 
     s.init_state()
     errors.show_notices()
@@ -126,9 +127,9 @@ def test_every_key_refuses_each_wrong_type_with_a_notice(value, monkeypatch):
             state.link_value(key, value)
 
 
-PAGES = {"tokenize_view": "tokenize", "compare_view": "compare", "gallery_view": "gallery", "arena_view": "arena",
-         "chunk_view": "chunks", "tree_view": "tree", "steps_view": "steps", "vocab_view": "vocab",
-         "train_view": "train", "chat_view": "chat"}
+PAGES = {"views.tokenize": "tokenize", "views.compare": "compare", "views.gallery": "gallery", "views.arena": "arena",
+         "views.chunks": "chunks", "views.tree": "tree", "views.steps": "steps", "views.vocab": "vocab",
+         "views.train": "train", "views.chat": "chat"}
 
 
 @pytest.mark.parametrize("view", list(PAGES))
@@ -161,14 +162,14 @@ def test_the_check_takes_the_widget_type_of_the_drawn_page():
 # --------------------------------------------------------------- item 11: silent losses
 def test_eight_encodings_in_a_link_keep_six_and_name_the_two_left_out():
     names = state.BUILTIN_ENCODINGS[:8]
-    at = run_view("tokenize_view", query={"enc": ",".join(names)}, _net=True)
+    at = run_view("views.tokenize", query={"enc": ",".join(names)}, _net=True)
     assert at.session_state[state.ENCODINGS] == names[:6]
     notices = [m for m in _messages(at) if names[6] in m]
     assert notices and names[7] in notices[0] and "6" in notices[0]
 
 
 def test_unknown_encodings_in_a_link_are_named():
-    at = run_view("tokenize_view", query={"enc": "gpt2,my-own-tokenizer"}, _net=True)
+    at = run_view("views.tokenize", query={"enc": "gpt2,my-own-tokenizer"}, _net=True)
     assert at.session_state[state.ENCODINGS] == ["gpt2"]
     assert any("my-own-tokenizer" in m for m in _messages(at))
 
@@ -204,7 +205,7 @@ def test_a_short_text_link_has_no_warning_by_the_copy_button():
 
 
 def test_numeric_ranges_are_the_widgets_own():
-    from playground import chunk_view, train_view
+    from playground.views import chunks as chunk_view, train as train_view
 
     assert (state.LINK_VALUES["train_vocab"].low, state.LINK_VALUES["train_vocab"].high) == (
         train_view.MIN_VOCAB, train_view.MAX_VOCAB)
@@ -216,16 +217,16 @@ def test_own_tokenizers_and_long_settings_left_out_are_named_both_ways():
 
     ranks = {bytes([b]): b for b in range(256)}
     own = engine.Encoding("my-bytes", pat_str=r"\S+|\s+", mergeable_ranks=ranks, special_tokens={})
-    at = run_view("tokenize_view", **{state.CUSTOM: {"my-bytes": own}, state.ENCODINGS: ["gpt2", "my-bytes"],
+    at = run_view("views.tokenize", **{state.CUSTOM: {"my-bytes": own}, state.ENCODINGS: ["gpt2", "my-bytes"],
                                       "tok_decode": "1 " * 300})
     assert at.query_params["cut"] == "own:1,v.tok_decode" and "v.tok_decode" not in at.query_params
-    opened = run_view("tokenize_view", query=dict(at.query_params.items()), _net=True)
+    opened = run_view("views.tokenize", query=dict(at.query_params.items()), _net=True)
     told = [m for m in _messages(opened) if "could not carry" in m]
     assert told and "1 tokenizer the sender trained or uploaded" in told[0] and "Decode ids" in told[0], told
 
 
 def test_wrong_app_wide_values_are_named():
-    at = run_view("tokenize_view", query={"sp": "bogus", "ws": "maybe", "tok": "-1", "tenc": "nope"}, _net=True)
+    at = run_view("views.tokenize", query={"sp": "bogus", "ws": "maybe", "tok": "-1", "tenc": "nope"}, _net=True)
     _assert_page_ok(at)
     told = " ".join(_messages(at))
     for part in ("sp=bogus", "ws=maybe", "tok=-1", "tenc=nope"):

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playground import encodings, jobs, memo, render_cache
+from playground.cache import encodings, memo, render_cache
+from playground.serving import jobs
 
 PER_TEXT = {  # the shared memos that hold a result per text, and the bound each must keep
     render_cache._ids: encodings.IDS_BYTES,

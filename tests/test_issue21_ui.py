@@ -14,7 +14,10 @@ import pytest
 
 import engine
 from conftest import run_view
-from playground import html, render_cache, state
+from playground import state
+from playground.cache import render_cache
+from playground.render import html
+from playground.render.gallery import gallery_chip_text
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 SGM = " SolidGoldMagikarp"
@@ -26,7 +29,7 @@ def test_open_merge_tree_opens_the_pinned_token():
     box then shows it and "Open its merge tree →" opens it, not the box's first token "The"."""
     enc = engine.get_encoding("gpt2")
     sgm = enc.encode(SGM)[0]
-    at = run_view("tokenize_view", **{state.TEXT: "The" + SGM + " is here", state.ENCODINGS: ["gpt2"]})
+    at = run_view("views.tokenize", **{state.TEXT: "The" + SGM + " is here", state.ENCODINGS: ["gpt2"]})
     assert at.selectbox(key="tok_pick").value == enc.encode("The")[0]  # nothing chosen yet: the first token
     # what the pin does on the server (token_links._opened on a "pin" event): the shared chosen token
     at.session_state[state.TOKEN_ENC] = "gpt2"
@@ -40,7 +43,7 @@ def test_open_merge_tree_opens_the_pinned_token():
 
 def test_a_pin_event_chooses_the_token():
     """The component's "pin" trigger (token_links.js) sets the shared token, and nothing else."""
-    from playground import token_links
+    from playground.components import token_links
 
     calls = []
     session: dict = {token_links.KEY: {"pin": {"id": 43453, "enc": "gpt2"}}}
@@ -55,7 +58,7 @@ def test_a_pin_event_chooses_the_token():
 # ------------------------------------------------------------------ item 9
 def test_characters_metric_says_what_it_counts():
     text = "Wave 👋🏽 and 𝔘𝔫𝔦 🇯🇵"
-    at = run_view("tokenize_view", **{state.TEXT: text, state.ENCODINGS: ["gpt2"]})
+    at = run_view("views.tokenize", **{state.TEXT: text, state.ENCODINGS: ["gpt2"]})
     chars = next(m for m in at.metric if m.label == "Characters")
     assert chars.value == f"{len(text):,}"  # code points (len of a Python str)
     assert "code point" in (chars.help or "")
@@ -64,23 +67,23 @@ def test_characters_metric_says_what_it_counts():
 # ------------------------------------------------------------------ item 12
 def test_space_marker_in_help_is_the_drawn_one():
     """The help texts name ␣ (html.SPACE), the glyph the token views draw; none names ·."""
-    at = run_view("tokenize_view", **{state.TEXT: "a b", state.ENCODINGS: ["gpt2"]})
+    at = run_view("views.tokenize", **{state.TEXT: "a b", state.ENCODINGS: ["gpt2"]})
     help_text = at.toggle(key=state.SHOW_WS).help
     assert html.SPACE in help_text and "·" not in help_text
     assert html.SPACE in html.show_whitespace(" ")
 
-    from playground import gallery_view
+    from playground.views import gallery as gallery_view
 
     assert gallery_view._shown("a b") == f"a{html.SPACE}b"
     source = (Path(gallery_view.__file__)).read_text(encoding="utf-8")
     assert "· is a space" not in source and "{html.SPACE} is a space" in source  # the caption's f-string
-    assert html.SPACE in html.gallery_chip_text(b" a")
+    assert html.SPACE in gallery_chip_text(b" a")
 
 
 def test_no_help_text_names_the_dot_as_a_space():
-    playground = Path(html.__file__).parent
+    playground = Path(html.__file__).parents[1]
     offenders = []
-    for path in playground.glob("*.py"):
+    for path in playground.rglob("*.py"):
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if re.search(r"·[^\"']{0,12}\b(is a |for |as )?space|space[^\"']{0,12}·|replace\(\" \", \"·\"\)", line):
                 offenders.append(f"{path.name}:{n}: {line.strip()}")
@@ -96,7 +99,7 @@ def test_readme_states_the_drawing_limit_the_app_uses():
 
 def test_long_text_says_how_much_is_drawn():
     text = "strawberry " * 1_000  # 11,000 characters
-    at = run_view("tokenize_view", **{state.TEXT: text, state.ENCODINGS: ["gpt2"]})
+    at = run_view("views.tokenize", **{state.TEXT: text, state.ENCODINGS: ["gpt2"]})
     assert any(f"first {render_cache.DRAWN_CHARS:,} of {len(text):,}" in i.value for i in at.info)
 
 
@@ -110,7 +113,7 @@ def matches(query: str, label: str) -> bool:
 def test_encodings_box_finds_a_model_name(model, name):
     """Typing "gpt-4o" in the sidebar's Encodings box filters its options by their labels: each label
     names the models that use the encoding."""
-    at = run_view("tokenize_view", **{state.TEXT: "a", state.ENCODINGS: ["gpt2"]})
+    at = run_view("views.tokenize", **{state.TEXT: "a", state.ENCODINGS: ["gpt2"]})
     box = at.multiselect(key=state.ENCODINGS)
     label = next(o for o in box.options if o.split(" ")[0] == name)
     assert matches(model, label), label

@@ -17,7 +17,9 @@ import engine
 from conftest import APP_DIR, plain, run_view
 from engine.formats.tiktoken_files import DATA_DIR
 from engine.sources.uploads import MAX_FILE_BYTES
-from playground import state, train_view, uploads
+from playground import state
+from playground.cache import uploads
+from playground.views import train as train_view
 
 TEKKEN = Path(mistral_common.__file__).parent / "data" / "tekken_240911.json"  # Mistral's own file, 19.3 MB
 
@@ -32,7 +34,7 @@ def o200k_rank_file() -> bytes:
 
 
 def train_app() -> AppTest:
-    return run_view("train_view", timeout=90)
+    return run_view("views.train", timeout=90)
 
 
 def upload(at: AppTest, kind: str, filename: str, data: bytes) -> AppTest:
@@ -141,7 +143,7 @@ def test_estimates_follow_the_counts():
     small = engine.load_tokenizer("tiktoken", ("s.tiktoken", small_rank_file()), None, None, [])
     big = engine.load_tokenizer("tiktoken", ("o.tiktoken", o200k_rank_file()), None, engine.tokenizer.patterns.O200K_PAT_STR, [])
     assert uploads.estimate_bytes(big) > 100 * uploads.estimate_bytes(small)
-    # o200k as a plain rank file measured +50.7 MB of RSS (bench notes in playground/uploads.py)
+    # o200k as a plain rank file measured +50.7 MB of RSS (bench notes in playground/cache/uploads.py)
     assert 40e6 < uploads.estimate_bytes(big) < 80e6
     # before parsing, the file is weighed at the most it could describe: never less than what it holds
     assert uploads.file_estimate("tiktoken", len(o200k_rank_file())) >= uploads.estimate_bytes(big)
@@ -184,12 +186,12 @@ def test_streamlit_session_end_releases_the_uploads():
     """The hook itself: Streamlit clears a session's scope="session" resources when its connection closes."""
     from streamlit.runtime import caching
 
-    at = upload(run_view("train_view", timeout=90, _net=True), "tiktoken rank file", "s.tiktoken", small_rank_file())
+    at = upload(run_view("views.train", timeout=90, _net=True), "tiktoken rank file", "s.tiktoken", small_rank_file())
     at.button(key=train_view.U_GO).click().run()
     (session_id,) = uploads.STORE.session_ids()
     name = next(iter(at.session_state[state.CUSTOM]))
     gone = weakref.ref(at.session_state[state.CUSTOM][name])
-    from playground import render_cache
+    from playground.cache import render_cache
     render_cache.ids(name, at.session_state[state.CUSTOM][name], "the cat sat", "text")  # a cached result of it
     assert any(key[0] == name for key in render_cache._ids.memo._store)
     assert uploads.STORE.used() > 0
@@ -238,7 +240,7 @@ def test_the_suggested_name_gets_a_suffix_when_other_content_holds_it():
 
 # ---------------------------------------------------- item 15: caches bounded by bytes
 def test_shared_memos_are_bounded_by_bytes():
-    from playground import memo
+    from playground.cache import memo
 
     store = memo.Memo(max_entries=100, ttl=None, max_bytes=3_000_000)
     for i in range(3):
@@ -253,7 +255,7 @@ def test_shared_memos_are_bounded_by_bytes():
 
 
 def test_a_released_tokenizers_cached_results_are_forgotten():
-    from playground import memo
+    from playground.cache import memo
 
     @memo.shared(max_entries=8)
     def ids(name: str, text: str) -> tuple[int, ...]:

@@ -1,4 +1,4 @@
-"""Job processes (playground.jobs): same results as inline, killed at the time limit, failures remembered."""
+"""Job processes (playground.serving.jobs): same results as inline, killed at the time limit, failures remembered."""
 from __future__ import annotations
 
 import os
@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from conftest import CORPUS
-from playground import jobs
+from playground.serving import jobs
 
 TEXT = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")
 
@@ -57,7 +57,7 @@ def test_training_reports_progress_and_rebuilds_exactly():
 
 def test_training_progress_comes_in_batches(monkeypatch):
     """The job batches its merges (one message per PROGRESS_EVERY seconds, plus the last), never one per merge."""
-    from playground import job_tasks
+    from playground.serving import job_tasks
 
     sent: list[list] = []
     clock = iter(range(10_000))
@@ -119,18 +119,19 @@ def test_results_are_cached_within_a_weight_budget(monkeypatch):
 def test_default_builtins_warm_in_one_background_thread(monkeypatch):
     """After the first page, the default encodings load in one daemon thread, once per server."""
     from engine.sources import registry
-    from playground import encodings, state
+    from playground import state
+    from playground.serving import warmup
 
-    monkeypatch.setattr(encodings, "_warm_started", False)
-    monkeypatch.setattr(encodings, "WARM_DELAY", 0.01)
+    monkeypatch.setattr(warmup, "_warm_started", False)
+    monkeypatch.setattr(warmup, "WARM_DELAY", 0.01)
     # the modules other pages need are imported after the vocabularies; a missing one is passed over
-    monkeypatch.setattr(encodings, "PRELOAD_MODULES", ("no_such_module_for_bpe", "colorsys"))
+    monkeypatch.setattr(warmup, "PRELOAD_MODULES", ("no_such_module_for_bpe", "colorsys"))
     monkeypatch.delitem(sys.modules, "colorsys", raising=False)
     for name in state.DEFAULT_ENCODINGS:
         monkeypatch.delitem(registry._ENCODINGS, name, raising=False)
     before = {t.ident for t in threading.enumerate()}
-    encodings.warm_builtins()
-    encodings.warm_builtins()  # a second page: no second thread
+    warmup.warm_builtins()
+    warmup.warm_builtins()  # a second page: no second thread
     started = [t for t in threading.enumerate() if t.ident not in before and t.name == "bpe-warm-builtins"]
     assert len(started) == 1 and started[0].daemon
     started[0].join(timeout=120)
@@ -147,14 +148,14 @@ def test_job_processes_find_the_vocabularies_preloaded_from_any_directory(tmp_pa
     import sys
     from pathlib import Path
 
-    from playground import job_tasks
+    from playground.serving import job_tasks
 
     root = Path(__file__).resolve().parent.parent
     script = tmp_path / "main.py"
     script.write_text(  # like Streamlit, which runs app.py as __main__ with no guard: a job must not run it again
         "import sys\n"
         f"sys.path.insert(0, {str(root)!r})\n"
-        "from playground import jobs\n"
+        "from playground.serving import jobs\n"
         "if __name__ == '__mp_main__':\n"
         "    open('main-ran-again', 'w').close()\n"
         "if __name__ == '__main__':\n"

@@ -1,11 +1,11 @@
-"""playground.memo.shared: keyed without ``_`` parameters, bounded, expiring, thread-safe."""
+"""playground.cache.memo.shared: keyed without ``_`` parameters, bounded, expiring, thread-safe."""
 from __future__ import annotations
 
 import threading
 
 import pytest
 
-from playground import memo
+from playground.cache import memo
 
 
 def counting(max_entries=4, ttl=None):

@@ -6,7 +6,7 @@ import re
 import pytest
 
 import engine
-from playground import html
+from playground.render.tree import bpe_parts, dot_escape, merge_tree_dot
 
 
 @pytest.fixture(scope="module", params=["gpt2", "cl100k_base", "o200k_base"])
@@ -78,7 +78,7 @@ def _nodes(dot: str) -> list[str]:
 def test_dot_has_one_node_per_tree_node():
     enc = engine.get_encoding("cl100k_base")
     tree = enc.merge_tree(enc.encode_single_token(" hello"))
-    dot = html.merge_tree_dot(tree)
+    dot = merge_tree_dot(tree)
     nodes = _nodes(dot)
     assert len(nodes) == 2 * len(tree.leaves()) - 1
     assert nodes[0][1] == f"␣hello\\nid {tree.id}"
@@ -90,7 +90,7 @@ def test_dot_has_one_node_per_tree_node():
 def test_dot_folds_deep_subtrees():
     enc = engine.get_encoding("o200k_base")
     tree = enc.merge_tree(engine.explain.vocab.longest(enc, 1)[0])
-    dot = html.merge_tree_dot(tree, max_depth=2, left_right=True)
+    dot = merge_tree_dot(tree, max_depth=2, left_right=True)
     assert "rankdir=LR" in dot and "dashed" in dot and "merges)" in dot
     assert len(_nodes(dot)) <= 7
 
@@ -98,7 +98,7 @@ def test_dot_folds_deep_subtrees():
 def test_invalid_utf8_nodes_show_hex():
     enc = engine.get_encoding("cl100k_base")
     tid = enc.mergeable_ranks["日".encode()[:2]]
-    dot = html.merge_tree_dot(enc.merge_tree(tid))
+    dot = merge_tree_dot(enc.merge_tree(tid))
     assert "<e6 97>" in dot and "byte 0xe6" in dot
 
 
@@ -111,13 +111,13 @@ def test_invalid_utf8_nodes_show_hex():
     ("}]; evil -> x [label=\"", '}]; evil -> x [label=\\"'),
 ])
 def test_dot_escape(text, escaped):
-    assert html.dot_escape(text) == escaped
+    assert dot_escape(text) == escaped
 
 
 def test_tree_label_of_a_quote_token_stays_inside_its_string():
     enc = engine.get_encoding("gpt2")
     for token in ['"', '\\', '\\"', ' "\\', '\\":']:
-        dot = html.merge_tree_dot(enc.merge_tree(enc.encode_single_token(token)))
+        dot = merge_tree_dot(enc.merge_tree(enc.encode_single_token(token)))
         assert len(_nodes(dot)) == 2 * len(token.encode()) - 1, dot
 
 
@@ -156,7 +156,7 @@ def test_long_piece_replays_without_materialising_every_step():
 
 def test_bpe_parts_html_escapes_and_marks_the_pair():
     parts = [b"<", b"script", b">", b"\xe6\x97"]
-    out = html.bpe_parts(parts, [1, None, 3, 4], merge_at=1, pair_ranks=[None, 7, 9])
+    out = bpe_parts(parts, [1, None, 3, 4], merge_at=1, pair_ranks=[None, 7, 9])
     assert "<script" not in out and "&lt;" in out and "&lt;e6 97&gt;" in out
     assert out.count('class="part merge"') == 2
     assert 'class="gap best">7<' in out

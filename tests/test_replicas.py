@@ -205,7 +205,7 @@ def test_nginx_config_is_valid_and_sticky(tmp_path):
                             "-e", str(tmp_path / "error.log")], capture_output=True, text=True)
     assert check.returncode == 0, check.stderr
     cap = run_replicas.upload_cap_mb()
-    from playground.train_view import UPLOAD_LIMIT_MB
+    from playground.views.train import UPLOAD_LIMIT_MB
     assert cap == UPLOAD_LIMIT_MB  # .streamlit/config.toml's server.maxUploadSize: the one upload cap
     assert f"client_max_body_size {cap + 1}m;" in conf
     assert "hash $route_key consistent;" in conf and "ip_hash" not in conf.split("http {", 1)[1]

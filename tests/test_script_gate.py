@@ -1,4 +1,4 @@
-"""playground/script_gate.py: script runs take turns, give them back while a job runs, never get stuck."""
+"""playground/serving/script_gate.py: script runs take turns, give them back while a job runs, never get stuck."""
 from __future__ import annotations
 
 import threading
@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from playground import jobs, script_gate
+from playground.serving import jobs, script_gate
 
 
 @pytest.fixture

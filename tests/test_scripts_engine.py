@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.explain.unicode_scripts import COMMON, OTHER, SCRIPTS, attribute_tokens, total_tokens
-from playground.gallery_demos import DEMOS, GLITCH_TOKENS, languages
+from playground.views.gallery.demos import DEMOS, GLITCH_TOKENS, languages
 
 tiktoken = pytest.importorskip("tiktoken")
 NAMES = ("gpt2", "cl100k_base", "o200k_base")

@@ -2,7 +2,7 @@
 
 Usage in a test:
     at = AppTest.from_file(str(VIEW_APP), default_timeout=60)
-    at.session_state["_view"] = "tokenize_view"
+    at.session_state["_view"] = "views.tokenize"
     at.run()
 
 With ``at.session_state["_net"] = True`` the view runs inside `errors.run_page`, as in app.py,
@@ -19,11 +19,13 @@ if ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from playground import errors, sidebar, state  # noqa: E402
+from playground import state  # noqa: E402
+from playground.serving import errors  # noqa: E402
+from playground.widgets import sidebar  # noqa: E402
 
 state.init_state()
 sidebar.render()
-view = st.session_state.get("_view", "tokenize_view")
+view = st.session_state.get("_view", "views.tokenize")
 page = SimpleNamespace(run=lambda: importlib.import_module(f"playground.{view}").render(), url_path=view)
 if st.session_state.get("_net"):
     errors.run_page(page)

@@ -1,0 +1,296 @@
+"""Every cached wrapper around the engine, big inputs sent to job processes, the session's tokenizers.
+
+Built-in encodings are shared by all users (loaded once per server, immutable).
+Trained or uploaded tokenizers live in this user's session state only
+(`state.add_custom`), under a name that contains a hash of their content, so
+two users never see each other's tokenizers.  Derived results are cached,
+bounded, keyed by that name: results called on every rerun in a shared memo of
+frozen values (`playground.cache.memo`), the rest with `st.cache_data` /
+`st.cache_resource(max_entries=...)`.
+
+Inputs past `INLINE_CHARS` are encoded in a child process (`playground.serving.jobs`):
+the wait can be cancelled by the next rerun, is limited in time, and the
+result is kept in the jobs module's bounded cache.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+from typing import Any, ContextManager, Sequence
+
+import streamlit as st
+
+import engine
+from engine.explain import families as explain
+from playground import state
+from playground.cache import memo
+from playground.render import html
+from playground.serving import jobs, script_gate
+from playground.serving.job_tasks import policy_kwargs
+
+DRAW_LIMIT = 100_000  # characters drawn token by token; counts always cover the whole text
+INLINE_CHARS = 50_000  # texts longer than this are encoded (all ids) in a job process
+JOB_TIMEOUT = 60.0  # seconds
+SEARCH_BUDGET = 10.0  # seconds a regex search may take over a whole vocabulary (in its job process)
+
+
+_loaded: dict[str, engine.Encoding] = {}  # built-ins this server has loaded (a dozen at most), read without a lock
+
+
+def builtin(name: str) -> engine.Encoding:
+    """A built-in encoding; the first call per server shows "Loading vocabulary…" while it loads.
+
+    The engine keeps what it has loaded (`engine.get_encoding` is shared and thread-safe); this
+    dict only says whether a spinner is needed: not `st.cache_resource`, which costs a signature
+    lookup and argument hashing on every call of every script run."""
+    enc = _loaded.get(name)
+    if enc is None:
+        with st.spinner("Loading vocabulary…"):  # shown only if loading takes over half a second
+            enc = _loaded[name] = engine.get_encoding(name)
+    return enc
+
+
+def resolve(name: str) -> engine.Encoding:
+    """The encoding called `name`: a built-in (an alias such as r50k_base too), or one of this session's own."""
+    custom = st.session_state.get(state.CUSTOM, {})
+    if name in custom:
+        return custom[name]
+    return builtin(name)
+
+
+# --- every family ---
+@memo.shared(max_entries=32)
+def family_note(name: str, _enc: engine.Encoding) -> engine.explain.families.FamilyNote:
+    """How `name` splits and merges (engine.family_note): its family, one line each, its split stages."""
+    return engine.family_note(_enc)
+
+
+def token_note(enc: engine.Encoding):
+    """`engine.explain.families.token_note` bound to `enc`, or None for families whose token bytes say it all."""
+    if not explain.has_token_notes(enc):
+        return None
+    return functools.partial(engine.explain.families.token_note, enc)
+
+
+def off_turn(*encs: engine.Encoding) -> ContextManager[None]:
+    """Around engine work on a text: give this run's turn back (playground.serving.script_gate) if a user's split
+    pattern is among `encs`.
+
+    Such a pattern may backtrack for its whole time limit (`split_time_limit`, 10 s): holding a turn
+    meanwhile, two tabs of one user held both turns and every other session's rerun waited 20 s.
+    The `regex` module lets go of the GIL while it matches, so the others really run meanwhile.
+    Built-in patterns run in linear time and keep the turn (giving it back costs a wait to get it again).
+    """
+    if any(enc.split_time_limit is not None for enc in encs):
+        return script_gate.user_pattern()  # also one such pattern at a time: each burns a core while it runs
+    return contextlib.nullcontext()
+
+
+def _in_job(task: str, name: str, enc: engine.Encoding, text: str, policy: str) -> Any:
+    key = (task, name, policy, jobs.digest(text))
+    return jobs.cached_run(key, len(text), task, (enc, text, policy),
+                           label=f"Encoding {len(text):,} characters with {name}", timeout=JOB_TIMEOUT)
+
+
+# Bounds: inline results are for texts up to INLINE_CHARS (about 10 MB of token records at most
+# each); entries also expire after CACHE_TTL so an idle server gives the memory back.
+CACHE_TTL = 900  # seconds
+# ... and the caches of per-text results hold at most these estimated bytes each (playground.cache.memo): a
+# 2 MB paste has ~18 MB of ids per encoding and ~23 MB of token records for its first DRAW_LIMIT
+# characters, so 16 entries of each grew a server by ~1 GB over a dozen pastes (issue 21.15).  Each
+# holds a page of the three default encodings on such a paste (estimates run high: token records
+# weigh about 3x what tracemalloc finds).
+IDS_BYTES = 64_000_000
+RECORDS_BYTES = 96_000_000  # token records and pieces
+DRAWN_BYTES = 32_000_000  # drawings, small inline results
+
+
+# Tuples in a shared memo (playground/cache/memo.py), not `st.cache_data`: that pickled every result it
+# stored and unpickled it on every hit (a few ms per thousand token records, on each rerun).
+@memo.shared(max_entries=16, ttl=CACHE_TTL, max_bytes=DRAWN_BYTES)
+def _encode(name: str, _enc: engine.Encoding, text: str, policy: str) -> tuple[int, ...]:
+    with off_turn(_enc):
+        return tuple(_enc.encode(text, **policy_kwargs(policy)))
+
+
+@memo.shared(max_entries=16, ttl=CACHE_TTL, max_bytes=RECORDS_BYTES)
+def _tokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> tuple[engine.Token, ...]:
+    with off_turn(_enc):
+        return tuple(_enc.tokenize(text, **policy_kwargs(policy)))
+
+
+@memo.shared(max_entries=16, ttl=CACHE_TTL, max_bytes=RECORDS_BYTES)
+def _pretokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> tuple[engine.Piece, ...]:
+    with off_turn(_enc):
+        return tuple(_enc.pretokenize(text, **policy_kwargs(policy)))
+
+
+def _inline(task: str, fn, name: str, enc: engine.Encoding, text: str, policy: str) -> Any:
+    """A small input, here and cached; a failure (a split pattern that timed out) is remembered,
+    so the next rerun does not pay the split-pattern time limit again."""
+    key = (task, name, policy, jobs.digest(text))
+    jobs.raise_if_failed(key)
+    try:
+        return fn(name, enc, text, policy)
+    except ValueError as error:
+        jobs.remember_failure(key, error)
+        raise
+
+
+def encode(name: str, enc: engine.Encoding, text: str, policy: str) -> Sequence[int]:
+    """All ids of `text` (however long; a shared result: read it, never change it).
+    Raises ValueError under the 'refuse' policy."""
+    if len(text) > INLINE_CHARS:
+        return _in_job("encode", name, enc, text, policy)
+    return _inline("encode", _encode, name, enc, text, policy)
+
+
+def tokenize(name: str, enc: engine.Encoding, text: str, policy: str) -> Sequence[engine.Token]:
+    """Token records for the first DRAW_LIMIT characters of `text` (bounded work: always here).
+
+    Only `encode` goes to a job for long texts: a job would spend longer pickling 100,000 token
+    records than the tokenizing takes, and drawing never covers more than DRAW_LIMIT characters.
+    """
+    return _inline("tokenize", _tokenize, name, enc, text[:DRAW_LIMIT], policy)
+
+
+def pretokenize(name: str, enc: engine.Encoding, text: str, policy: str) -> Sequence[engine.Piece]:
+    return _inline("pretokenize", _pretokenize, name, enc, text[:DRAW_LIMIT], policy)
+
+
+# --- Gallery ---
+@st.cache_data(max_entries=48, show_spinner=False)
+def tokenize_many(name: str, _enc: engine.Encoding, texts: tuple[str, ...], policy: str) -> list[list[engine.Token]]:
+    """Token records of several short texts (one gallery demo) as one cache entry."""
+    with off_turn(_enc):
+        return [_enc.tokenize(text, **policy_kwargs(policy)) for text in texts]
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _token_tax(name: str, text: str, policy: str, _tokens: list[engine.Token]) -> list[engine.explain.unicode_scripts.ScriptShare]:
+    return engine.explain.unicode_scripts.attribute_tokens(text, _tokens)
+
+
+def token_tax(name: str, enc: engine.Encoding, text: str, policy: str) -> list[engine.explain.unicode_scripts.ScriptShare]:
+    """Tokens per script of the first DRAW_LIMIT characters of `text` (engine.token_tax)."""
+    return _token_tax(name, text[:DRAW_LIMIT], policy, tokenize(name, enc, text, policy))
+
+
+# --- Merge tree / steps / vocabulary ---
+@st.cache_resource(max_entries=8, ttl=CACHE_TTL, show_spinner=False)
+def bpe_trace(name: str, _enc: engine.Encoding, piece: str) -> engine.BpeTrace:
+    """Every merge step on `piece`.  A resource (the trace is frozen, never mutated) so moving
+    the step slider does not unpickle 100,000 steps on every rerun."""
+    return _enc.bpe_trace(piece)
+
+
+@st.cache_resource(max_entries=4, ttl=CACHE_TTL, show_spinner="Reading every token of the vocabulary…")
+def vocab_table(name: str, _enc: engine.Encoding):
+    """One row per ordinary token (a pandas DataFrame indexed by id) for the vocabulary explorer.
+
+    A shared resource, never modified (the view only reads it, `.loc`/`.assign` make new frames):
+    as `st.cache_data` every rerun of the page unpickled a copy of 100,000-200,000 rows (50 ms)."""
+    import pandas as pd
+
+    infos = engine.explain.vocab.token_infos(_enc)
+    glitch = engine.explain.vocab.glitch_tokens(_enc)
+    return pd.DataFrame(
+        {
+            "id": [i.id for i in infos],
+            "token": [engine.explain.vocab.readable(i.bytes, space=html.SPACE) for i in infos],
+            "bytes": [i.bytes.hex(" ") for i in infos],
+            "length": [i.length for i in infos],
+            "leading space": [i.leading_space for i in infos],
+            "valid UTF-8": [i.valid_utf8 for i in infos],
+            "glitch": [i.id in glitch for i in infos],
+        },
+        index=[i.id for i in infos],
+    )
+
+
+@st.cache_data(max_entries=32, show_spinner="Searching the vocabulary…")
+def _search_substring(name: str, _enc: engine.Encoding, query: str, ignore_case: bool) -> list[int]:
+    return engine.explain.vocab.search_substring(_enc, query, ignore_case=ignore_case)
+
+
+def vocab_search(name: str, enc: engine.Encoding, query: str, mode: str, ignore_case: bool) -> list[int]:
+    """Ids matching a substring, or a regex (run in a job process: a user's regex can be catastrophic)."""
+    if mode == "regex":
+        key = ("search_regex", name, ignore_case, query)
+        return jobs.cached_run(key, 1000, "search_regex", (enc, query, ignore_case, SEARCH_BUDGET),
+                               label=f"Searching {name}'s vocabulary", timeout=JOB_TIMEOUT)
+    return _search_substring(name, enc, query, ignore_case)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def vocab_filter(name: str, _enc: engine.Encoding, which: str) -> list[int]:
+    """Ids for a quick filter: 'longest' (top 200, longest first) or an engine.explain.vocab.filter_tokens name."""
+    if which == "longest":
+        return engine.explain.vocab.longest(_enc, 200)
+    if which == "glitch":
+        return sorted(engine.explain.vocab.glitch_tokens(_enc))
+    return engine.explain.vocab.filter_tokens(_enc, which)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def length_histogram(name: str, _enc: engine.Encoding) -> list[tuple[int, int]]:
+    return engine.explain.vocab.length_histogram(_enc)
+
+
+# --- Arena, Token-budget chunks, Chat formats ---
+@st.cache_resource(max_entries=8, show_spinner=False)
+def distinct(names: tuple[str, ...], _encs: tuple) -> tuple[list[str], dict[str, str]]:
+    """`names` without aliases (engine.explain.arena.distinct_encodings): (kept names, {alias: kept name})."""
+    kept, aliases = engine.explain.arena.distinct_encodings(_encs)
+    return [e.name for e in kept], aliases
+
+
+@st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
+def _count(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> int:
+    if len(_text) > INLINE_CHARS:
+        return len(encode(name, _enc, _text, policy))  # a job process, its result cached there
+    with off_turn(_enc):
+        return len(_enc.encode(_text, **policy_kwargs(policy)))
+
+
+def count(name: str, enc: engine.Encoding, key: str, text: str, policy: str) -> int:
+    """Tokens of `text` (digest `key`) as a plain int; a failure (a split pattern's time limit) is
+    remembered, not paid again."""
+    failure_key = ("arena_count", name, policy, key)
+    jobs.raise_if_failed(failure_key)
+    try:
+        return _count(name, enc, key, text, policy)
+    except ValueError as error:
+        jobs.remember_failure(failure_key, error)
+        raise
+
+
+@st.cache_resource(max_entries=8, ttl=CACHE_TTL, show_spinner="Encoding the language samples…")
+def language_matrix(names: tuple[str, ...], _encs: tuple,
+                    own: tuple[tuple[str, str, str, str], ...] = ()) -> engine.explain.arena.LanguageMatrix:
+    """The built-in language samples, then `own` ((code, language, script, text) of the user's own
+    sentences, part of the key), encoded by every encoding."""
+    samples = engine.explain.arena.language_samples() + tuple(engine.explain.arena.LanguageSample(*s) for s in own)
+    with off_turn(*_encs):
+        return engine.language_matrix(_encs, samples)
+
+
+@st.cache_resource(max_entries=8, ttl=CACHE_TTL, show_spinner="Cutting the text into chunks…")
+def chunk(name: str, _enc: engine.Encoding, key: str, _text: str, max_tokens: int, prefer: str,
+          policy: str) -> engine.explain.chunking.Chunking:
+    """engine.chunk_text of `_text` (digest `key`)."""
+    with off_turn(_enc):
+        return engine.chunk_text(_text, _enc, max_tokens, prefer=prefer, **policy_kwargs(policy))
+
+
+@st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
+def chat_tokens(name: str, _enc: Any, conversation: str) -> engine.chat.ChatTokens | str:
+    """The model's chat-format sequence of a JSON conversation, or the format's refusal as text
+    (cached either way)."""
+    import json
+
+    try:
+        with off_turn(_enc):
+            return engine.chat_tokens(json.loads(conversation), _enc)
+    except engine.ChatFormatError as error:
+        return str(error)

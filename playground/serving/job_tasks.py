@@ -1,0 +1,120 @@
+"""What a job process runs: engine calls only (no Streamlit), results sent back over a pipe.
+
+`playground.serving.jobs` starts one short-lived child process per heavy job from a
+fork server that has already imported this module and loaded the built-in
+vocabularies, so a job starts in milliseconds with every built-in encoding
+in memory.  The child sends ``("progress", value)`` messages while it works (a few per second)
+and one ``("done", result)`` or ``("error", kind, message)`` at the end; the
+parent may kill it at any moment (rerun, session closed, time limit), and the
+memory it used goes back to the system with it.
+
+Encodings travel by pickle: a built-in as its name (the child has it loaded
+already), a session's own tokenizer as its data (`engine.Encoding` pickling).
+"""
+from __future__ import annotations
+
+import os
+import time
+import warnings
+from typing import Any, Callable
+
+import engine
+
+PRELOAD = ("gpt2", "cl100k_base", "o200k_base")  # loaded once in the fork server, shared by every job
+
+
+def policy_kwargs(policy: str) -> dict[str, Any]:
+    """encode() keyword arguments for a special-token policy of the sidebar."""
+    if policy == "special":
+        return {"allowed_special": "all"}
+    if policy == "text":
+        return {"allowed_special": set(), "disallowed_special": ()}
+    return {}  # tiktoken's default: refuse special-token text with a ValueError
+
+
+# ------------------------------------------------------------------ the tasks
+def encode(enc: Any, text: str, policy: str) -> list[int]:
+    return enc.encode(text, **policy_kwargs(policy))
+
+
+def tokenize(enc: Any, text: str, policy: str) -> list:
+    return enc.tokenize(text, **policy_kwargs(policy))
+
+
+def pretokenize(enc: Any, text: str, policy: str) -> list:
+    return enc.pretokenize(text, **policy_kwargs(policy))
+
+
+def search_regex(enc: Any, query: str, ignore_case: bool, budget: float) -> list[int]:
+    return engine.explain.vocab.search_regex(enc, query, ignore_case=ignore_case, timeout=budget)
+
+
+PROGRESS_EVERY = 0.1  # seconds between progress messages of a job
+_clock = time.perf_counter  # (tests replace it)
+
+
+def train(text: str, vocab_size: int, pat_str: str | None, specials: list[str], *, progress: Callable) -> Any:
+    """Train, reporting the merges in batches: ``progress([(i, total, info), ...])`` at most every
+    PROGRESS_EVERY seconds and once at the end, with every merge in order.  The trained `Encoding`
+    (with its report) travels back by pickle.
+
+    Batched because the server handles each message under its GIL: one message per merge was 256
+    unpicklings and status updates for a 0.1 s training, times every user training at once."""
+    batch: list[tuple[int, int, engine.MergeInfo]] = []
+    last = [_clock()]
+
+    def on_merge(i: int, total: int, info: engine.MergeInfo) -> None:
+        batch.append((i, total, info))
+        now = _clock()
+        if now - last[0] >= PROGRESS_EVERY:
+            last[0] = now
+            progress(batch[:])
+            batch.clear()
+
+    with warnings.catch_warnings():  # an early stop is reported in enc.training.message instead
+        warnings.simplefilter("ignore", engine.TrainingStoppedEarly)
+        enc = engine.train_bpe(text, vocab_size, pat_str=pat_str, special_tokens=specials, progress=on_merge)
+    if batch:
+        progress(batch)
+    return enc
+
+
+def preloaded() -> dict[str, Any]:
+    """What this job process found when it started: the built-in encodings loaded (the fork server's
+    preload worked if PRELOAD's are all there) and whether Streamlit or a ``__main__`` re-run was
+    pulled in (neither should be: a job needs only the engine)."""
+    import gc
+    import sys
+
+    from engine.sources import registry
+
+    return {"encodings": sorted(registry._ENCODINGS), "streamlit": "streamlit" in sys.modules,
+            "main_rerun": getattr(sys.modules.get("__main__"), "__name__", "") == "__mp_main__",
+            "nice": os.nice(0), "frozen": gc.get_freeze_count()}
+
+
+TASKS: dict[str, Callable] = {"encode": encode, "tokenize": tokenize, "pretokenize": pretokenize,
+                              "search_regex": search_regex, "train": train, "preloaded": preloaded}
+PROGRESS_TASKS = {"train"}
+
+
+def main(conn: Any, task: str, args: tuple) -> None:
+    """Entry point of a job process: run `task`, send the outcome, exit."""
+    try:
+        fn = TASKS[task]
+        if task in PROGRESS_TASKS:
+            result = fn(*args, progress=lambda value: conn.send(("progress", value)))
+        else:
+            result = fn(*args)
+        conn.send(("done", result))
+    except Exception as exc:  # noqa: BLE001 -- every failure goes back to the parent as a message
+        # The engine's own errors (ValueError, its TimeoutError subclasses) carry messages that say the fix.
+        conn.send(("error", type(exc).__name__, str(exc), isinstance(exc, (ValueError, TimeoutError))))
+    finally:
+        conn.close()
+
+
+def warm() -> None:
+    """Load the built-in vocabularies (called in the fork server, once)."""
+    for name in PRELOAD:
+        engine.get_encoding(name)

@@ -1,0 +1,148 @@
+"""Turns for script runs: at most MAX_RUNNING runs of this server's script execute at once.
+
+Every session's script runs in its own thread, and one process's threads share one GIL, which
+switches between them every few milliseconds.  When many users click at the same moment, every
+run then takes as long as all of them together: 16 users opening Compare at once each wait for all
+16.  Taking turns, the first runs finish first and the server's event loop, which sends every answer,
+has fewer threads to compete with (bench/bench_load.py measures both; the README gives the figures).
+
+A run that waits for something outside this process (a job: training, a big encode, a vocabulary
+scan in a worker process) gives its turn back meanwhile (`released`), so two users training never
+hold up everyone else.  A turn not granted within MAX_WAIT seconds is taken anyway: a run is late,
+never stuck.  Fragment reruns (a control that redraws only its part) do not take turns.
+
+A user's split pattern (an uploaded tokenizer.json's Split, a typed tiktoken pattern) may backtrack
+until its time limit stops it; `user_pattern` runs it off the turns, and at most
+MAX_USER_PATTERNS of them at once server-wide: the `regex` module lets go of the GIL while it
+matches, so each one running burns a whole core, and two tabs of one attacker would take both
+(bench/bench_hostile_regex.py measures another session's reruns meanwhile).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from collections import deque
+from contextlib import contextmanager
+from typing import Iterator
+
+MAX_RUNNING = 2  # more would not help: the runs share one GIL; two overlap one's waits with the other's work
+MAX_WAIT = 20.0  # seconds
+MAX_USER_PATTERNS = 1  # users' split patterns matching at once, server-wide (each may burn a core)
+
+_log = logging.getLogger(__name__)
+
+
+class Gate:
+    """`size` turns handed out strictly in order of asking, runs coming back from a job first.
+
+    A semaphore would do the counting, but not the order: a thread that arrives just as a turn
+    is given back can take it before threads that have waited for seconds, and a run that gave
+    its turn back for a job would queue behind every run that arrived meanwhile, so a training
+    that had already waited its turn once waited again to draw its result (bench/bench_load.py,
+    N = 16: train_512 was the slowest action, p50 0.55-0.72 s against 0.19 s alone).
+    """
+
+    def __init__(self, size: int) -> None:
+        self._lock = threading.Lock()
+        self._free = size
+        self._size = size
+        self._returning: deque[threading.Event] = deque()  # runs back from a job
+        self._waiting: deque[threading.Event] = deque()  # everyone else, in arrival order
+
+    def acquire(self, timeout: float, *, returning: bool = False) -> bool:
+        """Take a turn; False if none came within `timeout` seconds (the caller goes ahead anyway)."""
+        with self._lock:
+            ahead = self._returning if returning else (self._returning or self._waiting)
+            if self._free and not ahead:
+                self._free -= 1
+                return True
+            granted = threading.Event()
+            (self._returning if returning else self._waiting).append(granted)
+        if granted.wait(timeout):
+            return True
+        with self._lock:
+            if granted.is_set():  # handed over between the time-out and this lock
+                return True
+            (self._returning if returning else self._waiting).remove(granted)
+            return False
+
+    def release(self) -> None:
+        """Give a turn back: straight to the next in line, if any."""
+        with self._lock:
+            for line in (self._returning, self._waiting):
+                if line:
+                    line.popleft().set()
+                    return
+            if self._free >= self._size:
+                raise ValueError("a turn was given back that was never taken")
+            self._free += 1
+
+    def free(self) -> int:
+        """Turns nobody holds (for tests)."""
+        return self._free
+
+
+_turns = Gate(MAX_RUNNING)
+_held = threading.local()
+
+
+def _take(*, returning: bool = False) -> None:
+    _held.turn = _turns.acquire(MAX_WAIT, returning=returning)
+    if not _held.turn:
+        _log.warning("script run went ahead without a turn after %.0f s", MAX_WAIT)
+
+
+def _give() -> None:
+    if getattr(_held, "turn", False):
+        _held.turn = False
+        _turns.release()
+
+
+@contextmanager
+def turn() -> Iterator[None]:
+    """Run the body in its turn (app.py wraps the whole page in it)."""
+    if getattr(_held, "turn", False):  # already inside a turn (a nested call): nothing to take
+        yield
+        return
+    _take()
+    try:
+        yield
+    finally:
+        _give()
+
+
+@contextmanager
+def released() -> Iterator[None]:
+    """Let other runs go while the body waits for work outside this process; take a turn again
+    after, ahead of runs that have not had one yet."""
+    had = getattr(_held, "turn", False)
+    if had:
+        _give()
+    try:
+        yield
+    finally:
+        if had:
+            _take(returning=True)
+
+
+_patterns = Gate(MAX_USER_PATTERNS)
+
+
+@contextmanager
+def user_pattern() -> Iterator[None]:
+    """Run a user's split pattern: with this run's turn given back (`released`), and in one of
+    MAX_USER_PATTERNS places shared by the server (taken anyway after MAX_WAIT seconds, like a turn)."""
+    with released():
+        got = _patterns.acquire(MAX_WAIT)
+        if not got:
+            _log.warning("a user's split pattern went ahead without a place after %.0f s", MAX_WAIT)
+        try:
+            yield
+        finally:
+            if got:
+                _patterns.release()
+
+
+def holding() -> bool:
+    """Whether this thread holds a turn (for tests)."""
+    return bool(getattr(_held, "turn", False))

@@ -1,0 +1,309 @@
+"""Arena: every tokenizer against your text, ranked; and against one sentence in 32 languages.
+
+Every built-in encoding (``engine.list_tokenizer_names()``, an alias such as
+``r50k_base`` = ``gpt2`` counted once) and the session's own tokenizers run on
+the app-wide text; the user can leave some out.  The ranking is
+`engine.explain.arena.rank_counts` (rank 1 = fewest tokens, ties share a rank); the
+language matrix is `engine.explain.arena.language_matrix`, measured now on the
+samples of ``engine/data/languages.json``, not read from a stored table,
+plus the user's own sentences (at most `MAX_OWN`, kept in session state);
+it downloads as CSV (one row per cell) and JSON (one record per language).
+
+Counts are cached per (tokenizer, text, policy) as plain integers, so a
+deselection or a return visit costs nothing; a text past
+`encodings.INLINE_CHARS` is encoded in a job process by `encodings.encode`.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+import engine
+from engine.explain.arena import ArenaEntry
+from playground import state
+from playground.cache import encodings, render_cache
+from playground.components.live_input import text_box
+from playground.render import html
+from playground.render.markdown import md
+from playground.widgets.page import header, refuse_message
+
+K_PICK = "arena_pick"
+K_METRIC = "arena_metric"
+K_SEEN = "_arena_offered"  # the names the pills offered last time
+ROW = 22  # pixels per language in the heatmap
+METRICS = {"vs_english": "× English", "vs_best": "× best tokenizer", "tokens": "tokens"}
+K_OWN = "arena_own_sentences"  # the user's own heatmap rows: [{"code", "language", "text"}], oldest first
+K_OWN_LANG = "arena_own_language"
+K_OWN_TEXT = "arena_own_text"
+K_OWN_KEEP = "arena_own_keep"
+K_OWN_ERROR = "_arena_own_error"
+MAX_OWN = 8  # own sentences kept per session
+MAX_OWN_LANGUAGE = 40  # characters of a language name
+MAX_OWN_TEXT = 1_000  # characters of one sentence
+OWN_CODE = "yours-"  # + a number: the code of an own sentence, shown after its name
+FULL = f"The heatmap keeps at most {MAX_OWN} of your sentences: remove one to add another."
+
+
+def all_names() -> tuple[list[str], dict[str, str]]:
+    """Every built-in and the session's own tokenizers, aliases dropped: (names, {alias: kept name})."""
+    names = list(dict.fromkeys(engine.list_tokenizer_names() + state.known_encodings()))
+    kept, aliases = encodings.distinct(tuple(names), tuple(encodings.resolve(n) for n in names))
+    return kept, aliases
+
+
+def render() -> None:
+    header("Arena", "every tokenizer against your text, ranked — and against one sentence in 32 languages.")
+    text = text_box()
+    names, aliases = all_names()
+    _offer_new(names)
+    chosen = st.pills("Tokenizers", names, selection_mode="multi", default=names, key=K_PICK, format_func=md,
+                      persist_state="session", help="Click to leave a tokenizer out of the arena (or bring it back).")
+    chosen = [n for n in names if n in (chosen or [])]
+    if aliases:
+        st.caption(" · ".join(f"{md(a)} is the same tokenizer as {md(b)} (counted once)" for a, b in aliases.items()))
+    if not chosen:
+        st.info("Pick at least one tokenizer above.")
+        return
+    policy = st.session_state.get(state.SPECIAL, "text")
+    key = render_cache.text_key(text)
+    counts = []
+    for name in chosen:
+        try:
+            counts.append((name, encodings.count(name, encodings.resolve(name), key, text, policy)))
+        except ValueError as error:  # refused special-token text (every tokenizer would), or this one failed
+            refuse_message(error, name)
+            if _refused(error):
+                return
+    if counts:
+        _your_text(engine.explain.arena.rank_counts(counts, text))
+    _languages([name for name, _ in counts] or chosen)
+
+
+def _offer_new(names: list[str]) -> None:
+    """A tokenizer the pills have not offered before (one just trained or uploaded) starts chosen;
+    the ones the user left out stay out.  Runs before the pills are drawn."""
+    seen = st.session_state.get(K_SEEN)
+    if seen is not None and K_PICK in st.session_state:
+        new = [n for n in names if n not in seen]
+        if new:
+            st.session_state[K_PICK] = list(st.session_state[K_PICK] or []) + new
+    st.session_state[K_SEEN] = list(names)
+
+
+def _refused(error: ValueError) -> bool:
+    """The special-token refusal (here or in a job process): the same for every tokenizer, so stop."""
+    return isinstance(error, engine.DisallowedSpecialTokenError) or (
+        getattr(error, "kind", None) == "DisallowedSpecialTokenError")
+
+
+# ---------------------------------------------------------------- your text
+def _summary(ranked: list[ArenaEntry]) -> str:
+    best = [e.name for e in ranked if e.rank == 1]
+    worst = ranked[-1]
+    lead = " and ".join(md(n) for n in best)
+    line = (f"**{lead}** need{'s' if len(best) == 1 else ''} the fewest tokens: "
+            f"{html.plural(ranked[0].tokens, 'token')} ({ranked[0].chars_per_token:.2f} characters per token).")
+    if worst.tokens > ranked[0].tokens:
+        line += f" {md(worst.name)} needs {worst.ratio:.2f}× as many ({worst.tokens:,})."
+    return line
+
+
+def _frame(ranked: list[ArenaEntry]) -> pd.DataFrame:
+    return pd.DataFrame([{
+        "rank": e.rank,
+        "tokenizer": e.name,
+        "tokens": e.tokens,
+        "chars/token": round(e.chars_per_token, 3),
+        "bytes/token": round(e.bytes_per_token, 3),
+        "× best": round(e.ratio, 3),
+    } for e in ranked])
+
+
+def _bar_chart(frame: pd.DataFrame) -> alt.LayerChart:
+    order = list(frame["tokenizer"])
+    base = alt.Chart(frame).encode(
+        y=alt.Y("tokenizer:N", sort=order, title=None, axis=alt.Axis(labelLimit=200)),
+        x=alt.X("tokens:Q", title="tokens (fewer is better)"),
+        tooltip=["rank", "tokenizer", alt.Tooltip("tokens:Q", format=","), "chars/token", "bytes/token", "× best"],
+    )
+    bars = base.mark_bar().encode(color=alt.condition(alt.datum.rank == 1, alt.value("#2e7d32"), alt.value("#90a4ae")))
+    labels = base.mark_text(align="left", dx=3, fontSize=11).encode(text=alt.Text("label:N"))
+    frame_height = 24 * len(order) + 10
+    # a height in pixels, never alt.Step: with Streamlit's autosize "fit" a step height makes Vega
+    # drop fit-y with a console warning
+    return (bars + labels).transform_calculate(
+        label="format(datum.tokens, ',') + ' · ×' + format(datum['× best'], '.2f')"
+    ).properties(height=frame_height)
+
+
+def _your_text(ranked: list[ArenaEntry]) -> None:
+    st.subheader("On your text")
+    st.markdown(_summary(ranked))
+    frame = _frame(ranked)
+    left, right = st.columns([7, 5])
+    with left:
+        number = st.column_config.NumberColumn
+        st.dataframe(frame, hide_index=True, key="arena_table", height=min(38 + 35 * len(frame), 500),
+                     column_config={"rank": number(width=48), "tokenizer": st.column_config.TextColumn(width=130),
+                                    "tokens": number(width=70, format="%d"), "chars/token": number(width=88, format="%.3f"),
+                                    "bytes/token": number(width=88, format="%.3f"), "× best": number(width=64, format="%.3f")})
+    with right:
+        st.altair_chart(_bar_chart(frame), width="stretch", height=24 * len(frame) + 60)
+    st.caption("Rank 1 needs the fewest tokens; equal counts share a rank and the next rank skips (1, 1, 3). "
+               "× best = tokens ÷ the fewest tokens. Characters are code points; bytes are UTF-8.")
+
+
+# ---------------------------------------------------------------- languages
+def _heatmap(cells: pd.DataFrame, names: list[str], order: list[str], metric: str) -> alt.LayerChart:
+    title = METRICS[metric]
+    fmt = ",d" if metric == "tokens" else ".1f"
+    base = alt.Chart(cells).encode(
+        x=alt.X("encoding:N", sort=names, title=None,
+                axis=alt.Axis(orient="top", labelAngle=-35, labelLimit=140, labelOverlap=False)),
+        y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelLimit=220, labelOverlap=False)),
+        tooltip=[alt.Tooltip("label:N", title="language"), "script", alt.Tooltip("encoding:N", title="tokenizer"),
+                 alt.Tooltip("tokens:Q", format=","), alt.Tooltip("vs_english:Q", title="× English", format=".2f"),
+                 alt.Tooltip("vs_best:Q", title="× best tokenizer", format=".2f")],
+    )
+    scale = alt.Scale(scheme="orangered", type="log") if metric != "tokens" else alt.Scale(scheme="orangered")
+    rect = base.mark_rect().encode(color=alt.Color(f"{metric}:Q", scale=scale, title=title,
+                                                  legend=alt.Legend(orient="right", format=fmt)))
+    text = base.mark_text(fontSize=10).encode(
+        text=alt.Text(f"{metric}:Q", format=fmt),
+        color=alt.condition(f"datum.{metric} > {_dark_above(cells, metric)}", alt.value("white"), alt.value("#222")))
+    return (rect + text).properties(height=ROW * len(order))
+
+
+def _dark_above(cells: pd.DataFrame, metric: str) -> float:
+    """The value above which a cell's colour is dark enough for white text (the top third, log scale)."""
+    values = cells[metric]
+    lo, hi = float(values.min()), float(values.max())
+    if metric == "tokens":
+        return lo + (hi - lo) * 0.6
+    return lo * (hi / lo) ** 0.6 if lo > 0 else hi
+
+
+@st.fragment
+def _languages(names: list[str]) -> None:
+    """The language heatmap (a fragment: "Colour by", adding or removing a sentence redraw only this)."""
+    st.subheader("Across languages")
+    own = _own_samples()
+    matrix = encodings.language_matrix(tuple(names), tuple(encodings.resolve(n) for n in names), own)
+    metric = st.segmented_control("Colour by", list(METRICS), format_func=METRICS.get, key=K_METRIC,
+                                  persist_state="session", default="vs_english", required=True)
+    cells = pd.DataFrame([{**asdict(c), "label": f"{c.language} ({c.code})"} for c in matrix.cells()])
+    order = [f"{s.language} ({s.code})" for s in matrix.languages]
+    worst = matrix.worst()
+    st.markdown("**Which language each tokenizer taxes most:** " + "; ".join(
+        f"{md(c.encoding)} → {md(c.language)} ({c.vs_english:.1f}× English)" for c in worst) + ".")
+    st.altair_chart(_heatmap(cells, names, order, metric), width="stretch", height=ROW * len(order) + 90)
+    st.caption(f"The same message in {len(order) - len(own)} languages (GTK's translators' translations of one "
+               "sentence, engine/data/languages.json)"
+               + (f" and your {html.plural(len(own), 'own sentence')} ({OWN_CODE}…)" if own else "")
+               + ", encoded now by each tokenizer. × English = tokens ÷ that tokenizer's "
+               "English tokens (the tax a speaker pays); × best tokenizer = tokens ÷ the fewest any chosen "
+               "tokenizer needs for that language. Colours on a log scale.")
+    _heatmap_downloads(matrix)
+    _own_sentences(matrix.languages[matrix.reference].text)
+
+
+# ------------------------------------------------------- the heatmap's data
+def heatmap_rows(matrix: engine.explain.arena.LanguageMatrix) -> list[dict]:
+    """One record per (language, tokenizer), the heatmap's cells, for the CSV."""
+    return [{"language": c.language, "code": c.code, "script": c.script, "tokenizer": c.encoding,
+             "tokens": c.tokens, "characters": c.chars, "x_english": round(c.vs_english, 4),
+             "x_best": round(c.vs_best, 4)} for c in matrix.cells()]
+
+
+def heatmap_csv(matrix: engine.explain.arena.LanguageMatrix) -> str:
+    """The cells as CSV.  A text cell starting with = + - @ gets a leading ' (a spreadsheet would run it
+    as a formula, and language names can be the user's own)."""
+    frame = pd.DataFrame(heatmap_rows(matrix))
+    for column in ("language", "code", "script", "tokenizer"):
+        frame[column] = [f"'{v}" if v[:1] in ("=", "+", "-", "@", "\t", "\r") else v for v in frame[column]]
+    return frame.to_csv(index=False)
+
+
+def heatmap_json(matrix: engine.explain.arena.LanguageMatrix) -> str:
+    """The tokenizers, the reference language and per language its sentence and, per tokenizer, the
+    tokens and both ratios."""
+    cells = {(c.code, c.encoding): c for c in matrix.cells()}
+    return json.dumps({
+        "tokenizers": list(matrix.encodings),
+        "reference": matrix.languages[matrix.reference].code if matrix.languages else None,
+        "languages": [{
+            "code": s.code, "language": s.language, "script": s.script, "text": s.text,
+            "yours": s.code.startswith(OWN_CODE),
+            "tokens": {n: cells[(s.code, n)].tokens for n in matrix.encodings},
+            "x_english": {n: round(cells[(s.code, n)].vs_english, 4) for n in matrix.encodings},
+            "x_best": {n: round(cells[(s.code, n)].vs_best, 4) for n in matrix.encodings},
+        } for s in matrix.languages],
+    }, ensure_ascii=False, indent=1)
+
+
+def _heatmap_downloads(matrix: engine.explain.arena.LanguageMatrix) -> None:
+    stem = "arena-languages-" + html.slug("-".join(matrix.encodings))[:80]
+    with st.container(horizontal=True):  # each button as wide as its label (narrow columns cut it to "Download …")
+        st.download_button("Download CSV", lambda: heatmap_csv(matrix), file_name=f"{stem}.csv", mime="text/csv",
+                           key="arena_lang_csv", icon=":material/download:", on_click="ignore")
+        st.download_button("Download JSON", lambda: heatmap_json(matrix), file_name=f"{stem}.json",
+                           mime="application/json", key="arena_lang_json", icon=":material/download:",
+                           on_click="ignore")
+
+
+# ------------------------------------------------------ your own sentences
+def _own_samples() -> tuple[tuple[str, str, str, str], ...]:
+    """The user's own sentences as (code, language, script, text), in the order they were added."""
+    return tuple((s["code"], s["language"], engine.explain.unicode_scripts.dominant_script(s["text"]), s["text"])
+                 for s in st.session_state.get(K_OWN, []))
+
+
+def add_own_sentence() -> None:
+    """Form callback: keep the typed language and sentence (checked, bounded) as a new heatmap row."""
+    ss = st.session_state
+    language = " ".join(str(ss.get(K_OWN_LANG) or "").split())[:MAX_OWN_LANGUAGE]
+    text = str(ss.get(K_OWN_TEXT) or "").strip()[:MAX_OWN_TEXT]
+    own = list(ss.get(K_OWN, []))
+    if not language or not text:
+        ss[K_OWN_ERROR] = "Type a language name and a sentence, then press “Add to the heatmap”."
+        return
+    if len(own) >= MAX_OWN:  # the button is disabled then; two quick clicks can still get here
+        ss[K_OWN_ERROR] = FULL
+        return
+    number = 1 + max((int(s["code"][len(OWN_CODE):]) for s in own), default=0)
+    own.append({"code": f"{OWN_CODE}{number}", "language": language, "text": text})
+    ss[K_OWN] = own
+    ss[K_OWN_KEEP] = [s["code"] for s in own]
+    ss.pop(K_OWN_ERROR, None)
+
+
+def keep_own_sentences() -> None:
+    """Multiselect callback: the sentences left out of it are removed."""
+    keep = set(st.session_state.get(K_OWN_KEEP) or [])
+    st.session_state[K_OWN] = [s for s in st.session_state.get(K_OWN, []) if s["code"] in keep]
+
+
+def _own_sentences(reference: str) -> None:
+    own = st.session_state.get(K_OWN, [])
+    with st.expander(f"Add your own sentences ({len(own)} of {MAX_OWN})", expanded=bool(own)):
+        st.caption(f"For a fair × English, translate this English sentence: “{md(reference, 400)}” — your "
+                   "sentences stay in this session (not in the share link).")
+        with st.form("arena_own_form", clear_on_submit=True, border=False):
+            c1, c2 = st.columns([1, 3])
+            c1.text_input("Language", key=K_OWN_LANG, max_chars=MAX_OWN_LANGUAGE, placeholder="e.g. Klingon")
+            c2.text_area("Sentence", key=K_OWN_TEXT, max_chars=MAX_OWN_TEXT, height=80)
+            st.form_submit_button("Add to the heatmap", on_click=add_own_sentence, disabled=len(own) >= MAX_OWN)
+        if len(own) >= MAX_OWN:
+            st.caption(FULL)
+        error = st.session_state.get(K_OWN_ERROR)
+        if error:
+            st.warning(error)
+        if own:
+            st.session_state[K_OWN_KEEP] = [s["code"] for s in own]
+            labels = {s["code"]: f"{s['language']} ({s['code']}): {s['text'][:40]}" for s in own}
+            st.multiselect("Your sentences (remove one with its ×)", list(labels), format_func=labels.get,
+                           key=K_OWN_KEEP, on_change=keep_own_sentences)

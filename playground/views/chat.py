@@ -1,0 +1,474 @@
+"""Chat formats: what a conversation costs each model, template tokens and all.
+
+The user builds a conversation (system / user / assistant / tool messages; add,
+remove, reorder; a name, a tool-call id, a tool call) and picks models; each
+model's chat format (engine.chat) turns it into the exact token sequence the
+model reads.  A table gives the counts -- the reply priming included -- and a
+drawing per model shows template tokens (grey, dashed) apart from content
+tokens (coloured by id); hover shows the id.
+
+The conversation lives in session state of its own (`K_MESSAGES`), so it
+survives other pages.  The conversation and the chosen models, packed
+(compact JSON, deflated, base64), are the *share code* (`K_CONV`): a field at
+the foot of the page, set just before it is drawn, that a user can also paste
+into.  The share link carries that code when it fits `state.url_limit(K_CONV)` (4,000
+characters); longer conversations travel as the code or as exported JSON.
+
+A whole conversation holds at most `state.MAX_TEXT_CHARS` characters -- the text
+box's limit, one number for both (a 30,000-character agent prompt is normal).
+The message boxes have no browser-side `max_chars`: the browser silently ignores
+a paste past it, so the server cuts instead and says so in a warning.  Imports
+read OpenAI's ``tool_calls`` JSON as well as this page's export
+(engine.chat.messages_from_json).  The counts table comes first, so a phone
+shows a count on its first screen; each message shows its role and text, the
+rest (name, tool call, move, remove) is in a popover.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import zlib
+from typing import Any
+
+import streamlit as st
+
+import engine
+from engine.errors import JsonLimitError
+from engine.formats.json_limits import scan_json
+from engine.chat import FIELDS, FORMAT_OF_ENCODING, FORMATS, ROLES, ChatFormatError, Message, messages_from_json
+from playground import state
+from playground.cache import encodings
+from playground.render import html
+from playground.render.chat import chat_legend, chat_tokens
+from playground.render.markdown import md
+from playground.widgets.page import draw, header, styles
+
+K_MESSAGES = "chat_messages"  # [{"uid": int, "role", "content", "name", "tool_call_id", "call"}]
+K_NEXT = "chat_next_uid"
+K_PICK = "chat_models"  # the models multiselect
+K_CONV = "chat_conv"  # the share code: conversation + models, packed (a widget; in the share link)
+K_CODE_ERROR = "chat_code_error"
+K_IMPORT = "chat_import"
+K_IMPORTED = "chat_imported_file"
+K_CUT = "chat_cut_{uid}"  # the warning for a message box whose text was cut to the limit
+
+MAX_MESSAGES = 40
+MAX_MODELS = 6
+DRAWN_PER_MESSAGE = 400  # content tokens drawn per message; the rest is one "… more" chip (counts stay whole)
+
+
+def max_conversation_chars() -> int:
+    """Characters a whole conversation may hold: the text box's limit, so the two never disagree and
+    counting a conversation for six models costs what the text box's text does."""
+    return state.MAX_TEXT_CHARS
+
+
+def max_json_bytes() -> int:
+    """Bytes an imported file or an inflated share code may hold: the character limit at 4 UTF-8 bytes
+    each, plus room for the JSON around it (so whatever the editor holds can be exported and read back)."""
+    return 4 * max_conversation_chars() + 1_000_000
+
+MODEL_LABELS = {
+    "cl100k_base": "GPT-3.5 / GPT-4 (cl100k_base)",
+    "o200k_base": "GPT-4o / 4.1 / o3 (o200k_base)",
+    "o200k_harmony": "gpt-oss, Harmony (o200k_harmony)",
+    "llama3": "Llama 3.x (llama3)",
+    "llama4": "Llama 4 (llama4)",
+    "qwen2.5": "Qwen 2.5 / 3 (qwen2.5)",
+    "qwen3.6": "Qwen 3.5 / 3.6 (qwen3.6)",
+    "mistral-v1": "Mistral 7B v0.1 (mistral-v1)",
+    "mistral-v3": "Mistral v0.3 (mistral-v3)",
+    "mistral-tekken": "Mistral NeMo and later (mistral-tekken)",
+    "deepseek-v4": "DeepSeek V4 (deepseek-v4)",
+}
+DEFAULT_MODELS = ["o200k_base", "llama3", "qwen2.5"]
+DEFAULT_CONVERSATION = [
+    {"role": "system", "content": "You are a helpful assistant."},
+    {"role": "user", "content": "What is the capital of France?"},
+    {"role": "assistant", "content": "Paris."},
+    {"role": "user", "content": "And of Japan? 日本"},
+]
+
+
+# ------------------------------------------------------------------ conversation <-> text
+def to_json(messages: list[dict]) -> str:
+    """The export file: {"messages": [...], "models": [...]}."""
+    plain = [Message.from_dict(_fields(m)).to_dict() for m in messages]
+    return json.dumps({"messages": plain, "models": _picked()}, ensure_ascii=False, indent=1)
+
+
+def parse_json(data: bytes) -> tuple[list[dict], list[str], list[str]]:
+    """Messages, models and notes (ignored empty fields; what was cut to the limit) from a conversation
+    file -- this page's export or OpenAI's ``messages`` with ``tool_calls``; ChatFormatError says what is wrong."""
+    limit = max_json_bytes()
+    if len(data) > limit:
+        raise ChatFormatError(f"the file has {len(data):,} bytes; the limit is {limit:,}: import a shorter conversation")
+    doc = _json(data, "not a JSON file", "export one from this page to see the shape")
+    if isinstance(doc, list):
+        doc = {"messages": doc}
+    if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
+        raise ChatFormatError('expected {"messages": [{"role": ..., "content": ...}, ...]} (or just the list)')
+    models = doc.get("models") if isinstance(doc.get("models"), list) else []
+    messages, notes = _checked(doc["messages"])
+    return messages, [m for m in models if m in FORMAT_OF_ENCODING][:MAX_MODELS], notes
+
+
+def _json(data: bytes, what: str, fix: str) -> Any:
+    """json.loads with every failure as a ChatFormatError (nesting past Python's recursion limit included:
+    a crafted file must get a message, not a traceback)."""
+    try:
+        scan_json(data, source="this JSON")  # depth and size counted on the bytes, before json.loads recurses
+        return json.loads(data.decode("utf-8"))
+    except JsonLimitError as error:
+        raise ChatFormatError(f"{what}: {error}") from None
+    except RecursionError:
+        raise ChatFormatError(f"{what}: its JSON is nested too deeply to read (a conversation is a list of flat "
+                              "messages, two or three levels deep)") from None
+    except (UnicodeDecodeError, ValueError) as error:
+        raise ChatFormatError(f"{what} ({str(error)[:200]}): {fix}") from None
+
+
+def _checked(raw: list[Any]) -> tuple[list[dict], list[str]]:
+    if len(raw) > MAX_MESSAGES:
+        raise ChatFormatError(f"{len(raw)} messages; the limit is {MAX_MESSAGES}: remove some")
+    messages, notes = messages_from_json(raw)
+    fitted, cut = fit([m.to_dict() for m in messages])
+    return fitted, notes + ([cut] if cut else [])
+
+
+def fit(messages: list[dict]) -> tuple[list[dict], str]:
+    """The messages cut to `max_conversation_chars` in all, earlier messages kept whole first (later ones
+    are cut, then emptied, never dropped: the turns stay as they were); and the sentence saying what was
+    cut ("" when nothing was)."""
+    limit = max_conversation_chars()
+    total = sum(len(m.get("content") or "") for m in messages)
+    if total <= limit:
+        return messages, ""
+    out, room, cut = [], limit, []
+    for i, m in enumerate(messages):
+        content = m.get("content") or ""
+        if len(content) > room:
+            m = {**m, "content": content[:room]}
+            cut.append(str(i + 1))
+        room -= len(m.get("content") or "")
+        out.append(m)
+    which = f"message {cut[0]} was" if len(cut) == 1 else f"messages {', '.join(cut)} were"
+    return out, (f"The conversation had {total:,} characters; the limit is {limit:,} (the same as the text box's), "
+                 f"so {which} cut to fit.")
+
+
+def pack(messages: list[dict], models: list[str]) -> str:
+    """The share code: ``[models, rows]`` as compact JSON, deflated, URL-safe base64."""
+    rows = [[m.get(k) or "" for k in FIELDS] for m in messages]
+    raw = json.dumps([",".join(models), rows], ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode("ascii").rstrip("=")
+
+
+def unpack(text: str) -> tuple[list[dict], list[str]]:
+    """`pack` undone, every value checked (a link or a pasted code may hold anything)."""
+    try:
+        data = base64.urlsafe_b64decode(text.strip() + "=" * (-len(text.strip()) % 4))
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(data, max_json_bytes())
+        too_large = bool(inflater.unconsumed_tail)
+    except (ValueError, zlib.error):
+        raise ChatFormatError("the share code is damaged: copy it again, whole") from None
+    if too_large:
+        raise ChatFormatError(f"the share code's conversation is too large (over {max_json_bytes():,} bytes)")
+    doc = _json(raw, "the share code is damaged", "copy it again, whole")
+    if not (isinstance(doc, list) and len(doc) == 2 and isinstance(doc[0], str) and isinstance(doc[1], list)
+            and all(isinstance(r, list) and len(r) == len(FIELDS) for r in doc[1])):
+        raise ChatFormatError("the share code is damaged: copy it again, whole")
+    models = [m for m in dict.fromkeys(doc[0].split(",")) if m in FORMAT_OF_ENCODING][:MAX_MODELS]
+    rows = [dict(zip(FIELDS, r)) for r in doc[1]]
+    total = sum(len(r["content"]) for r in rows if isinstance(r["content"], str))
+    if total > max_conversation_chars():  # this page never makes such a code: refuse it rather than cut it
+        raise ChatFormatError(f"the share code's conversation has {total:,} characters; the limit is "
+                              f"{max_conversation_chars():,}")
+    return _checked(rows)[0], models
+
+
+# ------------------------------------------------------------------ state
+def _fields(m: dict) -> dict:
+    return {k: m.get(k) or ("" if k == "content" else None) for k in FIELDS}
+
+
+def _new_uid() -> int:
+    uid = st.session_state.get(K_NEXT, 0)
+    st.session_state[K_NEXT] = uid + 1
+    return uid
+
+
+def _set_messages(messages: list[dict]) -> None:
+    st.session_state[K_MESSAGES] = [{**_fields(m), "uid": _new_uid()} for m in messages]
+
+
+def _init() -> None:
+    if K_MESSAGES in st.session_state:
+        return
+    messages, models = DEFAULT_CONVERSATION, DEFAULT_MODELS
+    code = st.session_state.get(K_CONV)
+    if isinstance(code, str) and code:  # from the share link
+        try:
+            messages, models = unpack(code)
+        except ChatFormatError as error:
+            st.warning(f"The link's conversation was not loaded: {md(error)}. Showing the example.")
+    _set_messages(messages)
+    st.session_state.setdefault(K_PICK, models)
+
+
+def _picked() -> list[str]:
+    return [n for n in st.session_state.get(K_PICK) or [] if n in FORMAT_OF_ENCODING][:MAX_MODELS]
+
+
+def _clear_widgets() -> None:
+    for m in st.session_state.get(K_MESSAGES, []):
+        for field in FIELDS:
+            st.session_state.pop(f"chat_{field}_{m['uid']}", None)
+
+
+def _on_code() -> None:
+    """A pasted share code replaces the conversation and the models (or says what is wrong)."""
+    try:
+        messages, models = unpack(st.session_state.get(K_CONV) or "")
+    except ChatFormatError as error:
+        st.session_state[K_CODE_ERROR] = str(error)
+        return
+    _clear_widgets()
+    _set_messages(messages)
+    st.session_state[K_PICK] = models
+
+
+def _add(role: str) -> None:
+    messages = list(st.session_state[K_MESSAGES])
+    if len(messages) < MAX_MESSAGES:
+        st.session_state[K_MESSAGES] = messages + [{**_fields({"role": role}), "uid": _new_uid()}]
+
+
+def _move(uid: int, step: int) -> None:
+    messages = list(st.session_state[K_MESSAGES])
+    i = next(k for k, m in enumerate(messages) if m["uid"] == uid)
+    j = i + step
+    if 0 <= j < len(messages):
+        messages[i], messages[j] = messages[j], messages[i]
+        st.session_state[K_MESSAGES] = messages
+
+
+def _remove(uid: int) -> None:
+    st.session_state[K_MESSAGES] = [m for m in st.session_state[K_MESSAGES] if m["uid"] != uid]
+    for field in FIELDS:
+        st.session_state.pop(f"chat_{field}_{uid}", None)
+
+
+def _on_content(uid: int, number: int) -> None:
+    """A message box changed: cut its text to what the conversation limit leaves (before the box is drawn
+    again, so the box shows the cut text) and keep the warning for the box to show."""
+    key = f"chat_content_{uid}"
+    text = st.session_state.get(key) or ""
+    others = sum(len(m.get("content") or "") for m in st.session_state.get(K_MESSAGES, []) if m["uid"] != uid)
+    limit = max_conversation_chars()
+    room = max(0, limit - others)
+    if len(text) > room:
+        st.session_state[key] = text[:room]
+        st.session_state[K_CUT.format(uid=uid)] = (
+            f"Message {number} was cut to {room:,} characters: the text had {len(text):,}, and a conversation "
+            f"holds at most {limit:,} characters in all (the same limit as the text box's).")
+
+
+# ------------------------------------------------------------------ drawing
+def token_chips(result: engine.chat.ChatTokens, enc: Any) -> list[tuple[str, str, int | None, bool, int]]:
+    """(kind, text, id, special, message) per token, for chat_tokens; past `DRAWN_PER_MESSAGE` content
+    tokens of a message, one ("elided", "… n more tokens", None, False, message) chip stands for the rest
+    (a 30,000-character prompt is 7,000 chips per model; the counts always cover everything)."""
+    out: list[tuple[str, str, int | None, bool, int]] = []
+    drawn: dict[int, int] = {}
+    for seg in result.segments:
+        ids = seg.ids
+        skipped = 0
+        if seg.kind == "content":
+            room = max(0, DRAWN_PER_MESSAGE - drawn.get(seg.message, 0))
+            ids, skipped = seg.ids[:room], max(0, len(seg.ids) - room)
+            drawn[seg.message] = drawn.get(seg.message, 0) + len(ids)
+        for token_id in ids:
+            if token_id is None:
+                out.append((seg.kind, seg.text, None, False, seg.message))
+                continue
+            data = enc.decode_single_token_bytes(token_id)
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                text = f"‹{html.hex_bytes(data)}›"
+            out.append((seg.kind, text, token_id, enc.is_special_token(token_id), seg.message))
+        if skipped:
+            out.append(("elided", f"… {html.plural(skipped, 'more token')} …", None, False, seg.message))
+    return out
+
+
+# ------------------------------------------------------------------ the page
+def render() -> None:
+    header("Chat formats", "what a conversation costs each model: template tokens, content tokens, reply priming.")
+    styles("chat")
+    _init()
+    counts = st.container()  # the table is drawn here once the editor has been read: first on the page
+    _import_export()
+    _editor()
+    messages = [_fields(m) for m in st.session_state[K_MESSAGES]]
+    with counts:
+        results = _table(messages)
+    _drawings(results)
+    _share(messages)
+
+
+def _share(messages: list[dict]) -> None:
+    """The share code, set just before its field is drawn (so it always matches the page)."""
+    code = pack(messages, _picked())
+    st.session_state[K_CONV] = code
+    error = st.session_state.pop(K_CODE_ERROR, None)
+    if error:
+        st.error(f"**That share code was not used:** {md(error, 600)}")
+    st.text_input("Share code (paste one here to load its conversation)", key=K_CONV, persist_state="session",
+                  on_change=_on_code, help="The conversation and models, packed. The page's link carries it "
+                  f"when it is at most {state.url_limit(K_CONV)} characters.")
+    if len(code) > state.url_limit(K_CONV):
+        st.caption(f"This conversation is too long for the share link ({len(code):,} characters packed, "
+                   f"{state.url_limit(K_CONV)} fit): pass on the share code or the exported JSON.")
+
+
+def _import_export() -> None:
+    with st.expander("Import / export JSON"):
+        limit_mb = -(-max_json_bytes() // 2**20)
+        upload = st.file_uploader(f"Import a conversation: this page's export, or OpenAI's `messages` JSON with "
+                                  f"`tool_calls` (up to {limit_mb} MB, {max_conversation_chars():,} characters)",
+                                  type=["json"], key=K_IMPORT, max_upload_size=limit_mb)
+        if upload is not None and st.session_state.get(K_IMPORTED) != upload.file_id:
+            st.session_state[K_IMPORTED] = upload.file_id
+            try:
+                messages, models, notes = parse_json(upload.getvalue())
+            except ChatFormatError as error:
+                st.error(f"**Not imported:** {md(error, 600)}")
+            else:
+                _clear_widgets()
+                _set_messages(messages)
+                if models:
+                    st.session_state[K_PICK] = models
+                st.success(f"Imported {html.plural(len(messages), 'message')}.")
+                for note in notes:
+                    if note.startswith("The conversation had"):
+                        st.warning(md(note))
+                    else:
+                        st.caption(md(note[:1].upper() + note[1:] + "."))
+        st.download_button("Export JSON", to_json(st.session_state[K_MESSAGES]), file_name="conversation.json",
+                           mime="application/json", key="chat_export", on_click="ignore")
+
+
+def _summary(role: str, name: str, call_id: str, call: str) -> str:
+    """What the popover holds, in a few words beside it (so a tool call is visible without opening it)."""
+    parts = [f"calls {call}" if role == "assistant" and call else "",
+             f"id {call_id}" if role in ("assistant", "tool") and call_id else "",
+             f"name {name}" if name else ""]
+    return " · ".join(p for p in parts if p)
+
+
+def _editor() -> None:
+    """One bordered box per message: the role and the text; name, tool call, move and remove in a popover
+    (seven controls side by side stacked into four phone screens)."""
+    st.subheader("Conversation")
+    messages = [dict(m) for m in st.session_state[K_MESSAGES]]
+    for i, m in enumerate(messages):
+        uid = m["uid"]
+        for field in FIELDS:
+            st.session_state.setdefault(f"chat_{field}_{uid}", m.get(field) or ("user" if field == "role" else ""))
+        with st.container(border=True, key=f"chat_msg_{uid}"):
+            with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+                role = st.selectbox(f"Message {i + 1}", ROLES, key=f"chat_role_{uid}", width=150,
+                                    format_func=lambda r, n=i + 1: f"{n} · {r}", label_visibility="collapsed")
+                with st.popover("More ⋯", help="Name, tool call, move, remove"):
+                    name = st.text_input("name", key=f"chat_name_{uid}", max_chars=64,
+                                         help="The speaker's name (OpenAI, Harmony) or, on a tool message, the tool's name.")
+                    call = st.text_input("calls tool", key=f"chat_call_{uid}", max_chars=64,
+                                         disabled=role != "assistant",
+                                         help="Make this assistant message a tool call: the content is then its JSON arguments.")
+                    call_id = st.text_input("tool call id", key=f"chat_tool_call_id_{uid}", max_chars=64,
+                                            disabled=role not in ("assistant", "tool"),
+                                            help="Ties a tool result to its call (Mistral v3 needs it).")
+                    with st.container(horizontal=True, gap="small"):
+                        st.button("↑ Up", key=f"chat_up_{uid}", on_click=_move, args=(uid, -1), disabled=i == 0,
+                                  help="Move up")
+                        st.button("↓ Down", key=f"chat_down_{uid}", on_click=_move, args=(uid, 1),
+                                  disabled=i == len(messages) - 1, help="Move down")
+                        st.button("✕ Remove", key=f"chat_del_{uid}", on_click=_remove, args=(uid,), help="Remove")
+                summary = _summary(role, name, call_id, call)
+                if summary:
+                    st.caption(md(summary, 200))
+            content = st.text_area("content", key=f"chat_content_{uid}", height=68, on_change=_on_content,
+                                   args=(uid, i + 1), label_visibility="collapsed", placeholder=f"{role} message")
+            cut = st.session_state.pop(K_CUT.format(uid=uid), None)
+            if cut:
+                st.warning(cut)
+        m.update(role=role, name=name or None, content=content, tool_call_id=call_id if role in ("assistant", "tool") else None,
+                 call=(call or None) if role == "assistant" else None)
+    st.session_state[K_MESSAGES] = messages
+    with st.container(horizontal=True, gap="small"):
+        for role in ROLES:
+            st.button(f"+ {role}", key=f"chat_add_{role}", on_click=_add, args=(role,),
+                      disabled=len(messages) >= MAX_MESSAGES)
+    total = sum(len(m["content"]) for m in messages)
+    st.caption(f"{total:,} of {max_conversation_chars():,} characters (the text box's limit; text past it is cut, "
+               f"with a warning) · at most {MAX_MESSAGES} messages.")
+
+
+def _table(messages: list[dict]) -> dict[str, tuple[Any, engine.chat.ChatTokens | str]]:
+    """The models picker and one row per model: its count, or "not counted: why" (one model that cannot
+    express the conversation never hides the others' counts)."""
+    st.subheader("Tokens per model")
+    st.session_state.setdefault(K_PICK, list(DEFAULT_MODELS))
+    picked = st.multiselect("Models", list(FORMAT_OF_ENCODING), key=K_PICK, max_selections=MAX_MODELS,
+                            persist_state="session", format_func=lambda n: MODEL_LABELS.get(n, n),
+                            help="Each model's own chat format; counts include the tokens that prime the reply.")
+    if not picked:
+        st.info("Pick one or more models to see their token counts.")
+        return {}
+    if not messages:
+        st.info("Add a message to see what it costs.")
+        return {}
+    conversation = json.dumps(messages, ensure_ascii=False)
+    results = {name: (encodings.resolve(name), encodings.chat_tokens(name, encodings.resolve(name), conversation)) for name in picked}
+    rows = []
+    for name, (_enc, r) in results.items():
+        fmt = FORMATS[FORMAT_OF_ENCODING[name]]
+        ok = not isinstance(r, str)
+        rows.append({"model": MODEL_LABELS.get(name, name), "tokens": r.count if ok else None,
+                     "status": "counted" if ok else f"not counted: {r}",
+                     "template": r.template_count if ok else None, "content": r.content_count if ok else None,
+                     "prime the reply": r.priming if ok else None, "format": fmt.title,
+                     "checked against": fmt.checked_against})
+    st.dataframe(rows, hide_index=True, key="chat_table",
+                 column_config={"model": st.column_config.TextColumn(width="medium"),
+                                "status": st.column_config.TextColumn(width="large", help="Hover a cell for the whole reason; "
+                                                                      "the drawings below say it too."),
+                                **{c: st.column_config.NumberColumn(format="localized")
+                                   for c in ("tokens", "template", "content", "prime the reply")}})
+    # The table's status column is cut on a phone: each reason is written out under it too.
+    for name, (_enc, r) in results.items():
+        if isinstance(r, str):
+            st.caption(f"**{md(MODEL_LABELS.get(name, name))}** not counted: {md(r, 600)}")
+    return results
+
+
+def _drawings(results: dict[str, tuple[Any, engine.chat.ChatTokens | str]]) -> None:
+    if not results:
+        return
+    st.subheader("The tokens, drawn")
+    st.markdown(chat_legend(), unsafe_allow_html=True)
+    for name, (enc, r) in results.items():
+        label = MODEL_LABELS.get(name, name)
+        if isinstance(r, str):
+            st.markdown(f"**{md(label)}** · not counted")
+            st.warning(f"{md(r, 600)}")
+            continue
+        st.markdown(f"**{md(label)}** · {html.plural(r.count, 'token')} "
+                    f"({r.template_count:,} template, {r.content_count:,} content; "
+                    f"{html.plural(r.priming, 'token')} prime the reply)")
+        draw(chat_tokens(token_chips(r, enc), f"chat-{html.slug(name)}"), key=f"chat_tokens_{name}")
+        if r.note:
+            st.caption(md(r.note, 400))

@@ -1,0 +1,275 @@
+"""Merge tree: how one token was built, merge by merge, down to its single bytes.
+
+A rank file stores only ``token bytes -> rank``; the engine recovers which two
+tokens were merged to make each one (`Encoding.merge_tree`).  The tree reads
+bottom-up: the leaves are the token's bytes (with *their* ids, which for
+cl100k/o200k are not the byte values), every box joined its two children, and
+its id is its rank -- lower ids were learned earlier.
+
+The chosen token and encoding are `state.TOKEN_ID` / `state.TOKEN_ENC`, shared
+with the Tokenize, BPE steps and Vocabulary views and the share link
+(playground/widgets/pickers.py).  One token's tree is recovered alone, by replaying
+BPE on its own bytes (`engine.tokenizer.merges.merge_tree_of`): milliseconds even for o200k,
+where recovering all 200,000 merges took seconds.  Trees with many leaves are
+drawn left to right, one leaf per line, so 32-byte tokens stay readable.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+import engine
+from engine.explain import families as explain
+from playground import state
+from playground.cache import encodings, render_cache
+from playground.render import html
+from playground.render.markdown import md
+from playground.render.tree import merge_tree_dot
+from playground.widgets import pickers
+from playground.widgets.page import header, token_text
+from playground.widgets.pickers import chip_label, encoding_select, text_tokens, token_label, token_problem
+
+ENC_KEY = "tree_enc"
+MODE_KEY = "tree_pick_mode"
+TEXT_KEY = "tree_text_token"
+ID_KEY = "tree_id"
+FIND_KEY = "tree_find"
+FOUND_KEY = "tree_found"
+DEPTH_KEY = "tree_depth"
+LAYOUT_KEY = "tree_left_right"
+OTHER_KEY = "tree_other_enc"
+_LAYOUT_FOR = "_tree_layout_for"  # the token whose default layout LAYOUT_KEY holds
+
+PICK_MODES = {"text": "From the text", "id": "By id", "search": "By search"}
+MAX_TEXT_TOKENS = 80  # distinct tokens of the text offered as chips
+MAX_FOUND = 60  # search results offered in the picker
+FOLD_ABOVE = 63  # trees with more boxes (over 32 bytes) fold their deepest levels by default ...
+MAX_DRAWN = 31  # ... down to at most this many boxes (16 across)
+NATURAL_SIZE = 12  # bottom-row boxes up to which a tree is drawn at its natural size
+LEFT_RIGHT_ABOVE = 16  # trees with more leaves drawn are laid out left to right by default
+
+
+# ---------------------------------------------------------------- pickers
+def _default_token(name: str, enc: engine.Encoding) -> int:
+    """The longest token of the (start of the) current text, or 'hello'."""
+    tokens = [t for t in text_tokens(name, enc) if not t.special]
+    if tokens:
+        return max(tokens, key=lambda t: (len(t.bytes), -t.byte_start)).id
+    return enc.encode_ordinary("hello")[0]
+
+
+def _copy_to_token(key: str) -> None:
+    value = st.session_state.get(key)
+    if value is not None:
+        st.session_state[state.TOKEN_ID] = int(value)
+
+
+def _on_find() -> None:
+    """Typing a whole token picks it at once (leading spaces count: ' the' is not 'the')."""
+    query = st.session_state.get(FIND_KEY, "")
+    enc = encodings.resolve(st.session_state[state.TOKEN_ENC])
+    tid = enc.mergeable_ranks.get(query.encode("utf-8")) if query else None
+    if tid is not None:
+        st.session_state[state.TOKEN_ID] = tid
+
+
+def _pick_token(name: str, enc: engine.Encoding) -> None:
+    """One picker at a time (text chips, id, or search); each writes state.TOKEN_ID."""
+    st.session_state.setdefault(MODE_KEY, "text")
+    mode = st.segmented_control("Pick a token", list(PICK_MODES), format_func=PICK_MODES.get,
+                                key=MODE_KEY, persist_state="session", required=True)
+    current = st.session_state.get(state.TOKEN_ID)
+    if mode == "id":
+        if current is not None and 0 <= current < enc.n_vocab:
+            st.session_state[ID_KEY] = current
+        st.number_input("Token id", min_value=0, max_value=enc.n_vocab - 1, step=1, key=ID_KEY,
+                        on_change=_copy_to_token, args=(ID_KEY,),
+                        help=f"0 … {enc.n_vocab - 1}; ids of special tokens and unused ids are explained, not drawn.")
+    elif mode == "search":
+        st.text_input("Find a token", key=FIND_KEY, persist_state="session", on_change=_on_find,
+                      placeholder="part of a token, e.g.  ing  or  Magikarp (leading spaces count)")
+        query = st.session_state.get(FIND_KEY, "")
+        if query:
+            found = encodings.vocab_search(name, enc, query, "substring", False)
+            exact = enc.mergeable_ranks.get(query.encode("utf-8"))
+            lengths = {tid: len(enc.decode_single_token_bytes(tid)) for tid in found[:5000]}
+            ranked = sorted(lengths, key=lambda t: (t != exact, lengths[t], t))[:MAX_FOUND]
+            if not ranked:
+                st.warning(f"No token of {md(name)} contains {md(repr(query))}. Try a shorter part, or check leading spaces.")
+                return
+            st.session_state[FOUND_KEY] = current if current in ranked else None
+            st.selectbox(f"{len(found):,} tokens contain it; the {len(ranked)} shortest:", ranked,
+                         format_func=lambda t: token_label(enc, t), key=FOUND_KEY, index=None,
+                         placeholder="Choose one", on_change=_copy_to_token, args=(FOUND_KEY,))
+    else:
+        seen: dict[int, None] = {}
+        for tok in text_tokens(name, enc):
+            if not tok.special:
+                seen.setdefault(tok.id)
+        ids = list(seen)[:MAX_TEXT_TOKENS]
+        if not ids:
+            st.info("The text is empty: type one on the Tokenize page, or pick a token by id or by search.")
+            return
+        st.session_state[TEXT_KEY] = current if current in ids else None
+        st.pills("Tokens of the current text", ids, format_func=lambda t: chip_label(enc, t),
+                 key=TEXT_KEY, on_change=_copy_to_token, args=(TEXT_KEY,))
+        if len(seen) > MAX_TEXT_TOKENS:
+            st.caption(f"The first {MAX_TEXT_TOKENS} distinct tokens of the text; pick others by id or search.")
+
+
+# ----------------------------------------------------------------- drawing
+def _drawn(node: engine.MergeNode, levels: int) -> int:
+    """Boxes drawn when subtrees below `levels` merges are folded."""
+    if node.is_leaf or levels == 0:
+        return 1
+    return 1 + _drawn(node.left, levels - 1) + _drawn(node.right, levels - 1)
+
+
+def default_levels(tree: engine.MergeNode) -> int:
+    """Merge levels drawn at first: all of them for trees of up to FOLD_ABOVE boxes."""
+    if _drawn(tree, tree.depth) <= FOLD_ABOVE:
+        return tree.depth
+    return max((d for d in range(1, tree.depth + 1) if _drawn(tree, d) <= MAX_DRAWN), default=1)
+
+
+def drawn_boxes(tree: engine.MergeNode) -> int:
+    """Boxes in the first drawing of `tree` (for tests)."""
+    return _drawn(tree, default_levels(tree))
+
+
+def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: str) -> engine.MergeNode:
+    tree = render_cache.merge_tree(name, enc, token_id)
+    n_leaves = tree.n_merges + 1
+    max_depth = None
+    if key_prefix == "main":
+        c1, c2 = st.columns([3, 2])
+        if 2 * n_leaves - 1 > FOLD_ABOVE:
+            max_depth = c1.slider("Levels drawn", 1, tree.depth, default_levels(tree), key=DEPTH_KEY,
+                                  help="Deeper subtrees fold into one dashed box that says how many merges it hides.")
+            if max_depth >= tree.depth:
+                max_depth = None
+    bottom_row = (_drawn(tree, max_depth if max_depth is not None else tree.depth) + 1) // 2
+    left_right = bottom_row > LEFT_RIGHT_ABOVE
+    if key_prefix == "main":
+        if st.session_state.get(_LAYOUT_FOR) != (name, token_id):  # a new token: its own default layout
+            st.session_state[_LAYOUT_FOR] = (name, token_id)
+            st.session_state[LAYOUT_KEY] = left_right
+        left_right = c2.toggle("Draw left to right", key=LAYOUT_KEY, persist_state="session",
+                               help="Long tokens have many leaves; left to right gives each leaf its own line.")
+    # small trees at their natural size (stretched, five boxes would fill the page); wide ones fit the width
+    width = "stretch" if bottom_row > NATURAL_SIZE and not left_right else "content"
+    st.graphviz_chart(merge_tree_dot(tree, max_depth=max_depth, left_right=left_right), width=width)
+    return tree
+
+
+def _permuted_note(tree: engine.MergeNode, name: str, family: str) -> None:
+    if family != "tiktoken":
+        return
+    moved = [(leaf.bytes[0], leaf.id) for leaf in tree.leaves() if leaf.bytes[0] != leaf.id]
+    if moved:
+        b, i = moved[0]
+        st.caption(f"Leaf ids are not byte values in {md(name)}: byte 0x{b:02x} ({b}) has id {i}. "
+                   "Single bytes were ranked like any other token (GPT-2 puts printable bytes first; "
+                   "cl100k/o200k rank them by frequency), so always look a byte's id up.")
+
+
+@st.fragment
+def _other_encodings(name: str, data: bytes) -> None:
+    """The same bytes elsewhere; picking an encoding to draw redraws only this part."""
+    st.subheader("The same bytes in other encodings")
+    rows, drawable = [], []
+    chosen = [n for n in st.session_state.get(state.ENCODINGS) or [] if n in state.known_encodings()]
+    for other in dict.fromkeys([*chosen, *state.DEFAULT_ENCODINGS]):  # the sidebar's, and the three OpenAI ones
+        if other == name:
+            continue
+        enc2 = encodings.resolve(other)
+        tid = enc2.mergeable_ranks.get(data)
+        if tid is None:
+            n = len(enc2.encode_ordinary(data.decode("utf-8", "replace"))) if engine.text.is_valid_utf8(data) else None
+            rows.append({"encoding": other, "id": None, "one token?": "no",
+                         "tokens": n if n is not None else "—"})
+        else:
+            rows.append({"encoding": other, "id": tid, "one token?": "yes", "tokens": 1})
+            drawable.append(other)
+    st.dataframe(rows, hide_index=True, width="content")
+    if not drawable:
+        st.caption("No other built-in encoding has these bytes as one token.")
+        return
+    st.caption("The encodings chosen in the sidebar, and gpt2, cl100k_base and o200k_base.")
+    if st.session_state.get(OTHER_KEY) not in drawable:
+        st.session_state[OTHER_KEY] = None
+    other = st.segmented_control("Draw its tree in", drawable, key=OTHER_KEY, persist_state="session")
+    if other:
+        enc2 = encodings.resolve(other)
+        tid = enc2.mergeable_ranks[data]
+        tree2 = _draw_tree(other, enc2, tid, key_prefix="other")
+        c1, c2, c3 = st.columns(3)
+        c1.metric(f"id in {other}", tid)
+        c2.metric("depth", tree2.depth)
+        c3.metric("merges", tree2.n_merges)
+
+
+def _links(name: str, data: bytes) -> None:
+    c1, c2, c3 = st.columns(3)
+    if c1.button("Back to Tokenize", key="tree_to_tokenize", width="stretch", icon=":material/arrow_back:"):
+        pickers.go("tokenize")
+    if c2.button("Watch BPE build it", key="tree_to_steps", width="stretch", icon=":material/footprint:",
+                 disabled=not engine.text.is_valid_utf8(data),
+                 help="Replays the merge loop on this token's text in the BPE steps view."):
+        pickers.open_steps(data.decode("utf-8"))
+        pickers.go("steps")
+    if c3.button("Its family in the vocabulary", key="tree_to_vocab", width="stretch", icon=":material/menu_book:"):
+        pickers.open_vocab_token()
+        pickers.go("vocab")
+
+
+def _family_leaf_note(enc: engine.Encoding, token_id: int, tree: engine.MergeNode, family: str) -> None:
+    """What a leaf-only tree means in SentencePiece and tokenizer.json: a byte-fallback byte, or a token no merge makes."""
+    if not tree.is_leaf:
+        return
+    note = engine.explain.families.token_note(enc, token_id)
+    if note is not None and note.kind == "byte":
+        st.info(f"A byte-fallback token ({md(note.text)}). It is never merged: SentencePiece uses it only for a "
+                "character the vocabulary has no piece for, one token per UTF-8 byte.")
+    elif family in ("sentencepiece", "tokenizer.json") and len(tree.bytes.decode("utf-8", "replace")) > 1:
+        st.info("No merge of this model makes this token from smaller ones, so BPE never produces it from text "
+                "(it is a leaf with all its characters).")
+
+
+def render() -> None:
+    header("Merge tree", "how one token was built: BPE joined smaller parts, pair by pair, down to bytes or characters.")
+    name, enc = encoding_select(ENC_KEY)
+    note = encodings.family_note(name, enc)
+    st.markdown(f"**{md(note.title)}**: {md(note.merges)}  \n{md(note.tree)} Read the tree from the leaves up.")
+    if st.session_state.get(state.TOKEN_ID) is None:
+        st.session_state[state.TOKEN_ID] = _default_token(name, enc)
+    _pick_token(name, enc)
+    token_id = int(st.session_state[state.TOKEN_ID])
+    problem = token_problem(enc, token_id)
+    if problem:
+        st.warning(problem)
+        if st.button("Back to Tokenize", key="tree_back_problem", icon=":material/arrow_back:"):
+            pickers.go("tokenize")
+        return
+    data = enc.decode_single_token_bytes(token_id)
+    token_text(data)
+    try:
+        tree = _draw_tree(name, enc, token_id, key_prefix="main")
+    except ValueError as err:  # a token no merge makes (Llama 3, Qwen 3.6), or an upload BPE could not produce
+        reason = explain.no_tree_reason(enc, token_id)
+        if reason:
+            st.info(md(reason, 800))
+            _links(name, data)
+        else:
+            st.warning(f"No merge tree for this token: {md(err, 600)}")
+        return
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("id (= rank)" if note.family == "tiktoken" else "id", token_id)
+    c2.metric("bytes", len(data))
+    c3.metric("depth", tree.depth, help="Merges on the longest path from a byte to the token.")
+    c4.metric("merges", tree.n_merges, help="Inner boxes: always bytes − 1, whatever the shape.")
+    _permuted_note(tree, name, note.family)
+    _family_leaf_note(enc, token_id, tree, note.family)
+    st.caption(f"Boxes show bytes readably: {html.SPACE} is a space (SentencePiece's ▁, tokenizer.json's Ġ), <e6 97> are "
+               "bytes that are not a whole UTF-8 character on their own. Colours follow the id, as on the Tokenize page.")
+    _links(name, data)
+    _other_encodings(name, data)

@@ -1,0 +1,236 @@
+"""Vocabulary explorer: every token of an encoding, searchable, filterable, one click from its tree.
+
+Panes (one runs at a time): search the vocabulary (substring or regex, with
+quick filters) in a sortable table; one token's facts and its "families"
+(tokens that contain it, tokens inside it); the token-length histogram; and,
+for GPT-2's vocabulary, the known under-trained "glitch" tokens with their
+sources.  Tables are cached per encoding name (`encodings.vocab_table`), so
+o200k's 200k rows are read once.
+"""
+from __future__ import annotations
+
+import functools
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+import engine
+from playground import state
+from playground.cache import encodings
+from playground.render import html
+from playground.render.markdown import md
+from playground.widgets import pickers
+from playground.widgets.page import header, token_text
+
+ENC_KEY = "vocab_enc"
+PANE_KEY = pickers.VOCAB_PANE  # other views open the token pane through pickers.open_vocab_token
+QUERY_KEY = "vocab_query"
+MODE_KEY = "vocab_mode"
+ICASE_KEY = "vocab_icase"
+FILTER_KEY = "vocab_filter"
+TABLE_KEY = "vocab_table"
+GLITCH_TABLE_KEY = "vocab_glitch_table"
+ID_KEY = "vocab_id"
+UP_KEY = "vocab_containing"
+DOWN_KEY = "vocab_contained"
+_SHOWN = "_vocab_shown_ids"  # ids of the rows on screen, for the row-selection callback
+
+PANES = {"search": "🔎 Search", "token": "🔬 One token", "lengths": "📏 Lengths", "glitch": "👾 Glitch tokens"}
+MODES = {"substring": "substring", "regex": "regex"}
+FILTERS = {"all": "All", "longest": "Longest", "invalid_utf8": "Not valid UTF-8", "leading_space": "Leading space",
+           "digits": "Digits", "glitch": "Glitch (GPT-2)"}
+SHOW_ROWS = 2000  # rows sent to the table
+FAMILY = 40  # family members offered as chips
+
+COLUMNS = {
+    "id": st.column_config.NumberColumn("id", format="%d"),
+    "token": st.column_config.TextColumn("token", width="medium", help=f"{html.SPACE} is a space; bytes that are not valid "
+                                         "UTF-8 alone show as <hex>, newline and tab as \\n \\t"),
+    "length": st.column_config.NumberColumn("length", width="small", help="bytes"),
+    "leading space": st.column_config.CheckboxColumn(f"leading {html.SPACE}", width="small", help="a space, then something else"),
+    "valid UTF-8": st.column_config.CheckboxColumn("valid UTF-8", width="small"),
+    "glitch": st.column_config.CheckboxColumn("glitch", width="small", help="known under-trained GPT-2 token"),
+    "bytes": st.column_config.TextColumn("bytes (hex)", width="large"),
+}
+ROW_PX = 35  # st.dataframe row height, to size short tables
+
+
+# ---------------------------------------------------------------- callbacks
+def _on_row_selected(key: str) -> None:
+    rows = st.session_state[key].selection.rows
+    shown = st.session_state.get(_SHOWN, {}).get(key, [])
+    if rows and rows[0] < len(shown):
+        st.session_state[state.TOKEN_ID] = int(shown[rows[0]])
+        st.session_state[PANE_KEY] = "token"
+
+
+def _copy_to_token(key: str) -> None:
+    if st.session_state.get(key) is not None:
+        st.session_state[state.TOKEN_ID] = int(st.session_state[key])
+
+
+# -------------------------------------------------------------------- panes
+def _token_table(df: pd.DataFrame, ids: list[int], key: str, *, glitch: bool) -> None:
+    shown = ids[:SHOW_ROWS]
+    st.session_state.setdefault(_SHOWN, {})[key] = shown
+    columns = [c for c in COLUMNS if glitch or c != "glitch"]
+    height = 420 if len(shown) > 10 else ROW_PX * (len(shown) + 1) + 3
+    st.dataframe(df.loc[shown, columns], hide_index=True, width="stretch", height=height, column_config=COLUMNS,
+                 key=key, on_select=functools.partial(_on_row_selected, key), selection_mode="single-row")
+    st.caption("Click a column header to sort; tick a row to open that token.")
+
+
+def _search_pane(name: str, enc: engine.Encoding, df: pd.DataFrame, glitch: bool) -> None:
+    c1, c2, c3 = st.columns([4, 2, 1.3])
+    query = c1.text_input("Search tokens", key=QUERY_KEY, persist_state="session", placeholder="e.g.  ing   or regex  ^\\s?\\d{3}$")
+    mode = c2.radio("Match", list(MODES), key=MODE_KEY, persist_state="session", horizontal=True, format_func=MODES.get)
+    ignore_case = c3.toggle("Ignore case", key=ICASE_KEY, persist_state="session")
+    filters = [f for f in FILTERS if glitch or f != "glitch"]
+    if st.session_state.get(FILTER_KEY) not in filters:
+        st.session_state[FILTER_KEY] = "all"
+    which = st.segmented_control("Quick filter", filters, format_func=FILTERS.get, key=FILTER_KEY, persist_state="session", required=True)
+    ids: list[int] | None = None
+    if query:
+        try:
+            ids = encodings.vocab_search(name, enc, query, mode, ignore_case)
+        except engine.RegexTimeoutError as err:
+            st.error(f"⏱ Stopped: {md(err, 600)}")
+            return
+        except ValueError as err:
+            st.error(md(err, 600))
+            return
+    if which != "all":
+        picked = encodings.vocab_filter(name, enc, which)
+        if ids is not None:
+            keep = set(ids)
+            picked = [i for i in picked if i in keep]
+        ids = picked
+    if ids is None:
+        ids = df.index.tolist()
+    more = f"; showing the first {SHOW_ROWS:,}" if len(ids) > SHOW_ROWS else ""
+    order = "longest first" if which == "longest" else "by id"
+    st.markdown(f"**{len(ids):,}** of {len(df):,} tokens ({order}{more})")
+    if ids:
+        _token_table(df, ids, TABLE_KEY, glitch=glitch)
+    else:
+        st.info("No token matches. Leading spaces count (' the' and 'the' are different tokens); "
+                "try 'Ignore case' or a shorter search.")
+
+
+def _family(label: str, enc: engine.Encoding, family: engine.explain.vocab.Family, key: str) -> None:
+    st.markdown(f"**{label}** ({family.total:,})")
+    if not family.ids:
+        st.caption("none")
+        return
+    st.session_state[key] = None
+    st.pills(label, list(family.ids), format_func=lambda t: pickers.chip_label(enc, t), key=key,
+             on_change=_copy_to_token, args=(key,), label_visibility="collapsed", wrap=True, width="stretch")
+    if family.total > len(family.ids):
+        st.caption(f"The first {len(family.ids)} of {family.total:,}.")
+
+
+def _token_pane(name: str, enc: engine.Encoding, glitch: dict[int, engine.explain.vocab.GlitchToken]) -> None:
+    current = st.session_state.get(state.TOKEN_ID)
+    if current is None:
+        current = st.session_state[state.TOKEN_ID] = enc.encode_ordinary("hello")[0]
+    if 0 <= current < enc.n_vocab:
+        st.session_state[ID_KEY] = current
+    st.number_input("Look up a token by id", min_value=0, max_value=enc.n_vocab - 1, step=1, key=ID_KEY,
+                    on_change=_copy_to_token, args=(ID_KEY,))
+    problem = pickers.token_problem(enc, current)
+    if problem and not enc.is_special_token(current):
+        st.warning(problem)
+        return
+    info = engine.explain.vocab.token_info(enc, current)
+    token_text(info.bytes)
+    facts = {
+        "id": str(info.id),
+        "bytes (hex)": info.bytes.hex(" "),
+        "length": f"{info.length} bytes, {len(info.text)} characters",
+        "text (Python)": repr(info.text),
+        "leading space": "yes" if info.leading_space else "no",
+        "valid UTF-8 alone": "yes" if info.valid_utf8 else "no: a piece of a character; decoding alone gives �",
+    }
+    stored = getattr(enc, "stored_piece", None)
+    if stored is not None:
+        facts["stored as"] = stored(current)  # SentencePiece's ▁the / <0x0A>, tokenizer.json's Ġthe
+    note = engine.explain.families.token_note(enc, current)
+    if note is not None:
+        facts["note"] = note.text
+    if enc.is_special_token(current):
+        facts["special"] = "yes: added whole by encode() when allowed; never built by merges"
+    if current in glitch:
+        facts["glitch token"] = f"yes ({glitch[current].note}): see the Glitch tokens pane for sources"
+    st.dataframe(pd.DataFrame({"fact": list(facts), "value": list(facts.values())}), hide_index=True, width="stretch")
+    if enc.is_special_token(current):
+        return
+    if st.button("Its merge tree", key="vocab_to_tree", icon=":material/account_tree:"):
+        pickers.go("tree")
+    st.subheader("Family")
+    c1, c2 = st.columns(2)
+    with c1:
+        _family("Tokens that contain it", enc, engine.explain.vocab.containing(enc, current, limit=FAMILY), UP_KEY)
+    with c2:
+        _family("Tokens inside it", enc, engine.explain.vocab.contained(enc, current, limit=FAMILY), DOWN_KEY)
+    st.caption("Shortest containers first; longest parts first. Click one to move there.")
+
+
+def _lengths_pane(name: str, enc: engine.Encoding) -> None:
+    hist = pd.DataFrame(encodings.length_histogram(name, enc), columns=["length", "tokens"])
+    log = st.toggle("Log scale (shows the few very long tokens)", key="vocab_log", persist_state="session")
+    chart = alt.Chart(hist).mark_bar().encode(
+        x=alt.X("length:Q", title="token length (bytes)", bin=False),
+        y=alt.Y("tokens:Q", title="tokens", scale=alt.Scale(type="symlog") if log else alt.Undefined),
+        tooltip=["length", "tokens"],
+    ).properties(height=320)
+    st.altair_chart(chart, width="stretch")
+    mean = (hist["length"] * hist["tokens"]).sum() / hist["tokens"].sum()
+    st.caption(f"{md(name)}: {hist['tokens'].sum():,} ordinary tokens, mean {mean:.1f} bytes, longest "
+               f"{hist['length'].max()} bytes (use the 'Longest' filter in Search to see them).")
+
+
+def _glitch_pane(name: str, enc: engine.Encoding, df: pd.DataFrame, glitch: dict[int, engine.explain.vocab.GlitchToken]) -> None:
+    if not glitch:
+        st.info("The glitch-token list is for GPT-2's vocabulary: pick gpt2 or r50k_base above.")
+        return
+    st.markdown("Tokens that were frequent in the text the tokenizer was built from but rare in the "
+                "model's training data, so GPT-2/GPT-3 barely learned them and behaved oddly when asked "
+                "to repeat them. Select a row to inspect the token.")
+    ids = sorted(glitch)
+    table = df.loc[ids, ["id", "token", "length"]].assign(origin=[glitch[i].note for i in ids])
+    st.session_state.setdefault(_SHOWN, {})[GLITCH_TABLE_KEY] = ids
+    st.dataframe(table, hide_index=True, width="stretch", height=360, key=GLITCH_TABLE_KEY,
+                 on_select=functools.partial(_on_row_selected, GLITCH_TABLE_KEY), selection_mode="single-row")
+    st.markdown("**Sources**")
+    st.markdown("\n".join(f"- {s['authors']} ({s['year']}), *{s['title']}*, {s['venue']}."
+                          for s in engine.explain.vocab.glitch_sources()))
+
+
+def render() -> None:
+    header("Vocabulary", "every token of an encoding: search it, filter it, and open any token's tree.")
+    name, enc = pickers.encoding_select(ENC_KEY)
+    df = encodings.vocab_table(name, enc)
+    glitch = engine.explain.vocab.glitch_tokens(enc)
+    family = encodings.family_note(name, enc)
+    if family.family in ("sentencepiece", "tokenizer.json"):
+        st.caption(f"{family.title}: tokens are shown as the bytes they stand for ({html.SPACE} for SentencePiece's ▁ and "
+                   "tokenizer.json's Ġ); open one token to see how the file spells it."
+                   + (" Byte-fallback pieces <0x00>…<0xFF> are not listed: each is one byte." if
+                      family.family == "sentencepiece" else ""))
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("ordinary tokens", f"{len(df):,}")
+    c2.metric("special tokens", len(enc.special_tokens))
+    c3.metric("longest", f"{df['length'].max()} bytes")
+    c4.metric("not valid UTF-8 alone", f"{int((~df['valid UTF-8']).sum()):,}")
+    st.session_state.setdefault(PANE_KEY, "search")  # no default=: callbacks and other views set this key
+    pane = st.segmented_control("View", list(PANES), format_func=PANES.get, key=PANE_KEY, persist_state="session", required=True,
+                                label_visibility="collapsed")
+    if pane == "token":
+        _token_pane(name, enc, glitch)
+    elif pane == "lengths":
+        _lengths_pane(name, enc)
+    elif pane == "glitch":
+        _glitch_pane(name, enc, df, glitch)
+    else:
+        _search_pane(name, enc, df, bool(glitch))
