@@ -34,8 +34,8 @@ from typing import Mapping, Sequence
 
 import regex
 
-from ..text import repair_surrogates
 from ..records import Token
+from ..text import repair_surrogates
 
 
 @dataclass(frozen=True)

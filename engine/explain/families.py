@@ -30,9 +30,9 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..api import EncodingAPI
-from ..sources.catalog import FAMILIES
 from ..families.hf.encoding import HfEncoding
 from ..families.sentencepiece.encoding import SPACE, SentencePieceEncoding
+from ..sources.catalog import FAMILIES
 
 Enc = EncodingAPI  # any encoding of the engine (Encoding, ModelEncoding, SentencePieceEncoding, HfEncoding)
 

@@ -39,8 +39,8 @@ from typing import Any, Iterable, Sequence
 import regex
 
 from ..api import EncodingAPI
-from ..text import repair_surrogates
 from ..records import Token
+from ..text import repair_surrogates
 
 COMMON = "Common"
 OTHER = "Other"

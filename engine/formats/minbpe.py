@@ -24,10 +24,10 @@ import unicodedata
 from ..tokenizer.encoding import Encoding
 from .limits import (MAX_SPECIAL_TOKENS, TokenBudget, check_count, check_pattern_size, check_special_tokens_size,
                      check_token_id, count_lines)
-from .tiktoken_files import parse_natural
 from ..tokenizer.patterns import compile_pattern
 from ..tokenizer.patterns import RAW_PAT_STR
 from ..training.trainer import build_encoding
+from .tiktoken_files import parse_natural
 
 VERSION_LINE = "minbpe v1"
 

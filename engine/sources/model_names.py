@@ -25,8 +25,8 @@ from __future__ import annotations
 import difflib
 import re
 
-from ..tokenizer.encoding import Encoding
 from ..errors import UnknownModelError
+from ..tokenizer.encoding import Encoding
 from .registry import get_encoding
 
 MODEL_PREFIX_TO_ENCODING: dict[str, str] = {

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import threading
 
-from ..pickling import set_registry
-from ..tokenizer.encoding import Encoding
 from ..errors import UnknownEncodingError
 from ..families.hf.encoding import load_builtin as load_hf_builtin
 from ..families.hf.tokenizer_json import BUILTIN_FILES as HF_BUILTINS
@@ -24,6 +22,8 @@ from ..families.sentencepiece.encoding import BUILTIN_MODELS as SENTENCEPIECE_MO
 from ..families.tiktoken_models.encoding import build_model_encoding
 from ..families.tiktoken_models.specs import MODEL_SPECS
 from ..formats.tiktoken_files import parse_data_gym, parse_tiktoken_bpe, read_data_file
+from ..pickling import set_registry
+from ..tokenizer.encoding import Encoding
 from .openai_public import SPECS, EncodingSpec
 
 _ENCODINGS: dict[str, Encoding] = {}

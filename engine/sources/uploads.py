@@ -36,15 +36,15 @@ import re
 
 from typing import Any
 
-from ..tokenizer.encoding import Encoding
 from ..errors import WrongFileKindError
 from ..families.hf.tokenizer_json import check_tokenizer_json_size  # noqa: F401  (its home before)
 from ..formats.file_kinds import KIND_TITLES, FileKind, describe_json, sniff
 from ..formats.json_limits import load_json_bounded
+from ..tokenizer.encoding import Encoding
 from ..formats.limits import (MAX_SPECIAL_TOKENS, MAX_TOKEN_ID, TokenBudget, TokenizerTooLargeError, check_count,
                      check_pattern_size, check_special_tokens_size, check_token_id, count_lines)
-from ..formats.tiktoken_files import parse_data_gym_with_specials, parse_tiktoken_bpe
 from ..formats.minbpe import parse_minbpe_model
+from ..formats.tiktoken_files import parse_data_gym_with_specials, parse_tiktoken_bpe
 from ..tokenizer.patterns import RAW_PAT_STR
 
 KINDS = ("tiktoken", "data_gym", "minbpe", "tokenizer.json", "sentencepiece", "tekken")

@@ -23,19 +23,19 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 import regex
 
+from ..errors import UnknownTokenError
+from ..pickling import reduce_by_name
+from ..records import BpeTrace, MergeStep, Piece, Token, TrainingReport
+from ..text import repair_surrogates
 from . import unstable
 from . import batch as batching  # not `batch`: decode_batch has a parameter of that name (tiktoken's)
 from .bpe import LONG_PIECE, bytes_pair_rank, ids_pair_rank, merge_bytes, merge_heap, merge_pairs_small
 from .decoding import DecodeById
-from ..errors import UnknownTokenError
 from .merges import MergeNode, build_merge_tree, recover_merges
 from .patterns import BUILTIN_PATTERNS, Splitter, compile_pattern, split_timeout_error, unicode16_view
-from ..records import BpeTrace, MergeStep, Piece, Token, TrainingReport
-from ..pickling import reduce_by_name
 from .special_tokens import (
     AllowedSpecial, DisallowedSpecial, SpecialTokens, raise_disallowed_special_token, special_segments,
 )
-from ..text import repair_surrogates
 
 if TYPE_CHECKING:
     import numpy as np

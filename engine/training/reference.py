@@ -16,9 +16,9 @@ from __future__ import annotations
 import time
 from typing import Iterable
 
+from ..records import MergeInfo
 from ..tokenizer.encoding import Encoding
 from ..tokenizer.patterns import compile_pattern
-from ..records import MergeInfo
 from ..tokenizer.special_tokens import check_special_tokens
 from .trainer import Progress, check_vocab_size, finish, training_chunks
 

@@ -47,9 +47,9 @@ from typing import Callable, Iterable, Sequence
 
 import regex
 
-from ..tokenizer.encoding import Encoding
 from ..records import MergeInfo, TrainingReport
 from ..text import repair_surrogates
+from ..tokenizer.encoding import Encoding
 from ..tokenizer.patterns import BUILTIN_PATTERNS, RAW_PAT_STR, Splitter, compile_pattern
 from ..tokenizer.special_tokens import check_special_tokens
 

@@ -22,17 +22,17 @@ from operator import not_
 from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
 
-from ...tokenizer import patterns
-from ...tokenizer.decoding import DecodeById
-from ...pickling import PicklableByName
-from ...tokenizer.bpe import merge_heap
 from ...formats.gpt2_bytes import CHAR_TO_BYTE
-from ...tokenizer.merges import MergeNode, build_merge_tree
+from ...formats.tiktoken_files import read_data_file
+from ...pickling import PicklableByName
 from ...records import BpeTrace, MergeStep, Piece, Token
+from ...tokenizer import patterns
+from ...tokenizer.bpe import merge_heap
+from ...tokenizer.decoding import DecodeById
+from ...tokenizer.merges import MergeNode, build_merge_tree
 from ...tokenizer.special_tokens import AllowedSpecial, DisallowedSpecial, SpecialTokens
 from .bpe import KEY
 from .pipeline import AddedToken, added_token_regex, find_added
-from ...formats.tiktoken_files import read_data_file
 from .tokenizer_json import BUILTIN_FILES, HfTokenizerSpec, parse_compact, parse_tokenizer_json
 
 CACHE_MAX_PIECES = 100_000

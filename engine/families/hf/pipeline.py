@@ -52,8 +52,8 @@ from typing import Callable, Iterable
 
 import regex
 
-from ...tokenizer import patterns
 from ...errors import SplitTimeoutError
+from ...tokenizer import patterns
 from ...tokenizer.patterns import unicode16_view
 
 DATA_DIR = Path(__file__).resolve().parent.parent.parent / "data"

@@ -55,15 +55,15 @@ from operator import not_
 from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
 
-from ...pickling import PicklableByName
 from ...errors import UnknownTokenError
-from ...tokenizer.merges import MergeNode, build_merge_tree
+from ...pickling import PicklableByName
 from ...records import BpeTrace, MergeStep, Piece, Token
+from ...tokenizer.merges import MergeNode, build_merge_tree
+from ...tokenizer.special_tokens import AllowedSpecial, DisallowedSpecial, SpecialTokens, special_segments
+from .bpe import merge, merge_heap, priorities
 from .model_proto import (
     BYTE, CONTROL, NORMAL, PIECE_TYPES, UNKNOWN, UNUSED, USER_DEFINED, ModelProto, check_runnable, parse_model_proto,
 )
-from ...tokenizer.special_tokens import AllowedSpecial, DisallowedSpecial, SpecialTokens, special_segments
-from .bpe import merge, merge_heap, priorities
 from .normalize import normalize
 
 SPACE = "\u2581"  # ▁

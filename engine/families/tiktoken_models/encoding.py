@@ -1,6 +1,6 @@
 """`ModelEncoding`: an `engine.Encoding` with an open model's own rules (Llama 3/4, Qwen, Tekken).
 
-The models in `tiktoken_specs` all run tiktoken underneath, so BPE is the
+The models in `specs` all run tiktoken underneath, so BPE is the
 OpenAI one; what differs is around it:
 
 1. **normalisation** -- Qwen applies NFC to the whole text before anything
@@ -8,7 +8,7 @@ OpenAI one; what differs is around it:
    ``≯``, which can even break a special token's text apart);
 2. **pre-splitting** -- Meta encodes 400,000-character slices, cut again
    where a space or non-space run passes 25,000 characters, each separately
-   (`model_rules.meta_chunks`); special tokens are looked for per chunk, as
+   (`rules.meta_chunks`); special tokens are looked for per chunk, as
    there;
 3. **id offset** -- Tekken puts its 1,000 special tokens first, so an
    ordinary token's id is its rank + 1,000.  BPE compares ranks only with
@@ -20,7 +20,7 @@ Offsets.  `pretokenize` and `tokenize` give character offsets into the text
 the caller passed (lone surrogates included), byte offsets into the bytes
 that are encoded (the normalised text's UTF-8, which is what `decode_bytes`
 returns).  `Piece.text` is the normalised text BPE runs on.  Where NFC
-changed a cluster of characters (see `model_rules`), a piece or token that
+changed a cluster of characters (see `rules`), a piece or token that
 starts or ends inside it covers the whole cluster, and a token gets
 ``partial=True`` -- like a token ending inside a multi-byte character.
 
@@ -45,10 +45,10 @@ from itertools import islice
 import unicodedata
 from dataclasses import replace
 
-from ...tokenizer.encoding import Encoding
 from ...formats.tiktoken_files import parse_tiktoken_bpe, read_data_file
-from ...tokenizer.merges import recover_merges
 from ...records import BpeTrace, Piece, Token
+from ...tokenizer.encoding import Encoding
+from ...tokenizer.merges import recover_merges
 from ...tokenizer.special_tokens import AllowedSpecial, DisallowedSpecial
 from .rules import meta_chunks, normalize, normalize_with_offsets
 from .specs import TRUSTED_PATTERNS, ModelSpec
