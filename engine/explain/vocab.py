@@ -131,8 +131,8 @@ def _info(token_id: int, data: bytes) -> TokenInfo:
 def per_encoding(maxsize: int) -> Callable[[Callable[[EncodingAPI], T]], Callable[[EncodingAPI], T]]:
     """Cache one value per encoding, for at most `maxsize` encodings, without keeping any alive.
 
-    `functools.lru_cache` held its six encodings (and their 200,000 `TokenInfo` each, about 50 MB):
-    a session's uploaded tokenizer stayed in memory after the session had released it.  Here an
+    `functools.lru_cache` would hold its six encodings (and their 200,000 `TokenInfo` each, about 50 MB):
+    a session's uploaded tokenizer would stay in memory after the session released it.  Here an
     entry goes with its encoding (a weak reference), or when `maxsize` newer ones push it out.
     """
     def decorate(fn: Callable[[EncodingAPI], T]) -> Callable[[EncodingAPI], T]:

@@ -1,8 +1,8 @@
 """JSON read within limits: nesting depth and number of values measured before `json.loads` builds anything.
 
 `json.loads` recurses once per nested array or object, so a file of 100,000
-``[`` ends in a `RecursionError` (not a ValueError: the app showed "Something
-went wrong"), and it turns every value into a Python object, so a 24 MB file of
+``[`` ends in a `RecursionError` (not a ValueError, so a caller that reports bad
+files by catching ValueError misses it), and it turns every value into a Python object, so a 24 MB file of
 ``[],`` becomes 8 million lists (over 500 MB).  `scan_json` measures both on
 the raw bytes first, one megabyte at a time with bytes methods and one regex
 (no Python loop per character), so refusing a hostile file costs a few MB and a

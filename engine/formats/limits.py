@@ -29,7 +29,8 @@ MAX_SPECIAL_TOTAL_CHARS = 1_000_000  # all of them together
 # json.loads turns into Python objects.  Real files: depth <= 8; Mistral's tekken_240911.json (19.3 MB)
 # has 150,004 arrays/objects and 1.05 million values, the largest of all.
 MAX_JSON_DEPTH = 100
-# A file's split pattern is compiled before anything runs: a 2 MB alternation took 41 s and +491 MB.
+# A file's split pattern is compiled before anything runs, and compiling a long alternation costs time and
+# memory that grow with its length (a pattern of megabytes takes most of a minute and hundreds of MB).
 # Real ones are short (o200k_base's 274 characters, DeepSeek V4's longest Split 126).
 MAX_PATTERN_CHARS = 5_000
 MAX_JSON_CONTAINERS = 500_000  # arrays + objects

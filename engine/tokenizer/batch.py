@@ -2,9 +2,8 @@
 
 tiktoken's batch calls run its Rust encoder on a thread pool: Rust releases
 the GIL, so threads scale.  Our encoder is pure Python and holds the GIL, so
-threads only add overhead (``bench/bench_batch.py``, 1,000 documents, 2.4 MB,
-cl100k, warm: serial 0.34 CPU-s, 2 threads 0.39, 2 processes 0.22 on the
-critical path; 50 documents: serial 0.002 s, 2 processes 0.004 s).  Processes
+threads only add overhead, and processes only pay off on large batches
+(``bench/bench_batch.py`` measures serial, threads and processes).  Processes
 do scale, at a price: a pool must be
 started once (a fresh interpreter per worker, which then loads the encoding),
 and every text and id list is pickled across.  So:

@@ -76,8 +76,9 @@ def off_turn(*encs: engine.Encoding) -> ContextManager[None]:
     """Around engine work on a text: give this run's turn back (playground.serving.script_gate) if a user's split
     pattern is among `encs`.
 
-    Such a pattern may backtrack for its whole time limit (`split_time_limit`, 10 s): holding a turn
-    meanwhile, two tabs of one user held both turns and every other session's rerun waited 20 s.
+    Such a pattern may backtrack for its whole time limit (`split_time_limit`): were the turn held
+    meanwhile, two tabs of one user would hold both turns and every other session's rerun would wait
+    up to script_gate.MAX_WAIT.
     The `regex` module lets go of the GIL while it matches, so the others really run meanwhile.
     Built-in patterns run in linear time and keep the turn (giving it back costs a wait to get it again).
     """
@@ -97,7 +98,7 @@ def _in_job(task: str, name: str, enc: engine.Encoding, text: str, policy: str) 
 CACHE_TTL = 900  # seconds
 # ... and the caches of per-text results hold at most these estimated bytes each (playground.cache.memo): a
 # 2 MB paste has ~18 MB of ids per encoding and ~23 MB of token records for its first DRAW_LIMIT
-# characters, so 16 entries of each grew a server by ~1 GB over a dozen pastes (issue 21.15).  Each
+# characters, so 16 entries of each would grow a server by ~1 GB over a dozen pastes.  Each
 # holds a page of the three default encodings on such a paste (estimates run high: token records
 # weigh about 3x what tracemalloc finds).
 IDS_BYTES = 64_000_000
@@ -105,8 +106,8 @@ RECORDS_BYTES = 96_000_000  # token records and pieces
 DRAWN_BYTES = 32_000_000  # drawings, small inline results
 
 
-# Tuples in a shared memo (playground/cache/memo.py), not `st.cache_data`: that pickled every result it
-# stored and unpickled it on every hit (a few ms per thousand token records, on each rerun).
+# Tuples in a shared memo (playground/cache/memo.py), not `st.cache_data`: that pickles every result it
+# stores and unpickles it on every hit, a cost that grows with the token records and comes on each rerun.
 @memo.shared(max_entries=16, ttl=CACHE_TTL, max_bytes=DRAWN_BYTES)
 def _encode(name: str, _enc: engine.Encoding, text: str, policy: str) -> tuple[int, ...]:
     with off_turn(_enc):
@@ -189,7 +190,7 @@ def vocab_table(name: str, _enc: engine.Encoding):
     """One row per ordinary token (a pandas DataFrame indexed by id) for the vocabulary explorer.
 
     A shared resource, never modified (the view only reads it, `.loc`/`.assign` make new frames):
-    as `st.cache_data` every rerun of the page unpickled a copy of 100,000-200,000 rows (50 ms)."""
+    as `st.cache_data`, every rerun of the page would unpickle a copy of its 100,000-200,000 rows."""
     import pandas as pd
 
     infos = engine.explain.vocab.token_infos(_enc)

@@ -17,8 +17,8 @@ bookkeeping becomes a visible share of the server's time under the GIL.
   once, by `approx_bytes`, when stored; a value past the bound alone is not
   kept), least recently used dropped first, and an entry older than `ttl`
   seconds is computed again (an idle server gives the memory back on the next
-  call).  Counts alone did not bound memory: 16 entries of token records for
-  100,000 characters each are hundreds of MB (issue 21.15);
+  call).  Counts alone do not bound memory: 16 entries of token records for
+  100,000 characters each are hundreds of MB;
 * `forget(names)` drops every entry of a released tokenizer (keys begin with
   the encoding's name) from every store;
 * thread-safe: the store's lock is held only to read or write it.  Two runs

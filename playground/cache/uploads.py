@@ -1,10 +1,9 @@
 """The session's own tokenizers (trained or uploaded): held per session, released when the session
 ends, weighed against one server-wide memory budget, named uniquely.
 
-Before this module each session kept its tokenizers in `st.session_state`, which Streamlit keeps
-for two minutes after the tab closes (for a reconnect) and drops only when a later connection
-touches its session store.  Twenty sessions that each uploaded three o200k-size tokenizers (about
-50 MB each in memory) held a fresh server at 2.5 GB 140 s after every tab had closed.
+Why not `st.session_state` alone: Streamlit keeps it for two minutes after the tab closes (for a
+reconnect) and drops it only when a later connection touches its session store, so the tokenizers
+of closed tabs (about 50 MB each in memory for an o200k-size one) would pile up in the server.
 
 * **Held per session, released at its end.**  `STORE` holds each session's `SessionTokenizers`
   (name -> encoding, at most `max_count`), and ``st.session_state[state.CUSTOM]`` points to the
@@ -292,11 +291,9 @@ def _on_session_end(tokenizers: SessionTokenizers) -> None:
 
 
 # An encoding's objects sit in reference cycles, and the server collects cycles rarely (settle_gc
-# raised the threshold for the sake of every rerun), so released tokenizers stayed in memory: with
-# the store releasing them at the session's end, 2 sessions x 3 o200k-size uploads took the server
-# from 234 to 550 MB and it stayed at 550; with a collection after the release at 302 MB, and with
-# glibc's malloc_trim after it (the freed pages given back to the system) at 262 MB
-# (bench/bench_upload_memory.py).  One collection for sessions that end together, a second later.
+# raises the threshold for the sake of every rerun), so a released tokenizer stays in memory until a
+# collection; glibc's malloc_trim after it gives the freed pages back to the system
+# (bench/bench_upload_memory.py measures both).  One collection for sessions that end together, a second later.
 GIVE_BACK_DELAY = 1.0  # seconds
 _give_back_lock = threading.Lock()
 _give_back_timer: threading.Timer | None = None

@@ -58,8 +58,8 @@ def train(text: str, vocab_size: int, pat_str: str | None, specials: list[str], 
     PROGRESS_EVERY seconds and once at the end, with every merge in order.  The trained `Encoding`
     (with its report) travels back by pickle.
 
-    Batched because the server handles each message under its GIL: one message per merge was 256
-    unpicklings and status updates for a 0.1 s training, times every user training at once."""
+    Batched because the server handles each message under its GIL: one message per merge would be an
+    unpickling and a status update per merge, even for a short training, times every user training at once."""
     batch: list[tuple[int, int, engine.MergeInfo]] = []
     last = [_clock()]
 

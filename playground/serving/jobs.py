@@ -49,7 +49,7 @@ MAX_WORKERS = 2  # job processes at once, server-wide (this machine has 2 cores)
 POLL = 0.1  # seconds between status redraws (each one lets Streamlit cancel the run)
 RESULT_BUDGET = 40_000_000  # total weight (≈ characters of input) of cached results
 # ... and their memory (playground.cache.memo.approx_bytes): a 2 MB paste encodes to ~18 MB of ids per encoding,
-# so the weight alone kept 20 of them (360 MB); this keeps one paste under five encodings (issue 21.15).
+# so the weight alone would keep 20 of them; this keeps one paste under five encodings.
 RESULT_BYTES = 96_000_000
 MAX_FAILED = 256
 
@@ -95,7 +95,7 @@ def _ctx() -> Any:
             ctx = mp.get_context("forkserver")
             # The fork server imports its preload with the default sys.path (Python 3.11 ignores the
             # parent's) and drops an ImportError silently: started from another directory, every job
-            # then imported the engine and loaded its vocabulary itself (0.25 s each). Its environment
+            # would import the engine and load its vocabulary itself. Its environment
             # is inherited, so PYTHONPATH names this checkout.
             paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
             if APP_ROOT not in paths:

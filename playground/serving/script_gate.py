@@ -38,8 +38,8 @@ class Gate:
     A semaphore would do the counting, but not the order: a thread that arrives just as a turn
     is given back can take it before threads that have waited for seconds, and a run that gave
     its turn back for a job would queue behind every run that arrived meanwhile, so a training
-    that had already waited its turn once waited again to draw its result (bench/bench_load.py,
-    N = 16: train_512 was the slowest action, p50 0.55-0.72 s against 0.19 s alone).
+    that has already waited its turn once would wait again to draw its result (bench/bench_load.py
+    times training among many users).
     """
 
     def __init__(self, size: int) -> None:

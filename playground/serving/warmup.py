@@ -33,9 +33,9 @@ def warm_builtins() -> None:
     timer.start()
 
 
-# Modules that pages other than the first import on first use, each once per server: pandas and pyarrow
-# for every st.dataframe (0.5 s), Streamlit's emoji table for a label's leading emoji (0.2 s).  Imported
-# after the vocabularies so that the first visit to Merge tree or Compare does not wait for them.
+# Modules that pages other than the first import on first use, each once per server and each a noticeable
+# wait: pandas and pyarrow for every st.dataframe, Streamlit's emoji table for a label's leading emoji.
+# Imported after the vocabularies so that the first visit to Merge tree or Compare does not wait for them.
 PRELOAD_MODULES = ("pandas", "pyarrow", "streamlit.emojis")
 
 

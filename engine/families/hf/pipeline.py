@@ -33,8 +33,7 @@ Traps this module handles:
   built-in forms (GPT-2's split, ``Digits``) run in linear time and have none.
   The `regex` module counts ``timeout=`` in the process's CPU time, so the
   limit bounds the CPU a pattern burns; on a machine short of cores the wall
-  time is longer (a 2 s limit: 2.0 s of CPU, 3-8 s of wall time measured
-  here on 2 cores shared by many processes).
+  time is longer (several times the limit when many processes share the cores).
 
 `SplitStep.split` is the fast path (one C-level `regex.split` for the common
 ``Isolated`` behaviour); `SplitStep.spans` is the plain reference, tested equal.
@@ -65,7 +64,7 @@ MEMO_MAX_LEN = 64  # characters; longer pieces are split afresh
 MEMO_MAX_ENTRIES = 50_000  # per step; the memo is emptied when full
 
 
-@functools.cache  # on first use: building the tables took 30 ms of every server's first page
+@functools.cache  # built on first use, not at import, so that a server's first page does not wait for it
 def _load_onig_fixes() -> tuple[dict[int, str], frozenset[str]]:
     payload = json.loads((DATA_DIR / "hf_onig_unicode_fixes.json").read_text())
     table: dict[int, str] = {}
