@@ -1,5 +1,5 @@
-"""Issue 21 in the Arena page (AppTest): uploads beside the built-ins (21.1), your own sentences in the
-language heatmap and its CSV/JSON export (21.13)."""
+"""The Arena page (AppTest): uploads beside the built-ins, your own sentences in the
+language heatmap and its CSV/JSON export."""
 from __future__ import annotations
 
 import csv
@@ -51,7 +51,7 @@ def ranked(at) -> dict[str, int]:
     return dict(zip(table["tokenizer"], table["tokens"]))
 
 
-# ------------------------------------------------------------------ 21.1
+# ------------------------------------------------------------------ uploads beside the built-ins
 def test_arena_after_uploading_deepseeks_tokenizer_json(upload):
     at = arena(upload)  # before the fix: AttributeError 'HfEncoding' object has no attribute 'pat_str'
     counts = ranked(at)
@@ -75,7 +75,7 @@ def test_arena_after_two_uploads(upload, second_upload):
     assert heatmap["layer"][0]["encoding"]["x"]["sort"][-1] == second_upload.name
 
 
-# ------------------------------------------------------------------ 21.13: your own sentences, export
+# ------------------------------------------------------------------ your own sentences, export
 EVIL = "[x](http://evil.example/a.png) **b**"
 HIEROGLYPHS = "𓀀𓀁𓀂𓀃𓀄𓀅𓀆𓀇𓀈𓀉" * 8  # far more tokens than the English sentence: the language taxed most
 

@@ -1,4 +1,4 @@
-"""Issue 21.5 and 21.6 (AppTest): the gallery's token tax and budget use the sidebar's encodings, their charts
+"""The gallery's token tax and budget and the Token-budget chunks page (AppTest): the gallery's token tax and budget use the sidebar's encodings, their charts
 keep readable bars with few rows; Token-budget chunks start on the sidebar's first pick with N = 512."""
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def bar_chart(at, field: str) -> dict:
     return next(s for s in charts(at) if field in json.dumps(s.get("encoding", s.get("layer", ""))))
 
 
-# ------------------------------------------------------------------ 21.5
+# ------------------------------------------------------------------ token tax and budget
 def test_budget_and_token_tax_use_the_sidebars_five_encodings():
     at = yours(TWO_SCRIPTS, FIVE)
     budget = at.dataframe[1].value
@@ -73,7 +73,7 @@ def test_budget_bars_keep_their_thickness():
     assert spec["autosize"]["type"] == "fit-x" and spec["height"] >= len(FIVE) * gallery_view.BAR
 
 
-# ------------------------------------------------------------------ 21.6
+# ------------------------------------------------------------------ Token-budget chunks
 def chunks(**values):
     return run_view("views.chunks", timeout=180, **values)
 

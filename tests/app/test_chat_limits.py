@@ -1,4 +1,4 @@
-"""Issue 21, items 3 and 4 (Chat): long messages up to the text box's limit, cut with a warning; tool calls
+"""The Chat view and its formats at their limits: long messages up to the text box's limit, cut with a warning; tool calls
 imported from OpenAI JSON; a model that cannot count a conversation says why in its own row while the
 others are counted; Llama's tool calls counted as llama-models writes them; grammatical refusals."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 21, items 11 and 15 (links): a share link never loses something silently, and a value of the
+"""Share links (AppTest): a share link never loses something silently, and a value of the
 wrong type in a link is dropped with a notice instead of breaking the page (and is never written back)."""
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def _assert_page_ok(at) -> None:
 
 
 # ------------------------------------------------------------ item 15: the listed links
-LISTED = [  # (view, key, raw value in the link) from the issue
+LISTED = [  # (view, key, raw value in the link) as first reported
     ("views.vocab", "vocab_query", "5"),
     ("views.steps", "steps_k", "-5"),
     ("views.train", "train_specials", "5"),

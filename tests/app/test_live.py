@@ -1,4 +1,4 @@
-"""Issue 11 through AppTest: one token's tree without the full merge recovery, long trees laid out
+"""A live playground through AppTest: one token's tree without the full merge recovery, long trees laid out
 left to right, grapheme-whole units with offsets in the markup, Compare's table without �."""
 from __future__ import annotations
 

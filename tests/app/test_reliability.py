@@ -1,4 +1,4 @@
-"""Issue 13 through AppTest: hostile text in every message, the error net, the bounds on a session's tokenizers."""
+"""Reliability through AppTest: hostile text in every message, the error net, the bounds on a session's tokenizers."""
 from __future__ import annotations
 
 import re
@@ -181,7 +181,7 @@ def test_every_listed_view_value_persists_for_the_session():
 
 
 def test_training_with_a_split_pattern_that_times_out_shows_a_message():
-    """The third traceback path of issue 13: the split pattern's time limit, now a message (and remembered)."""
+    """The third traceback path (besides bad uploads and bad links): the split pattern's time limit, now a message (and remembered)."""
     text = "a" * 40 + "!"
     at = app("views.train", train_text=text, train_pattern="custom", train_custom_pattern=r"(a|aa)+b|\S|\s")
     at.button(key="train_go").click().run(timeout=120)

@@ -1,4 +1,4 @@
-"""Issue 21, items 7, 9, 12 and 13 (parts), without a browser: the big button acts on the pinned token,
+"""Details of Tokenize and the sidebar, without a browser: the big button acts on the pinned token,
 one character count, the space marker the help names is the one drawn, the README's drawing limit
 is the app's, the sidebar's Encodings box finds an encoding by model name.
 

@@ -1,4 +1,4 @@
-"""Issue 21, items 2, 13 and 15 (uploads): one upload cap, no stale "Loaded" message, named uploads,
+"""Uploads (AppTest and the upload store): one upload cap, no stale "Loaded" message, named uploads,
 a server-wide memory budget for uploaded tokenizers, and their release when the session ends."""
 from __future__ import annotations
 

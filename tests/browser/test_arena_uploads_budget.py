@@ -1,5 +1,5 @@
-"""Issue 21 in chromium: the Arena after two tokenizer.json uploads, with a sentence of your own (21.1, 21.13);
-the token tax and budget with five sidebar models and bars one can read (21.5)."""
+"""The Arena and the gallery's budget in chromium: the Arena after two tokenizer.json uploads, with a sentence of
+your own; the token tax and budget with five sidebar models and bars one can read."""
 from __future__ import annotations
 
 import csv

@@ -1,6 +1,6 @@
-"""Issue 21 in a real browser, Chat: on a phone a count shows within the first two screens and a message is
-its role and its text (item 13); a 30,000-character system prompt is taken and counted, with a tool call,
-for five models -- those whose format has no tool call say "not counted: why" beside the others (items 3, 4).
+"""The Chat view in a real browser: on a phone a count shows within the first two screens and a message is
+its role and its text; a 30,000-character system prompt is taken and counted, with a tool call,
+for five models -- those whose format has no tool call say "not counted: why" beside the others.
 Screenshots go to test-results/screenshots/."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 21, item 15 (escaping), in chromium: a web address typed into the decode box is shown in the
+"""Escaping in chromium: a web address typed into the decode box is shown in the
 error as text, not as a link."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 21.8 in chromium: an upload's message says what the file is and whether its model type is supported
+"""File kinds in chromium: an upload's message says what the file is and whether its model type is supported
 (a WordPiece tokenizer.json), and Llama 3's tokenizer.model picked as SentencePiece loads as Llama 3."""
 from __future__ import annotations
 

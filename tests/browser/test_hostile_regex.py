@@ -1,4 +1,4 @@
-"""Issue 21.15 in chromium: a tokenizer.json whose Split is ``(a|aa)+$``, uploaded, used in Compare on
+"""A hostile split pattern in chromium: a tokenizer.json whose Split is ``(a|aa)+$``, uploaded, used in Compare on
 38 ``a`` and ``!``: the page says the pattern took too long (file, field, fix), never "Something went wrong"."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 21, items 11 and 15 (links), in chromium: a link never loses something without a word, and
+"""Share links in chromium: a link never loses something without a word, and
 a value of the wrong type in a link gives a notice, not a broken page that survives reloads."""
 from __future__ import annotations
 

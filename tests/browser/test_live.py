@@ -1,4 +1,4 @@
-"""The playground feels live and draws every script right (issue 11), in Debian chromium.
+"""The playground feels live and draws every script right, in Debian chromium.
 
 * typing updates the counts with no Ctrl+Enter and no blur;
 * every drawn unit starts and ends on a grapheme boundary (regex ``\\X``) for

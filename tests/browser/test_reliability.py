@@ -1,4 +1,4 @@
-"""Issue 13 in a real browser: the text survives every page, links restore the views, a heavy job in
+"""Reliability in a real browser: the text survives every page, links restore the views, a heavy job in
 one session does not hold up another session, and no traceback reaches the page."""
 from __future__ import annotations
 

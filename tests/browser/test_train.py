@@ -38,7 +38,7 @@ def test_train_then_compare(page: Page, screenshot):
     expect(page.get_by_test_id("stDataFrame")).to_be_visible()
     screenshot("train_merges")
 
-    page.get_by_role("button", name="Use in Compare").click()  # selects it and goes to Compare (issue 21.13)
+    page.get_by_role("button", name="Use in Compare").click()  # selects it and goes to Compare
     expect(page).to_have_url(re.compile(r"/compare"), timeout=FIRST)
     expect(page.get_by_test_id("stSidebar").get_by_test_id("stMultiSelect")).to_contain_text(name)
     row = page.locator(f"#cmp-{name} span.tok")

@@ -1,10 +1,10 @@
-"""Issue 21, items 7, 9, 10 and 13 (parts), in Debian chromium:
+"""Details of Tokenize, Compare and navigation, in Debian chromium:
 
-* pinning a token and pressing "Open its merge tree →" opens the pinned token's tree (item 7);
-* the text box's counter and the Characters metric give one number for astral text (item 9);
-* no token is broken across lines in narrow Compare columns, on a phone and at 150% zoom (item 10);
-* Arabic tokens are drawn in a proportional Arabic face, not a stretched monospace one (item 13);
-* one navigation is one history entry: Back once goes to the previous view (item 13).
+* pinning a token and pressing "Open its merge tree →" opens the pinned token's tree;
+* the text box's counter and the Characters metric give one number for astral text;
+* no token is broken across lines in narrow Compare columns, on a phone and at 150% zoom;
+* Arabic tokens are drawn in a proportional Arabic face, not a stretched monospace one;
+* one navigation is one history entry: Back once goes to the previous view.
 
 Screenshots go to test-results/screenshots/issue21-*.png.
 """

@@ -1,4 +1,4 @@
-"""Issue 21, items 2 and 13 in chromium: Mistral's own 19.3 MB Tekken file uploads and loads, a failing
+"""Uploads in chromium: Mistral's own 19.3 MB Tekken file uploads and loads, a failing
 upload after a success leaves no "Loaded" message, an upload is named by the user, "Use in Compare" goes there."""
 from __future__ import annotations
 

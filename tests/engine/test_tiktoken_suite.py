@@ -1,4 +1,4 @@
-"""Issue 21.14: tiktoken 0.14.0's own test suite, run against `engine` through a rename-only shim.
+"""tiktoken 0.14.0's own test suite, run against `engine` through a rename-only shim.
 
 The suite's files are vendored unchanged in `tests/data/tiktoken_0_14_tests/` (hashes in its
 PROVENANCE.md, checked here). They run in a child pytest whose `PYTHONPATH` starts with a

@@ -1,4 +1,4 @@
-"""The playground's shape (issue 11): views are leaves, markup and styles come from playground/render/html.py."""
+"""The playground's shape: views are leaves, markup and styles come from playground/render/html.py."""
 from __future__ import annotations
 
 import ast

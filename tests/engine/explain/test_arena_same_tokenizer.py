@@ -1,4 +1,4 @@
-"""Issue 21.1: the arena's "same tokenizer" test compares each family by what it is.
+"""engine.explain.arena.distinct_encodings: the arena's "same tokenizer" test compares each family by what it is.
 
 Before: `distinct_encodings` read ``pat_str`` of any two encodings of one class and one vocabulary size,
 and `HfEncoding` has none: an uploaded DeepSeek ``tokenizer.json`` beside the built-in deepseek-v4 killed

@@ -1,4 +1,4 @@
-"""Issue 21.15 (hostile regex): an uploaded tokenizer.json's Split pattern runs under the split time limit,
+"""A hostile split pattern: an uploaded tokenizer.json's Split pattern runs under the split time limit,
 off the other sessions' turns, and the page says what happened.
 
 The attack: a ``Split`` pre-tokenizer holding ``(a|aa)+$`` (exponential backtracking), then 38 ``a``

@@ -1,4 +1,4 @@
-"""Issue 21.8: an upload's message says first what the file is (read from its content) and whether its model
+"""engine.formats.file_kinds: an upload's message says first what the file is (read from its content) and whether its model
 type is supported -- not the first component the parser happens to refuse."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 21.15, the file limits: every crafted tokenizer file is refused where its data is counted, before
+"""The file limits on crafted files: every crafted tokenizer file is refused where its data is counted, before
 anything big is built, for every line-end convention and nesting, naming the file and the field -- and the
 refusal costs at most +50 MB (measured in a child process).  Real files still load."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 21.15 (memory on pastes): the caches of per-text results are bounded by bytes, not only by entries.
+"""Memory on pastes: the caches of per-text results are bounded by bytes, not only by entries.
 
 Before, 16 entries per cache of a 2 MB paste's ids (~18 MB each) and token records let a server grow
 from 0.66 to 1.41 GB over 12 pastes.  bench/bench_paste_memory.py measures the whole server.
@@ -26,7 +26,7 @@ PER_TEXT = {  # the shared memos that hold a result per text, and the bound each
 def test_every_per_text_cache_has_a_byte_bound():
     for fn, bound in PER_TEXT.items():
         assert fn.memo.max_bytes == bound, fn.__name__
-    # all of them together, and the jobs' results, stay well under the 1.41 GB the issue measured
+    # all of them together, and the jobs' results, stay well under the 1.41 GB measured before the bound
     assert sum(PER_TEXT.values()) + jobs.RESULT_BYTES < 1_000_000_000
 
 

@@ -1,4 +1,4 @@
-"""Issue 21, item 15 (escaping): text with a web address, shown in a message, never becomes a live link.
+"""playground.render.markdown.md and its callers: text with a web address, shown in a message, never becomes a live link.
 
 GitHub-flavoured markdown (Streamlit's) links bare ``http://…``, ``www.…`` and ``name@host.tld`` after
 backslash escapes are resolved, so escaping alone left them live (the decode box showed a clickable
