@@ -5,7 +5,7 @@
 Special-token text is encoded as ordinary text (``disallowed_special=()``) everywhere.
 Documents: the corpus cases and taylorswift.txt paragraphs from tests/data/corpus,
 cycled to --docs documents (each made distinct by a suffix).  tiktoken is built
-offline from our shipped ranks (as in tests/oracle.py).  Times are best of
+offline from our shipped ranks (as in tests/oracles/oracle.py).  Times are best of
 --repeat, in seconds; "warm" means the engine's piece cache already holds the
 pieces (the second pass over the same documents).
 

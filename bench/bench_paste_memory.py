@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_paste_memory.py [--pastes 12] [--chars 1990000] [--views views.tokenize views.compare]
 
-One process plays the server: Streamlit's AppTest runs the app's frame (tests/apps/view_app.py) for
+One process plays the server: Streamlit's AppTest runs the app's frame (tests/app/view_app.py) for
 one session that pastes a *different* text of `--chars` characters each time and opens each of
 `--views` on it (the default encodings: gpt2, cl100k_base, o200k_base).  After each paste it prints
 this process's resident memory (VmRSS; the job processes that encode long texts are not counted,

@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "corpus" / "taylorswift.txt"
-# minbpe's GPT4_SPLIT_PATTERN (same pieces as cl100k's pattern on this text; see tests/test_train.py)
+# minbpe's GPT4_SPLIT_PATTERN (same pieces as cl100k's pattern on this text; see tests/engine/training/test_train.py)
 GPT4_SPLIT_PATTERN = r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]++[\r\n]*|\s*[\r\n]|\s+(?!\S)|\s+"""
 
 

@@ -5,7 +5,7 @@
 
 nginx runs as the current user from a temporary prefix (its config, pid, logs and
 temp files live there; /etc/nginx is never read or touched).  The config comes from
-`deploy/nginx.conf.template`.  `tests/test_replicas.py` drives the same `Cluster`.
+`deploy/nginx.conf.template`.  `tests/deploy/test_replicas.py` drives the same `Cluster`.
 """
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ fi
 
 # Browser tests drive Debian's chromium (never `playwright install`) and need CJK + emoji fonts,
 # and Noto for the other scripts of the gallery's languages (Devanagari, Arabic, Tamil, Thai, ...).
-# tests/test_replicas.py puts Debian's nginx in front of two replicas.
+# tests/deploy/test_replicas.py puts Debian's nginx in front of two replicas.
 # (fc-list's output is read whole: `fc-list | grep -q` exits 141 under pipefail when grep stops early.)
 fonts=$(fc-list 2>/dev/null || true)
 if ! command -v chromium >/dev/null 2>&1 || ! [ -x /usr/sbin/nginx ] || [[ "$fonts" != *"Noto Color Emoji"* ]] \

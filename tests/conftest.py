@@ -28,7 +28,7 @@ def plain(markdown: str) -> str:
     return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown).replace("\u2060", "")
 
 
-VIEW_APP = str(Path(__file__).parent / "apps" / "view_app.py")
+VIEW_APP = str(Path(__file__).parent / "app" / "view_app.py")
 
 
 def blocks(at) -> list[str]:
@@ -41,7 +41,7 @@ def blocks(at) -> list[str]:
 
 
 def run_view(view: str, *, timeout: float = 90, query: dict[str, str] | None = None, **session):
-    """Run one view (a module of playground/, as "views.<page>") in tests/apps/view_app.py with `session` preset and the
+    """Run one view (a module of playground/, as "views.<page>") in tests/app/view_app.py with `session` preset and the
     link's `query` parameters; no exception."""
     from streamlit.testing.v1 import AppTest
 
@@ -68,11 +68,20 @@ def case_text(case: dict) -> str:
     return case["text"]
 
 
+FOLDER_MARKERS = {"engine", "playground", "app", "browser", "deploy"}  # tests/<folder>/ -> a marker of that name
+
+
 def pytest_collection_modifyitems(config, items):
-    """Without chromium, browser tests fail loudly in CI and are skipped elsewhere."""
+    """Each test gets its folder's marker (tests/engine/... -> `engine`, ...); a test using the `page` fixture is a
+    browser test wherever it is. Without chromium, browser tests fail loudly in CI and are skipped elsewhere."""
     have_browser = Path(CHROMIUM).exists()
+    tests = Path(__file__).resolve().parent
     for item in items:
-        if "page" in getattr(item, "fixturenames", ()):
+        path = Path(item.path).resolve()
+        folder = path.relative_to(tests).parts[0] if path.is_relative_to(tests) else ""
+        if folder in FOLDER_MARKERS and folder != "browser":
+            item.add_marker(getattr(pytest.mark, folder))
+        if folder == "browser" or "page" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
             if not have_browser and not os.environ.get("CI"):
                 item.add_marker(pytest.mark.skip(reason=f"no chromium at {CHROMIUM}: apt-get install chromium"))

@@ -58,7 +58,7 @@ def _load_ranks(spec: EncodingSpec) -> dict[bytes, int]:
     if key not in _RANKS:
         if spec.format == "data_gym":
             # encoder.json is not cross-checked here (it would add to every cold start): both files are
-            # sha256-checked, and the tests run the cross-check on these very files
+            # sha256-checked, and tests/engine/formats/test_load.py runs the cross-check on these very files
             (bpe_file, bpe_hash), _encoder_json = spec.files
             _RANKS[key] = parse_data_gym(read_data_file(bpe_file, bpe_hash), vocab_source=bpe_file)
         else:

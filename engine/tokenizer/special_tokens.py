@@ -27,7 +27,7 @@ The trap: the disallowed token reported must be the leftmost, then the
 longest (of two special tokens where one is a prefix of the other, the
 longer one matched).  `special_regex` sorts longest first so the alternation
 does that; `first_disallowed` reaches the same token more cheaply when the
-caller allowed some tokens (tests/test_special_tokens.py checks it against
+caller allowed some tokens (tests/engine/tokenizer/test_special_tokens.py checks it against
 that plain search).
 """
 from __future__ import annotations

@@ -9,7 +9,7 @@ keystroke on Compare.  The component parses
 the markup inert, keeps the unchanged beginning and end of the block as they
 are (the same DOM nodes: a hovered or pinned unit before the edit stays) and
 updates the rest, cleaning what it takes against an allowlist (defence in
-depth: playground/render/ has escaped every value already; tests/test_browser_block.py
+depth: playground/render/ has escaped every value already; tests/browser/test_block.py
 pushes hostile markup through it).
 """
 from __future__ import annotations

@@ -1,0 +1,131 @@
+"""Train view in a real browser: train a small vocabulary, see it in Compare; upload a tokenizer."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import Locator, Page, expect
+
+import engine
+from playground.render.html import slug
+from playground.state import DEFAULT_TEXT
+from playground.views.train import SAMPLE_TEXT
+
+FIRST = 30_000  # ms: the first render of a page
+
+
+def train_small(page: Page, vocab: int = 300) -> str:
+    page.goto("/train")
+    expect(page.get_by_role("button", name="Train", exact=True)).to_be_visible(timeout=FIRST)
+    box = page.get_by_label("Vocabulary size", exact=True)
+    box.fill(str(vocab))
+    box.press("Enter")
+    page.get_by_role("button", name="Train", exact=True).click()
+    alert = page.get_by_test_id("stAlertContentSuccess").filter(has_text="learned")
+    expect(alert).to_contain_text(f"vocabulary of {vocab} tokens", timeout=FIRST)
+    name = re.search(r"trained-\d+-[0-9a-f]{8}", alert.inner_text()).group()
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    return name
+
+
+def test_train_then_compare(page: Page, screenshot):
+    name = train_small(page)
+    expect(page.get_by_test_id("stVegaLiteChart").locator("svg, canvas").first).to_be_visible()
+    expect(page.get_by_test_id("stDownloadButton")).to_have_count(3)
+    screenshot("train_curve")
+
+    page.get_by_test_id("stMain").get_by_role("radio", name="Merges", exact=True).click()
+    expect(page.get_by_test_id("stDataFrame")).to_be_visible()
+    screenshot("train_merges")
+
+    page.get_by_role("button", name="Use in Compare").click()  # selects it and goes to Compare
+    expect(page).to_have_url(re.compile(r"/compare"), timeout=FIRST)
+    expect(page.get_by_test_id("stSidebar").get_by_test_id("stMultiSelect")).to_contain_text(name)
+    row = page.locator(f"#cmp-{name} span.tok")
+    expect(row.first).to_be_visible(timeout=FIRST)
+    expect(page.locator("#cmp-gpt2 span.tok").first).to_be_visible()
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    screenshot("train_in_compare")
+
+
+def _uploader(page: Page, kind: str, label: str) -> Locator:
+    """Pick the upload kind `kind` on Train; its file uploader, found by its label."""
+    page.get_by_test_id("stMain").get_by_role("radio", name=kind, exact=True).click()
+    uploader = page.get_by_test_id("stFileUploader").filter(has_text=label)
+    expect(uploader).to_be_visible()
+    return uploader
+
+
+def _drop(uploader: Locator, path: Path) -> None:
+    """Put the file `path` in `uploader` and wait until its name shows."""
+    uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
+    expect(uploader).to_contain_text(path.name)
+
+
+def _load_and_use(page: Page, stem: str) -> str:
+    """Press Load tokenizer, then Use in Compare (which goes there); the loaded encoding's name, the one
+    the Name box was filled with from the file (`stem`)."""
+    expect(page.get_by_label("Name", exact=True)).to_have_value(stem, timeout=FIRST)
+    page.get_by_role("button", name="Load tokenizer").click()
+    expect(page.get_by_text("It is now in the sidebar's Encodings list")).to_be_visible(timeout=FIRST)
+    success = page.get_by_test_id("stAlertContentSuccess").filter(has_text="It is now in the sidebar")
+    expect(success).to_contain_text(f"Loaded {stem} ")
+    page.get_by_role("button", name="Use in Compare").last.click()
+    expect(page).to_have_url(re.compile(r"/compare"), timeout=FIRST)
+    expect(page.get_by_test_id("stSidebar").get_by_test_id("stMultiSelect")).to_contain_text(stem)
+    return stem
+
+
+def test_upload_minbpe_model(page: Page, tmp_path, screenshot):
+    page.goto("/train")
+    expect(page.get_by_role("button", name="Train", exact=True)).to_be_visible(timeout=FIRST)
+    uploader = _uploader(page, "minbpe .model", "minbpe .model file")
+    bad = tmp_path / "broken.model"
+    bad.write_text("minbpe v1\n\n0\n97 98\n999 1\n")
+    _drop(uploader, bad)
+    page.get_by_role("button", name="Load tokenizer").click()
+    expect(page.get_by_test_id("stAlertContentError")).to_contain_text("broken.model, line 5: unknown id 999",
+                                                                     timeout=FIRST)
+
+    good = tmp_path / "sample.model"
+    enc = engine.train_bpe(SAMPLE_TEXT, 280, pat_str=r" ?\w+|\s+|[^\w\s]+")
+    good.write_text(engine.formats.minbpe.dump_minbpe_model(enc))
+    _drop(uploader, good)
+    expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)  # the upload's rerun is done
+    _load_and_use(page, "sample")
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    screenshot("train_upload")
+
+
+def test_upload_sentencepiece_model_and_a_broken_tokenizer_json(page: Page, tmp_path, screenshot):
+    """The new upload kinds in a real browser: a bad tokenizer.json is refused with its reason; Mistral 7B's own
+    SentencePiece .model (the shipped file, unpacked) loads and gives the built-in mistral-v1's ids."""
+    import gzip
+
+    from engine.formats.tiktoken_files import DATA_DIR
+
+    page.goto("/train")
+    expect(page.get_by_role("button", name="Train", exact=True)).to_be_visible(timeout=FIRST)
+    uploader = _uploader(page, "tokenizer.json (Hugging Face)", "tokenizer.json (a byte-level BPE model")
+    bad = tmp_path / "tokenizer.json"
+    bad.write_text('{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": ["a b"]}}')
+    _drop(uploader, bad)
+    page.get_by_role("button", name="Load tokenizer").click()
+    error = page.get_by_test_id("stAlertContentError")
+    expect(error).to_contain_text("tokenizer.json", timeout=FIRST)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+
+    uploader = _uploader(page, "SentencePiece .model", "SentencePiece BPE tokenizer.model")
+    model = tmp_path / "mistral-7b.model"
+    model.write_bytes(gzip.decompress((DATA_DIR / "mistral_tokenizer.model.v1.gz").read_bytes()))
+    _drop(uploader, model)
+    name = _load_and_use(page, "mistral-7b")
+    # the uploaded model's ids are the built-in mistral-v1's, drawn on Compare (the session has the default text)
+    page.get_by_test_id("stSidebar").get_by_role("link", name="Compare").click()
+    row = page.locator(f"#cmp-{slug(name)}")
+    expect(row.locator("span.tok").first).to_be_visible(timeout=FIRST)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    drawn = [int(i) for ids in row.locator("span.tok").evaluate_all("els => els.map(e => e.dataset.ids)")
+             for i in ids.split()]
+    assert drawn == engine.get_encoding("mistral-v1").encode(DEFAULT_TEXT, disallowed_special=())
+    screenshot("train_upload_sentencepiece")

