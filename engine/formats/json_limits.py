@@ -80,9 +80,10 @@ def scan_json(data: bytes | str, *, source: str, max_depth: int = MAX_JSON_DEPTH
     return JsonShape(deepest, containers, containers + separators)
 
 
-def load_json_bounded(data: bytes | str, *, name: str, max_depth: int = MAX_JSON_DEPTH,
+def load_json_bounded(data: bytes | str, *, name: str, expected: str = "", max_depth: int = MAX_JSON_DEPTH,
                       max_containers: int = MAX_JSON_CONTAINERS, max_values: int = MAX_JSON_VALUES) -> Any:
-    """`json.loads(data)` after `scan_json`: `JsonLimitError` past a limit, ValueError (naming `name`) for bad JSON.
+    """`json.loads(data)` after `scan_json`: `JsonLimitError` past a limit, ValueError (naming `name`, then
+    `expected`: what the caller wanted, e.g. "upload the tokenizer.json file itself") for bad JSON.
 
     Use it for any JSON a user hands the app (a tokenizer file, a chat import): the error names the
     file and the limit instead of ending in a RecursionError or an out-of-memory kill.
@@ -91,7 +92,7 @@ def load_json_bounded(data: bytes | str, *, name: str, max_depth: int = MAX_JSON
     try:
         return json.loads(data)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{name}: not valid JSON ({exc})") from None
+        raise ValueError(f"{name}: not valid JSON ({exc})" + (f"; {expected}" if expected else "")) from None
     except RecursionError:  # the scan bounds depth; this only guards a caller whose stack is already deep
         raise JsonLimitError(name, "arrays and objects are nested deeper than the parser's stack allows",
                              f"{max_depth:,} levels", _DEPTH_FIX) from None

@@ -30,7 +30,7 @@ from itertools import count, repeat
 from operator import add, mul
 from typing import Any
 
-from ...errors import JsonLimitError, WrongFileKindError
+from ...errors import WrongFileKindError
 from ...formats.file_kinds import describe_json, unsupported_error
 from ...formats.gpt2_bytes import BYTE_TO_CHAR
 from ...formats.json_limits import load_json_bounded
@@ -118,13 +118,7 @@ def parse_tokenizer_json(data: bytes | str, source: str = "tokenizer.json") -> H
     what the file is (a tokenizer.json at all, and its model type: `engine.formats.file_kinds`), the
     counts and lengths of its vocabulary, merges and added tokens (`check_tokenizer_json_size`).
     """
-    try:
-        root = load_json_bounded(data, name=source)
-    except JsonLimitError:
-        raise
-    except ValueError as exc:
-        raise ValueError(f"{exc}; upload the tokenizer.json file itself") from None
-    return spec_from_root(root, source)
+    return spec_from_root(load_json_bounded(data, name=source, expected="upload the tokenizer.json file itself"), source)
 
 
 def spec_from_root(root: Any, source: str) -> HfTokenizerSpec:

@@ -14,7 +14,7 @@ import base64
 import binascii
 from typing import Any
 
-from ...errors import JsonLimitError, WrongFileKindError
+from ...errors import WrongFileKindError
 from ...formats.file_kinds import describe_json
 from ...formats.json_limits import load_json_bounded
 from ...formats.limits import check_pattern_size
@@ -34,12 +34,7 @@ def load_tekken(data: bytes | str | dict[str, Any], *, name: str = "tekken", sou
     reference; here they are refused or allowed like any encoding's.
     """
     if isinstance(data, (bytes, str)):
-        try:
-            payload = load_json_bounded(data, name=source)
-        except JsonLimitError:
-            raise
-        except ValueError as exc:
-            raise ValueError(f"{exc}; expected a Mistral tekken_*.json file") from None
+        payload = load_json_bounded(data, name=source, expected="expected a Mistral tekken_*.json file")
     else:  # already parsed (engine.sources.uploads reads the JSON once, to tell what the file is)
         payload = data
     if not isinstance(payload, dict) or not isinstance(payload.get("config"), dict) or not isinstance(payload.get("vocab"), list):
