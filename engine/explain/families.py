@@ -58,13 +58,8 @@ class FamilyNote:
 
 
 def family_of(enc: Enc) -> str:
-    if isinstance(enc, SentencePieceEncoding):
-        return "sentencepiece"
-    if isinstance(enc, HfEncoding):
-        return "tokenizer.json"
-    if getattr(enc, "uses_pair_merges", False):
-        return "minbpe"
-    return "tiktoken"
+    """The key of `catalog.FAMILIES` this encoding belongs to (each family class says it itself)."""
+    return enc.family
 
 
 _MERGES = {

@@ -27,7 +27,7 @@ from typing import Iterable
 MAKERS = ("OpenAI", "Meta", "Alibaba", "Mistral", "DeepSeek")
 YOURS = "Yours"  # a session's own tokenizers (trained or uploaded) are grouped under this maker
 
-# the family names `engine.explain.families.family_of` returns, for people
+# the families, by the name each encoding class gives as its `family`, for people
 FAMILIES = {
     "tiktoken": "tiktoken-style ranks",
     "sentencepiece": "SentencePiece BPE",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from itertools import chain, compress, islice, repeat
+from itertools import chain, compress, repeat
 from operator import is_not, not_
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
@@ -32,6 +32,7 @@ from . import batch as batching  # not `batch`: decode_batch has a parameter of 
 from .bpe import LONG_PIECE, bytes_pair_rank, ids_pair_rank, merge_bytes, merge_heap, merge_pairs_small
 from .decoding import DecodeById
 from .merges import MergeNode, build_merge_tree, recover_merges
+from .piece_cache import PieceCache
 from .patterns import BUILTIN_PATTERNS, Splitter, compile_pattern, split_timeout_error, unicode16_view
 from .special_tokens import (
     AllowedSpecial, DisallowedSpecial, SpecialTokens, raise_disallowed_special_token, special_segments,
@@ -43,7 +44,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Encoding", "UnknownTokenError", "raise_disallowed_special_token"]
 
-CACHE_MAX_PIECES = 100_000  # piece -> ids memo; cleared when full
 CHUNK_CHARS = 1_000  # texts longer than twice this are encoded in chunks of about this size (see `_encode_text`)
 CACHE_MAX_CHUNKS = 4_000  # chunk -> ids memo; cleared when it holds this many chunks ...
 CACHE_MAX_CHUNK_CHARS = 2_000_000  # ... or this many characters (a 2 MB paste is warm on its second run)
@@ -111,7 +111,7 @@ class Encoding(SpecialTokens, DecodeById):
                     raise ValueError(f"{name}: merge ({a}, {b}) -> {c} does not match the vocabulary")
         self._merges: dict[tuple[int, int], int] | None = self._pair_merges
         self._parents: dict[int, tuple[int, int]] | None = None
-        self._cache: dict[str, tuple[int, ...]] = {}
+        self._cache = PieceCache()
         self._chunks: dict[str, tuple[int, ...]] = {}  # chunk of a long text -> ids (see _encode_text)
         self._chunk_chars = 0  # characters held by self._chunks
 
@@ -156,6 +156,11 @@ class Encoding(SpecialTokens, DecodeById):
     def uses_pair_merges(self) -> bool:
         """True for minbpe-style tokenizers whose merges are explicit pairs of ids."""
         return self._pair_merges is not None
+
+    @property
+    def family(self) -> str:
+        """"minbpe" when the merges are explicit pairs of ids, else "tiktoken" (ranks are ids)."""
+        return "minbpe" if self._pair_merges is not None else "tiktoken"
 
     def same_tokenizer(self, other: object) -> bool:
         """Whether `other` gives the same ids as this for every text and policy (names aside).
@@ -257,20 +262,8 @@ class Encoding(SpecialTokens, DecodeById):
                 out[piece] = self._bpe_bytes(data)
         return out
 
-    def _remember(self, new: dict[str, tuple[int, ...]]) -> None:
-        """Add pieces to the bounded cache (emptied when it would overflow)."""
-        if len(self._cache) + len(new) > CACHE_MAX_PIECES:
-            self._cache.clear()
-            if len(new) > CACHE_MAX_PIECES:
-                new = dict(islice(new.items(), CACHE_MAX_PIECES))
-        self._cache.update(new)
-
     def _piece_ids(self, piece: str) -> tuple[int, ...]:
-        ids = self._cache.get(piece)
-        if ids is None:
-            ids = self._bpe(piece)
-            self._remember({piece: ids})
-        return ids
+        return self._cache.ids(piece, self._bpe)
 
     def _encode_text(self, text: str, out: list[int]) -> None:
         """Append the ids of ordinary `text` to `out`.
@@ -313,7 +306,7 @@ class Encoding(SpecialTokens, DecodeById):
             # BPE each distinct new piece once, then fill the gaps: local.get(piece, cached_ids)
             # (ids tuples are never empty, so `not ids` is true exactly for the misses; all C-speed)
             new = self._bpe_many(set(compress(pieces, map(not_, found))))
-            self._remember(new)
+            self._cache.remember(new)
             found = list(map(new.get, pieces, found))
         out.extend(chain.from_iterable(found))
 

@@ -138,7 +138,7 @@ def test_threads_share_one_encoding():
 
 
 def test_cache_is_bounded_and_clearable():
-    from engine.tokenizer.encoding import CACHE_MAX_PIECES
+    from engine.tokenizer.piece_cache import MAX_PIECES as CACHE_MAX_PIECES
 
     enc = engine.get_encoding("gpt2")
     enc.clear_cache()

@@ -41,7 +41,13 @@ import sys
 import pytest
 
 import engine
+import hypothesis
 import tiktoken
+
+# the suite's property tests run on a machine shared with other test processes: no per-example deadline
+hypothesis.settings.register_profile("shared-machine", deadline=None,
+                                     suppress_health_check=[hypothesis.HealthCheck.too_slow])
+hypothesis.settings.load_profile("shared-machine")
 
 # the shim is in force: every `import tiktoken` of the suite is the engine
 assert tiktoken is engine and sys.modules["tiktoken"] is engine, tiktoken

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import threading
-from itertools import chain, compress, islice
+from itertools import chain, compress
 from operator import not_
 from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
@@ -30,12 +30,12 @@ from ...tokenizer import patterns
 from ...tokenizer.bpe import merge_heap
 from ...tokenizer.decoding import DecodeById
 from ...tokenizer.merges import MergeNode, build_merge_tree
+from ...tokenizer.piece_cache import PieceCache
 from ...tokenizer.special_tokens import AllowedSpecial, DisallowedSpecial, SpecialTokens
 from .bpe import KEY
 from .pipeline import AddedToken, added_token_regex, find_added
 from .tokenizer_json import BUILTIN_FILES, HfTokenizerSpec, parse_compact, parse_tokenizer_json
 
-CACHE_MAX_PIECES = 100_000
 _MATCHERS_MAX = 64
 _BYTE_TABLE = {ord(c): chr(b) for c, b in CHAR_TO_BYTE.items()}
 _BYTE_CHARS = frozenset(CHAR_TO_BYTE)
@@ -74,7 +74,7 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
         self._ranks_cache: dict[bytes, int] | None = None
         self._parents: dict[int, tuple[int, int]] | None = None
         self._stored: dict[int, str] | None = None
-        self._cache: dict[str, tuple[int, ...]] = {}
+        self._cache = PieceCache()
         self._matcher(frozenset())  # the one plain encode uses
 
     def __repr__(self) -> str:
@@ -182,19 +182,8 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
                 return (whole,)
         return tuple(model.merge(model.initial_ids(data)))
 
-    def _remember(self, new: dict[str, tuple[int, ...]]) -> None:
-        if len(self._cache) + len(new) > CACHE_MAX_PIECES:
-            self._cache.clear()
-            if len(new) > CACHE_MAX_PIECES:
-                new = dict(islice(new.items(), CACHE_MAX_PIECES))
-        self._cache.update(new)
-
     def _piece_ids(self, piece: str) -> tuple[int, ...]:
-        ids = self._cache.get(piece)
-        if ids is None:
-            ids = self._bpe(piece)
-            self._remember({piece: ids})
-        return ids
+        return self._cache.ids(piece, self._bpe)
 
     @property
     def split_time_limit(self) -> float | None:
@@ -207,7 +196,7 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
         found = list(map(self._cache.get, pieces))
         if None in found:
             new = {p: self._bpe(p) for p in set(compress(pieces, map(not_, found)))}
-            self._remember(new)
+            self._cache.remember(new)
             found = list(map(new.get, pieces, found))
         out.extend(chain.from_iterable(found))
 
@@ -336,6 +325,8 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
         return BpeTrace(data, tuple(steps), final_ids, tuple((i, j) for i, j, _ in events))
 
     # ------------------------------------------------- explaining, for the playground
+    family = "tokenizer.json"
+
     @property
     def uses_pair_merges(self) -> bool:
         """True: merges are the file's listed pairs (`merges`, `merge_tree`), not recovered from byte ranks."""

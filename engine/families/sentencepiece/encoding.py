@@ -50,7 +50,7 @@ import codecs
 import functools
 import re
 import threading
-from itertools import chain, compress, islice
+from itertools import chain, compress
 from operator import not_
 from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
@@ -59,6 +59,7 @@ from ...errors import UnknownTokenError
 from ...pickling import PicklableByName
 from ...records import BpeTrace, MergeStep, Piece, Token
 from ...tokenizer.merges import MergeNode, build_merge_tree
+from ...tokenizer.piece_cache import PieceCache
 from ...tokenizer.special_tokens import AllowedSpecial, DisallowedSpecial, SpecialTokens, special_segments
 from .bpe import merge, merge_heap, priorities
 from .model_proto import (
@@ -68,7 +69,6 @@ from .normalize import normalize
 
 SPACE = "\u2581"  # ▁
 _MERGEABLE = (NORMAL, USER_DEFINED, UNUSED)
-CACHE_MAX_PIECES = 100_000
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _BYTE_PIECE = re.compile(r"<0x([0-9A-F]{2})>")  # as sentencepiece writes them
 
@@ -157,7 +157,7 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
         for i, t in enumerate(types):
             if t == CONTROL or t == UNKNOWN or t == BYTE:
                 self._decoder[i] = _token_bytes(strings[i], t)
-        self._cache: dict[str, tuple[int, ...]] = {}
+        self._cache = PieceCache()
         self._lock = threading.Lock()
         self._parents: dict[int, tuple[int, int]] | None = None
         self._merges: dict[tuple[int, int], int] | None = None
@@ -289,12 +289,7 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
         found = list(map(cache.get, chunks))
         if None in found:
             new = {c: self._piece_ids(c) for c in set(compress(chunks, map(not_, found)))}
-            if len(cache) + len(new) > CACHE_MAX_PIECES:
-                cache.clear()
-                new_items = dict(islice(new.items(), CACHE_MAX_PIECES))
-                cache.update(new_items)
-            else:
-                cache.update(new)
+            cache.remember(new)
             found = list(map(new.get, chunks, found))
         start = len(out)
         out.extend(chain.from_iterable(found))
@@ -503,6 +498,8 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
                                   tuple(starts[:-1]))
 
     # ------------------------------------------------- explaining, for the playground
+    family = "sentencepiece"
+
     @property
     def uses_pair_merges(self) -> bool:
         """True: `merges` and `merge_tree` are this model's own (by piece score), not recovered from byte ranks."""

@@ -99,11 +99,12 @@ def test_small_caches_give_tiktokens_ids_and_stay_bounded(name, monkeypatch):
     piece cache (emptied again and again); each run still equals tiktoken."""
     import engine
     import engine.tokenizer.encoding as core
+    import engine.tokenizer.piece_cache as piece_cache
     from tests.oracles.oracle import reference
 
     monkeypatch.setattr(core, "CACHE_MAX_CHUNK_CHARS", 20_000)
     monkeypatch.setattr(core, "CACHE_MAX_CHUNKS", 15)
-    monkeypatch.setattr(core, "CACHE_MAX_PIECES", 700)
+    monkeypatch.setattr(piece_cache, "MAX_PIECES", 700)
     enc = engine.get_encoding(name)
     ref = reference(name)
     ui, code, prose = corpora()
