@@ -4,7 +4,8 @@
 fork server that has already imported this module and loaded the built-in
 vocabularies, so a job starts in milliseconds with every built-in encoding
 in memory.  The child sends ``("progress", value)`` messages while it works (a few per second)
-and one ``("done", result)`` or ``("error", kind, message)`` at the end; the
+and one ``("done", result)`` or ``("error", ...)`` at the end (`error_message`: an engine exception
+travels as its class and fields, and `error_from_message` raises that class again in the parent); the
 parent may kill it at any moment (rerun, session closed, time limit), and the
 memory it used goes back to the system with it.
 
@@ -13,7 +14,9 @@ already), a session's own tokenizer as its data (`engine.Encoding` pickling).
 """
 from __future__ import annotations
 
+import importlib
 import os
+import pickle
 import time
 import warnings
 from typing import Any, Callable
@@ -108,10 +111,42 @@ def main(conn: Any, task: str, args: tuple) -> None:
             result = fn(*args)
         conn.send(("done", result))
     except Exception as exc:  # noqa: BLE001 -- every failure goes back to the parent as a message
-        # The engine's own errors (ValueError, its TimeoutError subclasses) carry messages that say the fix.
-        conn.send(("error", type(exc).__name__, str(exc), isinstance(exc, (ValueError, TimeoutError))))
+        conn.send(error_message(exc))
     finally:
         conn.close()
+
+
+# ------------------------------------------------------------------ errors across the pipe
+def error_message(exc: Exception) -> tuple:
+    """``("error", module, class name, message, expected, fields)`` for the parent.
+
+    `expected`: a ValueError or TimeoutError, whose message says the fix (the engine's errors are);
+    `fields`: the exception's attributes (``DisallowedSpecialTokenError.token``), kept only if they pickle.
+    Not the exception itself: pickle rebuilds an exception by calling its class with its message, and
+    the engine's classes take other arguments (``DisallowedSpecialTokenError(token)``)."""
+    fields = dict(vars(exc))
+    try:
+        pickle.dumps(fields)
+    except Exception:  # noqa: BLE001 -- a field that cannot travel: the class and message still do
+        fields = {}
+    cls = type(exc)
+    return ("error", cls.__module__, cls.__qualname__, str(exc), isinstance(exc, (ValueError, TimeoutError)), fields)
+
+
+def error_from_message(module: str, name: str, text: str, fields: dict[str, Any]) -> Exception | None:
+    """The engine's exception that a job raised, rebuilt as its own class with the same message and fields;
+    None for an exception that is not the engine's (the caller wraps its message)."""
+    if module != "engine" and not module.startswith("engine."):
+        return None
+    cls: Any = importlib.import_module(module)
+    for part in name.split("."):
+        cls = getattr(cls, part, None)
+    if not (isinstance(cls, type) and issubclass(cls, Exception)):
+        return None
+    error = cls.__new__(cls)
+    error.args = (text,)
+    error.__dict__.update(fields)
+    return error if str(error) == text else None
 
 
 def warm() -> None:

@@ -96,8 +96,7 @@ def _offer_new(names: list[str]) -> None:
 
 def _refused(error: ValueError) -> bool:
     """The special-token refusal (here or in a job process): the same for every tokenizer, so stop."""
-    return isinstance(error, engine.DisallowedSpecialTokenError) or (
-        getattr(error, "kind", None) == "DisallowedSpecialTokenError")
+    return isinstance(error, engine.DisallowedSpecialTokenError)
 
 
 # ---------------------------------------------------------------- your text

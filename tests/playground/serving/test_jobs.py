@@ -103,6 +103,24 @@ def test_the_task_error_message_comes_back():
         jobs.run("encode", (enc, "a<|endoftext|>b", "refuse"), label="t", timeout=60)
 
 
+def test_an_engine_error_in_a_job_is_raised_as_its_own_class():
+    """The engine's own exception comes back from the job process as that class, with the same message and
+    fields, so a view catches `engine.DisallowedSpecialTokenError`, not a class name; a remembered failure too."""
+    enc = engine.get_encoding("gpt2")
+    with pytest.raises(engine.DisallowedSpecialTokenError) as inline:
+        enc.encode("a<|endoftext|>b")
+    for _ in range(2):  # the second time from the memory of failures, without a job
+        with pytest.raises(engine.DisallowedSpecialTokenError) as info:
+            jobs.cached_run(("refuse",), 1, "encode", (enc, "a<|endoftext|>b", "refuse"), label="t", timeout=60)
+        assert str(info.value) == str(inline.value) and info.value.token == "<|endoftext|>"
+    with pytest.raises(engine.RegexTimeoutError, match="took too long") as info:  # a TimeoutError, not a ValueError
+        jobs.run("search_regex", (engine.get_encoding("cl100k_base"), "( | )+x", False, 0.2), label="t", timeout=60)
+    assert "single repeat" in str(info.value)
+    with pytest.raises(jobs.JobError, match="invalid regex") as info:  # not an engine class: the job's error, its message
+        jobs.run("search_regex", (enc, "(ab", False, 1.0), label="t", timeout=60)
+    assert type(info.value) is jobs.JobError
+
+
 def test_results_are_cached_within_a_weight_budget(monkeypatch):
     monkeypatch.setattr(jobs, "RESULT_BUDGET", 100)
     enc = engine.get_encoding("gpt2")
