@@ -15,13 +15,12 @@ already), a session's own tokenizer as its data (`engine.Encoding` pickling).
 from __future__ import annotations
 
 import importlib
-import os
 import pickle
-import time
 import warnings
 from typing import Any, Callable
 
 import engine
+from playground.serving import test_seams
 
 PRELOAD = ("gpt2", "cl100k_base", "o200k_base")  # loaded once in the fork server, shared by every job
 
@@ -53,7 +52,6 @@ def search_regex(enc: Any, query: str, ignore_case: bool, budget: float) -> list
 
 
 PROGRESS_EVERY = 0.1  # seconds between progress messages of a job
-_clock = time.perf_counter  # (tests replace it)
 
 
 def train(text: str, vocab_size: int, pat_str: str | None, specials: list[str], *, progress: Callable) -> Any:
@@ -64,11 +62,11 @@ def train(text: str, vocab_size: int, pat_str: str | None, specials: list[str], 
     Batched because the server handles each message under its GIL: one message per merge would be an
     unpickling and a status update per merge, even for a short training, times every user training at once."""
     batch: list[tuple[int, int, engine.MergeInfo]] = []
-    last = [_clock()]
+    last = [test_seams.clock()]
 
     def on_merge(i: int, total: int, info: engine.MergeInfo) -> None:
         batch.append((i, total, info))
-        now = _clock()
+        now = test_seams.clock()
         if now - last[0] >= PROGRESS_EVERY:
             last[0] = now
             progress(batch[:])
@@ -82,29 +80,15 @@ def train(text: str, vocab_size: int, pat_str: str | None, specials: list[str], 
     return enc
 
 
-def preloaded() -> dict[str, Any]:
-    """What this job process found when it started: the built-in encodings loaded (the fork server's
-    preload worked if PRELOAD's are all there) and whether Streamlit or a ``__main__`` re-run was
-    pulled in (neither should be: a job needs only the engine)."""
-    import gc
-    import sys
-
-    from engine.sources import registry
-
-    return {"encodings": sorted(registry._ENCODINGS), "streamlit": "streamlit" in sys.modules,
-            "main_rerun": getattr(sys.modules.get("__main__"), "__name__", "") == "__mp_main__",
-            "nice": os.nice(0), "frozen": gc.get_freeze_count()}
-
-
 TASKS: dict[str, Callable] = {"encode": encode, "tokenize": tokenize, "pretokenize": pretokenize,
-                              "search_regex": search_regex, "train": train, "preloaded": preloaded}
+                              "search_regex": search_regex, "train": train}
 PROGRESS_TASKS = {"train"}
 
 
 def main(conn: Any, task: str, args: tuple) -> None:
     """Entry point of a job process: run `task`, send the outcome, exit."""
     try:
-        fn = TASKS[task]
+        fn = TASKS[task] if task in TASKS else test_seams.TASKS[task]
         if task in PROGRESS_TASKS:
             result = fn(*args, progress=lambda value: conn.send(("progress", value)))
         else:

@@ -43,7 +43,7 @@ import streamlit as st
 
 from playground.cache import memo
 from playground.render.markdown import md
-from playground.serving import job_tasks, script_gate
+from playground.serving import job_tasks, script_gate, test_seams
 from playground.serving.job_process import JobProcess
 
 APP_ROOT = str(Path(__file__).resolve().parents[2])  # the checkout: `playground` imports from here
@@ -63,7 +63,6 @@ _weight = 0
 _bytes = 0  # estimated bytes of the cached results
 _context: Any = None
 _running: dict[int, str] = {}  # pid -> task, jobs alive right now
-started = 0  # jobs started since the server began (tests and the load bench read it)
 
 
 class JobError(ValueError):
@@ -177,7 +176,6 @@ def run(task: str, args: tuple, *, label: str, timeout: float,
 
 def _run(task: str, args: tuple, *, label: str, timeout: float,
          on_progress: Callable[[Any], None] | None = None) -> Any:
-    global started
     status = st.empty()
     start = time.monotonic()
     while not _SLOTS.acquire(timeout=POLL):
@@ -194,7 +192,7 @@ def _run(task: str, args: tuple, *, label: str, timeout: float,
         child.close()
         with _LOCK:
             _running[proc.pid] = task
-            started += 1
+            test_seams.job_started()
         redrawn = 0.0
         while True:
             # The time limit and the status redraw (each redraw lets Streamlit stop this run) come
