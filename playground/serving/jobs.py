@@ -30,7 +30,6 @@ cancel a running task.
 """
 from __future__ import annotations
 
-import hashlib
 import multiprocessing as mp
 import os
 import threading
@@ -74,14 +73,6 @@ class JobError(ValueError):
 
 class ServerBusyError(JobError):
     """No worker was free in time; not remembered as a failure (the same input may run later)."""
-
-
-def digest(*parts: str | bytes) -> str:
-    h = hashlib.blake2b(digest_size=16)
-    for part in parts:
-        h.update(part if isinstance(part, bytes) else part.encode("utf-8", "surrogatepass"))
-        h.update(b"\0")
-    return h.hexdigest()
 
 
 def _ctx() -> Any:

@@ -139,7 +139,7 @@ def _check(name: str, enc: engine.Encoding, note: engine.explain.families.Family
     shown = ", ".join(map(str, final[:12])) + (f", … ({len(final):,} ids)" if len(final) > 12 else "")
     expected = explain.piece_ids(enc, piece)
     if expected is None:
-        n = max(2, len(encodings.pretokenize(name, enc, piece, "text")))
+        n = max(2, len(render_cache.pieces(name, enc, piece, "text")))
         st.info(f"The encoding's splitter cuts this text into {html.plural(n, 'piece')}, and encode() runs BPE on each "
                 f"separately; here BPE ran on the whole string: [{shown}]. Pick a piece of the text to compare with encode().")
     elif expected == final:

@@ -22,7 +22,7 @@ from engine.tokenizer.special_tokens import check_special_tokens
 from engine.formats.minbpe import render_token
 from engine.sources.uploads import MAX_FILE_BYTES, MODEL_KINDS
 from playground import state
-from playground.cache import uploads
+from playground.cache import memo, uploads
 from playground.render import html
 from playground.render.markdown import md
 from playground.serving import jobs
@@ -260,7 +260,7 @@ def train_with_progress(text: str, vocab_size: int, pat_str: str | None, special
             bar.progress(i / total, text=f"Merge {i} of {total}")
             log.code("\n".join(lines), language=None)
 
-    key = ("train", vocab_size, pat_str, tuple(specials), jobs.digest(text))
+    key = ("train", vocab_size, pat_str, tuple(specials), memo.text_key(text))
     enc = jobs.cached_run(key, len(text), "train", (text, vocab_size, pat_str, specials),
                           label=f"Training on {len(text):,} characters", timeout=TRAIN_TIMEOUT,
                           on_progress=progress)

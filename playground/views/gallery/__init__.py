@@ -13,7 +13,7 @@ import streamlit as st
 
 import engine
 from playground import state
-from playground.cache import encodings
+from playground.cache import encodings, render_cache
 from playground.components.live_input import text_box
 from playground.render import html
 from playground.render.gallery import gallery_chips, gallery_name
@@ -306,7 +306,7 @@ def _your_text(names: list[str]) -> None:
     try:
         taxes = {n: encodings.token_tax(n, encodings.resolve(n), text, policy) for n in names}
         counted = text[:BUDGET_LIMIT]
-        counts = {n: len(encodings.encode(n, encodings.resolve(n), counted, policy)) for n in names}
+        counts = {n: len(render_cache.ids(n, encodings.resolve(n), counted, policy)) for n in names}
     except ValueError as exc:
         st.error(f"{md(exc, 600)}\n\nTo measure this text, choose “as plain text” or “as special tokens” under "
                  "“Special tokens” in the sidebar.")
