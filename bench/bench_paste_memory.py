@@ -48,13 +48,12 @@ def paste(i: int, n: int) -> str:
 
 
 def cache_report() -> str:
-    from playground.cache import encodings, memo, render_cache
+    from playground.cache import memo, render_cache
     from playground.serving import jobs
 
     stores = [getattr(m, "memo", None) for m in (
-        render_cache._ids, render_cache._tokens, render_cache._pieces, render_cache._drawn,
-        render_cache._token_view, render_cache._compare_view, render_cache._stats,
-        encodings._encode, encodings._tokenize, encodings._pretokenize)]
+        render_cache._ids, render_cache._tokenized, render_cache._drawn,
+        render_cache._token_view, render_cache._compare_view, render_cache._stats)]
     entries = sum(len(s) for s in stores if s is not None)
     held = sum(getattr(s, "bytes", 0) for s in stores if s is not None)
     job_bytes = sum(memo.approx_bytes(entry[1]) for entry in list(jobs._RESULTS.values()))

@@ -66,7 +66,6 @@ DEFAULT_TEXT = (
 MAX_TEXT_CHARS = 2_000_000  # the text box (counts stay exact; drawing stops at encodings.DRAW_LIMIT)
 MAX_URL_TEXT = 4000  # characters of text kept in the share link
 MAX_URL_VALUE = 400  # characters of one view setting kept in the share link
-URL_VALUE_LIMITS = {"chat_conv": MAX_URL_TEXT}  # settings that may be longer: Chat's packed conversation
 
 DEFAULTS = {
     TEXT: DEFAULT_TEXT,
@@ -77,23 +76,178 @@ DEFAULTS = {
     TOKEN_ENC: "cl100k_base",
 }
 
+# ------------------------------------------------ each view's and widget's keys, declared once
+# Views and widgets name their widget and session keys by these constants, never by a string of their own
+# (tests/playground/test_state_keys.py checks it); a name ending in _PREFIX starts a key built per item.
+# views/arena.py
+ARENA_PICK = "arena_pick"
+ARENA_METRIC = "arena_metric"
+ARENA_OFFERED = "_arena_offered"
+ARENA_OWN_SENTENCES = "arena_own_sentences"
+ARENA_OWN_LANGUAGE = "arena_own_language"
+ARENA_OWN_TEXT = "arena_own_text"
+ARENA_OWN_KEEP = "arena_own_keep"
+ARENA_OWN_ERROR = "_arena_own_error"
+ARENA_TABLE = "arena_table"
+ARENA_LANG_CSV = "arena_lang_csv"
+ARENA_LANG_JSON = "arena_lang_json"
+# views/chat.py
+CHAT_MESSAGES = "chat_messages"
+CHAT_NEXT_UID = "chat_next_uid"
+CHAT_MODELS = "chat_models"
+CHAT_CONV = "chat_conv"
+CHAT_CODE_ERROR = "chat_code_error"
+CHAT_IMPORT = "chat_import"
+CHAT_IMPORTED_FILE = "chat_imported_file"
+CHAT_CUT = "chat_cut_{uid}"
+CHAT_TABLE = "chat_table"
+CHAT_FIELD_PREFIX = "chat_"
+CHAT_EXPORT = "chat_export"
+CHAT_TOKENS_PREFIX = "chat_tokens_"
+CHAT_MSG_PREFIX = "chat_msg_"
+CHAT_CONTENT_PREFIX = "chat_content_"
+CHAT_ADD_PREFIX = "chat_add_"
+CHAT_ROLE_PREFIX = "chat_role_"
+CHAT_NAME_PREFIX = "chat_name_"
+CHAT_CALL_PREFIX = "chat_call_"
+CHAT_TOOL_CALL_ID_PREFIX = "chat_tool_call_id_"
+CHAT_UP_PREFIX = "chat_up_"
+CHAT_DOWN_PREFIX = "chat_down_"
+CHAT_DEL_PREFIX = "chat_del_"
+# views/chunks.py
+CHUNK_ENCODING = "chunk_encoding"
+CHUNK_MAX = "chunk_max"
+CHUNK_PREFER = "chunk_prefer"
+CHUNK_PAGE = "chunk_page"
+CHUNK_JSONL = "chunk_jsonl"
+CHUNK_JSON = "chunk_json"
+CHUNK_TXT = "chunk_txt"
+CHUNK_CARDS = "chunk_cards"
+CHUNK_ENCODING_FOLLOWED = "_chunk_encoding_followed"
+# views/compare.py
+CMP_BARS = "cmp_bars"
+CMP_ROW_PREFIX = "cmp_row_"
+CMP_TABLE = "cmp_table"
+CMP_LAYOUT = "cmp_layout"
+CMP_DISAGREE = "cmp_disagree"
+# views/gallery/__init__.py
+GALLERY_SECTION = "gallery_section"
+GALLERY_DEMO = "gallery_demo"
+GALLERY_PICK_PREFIX = "gallery_pick_"
+GALLERY_CONTEXT_PRESET = "gallery_context_preset"
+GALLERY_CONTEXT = "gallery_context"
+GALLERY_PRICE = "gallery_price"
+GALLERY_OPEN_TOK_PREFIX = "gallery_open_tok_"
+GALLERY_OPEN_CMP_PREFIX = "gallery_open_cmp_"
+# views/steps.py
+STEPS_PIECE = "steps_piece"
+STEPS_FIRST = "steps_first"
+STEPS_PREV = "steps_prev"
+STEPS_NEXT = "steps_next"
+STEPS_LAST = "steps_last"
+STEPS_TABLE = "steps_table"
+STEPS_FINAL_PICK = "steps_final_pick"
+STEPS_ENC = "steps_enc"
+# views/tokenize.py
+TOK_PICK = "tok_pick"
+TOK_DECODE = "tok_decode"
+TOK_TOKENS_BLOCK = "tok_tokens_block"
+TOK_BYTES_BLOCK = "tok_bytes_block"
+TOK_TABLE = "tok_table"
+TOK_CSV = "tok_csv"
+TOK_JSON = "tok_json"
+TOK_IDS_BLOCK = "tok_ids_block"
+TOK_COPY_IDS = "tok_copy_ids"
+TOK_OPEN_TREE = "tok_open_tree"
+TOK_PIECES_PREFIX = "tok_pieces_"
+TOK_ENCODING = "tok_encoding"
+TOK_PANE = "tok_pane"
+# views/train.py
+TRAIN_TEXT = "train_text"
+TRAIN_FILE = "train_file"
+TRAIN_REPLACE = "train_replace"
+TRAIN_VOCAB = "train_vocab"
+TRAIN_PATTERN = "train_pattern"
+TRAIN_CUSTOM_PATTERN = "train_custom_pattern"
+TRAIN_SPECIALS = "train_specials"
+TRAIN_GO = "train_go"
+TRAIN_RESULT = "train_result"
+TRAIN_PANE = "train_pane"
+TRAIN_FLASH = "train_flash"
+TRAIN_PENDING_NOTICES = "train_pending_notices"
+UPLOAD_KIND = "upload_kind"
+UPLOAD_ENCODER_JSON = "upload_encoder_json"
+UPLOAD_PATTERN = "upload_pattern"
+UPLOAD_CUSTOM_PATTERN = "upload_custom_pattern"
+UPLOAD_SPECIALS = "upload_specials"
+UPLOAD_GO = "upload_go"
+UPLOAD_RESULT = "upload_result"
+UPLOAD_NAME = "upload_name"
+UPLOAD_SUGGESTED_NAME = "upload_suggested_name"
+TRAIN_DL_PREFIX = "train_dl_"
+TRAIN_USE = "train_use"
+UPLOAD_FILE = "upload_file"
+UPLOAD_USE = "upload_use"
+# views/tree.py
+TREE_PICK_MODE = "tree_pick_mode"
+TREE_TEXT_TOKEN = "tree_text_token"
+TREE_ID = "tree_id"
+TREE_FIND = "tree_find"
+TREE_FOUND = "tree_found"
+TREE_DEPTH = "tree_depth"
+TREE_LEFT_RIGHT = "tree_left_right"
+TREE_OTHER_ENC = "tree_other_enc"
+TREE_LAYOUT_FOR = "_tree_layout_for"
+TREE_TO_TOKENIZE = "tree_to_tokenize"
+TREE_TO_STEPS = "tree_to_steps"
+TREE_TO_VOCAB = "tree_to_vocab"
+TREE_BACK_PROBLEM = "tree_back_problem"
+TREE_ENC = "tree_enc"
+# views/vocab.py
+VOCAB_QUERY = "vocab_query"
+VOCAB_MODE = "vocab_mode"
+VOCAB_ICASE = "vocab_icase"
+VOCAB_FILTER = "vocab_filter"
+VOCAB_GLITCH_TABLE = "vocab_glitch_table"
+VOCAB_ID = "vocab_id"
+VOCAB_SHOWN_IDS = "_vocab_shown_ids"
+VOCAB_TO_TREE = "vocab_to_tree"
+VOCAB_LOG = "vocab_log"
+VOCAB_ENC = "vocab_enc"
+VOCAB_TABLE = "vocab_table"
+VOCAB_CONTAINING = "vocab_containing"
+VOCAB_CONTAINED = "vocab_contained"
+# widgets/pickers.py
+STEPS_SOURCE = "steps_source"
+STEPS_TYPED = "steps_typed"
+STEPS_K = "steps_k"
+VOCAB_PANE = "vocab_pane"
+TOKEN_LINKS_OPEN = "_token_links_open"
+# widgets/share_link.py
+SHARE_LINK_COPY = "share_link_copy"
+# widgets/sidebar.py
+PICKER_SEARCH = "picker_search"
+PICKER_OPEN = "picker_open"
+PICK_PREFIX = "pick_"
+
 # ----------------------------------------------------- the views' value widgets
 # Keyed by the page's URL path: the share link carries the open page's own values.
 # Each is drawn with persist_state="session", so it survives pages that do not draw it.
 PAGE_KEYS: dict[str, tuple[str, ...]] = {
-    "tokenize": ("tok_encoding", "tok_pane", "tok_decode"),
-    "compare": ("cmp_layout",),
-    "gallery": ("gallery_section", "gallery_demo", "gallery_context_preset", "gallery_context", "gallery_price"),
-    "arena": ("arena_pick", "arena_metric"),
-    "chunks": ("chunk_encoding", "chunk_max", "chunk_prefer", "chunk_page"),
-    "tree": ("tree_pick_mode", "tree_find", "tree_left_right", "tree_other_enc"),
-    "steps": ("steps_source", "steps_piece", "steps_typed", "steps_k"),
-    "vocab": ("vocab_pane", "vocab_query", "vocab_mode", "vocab_icase", "vocab_filter", "vocab_log"),
-    "train": ("train_vocab", "train_pattern", "train_custom_pattern", "train_specials", "train_pane",
-              "train_replace", "upload_kind", "upload_pattern", "upload_custom_pattern", "upload_specials"),
-    "chat": ("chat_conv",),
+    "tokenize": (TOK_ENCODING, TOK_PANE, TOK_DECODE),
+    "compare": (CMP_LAYOUT,),
+    "gallery": (GALLERY_SECTION, GALLERY_DEMO, GALLERY_CONTEXT_PRESET, GALLERY_CONTEXT, GALLERY_PRICE),
+    "arena": (ARENA_PICK, ARENA_METRIC),
+    "chunks": (CHUNK_ENCODING, CHUNK_MAX, CHUNK_PREFER, CHUNK_PAGE),
+    "tree": (TREE_PICK_MODE, TREE_FIND, TREE_LEFT_RIGHT, TREE_OTHER_ENC),
+    "steps": (STEPS_SOURCE, STEPS_PIECE, STEPS_TYPED, STEPS_K),
+    "vocab": (VOCAB_PANE, VOCAB_QUERY, VOCAB_MODE, VOCAB_ICASE, VOCAB_FILTER, VOCAB_LOG),
+    "train": (TRAIN_VOCAB, TRAIN_PATTERN, TRAIN_CUSTOM_PATTERN, TRAIN_SPECIALS, TRAIN_PANE,
+              TRAIN_REPLACE, UPLOAD_KIND, UPLOAD_PATTERN, UPLOAD_CUSTOM_PATTERN, UPLOAD_SPECIALS),
+    "chat": (CHAT_CONV,),
 }
 PAGE_KEYS[""] = PAGE_KEYS["tokenize"]  # the root URL shows Tokenize
+URL_VALUE_LIMITS = {CHAT_CONV: MAX_URL_TEXT}  # settings that may be longer: Chat's packed conversation
 
 
 @dataclass(frozen=True)
@@ -113,46 +267,46 @@ class LinkValue:
 
 
 LINK_VALUES: dict[str, LinkValue] = {
-    "tok_encoding": LinkValue("Encoding", str, options="encodings"),
-    "tok_pane": LinkValue("Show", str, options="views.tokenize:PANES"),
-    "tok_decode": LinkValue("Decode ids", str),
-    "cmp_layout": LinkValue("Layout", str, options="views.compare:LAYOUTS"),
-    "gallery_section": LinkValue("Show", str, options="views.gallery:SECTIONS"),
-    "gallery_demo": LinkValue("Demo", str, options="views.gallery.demos:DEMOS"),
-    "gallery_context_preset": LinkValue("Context presets", str, options="views.gallery:CONTEXT_PRESETS"),
-    "gallery_context": LinkValue("Context window (tokens)", int, 1, 100_000_000),
-    "gallery_price": LinkValue("Price per 1 million tokens", float, 0.0, 1_000_000.0),
-    "arena_pick": LinkValue("Tokenizers", list, options="encodings"),
-    "arena_metric": LinkValue("Colour by", str, options="views.arena:METRICS"),
-    "chunk_encoding": LinkValue("Tokenizer", str, options="encodings"),
-    "chunk_max": LinkValue("At most N tokens per chunk", int, 1, 1_000_000),
-    "chunk_prefer": LinkValue("Cut preferably at", str, options="views.chunks:PREFER"),
-    "chunk_page": LinkValue("Page", int, 1),
-    "tree_pick_mode": LinkValue("Pick a token", str, options="views.tree:PICK_MODES"),
-    "tree_find": LinkValue("Find a token", str),
-    "tree_left_right": LinkValue("Draw left to right", bool),
-    "tree_other_enc": LinkValue("Draw its tree in", str, options="encodings"),
-    "steps_source": LinkValue("Piece", str, options="views.steps:SOURCES"),
-    "steps_piece": LinkValue("Pieces of the current text", str),
-    "steps_typed": LinkValue("Piece", str),
-    "steps_k": LinkValue("Step", int, 0),  # its maximum depends on the piece: the view resets a step past it
-    "vocab_pane": LinkValue("View", str, options="views.vocab:PANES"),
-    "vocab_query": LinkValue("Search tokens", str),
-    "vocab_mode": LinkValue("Match", str, options="views.vocab:MODES"),
-    "vocab_icase": LinkValue("Ignore case", bool),
-    "vocab_filter": LinkValue("Quick filter", str, options="views.vocab:FILTERS"),
-    "vocab_log": LinkValue("Log scale", bool),
-    "train_vocab": LinkValue("Vocabulary size", int, 257, 4096),
-    "train_pattern": LinkValue("Split pattern", str, options="views.train:PATTERNS"),
-    "train_custom_pattern": LinkValue("Custom split pattern", str),
-    "train_specials": LinkValue("Special tokens", str),
-    "train_pane": LinkValue("Show", str, options="views.train:TRAIN_PANES"),
-    "train_replace": LinkValue("Decode with replacement", bool),
-    "upload_kind": LinkValue("File kind", str, options="views.train:UPLOAD_KINDS"),
-    "upload_pattern": LinkValue("Split pattern", str, options="views.train:PATTERNS"),
-    "upload_custom_pattern": LinkValue("Custom split pattern", str),
-    "upload_specials": LinkValue("Extra special tokens", str),
-    "chat_conv": LinkValue("Share code", str),
+    TOK_ENCODING: LinkValue("Encoding", str, options="encodings"),
+    TOK_PANE: LinkValue("Show", str, options="views.tokenize:PANES"),
+    TOK_DECODE: LinkValue("Decode ids", str),
+    CMP_LAYOUT: LinkValue("Layout", str, options="views.compare:LAYOUTS"),
+    GALLERY_SECTION: LinkValue("Show", str, options="views.gallery:SECTIONS"),
+    GALLERY_DEMO: LinkValue("Demo", str, options="views.gallery.demos:DEMOS"),
+    GALLERY_CONTEXT_PRESET: LinkValue("Context presets", str, options="views.gallery:CONTEXT_PRESETS"),
+    GALLERY_CONTEXT: LinkValue("Context window (tokens)", int, 1, 100_000_000),
+    GALLERY_PRICE: LinkValue("Price per 1 million tokens", float, 0.0, 1_000_000.0),
+    ARENA_PICK: LinkValue("Tokenizers", list, options="encodings"),
+    ARENA_METRIC: LinkValue("Colour by", str, options="views.arena:METRICS"),
+    CHUNK_ENCODING: LinkValue("Tokenizer", str, options="encodings"),
+    CHUNK_MAX: LinkValue("At most N tokens per chunk", int, 1, 1_000_000),
+    CHUNK_PREFER: LinkValue("Cut preferably at", str, options="views.chunks:PREFER"),
+    CHUNK_PAGE: LinkValue("Page", int, 1),
+    TREE_PICK_MODE: LinkValue("Pick a token", str, options="views.tree:PICK_MODES"),
+    TREE_FIND: LinkValue("Find a token", str),
+    TREE_LEFT_RIGHT: LinkValue("Draw left to right", bool),
+    TREE_OTHER_ENC: LinkValue("Draw its tree in", str, options="encodings"),
+    STEPS_SOURCE: LinkValue("Piece", str, options="views.steps:SOURCES"),
+    STEPS_PIECE: LinkValue("Pieces of the current text", str),
+    STEPS_TYPED: LinkValue("Piece", str),
+    STEPS_K: LinkValue("Step", int, 0),  # its maximum depends on the piece: the view resets a step past it
+    VOCAB_PANE: LinkValue("View", str, options="views.vocab:PANES"),
+    VOCAB_QUERY: LinkValue("Search tokens", str),
+    VOCAB_MODE: LinkValue("Match", str, options="views.vocab:MODES"),
+    VOCAB_ICASE: LinkValue("Ignore case", bool),
+    VOCAB_FILTER: LinkValue("Quick filter", str, options="views.vocab:FILTERS"),
+    VOCAB_LOG: LinkValue("Log scale", bool),
+    TRAIN_VOCAB: LinkValue("Vocabulary size", int, 257, 4096),
+    TRAIN_PATTERN: LinkValue("Split pattern", str, options="views.train:PATTERNS"),
+    TRAIN_CUSTOM_PATTERN: LinkValue("Custom split pattern", str),
+    TRAIN_SPECIALS: LinkValue("Special tokens", str),
+    TRAIN_PANE: LinkValue("Show", str, options="views.train:TRAIN_PANES"),
+    TRAIN_REPLACE: LinkValue("Decode with replacement", bool),
+    UPLOAD_KIND: LinkValue("File kind", str, options="views.train:UPLOAD_KINDS"),
+    UPLOAD_PATTERN: LinkValue("Split pattern", str, options="views.train:PATTERNS"),
+    UPLOAD_CUSTOM_PATTERN: LinkValue("Custom split pattern", str),
+    UPLOAD_SPECIALS: LinkValue("Extra special tokens", str),
+    CHAT_CONV: LinkValue("Share code", str),
 }
 
 

@@ -21,15 +21,17 @@ and in what decides the next merge:
 patterns), `pair_candidates` scores the neighbouring pairs of a BPE step the
 family's way, `piece_ids` gives what ``encode`` makes of one piece, and
 `token_note` explains a token whose bytes alone would mislead (a
-byte-fallback byte, a ``▁`` piece, an ``Ġ`` entry).
+byte-fallback byte, a ``▁`` piece, an ``Ġ`` entry), and `tokenize_text` gives a text's tokens with
+their pieces and notes in one call (what the playground's token drawings need).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from ..api import EncodingAPI
+from ..records import Piece, Token
 from ..families.hf.encoding import HfEncoding
 from ..families.sentencepiece.encoding import SPACE, SentencePieceEncoding
 from ..sources.catalog import FAMILIES
@@ -259,6 +261,7 @@ def piece_ids(enc: Enc, piece: str) -> list[int] | None:
 class TokenNote:
     kind: str  # "byte" (byte fallback), "space" (a ▁ piece), "stored" (an Ġ-style entry), "user", "unknown"
     text: str  # one line for a tooltip
+    stored: str = ""  # the token as the file spells it ("<0x0A>", "▁the", "Ġthe")
 
 
 def token_note(enc: Enc, token_id: int) -> TokenNote | None:
@@ -268,26 +271,57 @@ def token_note(enc: Enc, token_id: int) -> TokenNote | None:
         return None
     if enc.is_byte_fallback(token_id):
         data = enc.decode_single_token_bytes(token_id)
-        return TokenNote("byte", f"byte fallback {enc.stored_piece(token_id)}: byte 0x{data[0]:02x} of a character "
-                                 "the vocabulary has no token for")
+        stored = enc.stored_piece(token_id)
+        return TokenNote("byte", f"byte fallback {stored}: byte 0x{data[0]:02x} of a character "
+                                 "the vocabulary has no token for", stored)
     if enc.is_special_token(token_id):
         return None
     stored = enc.stored_piece(token_id)
     if family == "sentencepiece":
         kind = enc.piece_type(token_id)
         if kind == "user-defined":
-            return TokenNote("user", f"user-defined symbol {stored}: always cut out whole")
+            return TokenNote("user", f"user-defined symbol {stored}: always cut out whole", stored)
         if SPACE in stored:
-            return TokenNote("space", f"piece {stored}: {SPACE} is SentencePiece's space")
+            return TokenNote("space", f"piece {stored}: {SPACE} is SentencePiece's space", stored)
         return None
     if stored != enc.decode_single_token_bytes(token_id).decode("utf-8", "replace"):
-        return TokenNote("stored", f"stored as {stored} (GPT-2's printable bytes: Ġ is a space, Ċ a newline)")
+        return TokenNote("stored", f"stored as {stored} (GPT-2's printable bytes: Ġ is a space, Ċ a newline)", stored)
     return None
 
 
 def has_token_notes(enc: Enc) -> bool:
     """False when `token_note` is always None for `enc` (tiktoken-style and minbpe encodings)."""
     return family_of(enc) in ("sentencepiece", "tokenizer.json")
+
+
+def token_notes(enc: Enc, ids: Iterable[int]) -> dict[int, TokenNote] | None:
+    """``{id: note}`` for those of `ids` that have a note; None when the family has none at all
+    (`has_token_notes`), so a drawing knows its ids are ranks."""
+    if not has_token_notes(enc):
+        return None
+    notes = {}
+    for token_id in set(ids):
+        note = token_note(enc, token_id)
+        if note is not None:
+            notes[token_id] = note
+    return notes
+
+
+@dataclass(frozen=True)
+class TokenizedText:
+    """A text's tokens, the pieces they came from and the tokens' notes: all a token drawing needs, as data."""
+
+    tokens: tuple[Token, ...]
+    pieces: tuple[Piece, ...]  # `Token.piece_index` indexes these
+    notes: dict[int, TokenNote] | None  # `token_notes` of the tokens' ids (never changed once made)
+
+
+def tokenize_text(enc: Enc, text: str, *, allowed_special: Any = frozenset(),
+                  disallowed_special: Any = "all") -> TokenizedText:
+    """`enc.tokenize_with_pieces` (one split for both) and the notes of the ids found, in one call."""
+    tokens, pieces = enc.tokenize_with_pieces(text, allowed_special=allowed_special,
+                                              disallowed_special=disallowed_special)
+    return TokenizedText(tuple(tokens), tuple(pieces), token_notes(enc, (t.id for t in tokens)))
 
 
 def no_tree_reason(enc: Enc, token_id: int) -> str | None:

@@ -505,8 +505,15 @@ class Encoding(SpecialTokens, DecodeById):
     def tokenize(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
                  disallowed_special: DisallowedSpecial = "all") -> list[Token]:
         """One record per token with its bytes, byte and character offsets and piece."""
+        return self.tokenize_with_pieces(text, allowed_special=allowed_special, disallowed_special=disallowed_special)[0]
+
+    def tokenize_with_pieces(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
+                             disallowed_special: DisallowedSpecial = "all") -> tuple[list[Token], list[Piece]]:
+        """`tokenize` and `pretokenize` of `text` from one split: the tokens and the pieces they came from
+        (`Token.piece_index` indexes the pieces)."""
         tokens: list[Token] = []
-        for piece in self.pretokenize(text, allowed_special=allowed_special, disallowed_special=disallowed_special):
+        pieces = self.pretokenize(text, allowed_special=allowed_special, disallowed_special=disallowed_special)
+        for piece in pieces:
             if piece.special:
                 tokens.append(Token(self._special[piece.text], piece.text.encode("utf-8"), piece.byte_start,
                                     piece.byte_end, piece.char_start, piece.char_end, piece.index, special=True))
@@ -530,7 +537,7 @@ class Encoding(SpecialTokens, DecodeById):
                 tokens.append(Token(tid, tok, piece.byte_start + pos, piece.byte_start + end,
                                     piece.char_start + cs, piece.char_start + ce, piece.index, partial=partial))
                 pos = end
-        return tokens
+        return tokens, pieces
 
     def bpe_trace(self, piece: str | bytes) -> BpeTrace:
         """Every step of the merge loop on one piece; its final ids equal `encode`'s for that piece.

@@ -1,27 +1,25 @@
-"""Every cached wrapper around the engine, big inputs sent to job processes, the session's tokenizers.
+"""The engine calls of the playground: encodings by name, cached wrappers, big inputs sent to job processes.
 
 Built-in encodings are shared by all users (loaded once per server, immutable).
 Trained or uploaded tokenizers live in this user's session state only
 (`state.add_custom`), under a name that contains a hash of their content, so
 two users never see each other's tokenizers.  Derived results are cached,
-bounded, keyed by that name: results called on every rerun in a shared memo of
-frozen values (`playground.cache.memo`), the rest with `st.cache_data` /
-`st.cache_resource(max_entries=...)`.
+bounded, keyed by that name: the calls of the pages other than the token views
+with `st.cache_data` / `st.cache_resource(max_entries=...)`.
 
-Inputs past `INLINE_CHARS` are encoded in a child process (`playground.serving.jobs`):
-the wait can be cancelled by the next rerun, is limited in time, and the
-result is kept in the jobs module's bounded cache.
+The token views' calls (`encode`, `tokenize_text`) are not cached here: their results
+have one cache, `playground.cache.render_cache`, which calls them on a miss.  Here they run the
+engine inline, or past `INLINE_CHARS` in a child process (`playground.serving.jobs`: the wait can be
+cancelled by the next rerun and is limited in time), and remember a failure for the same input.
 """
 from __future__ import annotations
 
 import contextlib
-import functools
-from typing import Any, ContextManager, Sequence
+from typing import Any, Callable, ContextManager, Sequence
 
 import streamlit as st
 
 import engine
-from engine.explain import families as explain
 from playground import state
 from playground.cache import memo
 from playground.render import html
@@ -32,6 +30,8 @@ DRAW_LIMIT = 100_000  # characters drawn token by token; counts always cover the
 INLINE_CHARS = 50_000  # texts longer than this are encoded (all ids) in a job process
 JOB_TIMEOUT = 60.0  # seconds
 SEARCH_BUDGET = 10.0  # seconds a regex search may take over a whole vocabulary (in its job process)
+# Entries expire after CACHE_TTL so an idle server gives the memory back.
+CACHE_TTL = 900  # seconds
 
 
 _loaded: dict[str, engine.Encoding] = {}  # built-ins this server has loaded (a dozen at most), read without a lock
@@ -65,13 +65,6 @@ def family_note(name: str, _enc: engine.Encoding) -> engine.explain.families.Fam
     return engine.family_note(_enc)
 
 
-def token_note(enc: engine.Encoding):
-    """`engine.explain.families.token_note` bound to `enc`, or None for families whose token bytes say it all."""
-    if not explain.has_token_notes(enc):
-        return None
-    return functools.partial(engine.explain.families.token_note, enc)
-
-
 def off_turn(*encs: engine.Encoding) -> ContextManager[None]:
     """Around engine work on a text: give this run's turn back (playground.serving.script_gate) if a user's split
     pattern is among `encs`.
@@ -87,76 +80,48 @@ def off_turn(*encs: engine.Encoding) -> ContextManager[None]:
     return contextlib.nullcontext()
 
 
-def _in_job(task: str, name: str, enc: engine.Encoding, text: str, policy: str) -> Any:
-    key = (task, name, policy, jobs.digest(text))
-    return jobs.cached_run(key, len(text), task, (enc, text, policy),
-                           label=f"Encoding {len(text):,} characters with {name}", timeout=JOB_TIMEOUT)
-
-
-# Bounds: inline results are for texts up to INLINE_CHARS (about 10 MB of token records at most
-# each); entries also expire after CACHE_TTL so an idle server gives the memory back.
-CACHE_TTL = 900  # seconds
-# ... and the caches of per-text results hold at most these estimated bytes each (playground.cache.memo): a
-# 2 MB paste has ~18 MB of ids per encoding and ~23 MB of token records for its first DRAW_LIMIT
-# characters, so 16 entries of each would grow a server by ~1 GB over a dozen pastes.  Each
-# holds a page of the three default encodings on such a paste (estimates run high: token records
-# weigh about 3x what tracemalloc finds).
-IDS_BYTES = 64_000_000
-RECORDS_BYTES = 96_000_000  # token records and pieces
-DRAWN_BYTES = 32_000_000  # drawings, small inline results
-
-
-# Tuples in a shared memo (playground/cache/memo.py), not `st.cache_data`: that pickles every result it
-# stores and unpickles it on every hit, a cost that grows with the token records and comes on each rerun.
-@memo.shared(max_entries=16, ttl=CACHE_TTL, max_bytes=DRAWN_BYTES)
-def _encode(name: str, _enc: engine.Encoding, text: str, policy: str) -> tuple[int, ...]:
-    with off_turn(_enc):
-        return tuple(_enc.encode(text, **policy_kwargs(policy)))
-
-
-@memo.shared(max_entries=16, ttl=CACHE_TTL, max_bytes=RECORDS_BYTES)
-def _tokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> tuple[engine.Token, ...]:
-    with off_turn(_enc):
-        return tuple(_enc.tokenize(text, **policy_kwargs(policy)))
-
-
-@memo.shared(max_entries=16, ttl=CACHE_TTL, max_bytes=RECORDS_BYTES)
-def _pretokenize(name: str, _enc: engine.Encoding, text: str, policy: str) -> tuple[engine.Piece, ...]:
-    with off_turn(_enc):
-        return tuple(_enc.pretokenize(text, **policy_kwargs(policy)))
-
-
-def _inline(task: str, fn, name: str, enc: engine.Encoding, text: str, policy: str) -> Any:
-    """A small input, here and cached; a failure (a split pattern that timed out) is remembered,
-    so the next rerun does not pay the split-pattern time limit again."""
-    key = (task, name, policy, jobs.digest(text))
+# --- the engine calls of the token views: not cached here, `playground.cache.render_cache` keeps their results
+def _remembered(key: tuple, call: Callable[[], Any]) -> Any:
+    """`call()`, unless it failed before for `key` (then its error is raised again): a refusal or a split
+    pattern's time limit is remembered, so the next rerun does not pay the time limit again.  A busy
+    server is not a failure of the input."""
     jobs.raise_if_failed(key)
     try:
-        return fn(name, enc, text, policy)
+        return call()
+    except jobs.ServerBusyError:
+        raise
     except ValueError as error:
         jobs.remember_failure(key, error)
         raise
 
 
 def encode(name: str, enc: engine.Encoding, text: str, policy: str) -> Sequence[int]:
-    """All ids of `text` (however long; a shared result: read it, never change it).
+    """All ids of `text`, however long: past INLINE_CHARS in a job process (`playground.serving.jobs`).
     Raises ValueError under the 'refuse' policy."""
-    if len(text) > INLINE_CHARS:
-        return _in_job("encode", name, enc, text, policy)
-    return _inline("encode", _encode, name, enc, text, policy)
+    def call() -> Sequence[int]:
+        if len(text) > INLINE_CHARS:
+            return jobs.run("encode", (enc, text, policy), label=f"Encoding {len(text):,} characters with {name}",
+                            timeout=JOB_TIMEOUT)
+        with off_turn(enc):
+            return enc.encode(text, **policy_kwargs(policy))
+
+    return _remembered((name, memo.text_key(text), policy, "encode"), call)
 
 
-def tokenize(name: str, enc: engine.Encoding, text: str, policy: str) -> Sequence[engine.Token]:
-    """Token records for the first DRAW_LIMIT characters of `text` (bounded work: always here).
+def tokenize_text(name: str, enc: engine.Encoding, text: str, policy: str) -> engine.explain.families.TokenizedText:
+    """Tokens, pieces and family notes of the first DRAW_LIMIT characters of `text`, from one engine call
+    (`engine.explain.families.tokenize_text`: one split for tokens and pieces).
 
-    Only `encode` goes to a job for long texts: a job would spend longer pickling 100,000 token
-    records than the tokenizing takes, and drawing never covers more than DRAW_LIMIT characters.
+    Always here, never in a job: a job would spend longer pickling 100,000 token records than the
+    tokenizing takes, and drawing never covers more than DRAW_LIMIT characters.
     """
-    return _inline("tokenize", _tokenize, name, enc, text[:DRAW_LIMIT], policy)
+    text = text[:DRAW_LIMIT]
 
+    def call() -> engine.explain.families.TokenizedText:
+        with off_turn(enc):
+            return engine.explain.families.tokenize_text(enc, text, **policy_kwargs(policy))
 
-def pretokenize(name: str, enc: engine.Encoding, text: str, policy: str) -> Sequence[engine.Piece]:
-    return _inline("pretokenize", _pretokenize, name, enc, text[:DRAW_LIMIT], policy)
+    return _remembered((name, memo.text_key(text), policy, "tokenize"), call)
 
 
 # --- Gallery ---
@@ -168,13 +133,13 @@ def tokenize_many(name: str, _enc: engine.Encoding, texts: tuple[str, ...], poli
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def _token_tax(name: str, text: str, policy: str, _tokens: list[engine.Token]) -> list[engine.explain.unicode_scripts.ScriptShare]:
-    return engine.explain.unicode_scripts.attribute_tokens(text, _tokens)
+def _token_tax(name: str, _enc: engine.Encoding, text: str, policy: str) -> list[engine.explain.unicode_scripts.ScriptShare]:
+    return engine.explain.unicode_scripts.attribute_tokens(text, tokenize_text(name, _enc, text, policy).tokens)
 
 
 def token_tax(name: str, enc: engine.Encoding, text: str, policy: str) -> list[engine.explain.unicode_scripts.ScriptShare]:
     """Tokens per script of the first DRAW_LIMIT characters of `text` (engine.token_tax)."""
-    return _token_tax(name, text[:DRAW_LIMIT], policy, tokenize(name, enc, text, policy))
+    return _token_tax(name, enc, text[:DRAW_LIMIT], policy)
 
 
 # --- Merge tree / steps / vocabulary ---

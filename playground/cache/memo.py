@@ -19,6 +19,9 @@ bookkeeping becomes a visible share of the server's time under the GIL.
   seconds is computed again (an idle server gives the memory back on the next
   call).  Counts alone do not bound memory: 16 entries of token records for
   100,000 characters each are hundreds of MB;
+* one key scheme: a key is (encoding name, digest of the text, options...), the text named
+  by `text_key` (the one hashing function of the playground's caches, also behind the jobs'
+  memory of failures);
 * `forget(names)` drops every entry of a released tokenizer (keys begin with
   the encoding's name) from every store;
 * thread-safe: the store's lock is held only to read or write it.  Two runs
@@ -32,6 +35,7 @@ among the runtime requirements for the sake of forty lines.
 from __future__ import annotations
 
 import functools
+import hashlib
 import inspect
 import sys
 import threading
@@ -40,6 +44,13 @@ from collections import OrderedDict
 from typing import Any, Callable, Hashable, Iterable, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+@functools.lru_cache(maxsize=8)
+def text_key(text: str) -> str:
+    """A digest of `text`, computed once per text object: a key names a text by it (Streamlit's own caches
+    would hash megabytes on every call)."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 DEFAULT_MAX_BYTES = 100_000_000  # per shared function
 SAMPLE = 16  # items of a long sequence weighed to estimate the rest
 

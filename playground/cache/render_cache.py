@@ -1,28 +1,32 @@
-"""Cached work of the token views that does not change with a click: tokens, grouping, markup, trees.
+"""The token views' one cached pipeline: ids, tokens with their pieces and notes, the drawings.
 
-The engine calls go through playground/cache/encodings.py's cached wrappers; what the
-views derive from them (display units, the boundary diff, thousands of spans of
-HTML, one token's merge tree) is cached here, keyed like those wrappers by
-encoding name, text and options, so after a 2 MB paste switching a pane or the
-layout only redraws.
+A token view (Tokenize, Compare, the pickers, BPE steps) asks this module, and only this module,
+for what it draws:
+
+    view -> render_cache (one memo per result, keyed (name, text digest, options))
+         -> playground.cache.encodings (one engine call, inline or in a job, failures remembered)
+         -> engine (`encode`; `engine.explain.families.tokenize_text`: tokens, pieces and notes in one call)
+         -> playground.render.tokens (pure builders: data in, escaped markup out)
+         -> the component (playground.widgets.page.draw)
+
+so after a 2 MB paste switching a pane or the layout only redraws.  Every text is named by one
+digest (`memo.text_key`); the engine's result is held once, here.
 
 These are shared caches (`playground.cache.memo.shared`: bounded in entries and in bytes --
-`encodings.IDS_BYTES` and its neighbours --, expiring, without
-`st.cache_resource`'s per-call signature lookup) of *frozen* results (tuples,
-frozen dataclasses, strings) that no view mutates: `st.cache_data` unpickles a
-copy on every hit, which for a 2 MB text (half a million ids, 25,000 token
-records) took most of a second on each click.
+IDS_BYTES and its neighbours --, expiring, without `st.cache_resource`'s per-call signature lookup)
+of *frozen* results (tuples, frozen dataclasses, strings) that no view mutates: `st.cache_data`
+pickles every result it stores and unpickles a copy on every hit, a cost that grows with the token
+records and comes on each rerun.
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
-from functools import lru_cache
 
 import streamlit as st
 
 import engine
 from playground.cache import encodings, memo
+from playground.cache.memo import text_key
 from playground.render import html
 from playground.render.tokens import id_list, token_units
 
@@ -37,14 +41,16 @@ DRAWN_CHARS = 5_000
 # Characters tokenized past DRAWN_CHARS for the drawing, so it never ends inside a cut-off piece.
 DRAWN_MARGIN = 2_000
 
+# The caches hold at most these estimated bytes each (playground.cache.memo): a 2 MB paste has ~18 MB of
+# ids per encoding, and ~23 MB of token records plus ~15 MB of pieces for its first DRAW_LIMIT characters,
+# so 16 entries of each would grow a server by ~1 GB over a dozen pastes.  Each holds a page of the three
+# default encodings on such a paste (estimates run high: token records weigh about 3x what tracemalloc finds).
+IDS_BYTES = 64_000_000
+TOKENIZED_BYTES = 192_000_000  # token records, their pieces and notes
+DRAWN_BYTES = 32_000_000  # drawings, small results
 
-@lru_cache(maxsize=8)
-def text_key(text: str) -> str:
-    """A digest of `text`, computed once per text object (Streamlit would hash megabytes on every call)."""
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
-
-@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL, max_bytes=encodings.IDS_BYTES)
+@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL, max_bytes=IDS_BYTES)
 def _ids(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> tuple[int, ...]:
     return tuple(encodings.encode(name, _enc, _text, policy))
 
@@ -54,23 +60,25 @@ def ids(name: str, enc: engine.Encoding, text: str, policy: str) -> tuple[int, .
     return _ids(name, enc, text_key(text), text, policy)
 
 
-@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL, max_bytes=encodings.RECORDS_BYTES)
-def _tokens(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> tuple[engine.Token, ...]:
-    return tuple(encodings.tokenize(name, _enc, _text, policy))
+@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL, max_bytes=TOKENIZED_BYTES)
+def _tokenized(name: str, _enc: engine.Encoding, key: str, _text: str,
+               policy: str) -> engine.explain.families.TokenizedText:
+    return encodings.tokenize_text(name, _enc, _text, policy)
+
+
+def tokenized(name: str, enc: engine.Encoding, text: str, policy: str) -> engine.explain.families.TokenizedText:
+    """Tokens, pieces and notes of the first DRAW_LIMIT characters, from one engine call."""
+    return _tokenized(name, enc, text_key(text), text, policy)
 
 
 def tokens(name: str, enc: engine.Encoding, text: str, policy: str) -> tuple[engine.Token, ...]:
     """Token records of the first DRAW_LIMIT characters."""
-    return _tokens(name, enc, text_key(text), text, policy)
-
-
-@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL, max_bytes=encodings.RECORDS_BYTES)
-def _pieces(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> tuple[engine.Piece, ...]:
-    return tuple(encodings.pretokenize(name, _enc, _text, policy))
+    return tokenized(name, enc, text, policy).tokens
 
 
 def pieces(name: str, enc: engine.Encoding, text: str, policy: str) -> tuple[engine.Piece, ...]:
-    return _pieces(name, enc, text_key(text), text, policy)
+    """The pieces of the first DRAW_LIMIT characters (the same call as `tokens`)."""
+    return tokenized(name, enc, text, policy).pieces
 
 
 @memo.shared(max_entries=16, ttl=encodings.CACHE_TTL)
@@ -97,10 +105,11 @@ def drawn_units(units: list[engine.explain.compare.DisplayUnit]) -> list[engine.
 
 @dataclass(frozen=True)
 class Drawn:
-    """The tokens and pieces of the start of a text, enough to draw its first DRAWN_CHARS characters."""
+    """The tokens, pieces and notes of the start of a text, enough to draw its first DRAWN_CHARS characters."""
     tokens: tuple[engine.Token, ...]
     pieces: tuple[engine.Piece, ...]
     text: str  # the prefix of the text they cover
+    notes: dict[int, engine.explain.families.TokenNote] | None = None  # by id; None: the family has none
 
 
 def drawn(name: str, enc: engine.Encoding, text: str, policy: str) -> Drawn:
@@ -114,19 +123,19 @@ def drawn(name: str, enc: engine.Encoding, text: str, policy: str) -> Drawn:
     return _drawn(name, enc, text_key(text), text, policy)
 
 
-@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL, max_bytes=encodings.DRAWN_BYTES)
+@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL, max_bytes=DRAWN_BYTES)
 def _drawn(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> Drawn:
     text = _text
     if len(text) > DRAWN_CHARS + DRAWN_MARGIN:
-        prefix = text[: DRAWN_CHARS + DRAWN_MARGIN]
-        split = encodings.pretokenize(name, _enc, prefix, policy)
-        last = split[-1].index if split else 0
-        kept = tuple(t for t in encodings.tokenize(name, _enc, prefix, policy) if t.piece_index < last)
+        start = encodings.tokenize_text(name, _enc, text[: DRAWN_CHARS + DRAWN_MARGIN], policy)
+        last = start.pieces[-1].index if start.pieces else 0
+        kept = tuple(t for t in start.tokens if t.piece_index < last)
         all_ids = ids(name, _enc, text, policy)
         if (kept and kept[-1].char_end >= DRAWN_CHARS and len(all_ids) >= len(kept)
                 and all(t.id == i for t, i in zip(kept, all_ids))):
-            return Drawn(kept, tuple(split[:last]), text[: kept[-1].char_end])
-    return Drawn(tokens(name, _enc, text, policy), pieces(name, _enc, text, policy), text[: encodings.DRAW_LIMIT])
+            return Drawn(kept, start.pieces[:last], text[: kept[-1].char_end], start.notes)
+    whole = tokenized(name, _enc, text, policy)
+    return Drawn(whole.tokens, whole.pieces, text[: encodings.DRAW_LIMIT], whole.notes)
 
 
 @dataclass(frozen=True)
@@ -142,15 +151,15 @@ def token_view(name: str, enc: engine.Encoding, text: str, policy: str, show_ws:
     return _token_view(name, enc, text_key(text), text, policy, show_ws)
 
 
-@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL, max_bytes=encodings.DRAWN_BYTES)
+@memo.shared(max_entries=16, ttl=encodings.CACHE_TTL, max_bytes=DRAWN_BYTES)
 def _token_view(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str, show_ws: bool) -> TokenView:
     text = _text
     start = drawn(name, _enc, text, policy)
     units = drawn_units(engine.explain.compare.group_tokens(start.tokens, start.text))
     idlist = f"ids-{html.slug(name)}"
     markup = token_units(units, f"tokens-{html.slug(name)}", show_ws=show_ws,
-                              pieces=start.pieces, encoding=name, n_vocab=_enc.n_vocab, idlist=idlist,
-                              note=encodings.token_note(_enc))
+                         pieces=start.pieces, encoding=name, n_vocab=_enc.n_vocab, idlist=idlist,
+                         notes=start.notes)
     all_ids = ids(name, _enc, text, policy)
     return TokenView(markup, id_list(all_ids, idlist, limit=MAX_IDS_LINKED),
                      len(units), sum(u.split for u in units))
@@ -178,31 +187,31 @@ def compare_view(names: tuple[str, ...], encs: tuple[engine.Encoding, ...], text
     return _compare_view(names, encs, text_key(text), text, policy, show_ws, max_rows)
 
 
-@memo.shared(max_entries=8, ttl=encodings.CACHE_TTL, max_bytes=encodings.DRAWN_BYTES)
+@memo.shared(max_entries=8, ttl=encodings.CACHE_TTL, max_bytes=DRAWN_BYTES)
 def _compare_view(names: tuple[str, ...], _encs: tuple[engine.Encoding, ...], key: str, _text: str, policy: str,
                   show_ws: bool, max_rows: int) -> CompareView:
     text = _text
     drawn = text[: encodings.DRAW_LIMIT]
-    units, split = {}, {}
+    units, found = {}, {}
     for name, enc in zip(names, _encs):
-        split[name] = pieces(name, enc, text, policy)
-        units[name] = engine.explain.compare.group_tokens(tokens(name, enc, text, policy), drawn)
+        found[name] = tokenized(name, enc, text, policy)
+        units[name] = engine.explain.compare.group_tokens(found[name].tokens, drawn)
     diff = engine.explain.compare.unit_diff(units)
     shared = diff.shared_bytes()
     markups = {
-        name: token_units(drawn_units(units[name]), f"cmp-{html.slug(name)}", show_ws=show_ws, pieces=split[name],
-                               shared_cuts=shared, cls="tokens cmp", encoding=name, n_vocab=enc.n_vocab,
-                               note=encodings.token_note(enc))
+        name: token_units(drawn_units(units[name]), f"cmp-{html.slug(name)}", show_ws=show_ws,
+                          pieces=found[name].pieces, shared_cuts=shared, cls="tokens cmp", encoding=name,
+                          n_vocab=enc.n_vocab, notes=found[name].notes)
         for name, enc in zip(names, _encs)
     }
-    found = engine.explain.compare.unit_disagreements(units, diff, drawn) if len(names) >= 2 else []
+    disagreements = engine.explain.compare.unit_disagreements(units, diff, drawn) if len(names) >= 2 else []
     rows = []
-    for d in found[:max_rows]:
+    for d in disagreements[:max_rows]:
         row = {"chars": f"{d.char_start}–{d.char_end}", "text": html.visible(d.text)}
         for name in names:
             row[name] = " | ".join(_label(u) for u in d.parts[name])
         rows.append(row)
-    return CompareView(markups, len(diff.shared), len(diff.differing), diff.agreement, len(found), rows)
+    return CompareView(markups, len(diff.shared), len(diff.differing), diff.agreement, len(disagreements), rows)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

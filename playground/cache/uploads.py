@@ -42,6 +42,7 @@ from typing import Any, Iterator, Mapping
 from engine.sources.catalog import canonical_name, catalog
 from engine.formats.limits import MAX_SPECIAL_TOKENS, MAX_TOKENS
 from playground.cache import memo
+from playground.serving import test_seams
 
 BUDGET_BYTES = int(os.environ.get("BPE_UPLOAD_BUDGET_MB", "600")) * 1_000_000
 MAX_NAMES = 100_000  # names remembered for uniqueness (a few MB at most)
@@ -297,7 +298,6 @@ def _on_session_end(tokenizers: SessionTokenizers) -> None:
 GIVE_BACK_DELAY = 1.0  # seconds
 _give_back_lock = threading.Lock()
 _give_back_timer: threading.Timer | None = None
-given_back = 0  # collections run after releases (tests read it)
 _ended: set[str] = set()  # sessions released since the last give-back
 
 
@@ -312,7 +312,7 @@ def _give_back_soon() -> None:
 
 
 def _give_back() -> None:
-    global _give_back_timer, given_back
+    global _give_back_timer
     with _give_back_lock:
         _give_back_timer = None
         ended = list(_ended)
@@ -322,7 +322,7 @@ def _give_back() -> None:
     trim = _malloc_trim()
     if trim is not None:
         trim(0)
-    given_back += 1
+    test_seams.uploads_gave_back()
 
 
 def _drop_uploaded_files(session_ids: list[str]) -> None:

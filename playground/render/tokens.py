@@ -5,8 +5,8 @@ Streamlit's markdown sees a single raw-HTML block and never parses `*`, `_`, `$`
 line inside it.  Units carry their tooltip (ids, bytes, text, rank, piece), right-to-left runs
 sit in one ``dir="rtl"`` span, and SentencePiece and tokenizer.json tokens get their notes:
 byte-fallback units a dashed outline (class ``bytefb``) and their <0xNN> pieces in the tooltip,
-▁ pieces and Ġ-spelled entries a line each, and a legend under the tokens (notes from
-engine.explain.families.token_note).
+▁ pieces and Ġ-spelled entries a line each, and a legend under the tokens (the notes come in as
+data, `engine.explain.families.TokenizedText.notes`: a builder never calls the engine).
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def _unit_background(ids: tuple[int, ...]) -> str:
     return f"background:linear-gradient(90deg, {stops})"
 
 
-def unit_tip(unit, piece_text: str | None, n_vocab: int | None = None, note=None) -> str:
+def unit_tip(unit, piece_text: str | None, n_vocab: int | None = None, notes=None) -> str:
     """The tooltip of a drawn unit: id(s), bytes in hex, rank, piece, family notes -- plain text, one
     fact a line.  The page composes the same text in the browser from a span's attributes
     (`unit_tip_parts`, playground/components/token_links.js); this is the reference the tests compare with."""
@@ -40,24 +40,24 @@ def unit_tip(unit, piece_text: str | None, n_vocab: int | None = None, note=None
     lines.append("bytes " + _tip_bytes(unit))
     if unit.special:
         lines.append("special token: added whole")
-    elif len(ids) == 1 and note is None:  # a family's ids are not ranks
+    elif len(ids) == 1 and notes is None:  # a family's ids are not ranks
         lines.append(f"rank {ids[0]:,}" + (f" of {n_vocab:,}" if n_vocab else ""))
-    return "\n".join([*lines, *_tip_extra(unit, piece_text, note)[0]])
+    return "\n".join([*lines, *_tip_extra(unit, piece_text, notes)[0]])
 
 
 def _tip_bytes(unit) -> str:
     return " | ".join(hex_bytes(t.bytes) for t in unit.tokens[:12]) + (" …" if len(unit.tokens) > 12 else "")
 
 
-def _tip_extra(unit, piece_text: str | None, note) -> tuple[list[str], bool]:
+def _tip_extra(unit, piece_text: str | None, notes) -> tuple[list[str], bool]:
     """The tooltip lines after id, bytes and rank (the piece, family notes), and whether the unit is byte fallback."""
     lines = []
     if piece_text is not None and len(piece_text) > len(unit.text):
         lines.append("piece " + _shorten(visible(piece_text), 30))
-    if note is None:
+    if notes is None:
         return lines, False
-    notes, byte_fallback = unit_notes(unit.ids, note)
-    return [*lines, *notes], byte_fallback
+    found, byte_fallback = unit_notes(unit.ids, notes)
+    return [*lines, *found], byte_fallback
 
 
 def is_rtl(text: str) -> bool | None:
@@ -109,7 +109,7 @@ LONG_UNIT = 12  # characters: a longer unit may break inside, where it alone is 
 
 def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cuts=None,
                 cls: str = "tokens view", encoding: str | None = None, n_vocab: int | None = None,
-                idlist: str | None = None, note=None) -> str:
+                idlist: str | None = None, notes=None) -> str:
     """Coloured spans, one per display unit (engine.explain.compare.DisplayUnit), in a div with `element_id`.
 
     Each span is ``<span class="tok h7" data-ids="…" data-t="…" data-start="…" data-end="…"
@@ -123,8 +123,9 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
     they read right to left with joined letters; units carry no padding or margin, which
     would break the joins.  With `shared_cuts` (a set of byte offsets) every span but the
     first is marked ``same`` (every encoding cuts here) or ``cut`` (only some do).
-    `note` (id -> engine TokenNote or None) adds family notes to the tooltip, leaves out
-    the rank line (a family's ids are not ranks) and marks byte-fallback units ``bytefb``.
+    `notes` ({id: engine TokenNote} of the ids that have one, or None for a family without notes) adds
+    family notes to the tooltip, leaves out the rank line (a family's ids are not ranks) and marks
+    byte-fallback units ``bytefb``.
     """
     # Each unit's properties are read once and the span is one f-string: ids, offsets and hex need
     # no escaping (digits, spaces, "|", "…"); the text and the extra lines are escaped.  About three
@@ -151,9 +152,9 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
             piece_text = pieces[first_tok.piece_index].text
             if len(piece_text) > len(text):
                 extra.append("piece " + _shorten(visible(piece_text), 30))
-        if note is not None:
-            notes, byte_fallback = unit_notes(ids, note)
-            extra += notes
+        if notes is not None:
+            found, byte_fallback = unit_notes(ids, notes)
+            extra += found
             if byte_fallback:
                 classes += " bytefb"
         hexes = " | ".join(tok.bytes.hex(" ") for tok in toks[:12]) + (" …" if len(toks) > 12 else "")
@@ -173,13 +174,13 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
         run = "".join(spans[first:end])
         out.append(f'<span class="rtl" dir="rtl">{run}</span>' if rtl else run)
     div = {"class": cls, "id": element_id, "data-enc": encoding, "data-idlist": idlist,
-           "data-ranks": None if note is not None else "1", "data-nv": n_vocab}
+           "data-ranks": None if notes is not None else "1", "data-nv": n_vocab}
     return one_line(f'<div {attrs(div)}>{"".join(out)}</div>')
 
 
 def token_units_reference(units, element_id: str, *, show_ws: bool, pieces=None, shared_cuts=None,
                 cls: str = "tokens view", encoding: str | None = None, n_vocab: int | None = None,
-                idlist: str | None = None, note=None) -> str:
+                idlist: str | None = None, notes=None) -> str:
     """`token_units` written plainly, one property and one attribute escape at a time: the
     reference the tests compare the fast version with, character for character."""
     spans = []
@@ -195,7 +196,7 @@ def token_units_reference(units, element_id: str, *, show_ws: bool, pieces=None,
         if shared_cuts is not None and unit.byte_start > 0:
             classes.append("same" if unit.byte_start in shared_cuts else "cut")
         piece = pieces[unit.tokens[0].piece_index].text if pieces is not None else None
-        extra, byte_fallback = _tip_extra(unit, piece, note)
+        extra, byte_fallback = _tip_extra(unit, piece, notes)
         if byte_fallback:
             classes.append("bytefb")
         if len(unit.ids) == 1:
@@ -217,7 +218,7 @@ def token_units_reference(units, element_id: str, *, show_ws: bool, pieces=None,
         run = "".join(spans[first:end])
         out.append(f'<span class="rtl" dir="rtl">{run}</span>' if rtl else run)
     div = {"class": cls, "id": element_id, "data-enc": encoding, "data-idlist": idlist,
-           "data-ranks": None if note is not None else "1", "data-nv": n_vocab}
+           "data-ranks": None if notes is not None else "1", "data-nv": n_vocab}
     return one_line(f'<div {attrs(div)}>{"".join(out)}</div>')
 
 
@@ -259,16 +260,17 @@ def pre_pieces(pieces, tokens_per_piece: list[int], element_id: str, *, show_ws:
     return one_line(container(out, "pieces", element_id))
 
 
-def unit_notes(ids, note) -> tuple[list[str], bool]:
-    """Tooltip lines for a unit's tokens (byte-fallback bytes joined on one line) and whether it is byte fallback."""
+def unit_notes(ids, notes) -> tuple[list[str], bool]:
+    """Tooltip lines for a unit's tokens (byte-fallback bytes joined on one line) and whether it is byte fallback;
+    `notes` is {id: TokenNote} of the ids that have one."""
     lines: list[str] = []
     fallback: list[str] = []
     for tid in ids[:12]:
-        found = note(tid)
+        found = notes.get(tid)
         if found is None:
             continue
         if found.kind == "byte":
-            fallback.append(found.text.split(":", 1)[0].removeprefix("byte fallback "))
+            fallback.append(found.stored)
         elif found.text not in lines:
             lines.append(found.text)
     if fallback:

@@ -4,7 +4,8 @@
 fork server that has already imported this module and loaded the built-in
 vocabularies, so a job starts in milliseconds with every built-in encoding
 in memory.  The child sends ``("progress", value)`` messages while it works (a few per second)
-and one ``("done", result)`` or ``("error", kind, message)`` at the end; the
+and one ``("done", result)`` or ``("error", ...)`` at the end (`error_message`: an engine exception
+travels as its class and fields, and `error_from_message` raises that class again in the parent); the
 parent may kill it at any moment (rerun, session closed, time limit), and the
 memory it used goes back to the system with it.
 
@@ -13,12 +14,13 @@ already), a session's own tokenizer as its data (`engine.Encoding` pickling).
 """
 from __future__ import annotations
 
-import os
-import time
+import importlib
+import pickle
 import warnings
 from typing import Any, Callable
 
 import engine
+from playground.serving import test_seams
 
 PRELOAD = ("gpt2", "cl100k_base", "o200k_base")  # loaded once in the fork server, shared by every job
 
@@ -50,7 +52,6 @@ def search_regex(enc: Any, query: str, ignore_case: bool, budget: float) -> list
 
 
 PROGRESS_EVERY = 0.1  # seconds between progress messages of a job
-_clock = time.perf_counter  # (tests replace it)
 
 
 def train(text: str, vocab_size: int, pat_str: str | None, specials: list[str], *, progress: Callable) -> Any:
@@ -61,11 +62,11 @@ def train(text: str, vocab_size: int, pat_str: str | None, specials: list[str], 
     Batched because the server handles each message under its GIL: one message per merge would be an
     unpickling and a status update per merge, even for a short training, times every user training at once."""
     batch: list[tuple[int, int, engine.MergeInfo]] = []
-    last = [_clock()]
+    last = [test_seams.clock()]
 
     def on_merge(i: int, total: int, info: engine.MergeInfo) -> None:
         batch.append((i, total, info))
-        now = _clock()
+        now = test_seams.clock()
         if now - last[0] >= PROGRESS_EVERY:
             last[0] = now
             progress(batch[:])
@@ -79,39 +80,57 @@ def train(text: str, vocab_size: int, pat_str: str | None, specials: list[str], 
     return enc
 
 
-def preloaded() -> dict[str, Any]:
-    """What this job process found when it started: the built-in encodings loaded (the fork server's
-    preload worked if PRELOAD's are all there) and whether Streamlit or a ``__main__`` re-run was
-    pulled in (neither should be: a job needs only the engine)."""
-    import gc
-    import sys
-
-    from engine.sources import registry
-
-    return {"encodings": sorted(registry._ENCODINGS), "streamlit": "streamlit" in sys.modules,
-            "main_rerun": getattr(sys.modules.get("__main__"), "__name__", "") == "__mp_main__",
-            "nice": os.nice(0), "frozen": gc.get_freeze_count()}
-
-
 TASKS: dict[str, Callable] = {"encode": encode, "tokenize": tokenize, "pretokenize": pretokenize,
-                              "search_regex": search_regex, "train": train, "preloaded": preloaded}
+                              "search_regex": search_regex, "train": train}
 PROGRESS_TASKS = {"train"}
 
 
 def main(conn: Any, task: str, args: tuple) -> None:
     """Entry point of a job process: run `task`, send the outcome, exit."""
     try:
-        fn = TASKS[task]
+        fn = TASKS[task] if task in TASKS else test_seams.TASKS[task]
         if task in PROGRESS_TASKS:
             result = fn(*args, progress=lambda value: conn.send(("progress", value)))
         else:
             result = fn(*args)
         conn.send(("done", result))
     except Exception as exc:  # noqa: BLE001 -- every failure goes back to the parent as a message
-        # The engine's own errors (ValueError, its TimeoutError subclasses) carry messages that say the fix.
-        conn.send(("error", type(exc).__name__, str(exc), isinstance(exc, (ValueError, TimeoutError))))
+        conn.send(error_message(exc))
     finally:
         conn.close()
+
+
+# ------------------------------------------------------------------ errors across the pipe
+def error_message(exc: Exception) -> tuple:
+    """``("error", module, class name, message, expected, fields)`` for the parent.
+
+    `expected`: a ValueError or TimeoutError, whose message says the fix (the engine's errors are);
+    `fields`: the exception's attributes (``DisallowedSpecialTokenError.token``), kept only if they pickle.
+    Not the exception itself: pickle rebuilds an exception by calling its class with its message, and
+    the engine's classes take other arguments (``DisallowedSpecialTokenError(token)``)."""
+    fields = dict(vars(exc))
+    try:
+        pickle.dumps(fields)
+    except Exception:  # noqa: BLE001 -- a field that cannot travel: the class and message still do
+        fields = {}
+    cls = type(exc)
+    return ("error", cls.__module__, cls.__qualname__, str(exc), isinstance(exc, (ValueError, TimeoutError)), fields)
+
+
+def error_from_message(module: str, name: str, text: str, fields: dict[str, Any]) -> Exception | None:
+    """The engine's exception that a job raised, rebuilt as its own class with the same message and fields;
+    None for an exception that is not the engine's (the caller wraps its message)."""
+    if module != "engine" and not module.startswith("engine."):
+        return None
+    cls: Any = importlib.import_module(module)
+    for part in name.split("."):
+        cls = getattr(cls, part, None)
+    if not (isinstance(cls, type) and issubclass(cls, Exception)):
+        return None
+    error = cls.__new__(cls)
+    error.args = (text,)
+    error.__dict__.update(fields)
+    return error if str(error) == text else None
 
 
 def warm() -> None:

@@ -17,6 +17,8 @@ the built-in vocabularies loaded (`playground.serving.job_preload`):
   and is killed past its limit;
 * **failures remembered**: a job that failed or timed out is not run again for
   the same input (`_FAILED`), so a rerun does not pay the cost twice;
+* **the engine's errors as themselves**: an engine exception raised in the job is raised here as
+  its own class with its message and fields, never as a class name;
 * **results cached**: finished results are kept in a bounded LRU (`_RESULTS`,
   by a weight budget and by their estimated bytes), keyed by the caller's key, which always names the
   encoding and a digest of the input -- a result is only ever found again by a
@@ -28,7 +30,6 @@ cancel a running task.
 """
 from __future__ import annotations
 
-import hashlib
 import multiprocessing as mp
 import os
 import threading
@@ -41,7 +42,7 @@ import streamlit as st
 
 from playground.cache import memo
 from playground.render.markdown import md
-from playground.serving import job_tasks, script_gate
+from playground.serving import job_tasks, script_gate, test_seams
 from playground.serving.job_process import JobProcess
 
 APP_ROOT = str(Path(__file__).resolve().parents[2])  # the checkout: `playground` imports from here
@@ -61,31 +62,17 @@ _weight = 0
 _bytes = 0  # estimated bytes of the cached results
 _context: Any = None
 _running: dict[int, str] = {}  # pid -> task, jobs alive right now
-started = 0  # jobs started since the server began (tests and the load bench read it)
 
 
 class JobError(ValueError):
-    """A job failed (its own error), timed out or its process died; the message says which and what to do.
-
-    `kind` is the name of the engine's exception class when the job's own call raised it
-    (e.g. ``"DisallowedSpecialTokenError"``), so callers can tell errors apart without their text.
-    """
-
-    def __init__(self, message: str, kind: str | None = None) -> None:
-        super().__init__(message)
-        self.kind = kind
+    """A job timed out, its process died, or its own call raised an error that is not the engine's;
+    the message says which and what to do.  The engine's own errors are raised as their own class
+    (`job_tasks.error_from_message`), so callers catch ``engine.DisallowedSpecialTokenError`` and the
+    like whether the work ran here or in a job."""
 
 
 class ServerBusyError(JobError):
     """No worker was free in time; not remembered as a failure (the same input may run later)."""
-
-
-def digest(*parts: str | bytes) -> str:
-    h = hashlib.blake2b(digest_size=16)
-    for part in parts:
-        h.update(part if isinstance(part, bytes) else part.encode("utf-8", "surrogatepass"))
-        h.update(b"\0")
-    return h.hexdigest()
 
 
 def _ctx() -> Any:
@@ -170,7 +157,8 @@ def run(task: str, args: tuple, *, label: str, timeout: float,
         on_progress: Callable[[Any], None] | None = None) -> Any:
     """Run `task` (a name in `job_tasks.TASKS`) in a child process and wait, redrawing a status line.
 
-    Raises `JobError` on the task's own error (its message kept), a time-out or a dead child.
+    Raises the engine's own exception class when the task's engine call raised one, `JobError` on any
+    other error of the task (its message kept), a time-out or a dead child.
     The script run gives its turn (playground/serving/script_gate.py) to other runs while it waits.
     """
     with script_gate.released():
@@ -179,7 +167,6 @@ def run(task: str, args: tuple, *, label: str, timeout: float,
 
 def _run(task: str, args: tuple, *, label: str, timeout: float,
          on_progress: Callable[[Any], None] | None = None) -> Any:
-    global started
     status = st.empty()
     start = time.monotonic()
     while not _SLOTS.acquire(timeout=POLL):
@@ -196,7 +183,7 @@ def _run(task: str, args: tuple, *, label: str, timeout: float,
         child.close()
         with _LOCK:
             _running[proc.pid] = task
-            started += 1
+            test_seams.job_started()
         redrawn = 0.0
         while True:
             # The time limit and the status redraw (each redraw lets Streamlit stop this run) come
@@ -219,8 +206,9 @@ def _run(task: str, args: tuple, *, label: str, timeout: float,
                     continue
                 if message[0] == "done":
                     return message[1]
-                _, kind, text, expected = message
-                raise JobError(text if expected else f"{kind}: {text}", kind=kind)
+                _, module, kind, text, expected, fields = message
+                raise job_tasks.error_from_message(module, kind, text, fields) or JobError(
+                    text if expected else f"{kind}: {text}")
             if not proc.is_alive() and not parent.poll(0):
                 raise JobError(f"{label} stopped unexpectedly (exit code {proc.exitcode}; out of memory?). "
                                "Try a smaller input.")
@@ -237,6 +225,11 @@ def _run(task: str, args: tuple, *, label: str, timeout: float,
         status.empty()
 
 
+def _is_engine_error(error: Exception) -> bool:
+    module = type(error).__module__
+    return module == "engine" or module.startswith("engine.")
+
+
 def cached_run(key: Hashable, weight: int, task: str, args: tuple, *, label: str, timeout: float,
                on_progress: Callable[[Any], None] | None = None) -> Any:
     """`run`, unless `key` already has a result (returned) or a remembered failure (raised again)."""
@@ -247,8 +240,9 @@ def cached_run(key: Hashable, weight: int, task: str, args: tuple, *, label: str
         value = run(task, args, label=label, timeout=timeout, on_progress=on_progress)
     except ServerBusyError:
         raise
-    except JobError as error:
-        remember_failure(key, error)
+    except Exception as error:
+        if isinstance(error, JobError) or _is_engine_error(error):
+            remember_failure(key, error)
         raise
     _remember(key, weight, value)
     return value

@@ -31,16 +31,16 @@ from playground.render import html
 from playground.render.markdown import md
 from playground.widgets.page import header, refuse_message
 
-K_PICK = "arena_pick"
-K_METRIC = "arena_metric"
-K_SEEN = "_arena_offered"  # the names the pills offered last time
+K_PICK = state.ARENA_PICK
+K_METRIC = state.ARENA_METRIC
+K_SEEN = state.ARENA_OFFERED  # the names the pills offered last time
 ROW = 22  # pixels per language in the heatmap
 METRICS = {"vs_english": "× English", "vs_best": "× best tokenizer", "tokens": "tokens"}
-K_OWN = "arena_own_sentences"  # the user's own heatmap rows: [{"code", "language", "text"}], oldest first
-K_OWN_LANG = "arena_own_language"
-K_OWN_TEXT = "arena_own_text"
-K_OWN_KEEP = "arena_own_keep"
-K_OWN_ERROR = "_arena_own_error"
+K_OWN = state.ARENA_OWN_SENTENCES  # the user's own heatmap rows: [{"code", "language", "text"}], oldest first
+K_OWN_LANG = state.ARENA_OWN_LANGUAGE
+K_OWN_TEXT = state.ARENA_OWN_TEXT
+K_OWN_KEEP = state.ARENA_OWN_KEEP
+K_OWN_ERROR = state.ARENA_OWN_ERROR
 MAX_OWN = 8  # own sentences kept per session
 MAX_OWN_LANGUAGE = 40  # characters of a language name
 MAX_OWN_TEXT = 1_000  # characters of one sentence
@@ -96,8 +96,7 @@ def _offer_new(names: list[str]) -> None:
 
 def _refused(error: ValueError) -> bool:
     """The special-token refusal (here or in a job process): the same for every tokenizer, so stop."""
-    return isinstance(error, engine.DisallowedSpecialTokenError) or (
-        getattr(error, "kind", None) == "DisallowedSpecialTokenError")
+    return isinstance(error, engine.DisallowedSpecialTokenError)
 
 
 # ---------------------------------------------------------------- your text
@@ -147,7 +146,7 @@ def _your_text(ranked: list[ArenaEntry]) -> None:
     left, right = st.columns([7, 5])
     with left:
         number = st.column_config.NumberColumn
-        st.dataframe(frame, hide_index=True, key="arena_table", height=min(38 + 35 * len(frame), 500),
+        st.dataframe(frame, hide_index=True, key=state.ARENA_TABLE, height=min(38 + 35 * len(frame), 500),
                      column_config={"rank": number(width=48), "tokenizer": st.column_config.TextColumn(width=130),
                                     "tokens": number(width=70, format="%d"), "chars/token": number(width=88, format="%.3f"),
                                     "bytes/token": number(width=88, format="%.3f"), "× best": number(width=64, format="%.3f")})
@@ -249,9 +248,9 @@ def _heatmap_downloads(matrix: engine.explain.arena.LanguageMatrix) -> None:
     stem = "arena-languages-" + html.slug("-".join(matrix.encodings))[:80]
     with st.container(horizontal=True):  # each button as wide as its label (narrow columns cut it to "Download …")
         st.download_button("Download CSV", lambda: heatmap_csv(matrix), file_name=f"{stem}.csv", mime="text/csv",
-                           key="arena_lang_csv", icon=":material/download:", on_click="ignore")
+                           key=state.ARENA_LANG_CSV, icon=":material/download:", on_click="ignore")
         st.download_button("Download JSON", lambda: heatmap_json(matrix), file_name=f"{stem}.json",
-                           mime="application/json", key="arena_lang_json", icon=":material/download:",
+                           mime="application/json", key=state.ARENA_LANG_JSON, icon=":material/download:",
                            on_click="ignore")
 
 

@@ -43,14 +43,14 @@ from playground.render.chat import chat_legend, chat_tokens
 from playground.render.markdown import md
 from playground.widgets.page import draw, header, styles
 
-K_MESSAGES = "chat_messages"  # [{"uid": int, "role", "content", "name", "tool_call_id", "call"}]
-K_NEXT = "chat_next_uid"
-K_PICK = "chat_models"  # the models multiselect
-K_CONV = "chat_conv"  # the share code: conversation + models, packed (a widget; in the share link)
-K_CODE_ERROR = "chat_code_error"
-K_IMPORT = "chat_import"
-K_IMPORTED = "chat_imported_file"
-K_CUT = "chat_cut_{uid}"  # the warning for a message box whose text was cut to the limit
+K_MESSAGES = state.CHAT_MESSAGES  # [{"uid": int, "role", "content", "name", "tool_call_id", "call"}]
+K_NEXT = state.CHAT_NEXT_UID
+K_PICK = state.CHAT_MODELS  # the models multiselect
+K_CONV = state.CHAT_CONV  # the share code: conversation + models, packed (a widget; in the share link)
+K_CODE_ERROR = state.CHAT_CODE_ERROR
+K_IMPORT = state.CHAT_IMPORT
+K_IMPORTED = state.CHAT_IMPORTED_FILE
+K_CUT = state.CHAT_CUT  # the warning for a message box whose text was cut to the limit
 
 MAX_MESSAGES = 40
 MAX_MODELS = 6
@@ -224,7 +224,7 @@ def _picked() -> list[str]:
 def _clear_widgets() -> None:
     for m in st.session_state.get(K_MESSAGES, []):
         for field in FIELDS:
-            st.session_state.pop(f"chat_{field}_{m['uid']}", None)
+            st.session_state.pop(f"{state.CHAT_FIELD_PREFIX}{field}_{m['uid']}", None)
 
 
 def _on_code() -> None:
@@ -257,7 +257,7 @@ def _move(uid: int, step: int) -> None:
 def _remove(uid: int) -> None:
     st.session_state[K_MESSAGES] = [m for m in st.session_state[K_MESSAGES] if m["uid"] != uid]
     for field in FIELDS:
-        st.session_state.pop(f"chat_{field}_{uid}", None)
+        st.session_state.pop(f"{state.CHAT_FIELD_PREFIX}{field}_{uid}", None)
 
 
 def _on_content(uid: int, number: int) -> None:
@@ -358,7 +358,7 @@ def _import_export() -> None:
                     else:
                         st.caption(md(note[:1].upper() + note[1:] + "."))
         st.download_button("Export JSON", to_json(st.session_state[K_MESSAGES]), file_name="conversation.json",
-                           mime="application/json", key="chat_export", on_click="ignore")
+                           mime="application/json", key=state.CHAT_EXPORT, on_click="ignore")
 
 
 def _summary(role: str, name: str, call_id: str, call: str) -> str:
@@ -377,30 +377,30 @@ def _editor() -> None:
     for i, m in enumerate(messages):
         uid = m["uid"]
         for field in FIELDS:
-            st.session_state.setdefault(f"chat_{field}_{uid}", m.get(field) or ("user" if field == "role" else ""))
-        with st.container(border=True, key=f"chat_msg_{uid}"):
+            st.session_state.setdefault(f"{state.CHAT_FIELD_PREFIX}{field}_{uid}", m.get(field) or ("user" if field == "role" else ""))
+        with st.container(border=True, key=f"{state.CHAT_MSG_PREFIX}{uid}"):
             with st.container(horizontal=True, vertical_alignment="center", gap="small"):
-                role = st.selectbox(f"Message {i + 1}", ROLES, key=f"chat_role_{uid}", width=150,
+                role = st.selectbox(f"Message {i + 1}", ROLES, key=f"{state.CHAT_ROLE_PREFIX}{uid}", width=150,
                                     format_func=lambda r, n=i + 1: f"{n} · {r}", label_visibility="collapsed")
                 with st.popover("More ⋯", help="Name, tool call, move, remove"):
-                    name = st.text_input("name", key=f"chat_name_{uid}", max_chars=64,
+                    name = st.text_input("name", key=f"{state.CHAT_NAME_PREFIX}{uid}", max_chars=64,
                                          help="The speaker's name (OpenAI, Harmony) or, on a tool message, the tool's name.")
-                    call = st.text_input("calls tool", key=f"chat_call_{uid}", max_chars=64,
+                    call = st.text_input("calls tool", key=f"{state.CHAT_CALL_PREFIX}{uid}", max_chars=64,
                                          disabled=role != "assistant",
                                          help="Make this assistant message a tool call: the content is then its JSON arguments.")
-                    call_id = st.text_input("tool call id", key=f"chat_tool_call_id_{uid}", max_chars=64,
+                    call_id = st.text_input("tool call id", key=f"{state.CHAT_TOOL_CALL_ID_PREFIX}{uid}", max_chars=64,
                                             disabled=role not in ("assistant", "tool"),
                                             help="Ties a tool result to its call (Mistral v3 needs it).")
                     with st.container(horizontal=True, gap="small"):
-                        st.button("↑ Up", key=f"chat_up_{uid}", on_click=_move, args=(uid, -1), disabled=i == 0,
+                        st.button("↑ Up", key=f"{state.CHAT_UP_PREFIX}{uid}", on_click=_move, args=(uid, -1), disabled=i == 0,
                                   help="Move up")
-                        st.button("↓ Down", key=f"chat_down_{uid}", on_click=_move, args=(uid, 1),
+                        st.button("↓ Down", key=f"{state.CHAT_DOWN_PREFIX}{uid}", on_click=_move, args=(uid, 1),
                                   disabled=i == len(messages) - 1, help="Move down")
-                        st.button("✕ Remove", key=f"chat_del_{uid}", on_click=_remove, args=(uid,), help="Remove")
+                        st.button("✕ Remove", key=f"{state.CHAT_DEL_PREFIX}{uid}", on_click=_remove, args=(uid,), help="Remove")
                 summary = _summary(role, name, call_id, call)
                 if summary:
                     st.caption(md(summary, 200))
-            content = st.text_area("content", key=f"chat_content_{uid}", height=68, on_change=_on_content,
+            content = st.text_area("content", key=f"{state.CHAT_CONTENT_PREFIX}{uid}", height=68, on_change=_on_content,
                                    args=(uid, i + 1), label_visibility="collapsed", placeholder=f"{role} message")
             cut = st.session_state.pop(K_CUT.format(uid=uid), None)
             if cut:
@@ -410,7 +410,7 @@ def _editor() -> None:
     st.session_state[K_MESSAGES] = messages
     with st.container(horizontal=True, gap="small"):
         for role in ROLES:
-            st.button(f"+ {role}", key=f"chat_add_{role}", on_click=_add, args=(role,),
+            st.button(f"+ {role}", key=f"{state.CHAT_ADD_PREFIX}{role}", on_click=_add, args=(role,),
                       disabled=len(messages) >= MAX_MESSAGES)
     total = sum(len(m["content"]) for m in messages)
     st.caption(f"{total:,} of {max_conversation_chars():,} characters (the text box's limit; text past it is cut, "
@@ -442,7 +442,7 @@ def _table(messages: list[dict]) -> dict[str, tuple[Any, engine.chat.ChatTokens 
                      "template": r.template_count if ok else None, "content": r.content_count if ok else None,
                      "prime the reply": r.priming if ok else None, "format": fmt.title,
                      "checked against": fmt.checked_against})
-    st.dataframe(rows, hide_index=True, key="chat_table",
+    st.dataframe(rows, hide_index=True, key=state.CHAT_TABLE,
                  column_config={"model": st.column_config.TextColumn(width="medium"),
                                 "status": st.column_config.TextColumn(width="large", help="Hover a cell for the whole reason; "
                                                                       "the drawings below say it too."),
@@ -469,6 +469,6 @@ def _drawings(results: dict[str, tuple[Any, engine.chat.ChatTokens | str]]) -> N
         st.markdown(f"**{md(label)}** · {html.plural(r.count, 'token')} "
                     f"({r.template_count:,} template, {r.content_count:,} content; "
                     f"{html.plural(r.priming, 'token')} prime the reply)")
-        draw(chat_tokens(token_chips(r, enc), f"chat-{html.slug(name)}"), key=f"chat_tokens_{name}")
+        draw(chat_tokens(token_chips(r, enc), f"chat-{html.slug(name)}"), key=f"{state.CHAT_TOKENS_PREFIX}{name}")
         if r.note:
             st.caption(md(r.note, 400))

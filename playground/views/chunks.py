@@ -21,11 +21,11 @@ from playground.render.chunks import chunk_cards
 from playground.render.markdown import md
 from playground.widgets.page import draw, header, refuse_message
 
-K_ENCODING = "chunk_encoding"
-K_MAX = "chunk_max"
-K_PREFER = "chunk_prefer"
-K_PAGE = "chunk_page"
-K_FOLLOWED = "_chunk_encoding_followed"  # the sidebar pick this view last took on its own (not a widget)
+K_ENCODING = state.CHUNK_ENCODING
+K_MAX = state.CHUNK_MAX
+K_PREFER = state.CHUNK_PREFER
+K_PAGE = state.CHUNK_PAGE
+K_FOLLOWED = state.CHUNK_ENCODING_FOLLOWED  # the sidebar pick this view last took on its own (not a widget)
 PREFER = {"paragraph": "Paragraph ends", "sentence": "Sentence ends", "none": "Anywhere"}
 DEFAULT_MAX = 512  # a budget people use (embedding models take 512 tokens; retrieval chunks are 256-1,000)
 FALLBACK_ENCODING = "cl100k_base"  # when the sidebar picks nothing
@@ -136,11 +136,11 @@ def _downloads(result: engine.explain.chunking.Chunking, name: str) -> None:
     stem = f"chunks-{html.slug(name)}-{result.max_tokens}"
     c1, c2, c3 = st.columns(3)
     c1.download_button("Download JSONL", lambda: as_jsonl(result), file_name=f"{stem}.jsonl",
-                       mime="application/jsonl", key="chunk_jsonl", icon=":material/download:", on_click="ignore")
+                       mime="application/jsonl", key=state.CHUNK_JSONL, icon=":material/download:", on_click="ignore")
     c2.download_button("Download JSON", lambda: as_json(result), file_name=f"{stem}.json",
-                       mime="application/json", key="chunk_json", icon=":material/download:", on_click="ignore")
+                       mime="application/json", key=state.CHUNK_JSON, icon=":material/download:", on_click="ignore")
     c3.download_button("Download text", lambda: as_text(result), file_name=f"{stem}.txt",
-                       mime="text/plain", key="chunk_txt", icon=":material/download:", on_click="ignore")
+                       mime="text/plain", key=state.CHUNK_TXT, icon=":material/download:", on_click="ignore")
 
 
 @st.fragment
@@ -158,4 +158,4 @@ def _cards(result: engine.explain.chunking.Chunking) -> None:
         right.caption(f"Chunks {first + 1:,}–{min(first + PAGE_SIZE, len(result.chunks)):,} of {len(result.chunks):,}")
     first = (page - 1) * PAGE_SIZE
     show_ws = bool(st.session_state.get(state.SHOW_WS, True))
-    draw(css.style_block("chunks") + chunk_cards(result.chunks[first:first + PAGE_SIZE], result.max_tokens, show_ws=show_ws), key="chunk_cards")
+    draw(css.style_block("chunks") + chunk_cards(result.chunks[first:first + PAGE_SIZE], result.max_tokens, show_ws=show_ws), key=state.CHUNK_CARDS)

@@ -53,12 +53,12 @@ def _table(rows: list[dict[str, Any]]) -> pa.Table:
 def _charts(rows: list[dict[str, Any]]) -> None:
     """Bars for tokens, bytes/token and chars/token, one per encoding (compare_bars: plain HTML)."""
     draw(compare_bars(rows, [("tokens", ",d"), ("bytes/token", ".2f"), ("chars/token", ".2f")]),
-         key="cmp_bars")
+         key=state.CMP_BARS)
 
 
 def _row(name: str, n_tokens: int, markup: str) -> None:
     st.markdown(f"**{md(name)}** · {html.plural(n_tokens, 'token')}")
-    draw(markup, key=f"cmp_row_{name}")
+    draw(markup, key=f"{state.CMP_ROW_PREFIX}{name}")
 
 
 def render() -> None:
@@ -90,7 +90,7 @@ def render() -> None:
 
     st.subheader("Numbers")
     rows = _stats_rows(stats)
-    st.dataframe(_table(rows), hide_index=True, key="cmp_table")
+    st.dataframe(_table(rows), hide_index=True, key=state.CMP_TABLE)
     _charts(rows)
 
     if len(names) >= 2:
@@ -103,7 +103,7 @@ def render() -> None:
                 note += f" (first {MAX_DISAGREEMENTS} shown)"
             st.caption(note + ". Cuts are counted between characters as you see them (grapheme clusters); "
                               f"tokens are separated by |, spaces shown as {html.SPACE}.")
-            st.dataframe(_table(view.disagreement_rows), hide_index=True, key="cmp_disagree",
+            st.dataframe(_table(view.disagreement_rows), hide_index=True, key=state.CMP_DISAGREE,
                          height=min(400, 38 + 35 * len(view.disagreement_rows)))
 
 
@@ -115,7 +115,7 @@ def _rows(names: list[str], counts: dict[str, int], view: render_cache.CompareVi
     c2.metric("Cuts only some make", f"{view.n_differing:,}")
     c3.metric("Agreement", f"{view.agreement:.0%}",
               help="Shared cuts as a share of all places where any encoding cuts (drawn part of the text).")
-    layout = c4.segmented_control("Layout", LAYOUTS, key="cmp_layout", persist_state="session", default=LAYOUTS[0], required=True)
+    layout = c4.segmented_control("Layout", LAYOUTS, key=state.CMP_LAYOUT, persist_state="session", default=LAYOUTS[0], required=True)
     st.markdown(cut_legend(view.n_shared, view.n_differing), unsafe_allow_html=True)
     if layout == "Stacked":
         for name in names:

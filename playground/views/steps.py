@@ -23,9 +23,9 @@ from playground.render.tree import bpe_parts
 from playground.widgets import pickers
 from playground.widgets.page import header, styles
 
-ENC_KEY = "steps_enc"
+ENC_KEY = state.STEPS_ENC
 SOURCE_KEY = pickers.STEPS_SOURCE  # set by other views through pickers.open_steps
-PIECE_KEY = "steps_piece"
+PIECE_KEY = state.STEPS_PIECE
 TYPED_KEY = pickers.STEPS_TYPED
 STEP_KEY = pickers.STEPS_STEP
 
@@ -87,10 +87,10 @@ def _stepper(n: int) -> int:
     if st.session_state.get(STEP_KEY, 0) > n:
         st.session_state[STEP_KEY] = 0
     b = st.columns([1, 1, 1, 1, 6])
-    b[0].button("⏮", key="steps_first", on_click=_move, args=(-n, n), help="Back to single bytes", width="stretch")
-    b[1].button("◀", key="steps_prev", on_click=_move, args=(-1, n), help="One merge back", width="stretch")
-    b[2].button("▶", key="steps_next", on_click=_move, args=(1, n), help="Next merge", width="stretch")
-    b[3].button("⏭", key="steps_last", on_click=_move, args=(None, n), help="All merges done", width="stretch")
+    b[0].button("⏮", key=state.STEPS_FIRST, on_click=_move, args=(-n, n), help="Back to single bytes", width="stretch")
+    b[1].button("◀", key=state.STEPS_PREV, on_click=_move, args=(-1, n), help="One merge back", width="stretch")
+    b[2].button("▶", key=state.STEPS_NEXT, on_click=_move, args=(1, n), help="Next merge", width="stretch")
+    b[3].button("⏭", key=state.STEPS_LAST, on_click=_move, args=(None, n), help="All merges done", width="stretch")
     return b[4].slider("Step", 0, n, key=STEP_KEY, persist_state="session", label_visibility="collapsed",
                        help="0 = single bytes; each step performs one merge.")
 
@@ -139,7 +139,7 @@ def _check(name: str, enc: engine.Encoding, note: engine.explain.families.Family
     shown = ", ".join(map(str, final[:12])) + (f", … ({len(final):,} ids)" if len(final) > 12 else "")
     expected = explain.piece_ids(enc, piece)
     if expected is None:
-        n = max(2, len(encodings.pretokenize(name, enc, piece, "text")))
+        n = max(2, len(render_cache.pieces(name, enc, piece, "text")))
         st.info(f"The encoding's splitter cuts this text into {html.plural(n, 'piece')}, and encode() runs BPE on each "
                 f"separately; here BPE ran on the whole string: [{shown}]. Pick a piece of the text to compare with encode().")
     elif expected == final:
@@ -164,7 +164,7 @@ def _table(trace: engine.BpeTrace, k: int, family: str) -> None:
         "merged": [show(s.merged) for s in steps],
         "rank (id)" if family == "tiktoken" else "id": [s.rank for s in steps],
     })
-    st.dataframe(df, hide_index=True, width="stretch", height=300, key="steps_table")
+    st.dataframe(df, hide_index=True, width="stretch", height=300, key=state.STEPS_TABLE)
     if len(trace.steps) > TABLE_ROWS:
         st.caption(f"The first {TABLE_ROWS:,} of {len(trace.steps):,} steps.")
 
@@ -199,7 +199,7 @@ def render() -> None:
         st.subheader("All steps")
         _table(trace, k, note.family)
     final = list(dict.fromkeys(trace.final_ids))[:40]
-    picked = st.pills("Open the merge tree of a final token", final, key="steps_final_pick",
+    picked = st.pills("Open the merge tree of a final token", final, key=state.STEPS_FINAL_PICK,
                       format_func=lambda t: pickers.chip_label(enc, t))
     if picked is not None:
         pickers.set_token(name, picked)

@@ -28,7 +28,7 @@ PANES = ["Tokens", "Bytes", "Pieces", "Table"]
 MAX_IDS_SHOWN = 20_000      # ids in the copyable list
 MAX_DECODE_CHARS = 1_000_000  # the decode box (about 150,000 ids)
 MAX_PICK = 500              # distinct tokens offered in the merge-tree picker
-PICK_KEY = "tok_pick"        # the "Explain a token" box
+PICK_KEY = state.TOK_PICK        # the "Explain a token" box
 _ID_SPLIT = re.compile(r"[\s,;]+")
 # One count of characters everywhere (this metric, the text box's counter, Compare's table, the limits):
 # Unicode code points, Python's len().  The browser's own count (UTF-16 units) said 231 for a text of 227.
@@ -58,7 +58,7 @@ def parse_ids(text: str) -> ParsedIds:
 
 
 def _decode_box(name: str, enc: engine.Encoding) -> None:
-    raw = st.text_input("Decode ids", key="tok_decode", persist_state="session", placeholder="15339, 1917   or   [15339 1917]",
+    raw = st.text_input("Decode ids", key=state.TOK_DECODE, persist_state="session", placeholder="15339, 1917   or   [15339 1917]",
                         max_chars=MAX_DECODE_CHARS,
                         help=f"Token ids of {md(name)}, separated by commas, spaces or new lines.")
     if not raw.strip():
@@ -94,7 +94,7 @@ def _metrics(stats: engine.explain.compare.EncodingStats) -> None:
 
 
 def _tokens_pane(view: render_cache.TokenView) -> None:
-    draw(view.markup, key="tok_tokens_block")
+    draw(view.markup, key=state.TOK_TOKENS_BLOCK)
     note = "Hover a token for its ids, bytes and rank; click it to pin it and open its merge tree."
     if view.n_split:
         note += (f" {html.plural(view.n_split, 'character')} (as you see them) "
@@ -104,7 +104,7 @@ def _tokens_pane(view: render_cache.TokenView) -> None:
 
 
 def _bytes_pane(name: str, tokens) -> None:
-    draw(token_bytes(tokens, f"bytes-{html.slug(name)}"), key="tok_bytes_block")
+    draw(token_bytes(tokens, f"bytes-{html.slug(name)}"), key=state.TOK_BYTES_BLOCK)
     invalid = sum(not t.is_valid_utf8 for t in tokens)
     st.caption("Each box is one token's bytes in hex. "
                + (f"{html.plural(invalid, 'token')} {'are' if invalid != 1 else 'is'} not valid UTF-8 on its own "
@@ -127,7 +127,7 @@ def _pieces_pane(names: list[str], text: str, policy: str, show_ws: bool) -> Non
         for tok in tokens:
             per_piece[tok.piece_index] += 1
         st.markdown(f"**{md(name)}** · {html.plural(len(pieces), 'piece')} → {html.plural(len(tokens), 'token')}")
-        draw(pre_pieces(pieces, per_piece, f"pieces-{html.slug(name)}", show_ws=show_ws), key=f"tok_pieces_{name}")
+        draw(pre_pieces(pieces, per_piece, f"pieces-{html.slug(name)}", show_ws=show_ws), key=f"{state.TOK_PIECES_PREFIX}{name}")
         with st.expander(f"How {md(name)} splits and merges"):
             family_stages(encodings.family_note(name, enc))
 
@@ -153,21 +153,21 @@ def _table_pane(name: str, tokens, pieces) -> None:
     import pandas as pd  # imported on first use, so the first page draws without waiting for it
 
     frame = pd.DataFrame(rows)
-    st.dataframe(frame, hide_index=True, height=420, key="tok_table")
+    st.dataframe(frame, hide_index=True, height=420, key=state.TOK_TABLE)
     c1, c2, _ = st.columns([1, 1, 4])
     c1.download_button("Download CSV", frame.to_csv(index=False), file_name=f"tokens-{html.slug(name)}.csv",
-                       mime="text/csv", key="tok_csv", icon=":material/download:")
+                       mime="text/csv", key=state.TOK_CSV, icon=":material/download:")
     c2.download_button("Download JSON", json.dumps({"encoding": name, "tokens": rows}, ensure_ascii=False, indent=1),
-                       file_name=f"tokens-{html.slug(name)}.json", mime="application/json", key="tok_json",
+                       file_name=f"tokens-{html.slug(name)}.json", mime="application/json", key=state.TOK_JSON,
                        icon=":material/download:")
 
 
 def _ids_box(ids: tuple[int, ...], view: render_cache.TokenView) -> None:
-    draw(view.ids_markup, key="tok_ids_block")
+    draw(view.ids_markup, key=state.TOK_IDS_BLOCK)
     shown = ids[:MAX_IDS_SHOWN]
     label = (f"Copy all {html.plural(len(ids), 'id')}" if len(shown) == len(ids)
              else f"Copy the first {len(shown):,} ids")
-    copy_button(label, "[" + ", ".join(map(str, shown)) + "]", key="tok_copy_ids")
+    copy_button(label, "[" + ", ".join(map(str, shown)) + "]", key=state.TOK_COPY_IDS)
     if len(ids) > len(shown):
         st.caption(f"The button copies the first {len(shown):,} of {len(ids):,} ids; "
                    "the Table pane downloads the drawn part.")
@@ -203,7 +203,7 @@ def _merge_tree_link(name: str, tokens) -> None:
                           help="The tokens of this text, in order of first appearance; clicking a token in "
                                "the drawing picks it here. The merge tree shows how BPE built the token "
                                "from single bytes.")
-    if c2.button("Open its merge tree →", key="tok_open_tree", width="stretch"):
+    if c2.button("Open its merge tree →", key=state.TOK_OPEN_TREE, width="stretch"):
         pickers.set_token(name, picked)
         pickers.go("tree")
 
@@ -222,9 +222,9 @@ def render() -> None:
 @st.fragment
 def _inspect(names: list[str], text: str) -> None:
     """Everything below the text box: the encoding and pane pickers redraw only this part."""
-    if st.session_state.get("tok_encoding") not in names:
-        st.session_state["tok_encoding"] = names[0]
-    name = st.segmented_control("Encoding", names, key="tok_encoding", persist_state="session", required=True, format_func=md,
+    if st.session_state.get(state.TOK_ENCODING) not in names:
+        st.session_state[state.TOK_ENCODING] = names[0]
+    name = st.segmented_control("Encoding", names, key=state.TOK_ENCODING, persist_state="session", required=True, format_func=md,
                                 help="Which of the sidebar's encodings to inspect.") or names[0]
     policy = st.session_state.get(state.SPECIAL, "text")
     show_ws = bool(st.session_state.get(state.SHOW_WS, True))
@@ -238,7 +238,7 @@ def _inspect(names: list[str], text: str) -> None:
         return
 
     _metrics(render_cache.stats(name, text, len(ids)))
-    pane = st.segmented_control("Show", PANES, key="tok_pane", persist_state="session", default="Tokens", required=True) or "Tokens"
+    pane = st.segmented_control("Show", PANES, key=state.TOK_PANE, persist_state="session", default="Tokens", required=True) or "Tokens"
     if pane == "Tokens":
         _tokens_pane(view)
         legend = family_legend(encodings.family_note(name, enc).family)

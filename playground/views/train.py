@@ -22,7 +22,7 @@ from engine.tokenizer.special_tokens import check_special_tokens
 from engine.formats.minbpe import render_token
 from engine.sources.uploads import MAX_FILE_BYTES, MODEL_KINDS
 from playground import state
-from playground.cache import uploads
+from playground.cache import memo, uploads
 from playground.render import html
 from playground.render.markdown import md
 from playground.serving import jobs
@@ -66,30 +66,30 @@ SAMPLE_TEXT = (
 ) * 4
 
 # This view's own session keys (widgets and results).
-T_TEXT = "train_text"
-T_FILE = "train_file"
-T_REPLACE = "train_replace"
-T_VOCAB = "train_vocab"
-T_PATTERN = "train_pattern"
-T_CUSTOM = "train_custom_pattern"
-T_SPECIALS = "train_specials"
-T_GO = "train_go"
-T_RESULT = "train_result"  # the trained engine.Encoding
-T_PANE = "train_pane"
-T_USE = "train_use"
-T_FLASH = "train_flash"  # the name "Use in Compare" selected last (a message while it stays selected)
-T_PENDING = "train_pending_notices"  # notices "Use in Compare" raised, for the page it goes to
-U_KIND = "upload_kind"
-U_FILE = "upload_file"
-U_JSON = "upload_encoder_json"
-U_PATTERN = "upload_pattern"
-U_CUSTOM = "upload_custom_pattern"
-U_SPECIALS = "upload_specials"
-U_GO = "upload_go"
-U_RESULT = "upload_result"  # the name of the tokenizer loaded last (held by playground.cache.uploads)
-U_USE = "upload_use"
-U_NAME = "upload_name"  # the name the user gives the next upload
-U_SUGGESTED = "upload_suggested_name"  # the name the box was filled with (kept unless the user typed another)
+T_TEXT = state.TRAIN_TEXT
+T_FILE = state.TRAIN_FILE
+T_REPLACE = state.TRAIN_REPLACE
+T_VOCAB = state.TRAIN_VOCAB
+T_PATTERN = state.TRAIN_PATTERN
+T_CUSTOM = state.TRAIN_CUSTOM_PATTERN
+T_SPECIALS = state.TRAIN_SPECIALS
+T_GO = state.TRAIN_GO
+T_RESULT = state.TRAIN_RESULT  # the trained engine.Encoding
+T_PANE = state.TRAIN_PANE
+T_USE = state.TRAIN_USE
+T_FLASH = state.TRAIN_FLASH  # the name "Use in Compare" selected last (a message while it stays selected)
+T_PENDING = state.TRAIN_PENDING_NOTICES  # notices "Use in Compare" raised, for the page it goes to
+U_KIND = state.UPLOAD_KIND
+U_FILE = state.UPLOAD_FILE
+U_JSON = state.UPLOAD_ENCODER_JSON
+U_PATTERN = state.UPLOAD_PATTERN
+U_CUSTOM = state.UPLOAD_CUSTOM_PATTERN
+U_SPECIALS = state.UPLOAD_SPECIALS
+U_GO = state.UPLOAD_GO
+U_RESULT = state.UPLOAD_RESULT  # the name of the tokenizer loaded last (held by playground.cache.uploads)
+U_USE = state.UPLOAD_USE
+U_NAME = state.UPLOAD_NAME  # the name the user gives the next upload
+U_SUGGESTED = state.UPLOAD_SUGGESTED_NAME  # the name the box was filled with (kept unless the user typed another)
 
 
 # ------------------------------------------------------------ plain helpers
@@ -260,7 +260,7 @@ def train_with_progress(text: str, vocab_size: int, pat_str: str | None, special
             bar.progress(i / total, text=f"Merge {i} of {total}")
             log.code("\n".join(lines), language=None)
 
-    key = ("train", vocab_size, pat_str, tuple(specials), jobs.digest(text))
+    key = ("train", vocab_size, pat_str, tuple(specials), memo.text_key(text))
     enc = jobs.cached_run(key, len(text), "train", (text, vocab_size, pat_str, specials),
                           label=f"Training on {len(text):,} characters", timeout=TRAIN_TIMEOUT,
                           on_progress=progress)
@@ -327,7 +327,7 @@ def _results(enc: engine.Encoding) -> None:
     cols = st.columns(4)
     for col, (filename, (content, mime)) in zip(cols, model_files(enc).items()):
         col.download_button(f"⬇ {filename.rsplit('.', 1)[1]}", content, file_name=filename, mime=mime,
-                            key=f"train_dl_{filename.rsplit('.', 1)[1]}", width="stretch")
+                            key=f"{state.TRAIN_DL_PREFIX}{filename.rsplit('.', 1)[1]}", width="stretch")
     with cols[3]:
         _use_button("Use in Compare", T_USE, T_RESULT, type="primary", width="stretch")
 

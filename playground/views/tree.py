@@ -28,16 +28,16 @@ from playground.widgets import pickers
 from playground.widgets.page import header, token_text
 from playground.widgets.pickers import chip_label, encoding_select, text_tokens, token_label, token_problem
 
-ENC_KEY = "tree_enc"
-MODE_KEY = "tree_pick_mode"
-TEXT_KEY = "tree_text_token"
-ID_KEY = "tree_id"
-FIND_KEY = "tree_find"
-FOUND_KEY = "tree_found"
-DEPTH_KEY = "tree_depth"
-LAYOUT_KEY = "tree_left_right"
-OTHER_KEY = "tree_other_enc"
-_LAYOUT_FOR = "_tree_layout_for"  # the token whose default layout LAYOUT_KEY holds
+ENC_KEY = state.TREE_ENC
+MODE_KEY = state.TREE_PICK_MODE
+TEXT_KEY = state.TREE_TEXT_TOKEN
+ID_KEY = state.TREE_ID
+FIND_KEY = state.TREE_FIND
+FOUND_KEY = state.TREE_FOUND
+DEPTH_KEY = state.TREE_DEPTH
+LAYOUT_KEY = state.TREE_LEFT_RIGHT
+OTHER_KEY = state.TREE_OTHER_ENC
+_LAYOUT_FOR = state.TREE_LAYOUT_FOR  # the token whose default layout LAYOUT_KEY holds
 
 PICK_MODES = {"text": "From the text", "id": "By id", "search": "By search"}
 MAX_TEXT_TOKENS = 80  # distinct tokens of the text offered as chips
@@ -210,14 +210,14 @@ def _other_encodings(name: str, data: bytes) -> None:
 
 def _links(name: str, data: bytes) -> None:
     c1, c2, c3 = st.columns(3)
-    if c1.button("Back to Tokenize", key="tree_to_tokenize", width="stretch", icon=":material/arrow_back:"):
+    if c1.button("Back to Tokenize", key=state.TREE_TO_TOKENIZE, width="stretch", icon=":material/arrow_back:"):
         pickers.go("tokenize")
-    if c2.button("Watch BPE build it", key="tree_to_steps", width="stretch", icon=":material/footprint:",
+    if c2.button("Watch BPE build it", key=state.TREE_TO_STEPS, width="stretch", icon=":material/footprint:",
                  disabled=not engine.text.is_valid_utf8(data),
                  help="Replays the merge loop on this token's text in the BPE steps view."):
         pickers.open_steps(data.decode("utf-8"))
         pickers.go("steps")
-    if c3.button("Its family in the vocabulary", key="tree_to_vocab", width="stretch", icon=":material/menu_book:"):
+    if c3.button("Its family in the vocabulary", key=state.TREE_TO_VOCAB, width="stretch", icon=":material/menu_book:"):
         pickers.open_vocab_token()
         pickers.go("vocab")
 
@@ -247,7 +247,7 @@ def render() -> None:
     problem = token_problem(enc, token_id)
     if problem:
         st.warning(problem)
-        if st.button("Back to Tokenize", key="tree_back_problem", icon=":material/arrow_back:"):
+        if st.button("Back to Tokenize", key=state.TREE_BACK_PROBLEM, icon=":material/arrow_back:"):
             pickers.go("tokenize")
         return
     data = enc.decode_single_token_bytes(token_id)

@@ -23,18 +23,18 @@ from playground.render.markdown import md
 from playground.widgets import pickers
 from playground.widgets.page import header, token_text
 
-ENC_KEY = "vocab_enc"
+ENC_KEY = state.VOCAB_ENC
 PANE_KEY = pickers.VOCAB_PANE  # other views open the token pane through pickers.open_vocab_token
-QUERY_KEY = "vocab_query"
-MODE_KEY = "vocab_mode"
-ICASE_KEY = "vocab_icase"
-FILTER_KEY = "vocab_filter"
-TABLE_KEY = "vocab_table"
-GLITCH_TABLE_KEY = "vocab_glitch_table"
-ID_KEY = "vocab_id"
-UP_KEY = "vocab_containing"
-DOWN_KEY = "vocab_contained"
-_SHOWN = "_vocab_shown_ids"  # ids of the rows on screen, for the row-selection callback
+QUERY_KEY = state.VOCAB_QUERY
+MODE_KEY = state.VOCAB_MODE
+ICASE_KEY = state.VOCAB_ICASE
+FILTER_KEY = state.VOCAB_FILTER
+TABLE_KEY = state.VOCAB_TABLE
+GLITCH_TABLE_KEY = state.VOCAB_GLITCH_TABLE
+ID_KEY = state.VOCAB_ID
+UP_KEY = state.VOCAB_CONTAINING
+DOWN_KEY = state.VOCAB_CONTAINED
+_SHOWN = state.VOCAB_SHOWN_IDS  # ids of the rows on screen, for the row-selection callback
 
 PANES = {"search": "🔎 Search", "token": "🔬 One token", "lengths": "📏 Lengths", "glitch": "👾 Glitch tokens"}
 MODES = {"substring": "substring", "regex": "regex"}
@@ -165,7 +165,7 @@ def _token_pane(name: str, enc: engine.Encoding, glitch: dict[int, engine.explai
     st.dataframe(pd.DataFrame({"fact": list(facts), "value": list(facts.values())}), hide_index=True, width="stretch")
     if enc.is_special_token(current):
         return
-    if st.button("Its merge tree", key="vocab_to_tree", icon=":material/account_tree:"):
+    if st.button("Its merge tree", key=state.VOCAB_TO_TREE, icon=":material/account_tree:"):
         pickers.go("tree")
     st.subheader("Family")
     c1, c2 = st.columns(2)
@@ -178,7 +178,7 @@ def _token_pane(name: str, enc: engine.Encoding, glitch: dict[int, engine.explai
 
 def _lengths_pane(name: str, enc: engine.Encoding) -> None:
     hist = pd.DataFrame(encodings.length_histogram(name, enc), columns=["length", "tokens"])
-    log = st.toggle("Log scale (shows the few very long tokens)", key="vocab_log", persist_state="session")
+    log = st.toggle("Log scale (shows the few very long tokens)", key=state.VOCAB_LOG, persist_state="session")
     chart = alt.Chart(hist).mark_bar().encode(
         x=alt.X("length:Q", title="token length (bytes)", bin=False),
         y=alt.Y("tokens:Q", title="tokens", scale=alt.Scale(type="symlog") if log else alt.Undefined),

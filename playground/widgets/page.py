@@ -42,9 +42,7 @@ def draw(markup: str, *, key: str) -> None:
 
 def refuse_message(error: ValueError, name: str) -> None:
     """The engine's ValueError as a message: tiktoken's special-token refusal, or a split-pattern problem."""
-    refused = isinstance(error, engine.DisallowedSpecialTokenError) or (
-        getattr(error, "kind", None) == "DisallowedSpecialTokenError")  # the same, raised in a job process
-    if not refused:
+    if not isinstance(error, engine.DisallowedSpecialTokenError):  # a job raises it as this class too
         st.error(f"**{md(name)} could not split this text:** {md(error, 600)}")
         return
     st.error(f"**{md(name)} refused the text** (special-token option “refuse”). To go on, choose “as plain text” "

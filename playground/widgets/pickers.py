@@ -21,11 +21,11 @@ from playground.render.markdown import md
 from playground.render.tokens import isolate_rtl
 
 # keys another view sets before switching to these views (read by steps_view / vocab_view)
-STEPS_SOURCE = "steps_source"
-STEPS_TYPED = "steps_typed"
-STEPS_STEP = "steps_k"
-VOCAB_PANE = "vocab_pane"
-_PENDING = "_token_links_open"  # the page to switch to after a pinned token's link was clicked
+STEPS_SOURCE = state.STEPS_SOURCE
+STEPS_TYPED = state.STEPS_TYPED
+STEPS_STEP = state.STEPS_K
+VOCAB_PANE = state.VOCAB_PANE
+_PENDING = state.TOKEN_LINKS_OPEN  # the page to switch to after a pinned token's link was clicked
 
 
 def go(page: str) -> None:

@@ -20,7 +20,7 @@ def render(page: str | None) -> None:
     state.save_query_params(page)
     gaps = state.link_gaps(page)
     with st.sidebar:
-        copy_button("🔗 Copy share link", "", key="share_link_copy", address=True)
+        copy_button("🔗 Copy share link", "", key=state.SHARE_LINK_COPY, address=True)
         if gaps:
             st.warning(md("This link leaves out " + "; ".join(gaps) + ".", 1000))
         else:

@@ -19,9 +19,9 @@ from playground.components import history
 from playground.render import html
 from playground.render.markdown import md
 
-SEARCH_KEY = "picker_search"
-OPEN_KEY = "picker_open"
-PICK_PREFIX = "pick_"  # + html.slug(name): one checkbox per encoding
+SEARCH_KEY = state.PICKER_SEARCH
+OPEN_KEY = state.PICKER_OPEN
+PICK_PREFIX = state.PICK_PREFIX  # + html.slug(name): one checkbox per encoding
 
 
 def pick_key(name: str) -> str:

@@ -139,7 +139,6 @@ _UNIT_TEXTS = [
 def test_fast_token_units_equal_the_reference(name, show_ws):
     """tokens.token_units (one f-string a span) gives exactly token_units_reference's markup: ids, offsets,
     classes, hex bytes, extra tooltip lines, stripes for split characters, escaping."""
-    from playground.cache import encodings
     from playground.render import tokens
 
     enc = engine.get_encoding(name)
@@ -149,7 +148,7 @@ def test_fast_token_units_equal_the_reference(name, show_ws):
             pieces = enc.pretokenize(text, **policy)
             cuts = {u.byte_start for u in units[::2]}
             kw = dict(show_ws=show_ws, pieces=pieces, shared_cuts=cuts, cls="tokens cmp", encoding=name,
-                      n_vocab=enc.n_vocab, note=encodings.token_note(enc))
+                      n_vocab=enc.n_vocab, notes=engine.explain.families.tokenize_text(enc, text, **policy).notes)
             assert tokens.token_units(units, "x", **kw) == tokens.token_units_reference(units, "x", **kw)
             plain = dict(show_ws=show_ws, idlist="ids-x")
             assert tokens.token_units(units, "y", **plain) == tokens.token_units_reference(units, "y", **plain)

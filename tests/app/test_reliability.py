@@ -158,13 +158,19 @@ def test_every_listed_view_value_persists_for_the_session():
     persisted: set[str] = set()
     for path in (Path(__file__).parents[2] / "playground").rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        constants: dict[str, str] = {}  # this module's NAME = "key" or NAME = pickers.NAME
+        constants: dict[str, str] = {}  # this module's NAME = "key" or NAME = state.NAME / pickers.NAME
+        modules = {"state": state, "pickers": pickers}
+
+        def declared(attr: ast.Attribute) -> str:
+            owner = attr.value.id if isinstance(attr.value, ast.Name) else ""
+            return getattr(modules.get(owner, pickers), attr.attr, "")
+
         for node in tree.body:
             if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
                 if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
                     constants[node.targets[0].id] = node.value.value
                 elif isinstance(node.value, ast.Attribute):
-                    constants[node.targets[0].id] = getattr(pickers, node.value.attr, "")
+                    constants[node.targets[0].id] = declared(node.value)
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call):
                 continue
@@ -176,6 +182,8 @@ def test_every_listed_view_value_persists_for_the_session():
                 persisted.add(key.value)
             elif isinstance(key, ast.Name):
                 persisted.add(constants.get(key.id, ""))
+            elif isinstance(key, ast.Attribute):
+                persisted.add(declared(key))
     wanted = {k for keys in state.PAGE_KEYS.values() for k in keys}
     assert wanted <= persisted, sorted(wanted - persisted)
 

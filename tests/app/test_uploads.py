@@ -19,6 +19,7 @@ from engine.formats.tiktoken_files import DATA_DIR
 from engine.sources.uploads import MAX_FILE_BYTES
 from playground import state
 from playground.cache import uploads
+from playground.serving import test_seams
 from playground.views import train as train_view
 
 TEKKEN = Path(mistral_common.__file__).parent / "data" / "tekken_240911.json"  # Mistral's own file, 19.3 MB
@@ -195,12 +196,12 @@ def test_streamlit_session_end_releases_the_uploads():
     render_cache.ids(name, at.session_state[state.CUSTOM][name], "the cat sat", "text")  # a cached result of it
     assert any(key[0] == name for key in render_cache._ids.memo._store)
     assert uploads.STORE.used() > 0
-    collections = uploads.given_back
+    collections = test_seams.uploads_given_back
     caching.clear_session_resource_cache(session_id)  # what AppSession does on disconnect
     deadline = time.monotonic() + 10
-    while uploads.given_back == collections and time.monotonic() < deadline:  # its collection, a second later
+    while test_seams.uploads_given_back == collections and time.monotonic() < deadline:  # its collection, a second later
         time.sleep(0.05)
-    assert uploads.given_back == collections + 1
+    assert test_seams.uploads_given_back == collections + 1
     assert not any(key[0] == name for key in render_cache._ids.memo._store)  # its cached results went too
     assert uploads.STORE.used() == 0 and uploads.STORE.session_ids() == []
     assert gone() is None

@@ -126,14 +126,13 @@ def test_every_drawn_unit_is_whole_graphemes(page: Page):
 
 def expected_tips(name: str, text: str) -> dict[int, str]:
     """playground.render.html.unit_tip for every drawn unit of `text` (by its start), as the server would build it."""
-    from playground.cache import encodings
     from playground.render.tokens import unit_tip
 
     enc = engine.get_encoding(name)
     kw = {"allowed_special": set(), "disallowed_special": ()}
     pieces = enc.pretokenize(text, **kw)
-    note = encodings.token_note(enc)
-    return {unit.char_start: unit_tip(unit, pieces[unit.tokens[0].piece_index].text, enc.n_vocab, note)
+    notes = engine.explain.families.tokenize_text(enc, text, **kw).notes
+    return {unit.char_start: unit_tip(unit, pieces[unit.tokens[0].piece_index].text, enc.n_vocab, notes)
             for unit in engine.explain.compare.group_tokens(enc.tokenize(text, **kw), text)}
 
 

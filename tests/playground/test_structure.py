@@ -72,3 +72,15 @@ def test_style_blocks_have_no_blank_line():
 
     for name in ("base", "tokens", "tree", "gallery"):  # styles/<name>.css, as a page's <style> block
         assert "\n\n" not in css.style_block(name), name
+
+
+def test_test_hooks_live_in_the_test_seam_module_only():
+    """Counters, clocks and tasks that only tests use sit in playground/serving/test_seams.py, not in the
+    production modules they watch."""
+    from playground.cache import uploads
+    from playground.serving import job_tasks, jobs, test_seams
+
+    assert not hasattr(jobs, "started") and not hasattr(job_tasks, "_clock") and not hasattr(uploads, "given_back")
+    assert "preloaded" not in job_tasks.TASKS and "preloaded" in test_seams.TASKS
+    hooks = re.compile(r"\((for )?tests( and the load bench)? (read|replace) it\)")
+    assert not [p for p in PLAYGROUND.rglob("*.py") if hooks.search(p.read_text(encoding="utf-8"))]

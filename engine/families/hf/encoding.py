@@ -275,9 +275,15 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
     def tokenize(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
                  disallowed_special: DisallowedSpecial = "all") -> list[Token]:
         """One record per token with its bytes and its character and byte offsets into `text`."""
+        return self.tokenize_with_pieces(text, allowed_special=allowed_special, disallowed_special=disallowed_special)[0]
+
+    def tokenize_with_pieces(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
+                             disallowed_special: DisallowedSpecial = "all") -> tuple[list[Token], list[Piece]]:
+        """`tokenize` and `pretokenize` of `text` from one split (`Token.piece_index` indexes the pieces)."""
         byte_at = _byte_offsets(text)
         tokens: list[Token] = []
-        for piece, align, tid in self._explain(text, self._allowed(text, allowed_special, disallowed_special)):
+        explained = self._explain(text, self._allowed(text, allowed_special, disallowed_special))
+        for piece, align, tid in explained:
             if tid is not None:
                 tokens.append(Token(tid, self._decoder[tid], piece.byte_start, piece.byte_end,
                                     piece.char_start, piece.char_end, piece.index, special=tid in self._special_ids))
@@ -304,7 +310,7 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
                     bs, be = byte_at[cs], byte_at[ce]
                 tokens.append(Token(tid, tok, bs, be, cs, ce, piece.index, partial=partial))
                 pos = end
-        return tokens
+        return tokens, [p for p, _, _ in explained]
 
     def bpe_trace(self, piece: str | bytes) -> BpeTrace:
         """Every merge on one piece (as BPE sees it); `final_ids` equal `encode`'s for that piece.

@@ -427,10 +427,16 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
     def tokenize(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
                  disallowed_special: DisallowedSpecial = "all") -> list[Token]:
         """One record per token; byte-fallback tokens of one character are `partial` and share it."""
+        return self.tokenize_with_pieces(text, allowed_special=allowed_special, disallowed_special=disallowed_special)[0]
+
+    def tokenize_with_pieces(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
+                             disallowed_special: DisallowedSpecial = "all") -> tuple[list[Token], list[Piece]]:
+        """`tokenize` and `pretokenize` of `text` from one split (`Token.piece_index` indexes the pieces)."""
         byte_at = _byte_offsets(text) if isinstance(text, str) else None
         tokens: list[Token] = []
         prev_unknown = False
-        for piece, norm in self._explained_pieces(text, allowed_special, disallowed_special):
+        explained = self._explained_pieces(text, allowed_special, disallowed_special)
+        for piece, norm in explained:
             if norm is None:
                 tid = self._special[piece.text]
                 tokens.append(Token(tid, self._decoder[tid], piece.byte_start, piece.byte_end,
@@ -454,7 +460,7 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
                 for j, tid in enumerate(ids):  # byte fallback: one token per byte of the character
                     b0 = min(bs + j, be)
                     tokens.append(Token(tid, self._decoder[tid], b0, min(b0 + 1, be), cs, ce, piece.index, partial=True))
-        return tokens
+        return tokens, [p for p, _ in explained]
 
     def bpe_trace(self, piece: str | bytes) -> SentencePieceTrace:
         """Every merge on one piece (a space or ``▁`` is the ``▁`` symbol; no dummy prefix is added).

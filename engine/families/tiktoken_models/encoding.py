@@ -162,19 +162,22 @@ class ModelEncoding(Encoding):
                 byte_pos = pieces[-1].byte_end
         return pieces
 
-    def tokenize(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
-                 disallowed_special: DisallowedSpecial = "all") -> list[Token]:
-        """One record per token; character offsets into `text` itself, byte offsets into the encoded bytes."""
+    def tokenize_with_pieces(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
+                             disallowed_special: DisallowedSpecial = "all") -> tuple[list[Token], list[Piece]]:
+        """Tokens and pieces (`tokenize`, `pretokenize`) from one split; character offsets into `text`
+        itself, byte offsets into the encoded bytes."""
         norm = normalize_with_offsets(text, self.normalization)
         chunks = self._model_slices(norm.text)
         if norm.down is None and len(chunks) == 1:
-            return super().tokenize(norm.text, allowed_special=allowed_special, disallowed_special=disallowed_special)
+            return super().tokenize_with_pieces(norm.text, allowed_special=allowed_special,
+                                                disallowed_special=disallowed_special)
         tokens: list[Token] = []
-        byte_pos = 0
+        pieces: list[Piece] = []
+        byte_pos = piece_byte_pos = 0
         piece_base = 0
         for start, end in chunks:
-            chunk_tokens = super().tokenize(norm.text[start:end], allowed_special=allowed_special,
-                                            disallowed_special=disallowed_special)
+            chunk_tokens, chunk_pieces = super().tokenize_with_pieces(norm.text[start:end], allowed_special=allowed_special,
+                                                                      disallowed_special=disallowed_special)
             for t in chunk_tokens:
                 cs, ce = start + t.char_start, start + t.char_end
                 partial = t.partial or not (norm.exact(cs) and norm.exact(ce))
@@ -184,7 +187,14 @@ class ModelEncoding(Encoding):
             if chunk_tokens:
                 byte_pos = tokens[-1].byte_end
                 piece_base = tokens[-1].piece_index + 1
-        return tokens
+            # the pieces as `pretokenize` maps them
+            for p in chunk_pieces:
+                pieces.append(replace(p, index=len(pieces), char_start=norm.start(start + p.char_start),
+                                      char_end=norm.end(start + p.char_end),
+                                      byte_start=piece_byte_pos + p.byte_start, byte_end=piece_byte_pos + p.byte_end))
+            if pieces:
+                piece_byte_pos = pieces[-1].byte_end
+        return tokens, pieces
 
     def bpe_trace(self, piece: str | bytes) -> BpeTrace:
         """The merge loop on one piece (a str is normalised first, as `encode` would)."""

@@ -13,7 +13,7 @@ import streamlit as st
 
 import engine
 from playground import state
-from playground.cache import encodings
+from playground.cache import encodings, render_cache
 from playground.components.live_input import text_box
 from playground.render import html
 from playground.render.gallery import gallery_chips, gallery_name
@@ -28,12 +28,12 @@ CONTEXT_PRESETS = {"8k": 8_192, "32k": 32_768, "128k": 128_000, "200k": 200_000,
 BAR = 16  # pixels per bar in the token-tax and budget charts (Vega draws about 12 of them, padding aside)
 GAP = 12  # pixels between two scripts' groups of bars
 
-K_SECTION = "gallery_section"
-K_DEMO = "gallery_demo"
-K_PICK = "gallery_pick_"  # + demo key
-K_PRESET = "gallery_context_preset"
-K_CONTEXT = "gallery_context"
-K_PRICE = "gallery_price"
+K_SECTION = state.GALLERY_SECTION
+K_DEMO = state.GALLERY_DEMO
+K_PICK = state.GALLERY_PICK_PREFIX  # + demo key
+K_PRESET = state.GALLERY_CONTEXT_PRESET
+K_CONTEXT = state.GALLERY_CONTEXT
+K_PRICE = state.GALLERY_PRICE
 SECTIONS = {"demos": "🎛️ Gallery of demos", "yours": "🧾 Your text: token tax & budget"}
 ALL = -1  # "all examples" in the pick list
 
@@ -226,10 +226,10 @@ def _open(text: str, names: list[str], policy: str | None) -> None:
 def _open_buttons(text: str, names: list[str], key: str, policy: str | None = None) -> None:
     left, right, _ = st.columns([1, 1, 3])
     args = (text, names, policy)
-    if left.button("Open in Tokenize", key=f"gallery_open_tok_{key}", icon=":material/text_fields:",
+    if left.button("Open in Tokenize", key=f"{state.GALLERY_OPEN_TOK_PREFIX}{key}", icon=":material/text_fields:",
                    on_click=_open, args=args):
         pickers.go("tokenize")
-    if right.button("Open in Compare", key=f"gallery_open_cmp_{key}", icon=":material/difference:",
+    if right.button("Open in Compare", key=f"{state.GALLERY_OPEN_CMP_PREFIX}{key}", icon=":material/difference:",
                     on_click=_open, args=args):
         pickers.go("compare")
 
@@ -306,7 +306,7 @@ def _your_text(names: list[str]) -> None:
     try:
         taxes = {n: encodings.token_tax(n, encodings.resolve(n), text, policy) for n in names}
         counted = text[:BUDGET_LIMIT]
-        counts = {n: len(encodings.encode(n, encodings.resolve(n), counted, policy)) for n in names}
+        counts = {n: len(render_cache.ids(n, encodings.resolve(n), counted, policy)) for n in names}
     except ValueError as exc:
         st.error(f"{md(exc, 600)}\n\nTo measure this text, choose “as plain text” or “as special tokens” under "
                  "“Special tokens” in the sidebar.")

@@ -1,5 +1,5 @@
-"""A hostile split pattern: an uploaded tokenizer.json's Split pattern runs under the split time limit,
-off the other sessions' turns, and the page says what happened.
+"""A hostile split pattern: an uploaded tokenizer.json's Split pattern runs under the split time limit and
+the error says what happened (the playground's side: tests/app/test_hostile_regex.py).
 
 The attack: a ``Split`` pre-tokenizer holding ``(a|aa)+$`` (exponential backtracking), then 38 ``a``
 and ``!`` typed in Compare.  Before: the split ran with no time limit, holding a script turn.
@@ -7,7 +7,6 @@ and ``!`` typed in Compare.  Before: the split ran with no time limit, holding a
 from __future__ import annotations
 
 import json
-import threading
 import time
 
 import pytest
@@ -15,7 +14,6 @@ import pytest
 import engine
 import engine.tokenizer.patterns
 from engine.formats.gpt2_bytes import BYTE_TO_CHAR
-from tests.conftest import VIEW_APP, plain
 
 HOSTILE = "(a|aa)+$"
 TEXT = "a" * 38 + "!"
@@ -87,58 +85,3 @@ def test_split_time_limit_says_which_encodings_run_a_users_pattern(short_limit):
     for name in ["gpt2", "cl100k_base", "llama3", "mistral-tekken", "mistral-v1", "deepseek-v4"]:
         assert engine.get_encoding(name).split_time_limit is None, name
 
-
-def test_the_split_runs_off_the_turns_one_at_a_time(short_limit, monkeypatch):
-    """While two tabs' hostile splits run, both turns stay free for the other sessions, and only one
-    of the splits matches at a time (each burns a core: two would take the server's both)."""
-    from playground.cache import encodings
-    from playground.serving import script_gate
-
-    monkeypatch.setattr(script_gate, "_turns", script_gate.Gate(2))
-    monkeypatch.setattr(script_gate, "_patterns", script_gate.Gate(1))
-    enc = hostile()
-    started = threading.Barrier(3)
-    failures: list[BaseException] = []
-
-    def tab(k: int) -> None:
-        with script_gate.turn():
-            started.wait(5)
-            try:
-                encodings.encode("hostile", enc, TEXT + str(k), "text")
-            except engine.SplitTimeoutError as error:
-                failures.append(error)
-
-    tabs = [threading.Thread(target=tab, args=(k,)) for k in range(2)]
-    for t in tabs:
-        t.start()
-    started.wait(5)
-    time.sleep(0.2)  # both inside encode now: one splitting, one waiting for the place
-    free_turns, free_places = script_gate._turns.free(), script_gate._patterns.free()
-    for t in tabs:
-        t.join(30)
-    assert len(failures) == 2 and (free_turns, free_places) == (2, 0)
-    assert script_gate._turns.free() == 2 and script_gate._patterns.free() == 1  # all given back once
-
-
-def test_compare_with_the_hostile_upload_says_why(short_limit):
-    from streamlit.testing.v1 import AppTest
-
-    from playground import state
-    from playground.views.train import load_tokenizer
-
-    enc = load_tokenizer("tokenizer.json (Hugging Face)", ("hostile.json", tokenizer_json(HOSTILE)), None, None, [])
-    at = AppTest.from_file(VIEW_APP, default_timeout=60)
-    at.session_state["_view"] = "views.compare"
-    at.session_state["_net"] = True  # inside errors.run_page, as app.py runs a page: what users see
-    at.session_state[state.CUSTOM] = {enc.name: enc}
-    at.session_state[state.ENCODINGS] = ["gpt2", enc.name]
-    at.session_state[state.TEXT] = TEXT
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    errors = plain(" ".join(e.value for e in at.error))
-    assert "Something went wrong" not in errors
-    assert "could not split this text" in errors and "took more than 0.5 s" in errors, errors
-    assert "single repeat" in errors
-    start = time.monotonic()
-    at.run()  # the failure is remembered: the rerun does not pay the limit again
-    assert time.monotonic() - start < 5 and "took more than" in plain(" ".join(e.value for e in at.error))

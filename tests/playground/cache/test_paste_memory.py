@@ -11,15 +11,11 @@ from playground.cache import encodings, memo, render_cache
 from playground.serving import jobs
 
 PER_TEXT = {  # the shared memos that hold a result per text, and the bound each must keep
-    render_cache._ids: encodings.IDS_BYTES,
-    render_cache._tokens: encodings.RECORDS_BYTES,
-    render_cache._pieces: encodings.RECORDS_BYTES,
-    render_cache._drawn: encodings.DRAWN_BYTES,
-    render_cache._token_view: encodings.DRAWN_BYTES,
-    render_cache._compare_view: encodings.DRAWN_BYTES,
-    encodings._encode: encodings.DRAWN_BYTES,
-    encodings._tokenize: encodings.RECORDS_BYTES,
-    encodings._pretokenize: encodings.RECORDS_BYTES,
+    render_cache._ids: render_cache.IDS_BYTES,
+    render_cache._tokenized: render_cache.TOKENIZED_BYTES,
+    render_cache._drawn: render_cache.DRAWN_BYTES,
+    render_cache._token_view: render_cache.DRAWN_BYTES,
+    render_cache._compare_view: render_cache.DRAWN_BYTES,
 }
 
 
@@ -44,7 +40,7 @@ def test_twelve_pastes_stay_within_the_ids_bound(monkeypatch):
         for name in names:
             assert len(render_cache.ids(name, None, text, "text")) == 500_000
         store = render_cache._ids.memo
-        assert store.bytes <= encodings.IDS_BYTES, (i, store.bytes)
+        assert store.bytes <= render_cache.IDS_BYTES, (i, store.bytes)
     assert 1 <= len(store) < 12 * len(names)
     calls = []
     monkeypatch.setattr(encodings, "encode", lambda *args: calls.append(args) or paste_ids(11))

@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from tests.conftest import CORPUS
-from playground.serving import jobs
+from playground.serving import jobs, test_seams
 
 TEXT = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")
 
@@ -61,7 +61,7 @@ def test_training_progress_comes_in_batches(monkeypatch):
 
     sent: list[list] = []
     clock = iter(range(10_000))
-    monkeypatch.setattr(job_tasks, "_clock", lambda: next(clock) * 0.03)  # 30 ms per merge
+    monkeypatch.setattr(test_seams, "clock", lambda: next(clock) * 0.03)  # 30 ms per merge
     enc = job_tasks.train(TEXT[:20000], 300, None, [], progress=sent.append)
     merges = [i for batch in sent for i, _, _ in batch]
     assert merges == list(range(1, 45)) and len(enc.merges) == 44
@@ -91,10 +91,10 @@ def test_time_limit_kills_the_process_and_the_failure_is_remembered():
     assert pids and os.getpid() not in pids, "the job ran in a process of its own"
     assert all(_gone(pid) for pid in set(pids))
     assert jobs.running() == {}
-    started = jobs.started
+    started = test_seams.jobs_started
     with pytest.raises(jobs.JobError, match="took longer"):  # remembered: raised again without a new job
         jobs.cached_run(key, 1, "train", args, label="Training", timeout=1.0)
-    assert jobs.started == started
+    assert test_seams.jobs_started == started
 
 
 def test_the_task_error_message_comes_back():
@@ -103,17 +103,35 @@ def test_the_task_error_message_comes_back():
         jobs.run("encode", (enc, "a<|endoftext|>b", "refuse"), label="t", timeout=60)
 
 
+def test_an_engine_error_in_a_job_is_raised_as_its_own_class():
+    """The engine's own exception comes back from the job process as that class, with the same message and
+    fields, so a view catches `engine.DisallowedSpecialTokenError`, not a class name; a remembered failure too."""
+    enc = engine.get_encoding("gpt2")
+    with pytest.raises(engine.DisallowedSpecialTokenError) as inline:
+        enc.encode("a<|endoftext|>b")
+    for _ in range(2):  # the second time from the memory of failures, without a job
+        with pytest.raises(engine.DisallowedSpecialTokenError) as info:
+            jobs.cached_run(("refuse",), 1, "encode", (enc, "a<|endoftext|>b", "refuse"), label="t", timeout=60)
+        assert str(info.value) == str(inline.value) and info.value.token == "<|endoftext|>"
+    with pytest.raises(engine.RegexTimeoutError, match="took too long") as info:  # a TimeoutError, not a ValueError
+        jobs.run("search_regex", (engine.get_encoding("cl100k_base"), "( | )+x", False, 0.2), label="t", timeout=60)
+    assert "single repeat" in str(info.value)
+    with pytest.raises(jobs.JobError, match="invalid regex") as info:  # not an engine class: the job's error, its message
+        jobs.run("search_regex", (enc, "(ab", False, 1.0), label="t", timeout=60)
+    assert type(info.value) is jobs.JobError
+
+
 def test_results_are_cached_within_a_weight_budget(monkeypatch):
     monkeypatch.setattr(jobs, "RESULT_BUDGET", 100)
     enc = engine.get_encoding("gpt2")
     ref = enc
     for i in range(3):
         jobs.cached_run(("k", i), 40, "encode", (ref, f"text {i}", "text"), label="t", timeout=60)
-    started = jobs.started
+    started = test_seams.jobs_started
     assert jobs.cached_run(("k", 2), 40, "encode", (ref, "text 2", "text"), label="t", timeout=60) == enc.encode("text 2")
-    assert jobs.started == started  # a hit
+    assert test_seams.jobs_started == started  # a hit
     jobs.cached_run(("k", 0), 40, "encode", (ref, "text 0", "text"), label="t", timeout=60)
-    assert jobs.started == started + 1  # evicted: the oldest went when the budget was passed
+    assert test_seams.jobs_started == started + 1  # evicted: the oldest went when the budget was passed
 
 
 def test_default_builtins_warm_in_one_background_thread(monkeypatch):
