@@ -156,6 +156,29 @@ LINK_VALUES: dict[str, LinkValue] = {
 }
 
 
+# ---------------------------------------------- teaching pages: training step by step, tokenizer diff, presentation
+# Kept in one block (their own keys, pages and link values) so the rest of this module reads as before.
+TS_SOURCE = "tsteps_source"  # Training, step by step: a preset's name or "yours"
+TS_TEXT = "tsteps_text"
+TS_PATTERN = "tsteps_pattern"
+TS_MERGES = "tsteps_merges"
+TS_STEP = "tsteps_step"
+TS_SPEED = "tsteps_speed"
+TS_PLAYING = "tsteps_playing"  # auto-play on (not in a link: a link opens paused)
+TS_WALK = "tsteps_walk"  # (settings, TrainingWalk): the walk of the current text, computed once
+TS_USED = "tsteps_used"  # the name "Use in Tokenize/Compare" registered last
+PAGE_KEYS["train-steps"] = (TS_SOURCE, TS_TEXT, TS_PATTERN, TS_MERGES, TS_STEP, TS_SPEED)
+URL_VALUE_LIMITS[TS_TEXT] = MAX_URL_TEXT
+LINK_VALUES.update({
+    TS_SOURCE: LinkValue("Text", str, options="views.train_steps:SOURCES"),
+    TS_TEXT: LinkValue("Your text", str),
+    TS_PATTERN: LinkValue("Split pattern", str, options="views.train_steps:PATTERNS"),
+    TS_MERGES: LinkValue("Merges", int, 1, 200),
+    TS_STEP: LinkValue("Step", int, 0, 200),
+    TS_SPEED: LinkValue("Speed", str, options="views.train_steps:SPEEDS"),
+})
+
+
 class LinkValueError(ValueError):
     """A share-link value its widget cannot take; the message says what the widget expects."""
 
