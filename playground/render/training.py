@@ -99,5 +99,6 @@ def ratio_chart(values: Sequence[float], current: int, *, width: int = 320, heig
             f'aria-label="{esc(label)}">{grid}'
             f'<polyline points="{points}" class="line"/>'
             f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4" class="dot"/>'
+            f'<text x="2" y="{pad_t + 2}" class="axis" transform="rotate(90 2 {pad_t + 2})">tokens/byte</text>'
             f'<text x="{pad_l}" y="{height - 4}">0</text>'
             f'<text x="{pad_l + w}" y="{height - 4}" text-anchor="end">{esc(len(values) - 1)} merges</text></svg>')
