@@ -178,6 +178,15 @@ LINK_VALUES.update({
     TS_SPEED: LinkValue("Speed", str, options="views.train_steps:SPEEDS"),
 })
 
+DIFF_PRESET = "diff_preset"  # Tokenizer diff: a pair of PRESETS (None once A or B is picked by hand)
+DIFF_A = "diff_a"
+DIFF_B = "diff_b"
+PAGE_KEYS["diff"] = (DIFF_PRESET, DIFF_A, DIFF_B)
+LINK_VALUES.update({
+    DIFF_PRESET: LinkValue("Presets", str, options="views.diff:PRESETS"),
+    DIFF_A: LinkValue("A (before)", str, options="encodings"),
+    DIFF_B: LinkValue("B (after)", str, options="encodings"),
+})
 
 class LinkValueError(ValueError):
     """A share-link value its widget cannot take; the message says what the widget expects."""
