@@ -187,6 +187,10 @@ LINK_VALUES.update({
     DIFF_A: LinkValue("A (before)", str, options="encodings"),
     DIFF_B: LinkValue("B (after)", str, options="encodings"),
 })
+PRESENT = "present"  # presentation mode: large type, high contrast, wider token boxes (every page; in every link)
+DEFAULTS[PRESENT] = False
+APP_LINK_KEYS = (PRESENT,)  # view settings every page's link carries (written only when on)
+LINK_VALUES[PRESENT] = LinkValue("Presentation mode", bool)
 
 class LinkValueError(ValueError):
     """A share-link value its widget cannot take; the message says what the widget expects."""
@@ -456,7 +460,7 @@ def save_query_params(page: str | None = None) -> None:
     if st.session_state.get(TOKEN_ID) is not None and st.session_state.get(TOKEN_ENC) in BUILTIN_ENCODINGS:
         params["tok"] = str(st.session_state[TOKEN_ID])
         params["tenc"] = st.session_state[TOKEN_ENC]
-    for key in PAGE_KEYS.get(page or "", ()):
+    for key in PAGE_KEYS.get(page or "", ()) + tuple(k for k in APP_LINK_KEYS if st.session_state.get(k)):
         value = st.session_state.get(key)
         if value is not None and url_safe(key, value):
             params["v." + key] = json.dumps(link_value(key, value), ensure_ascii=False)

@@ -1,0 +1,13 @@
+"""Glossary: the playground's words in plain language (playground/render/glossary.py); every `?` help links here."""
+from __future__ import annotations
+
+import streamlit as st
+
+from playground.render import glossary
+from playground.widgets.page import header, styles
+
+
+def render() -> None:
+    styles("glossary")
+    header("Glossary", "the words this playground uses, in plain language. Every ? help links its words here.")
+    st.markdown(glossary.glossary_html(), unsafe_allow_html=True)
