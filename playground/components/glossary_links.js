@@ -21,9 +21,11 @@ function found(g, text) {
   return hits.slice(0, 4);
 }
 
-function link(g, anchor, label) {
+function link(g, term, label) {
   const a = document.createElement("a");
-  a.href = g.page + (anchor ? "#" + anchor : "");
+  // A link value the Glossary page reads (playground/state.py's v.glossary_term); a #hash is dropped by the
+  // share link's rewrite of the address.
+  a.href = g.page + (term ? "?v.glossary_term=" + encodeURIComponent(JSON.stringify(term)) : "");
   a.target = "_blank";
   a.rel = "noopener";
   a.textContent = label;
@@ -38,7 +40,7 @@ function decorate(g, tip) {
   line.append("Glossary: ");
   const hits = found(g, text);
   if (!hits.length) line.append(link(g, "", "all terms"));
-  hits.forEach((t, i) => { if (i) line.append(" · "); line.append(link(g, t.anchor, t.term)); });
+  hits.forEach((t, i) => { if (i) line.append(" · "); line.append(link(g, t.term, t.term)); });
   tip.append(line);
 }
 
@@ -57,13 +59,12 @@ function install() {
 }
 
 function scrollToEntry(g) {
-  const id = decodeURIComponent((location.hash || "").slice(1));
-  if (!id.startsWith("g-") || g.scrolled === id) return;
+  if (!location.search.includes("glossary_term")) return;
   let tries = 0;
-  const look = () => {
-    const el = document.getElementById(id);
-    if (el) { el.scrollIntoView({ block: "center" }); el.classList.add("hit"); g.scrolled = id; return; }
-    if (++tries < 40) setTimeout(look, 100);
+  const look = () => {  // the entry is drawn after the sidebar mounts this component
+    const el = document.querySelector(".glossary dt.hit");
+    if (el && g.scrolled !== el) { el.scrollIntoView({ block: "center" }); g.scrolled = el; return; }
+    if (!el && ++tries < 50) setTimeout(look, 100);
   };
   look();
 }

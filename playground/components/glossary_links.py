@@ -6,7 +6,7 @@ repeat a link in every help text of every view, this script-only inline componen
 and adds a line “Glossary: rank · merge” naming the glossary's terms found in that
 help (playground/render/glossary.py), each a link to its entry on the Glossary page
 (in a new tab, so the lecture's page stays as it was), or a plain “Glossary” link.
-It also scrolls the Glossary page to the entry a link names (#g-…), once drawn.
+It also scrolls the Glossary page to the entry a link names (``?v.glossary_term=…``), once drawn.
 """
 from __future__ import annotations
 

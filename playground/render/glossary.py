@@ -67,8 +67,7 @@ TERMS: tuple[Term, ...] = (
 )
 
 
-def by_anchor() -> dict[str, Term]:
-    return {t.anchor: t for t in TERMS}
+NAMES = tuple(t.term for t in TERMS)  # what a link may ask the Glossary page to show (state.GLOSSARY_TERM)
 
 
 def link_terms() -> list[dict[str, object]]:
@@ -76,10 +75,11 @@ def link_terms() -> list[dict[str, object]]:
     return [{"words": [t.term, *t.also], "anchor": t.anchor, "term": t.term} for t in TERMS]
 
 
-def glossary_html() -> str:
-    """The Glossary page: one entry per term, with an id to link to."""
+def glossary_html(hit: str | None = None) -> str:
+    """The Glossary page: one entry per term, with an id to link to; the entry `hit` (a term) marked."""
     items = []
     for t in TERMS:
         example = f'<div class="eg">{esc(t.example)}</div>' if t.example else ""
-        items.append(f"<dt {attrs({'id': t.anchor})}>{esc(t.term)}</dt><dd>{esc(t.plain)}{example}</dd>")
+        dt = {"id": t.anchor, "class": "hit" if t.term == hit else None}
+        items.append(f"<dt {attrs(dt)}>{esc(t.term)}</dt><dd>{esc(t.plain)}{example}</dd>")
     return f'<dl class="glossary">{"".join(items)}</dl>'

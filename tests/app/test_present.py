@@ -50,6 +50,12 @@ def test_glossary_page_lists_every_term_with_its_anchor():
     assert "&lt;|endoftext|&gt;" in page  # escaped
 
 
+def test_a_link_marks_its_term():
+    at = run_view("views.glossary", query={"v.glossary_term": '"rank"'})
+    page = "\n".join(m.value for m in at.markdown)
+    assert '<dt id="g-rank" class="hit">rank</dt>' in page
+
+
 def test_link_terms_cover_every_spelling():
     words = {w for t in glossary.link_terms() for w in t["words"]}
     assert {"rank", "ranks", "merge", "piece", "pieces", "split pattern", "special tokens"} <= words

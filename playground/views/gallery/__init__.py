@@ -229,7 +229,7 @@ def _open(text: str, names: list[str], policy: str | None) -> None:
 
 
 def _open_buttons(text: str, names: list[str], key: str, policy: str | None = None) -> None:
-    left, right, _ = st.columns([1, 1, 3])
+    left, right, _ = st.columns([1, 1, 1])  # wide enough for both labels in presentation mode's larger type
     args = (text, names, policy)
     if left.button("Open in Tokenize", key=f"gallery_open_tok_{key}", icon=":material/text_fields:",
                    on_click=_open, args=args):
