@@ -57,9 +57,14 @@ def _text() -> str:
         st.code(PRESETS[source], language=None, wrap_lines=True)
         return PRESETS[source]
     st.session_state.setdefault(K_TEXT, PRESETS["nursery rhyme"])
-    return st.text_area("Your text", key=K_TEXT, persist_state="session", height=110, max_chars=MAX_STEP_TEXT_BYTES,
+    # No max_chars: the box's own counter counts UTF-16 units; the caption counts characters (code points)
+    # as everywhere in this app, and the bytes the limit is about.
+    text = st.text_area("Your text", key=K_TEXT, persist_state="session", height=110,
                         help=f"Up to {MAX_STEP_TEXT_BYTES:,} bytes: every step recounts every pair, as minbpe does. "
                              "Train on longer texts in Train your own.")
+    st.caption(f"{len(text):,} characters, {len(text.encode('utf-8', 'surrogatepass')):,} of "
+               f"{MAX_STEP_TEXT_BYTES:,} bytes")
+    return text
 
 
 def _settings() -> tuple[str | None, int]:

@@ -65,9 +65,13 @@ def test_counts_match_the_trainer_for_every_preset_and_pattern():
             assert int(tokens.replace(",", "")) == enc.training.token_counts()[-1]
 
 
-def test_too_long_text_says_the_limit():
-    at = steps_app(tsteps_source="yours", tsteps_text="ü" * 2_500)
+def test_too_long_text_says_the_limit_in_characters_and_bytes():
+    at = steps_app(tsteps_source="yours", tsteps_text="ü👍" * 700)
     assert "at most 4,000 bytes" in plain(at.error[0].value)
+    assert any(c.value == "1,400 characters, 4,200 of 4,000 bytes" for c in at.caption)
+    at = steps_app(tsteps_source="yours", tsteps_text="ü👍" * 600)  # code points (1,200), not UTF-16 units (1,800)
+    assert not at.error
+    assert any(c.value == "1,200 characters, 3,600 of 4,000 bytes" for c in at.caption)
 
 
 def test_use_in_compare_registers_the_merges_so_far():
