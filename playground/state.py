@@ -167,6 +167,8 @@ TS_SPEED = "tsteps_speed"
 TS_PLAYING = "tsteps_playing"  # auto-play on (not in a link: a link opens paused)
 TS_WALK = "tsteps_walk"  # (settings, TrainingWalk): the walk of the current text, computed once
 TS_USED = "tsteps_used"  # the name "Use in Tokenize/Compare" registered last
+TS_TICK = "_tsteps_tick"  # auto-play: the next timer run of the fragment advances one step
+TS_TIMER = "_tsteps_timer"  # auto-play: the speed the page drew the fragment's timer with
 PAGE_KEYS["train-steps"] = (TS_SOURCE, TS_TEXT, TS_PATTERN, TS_MERGES, TS_STEP, TS_SPEED)
 URL_VALUE_LIMITS[TS_TEXT] = MAX_URL_TEXT
 LINK_VALUES.update({

@@ -84,6 +84,9 @@ def _choose() -> tuple[str, str]:
     st.pills("Presets", list(PRESETS), key=K_PRESET, persist_state="session", on_change=_apply_preset,
              help="Pairs people ask about; “yours → gpt2” compares the tokenizer you trained or uploaded last"
                   + ("." if own else " (none yet: make one in Train your own)."))
+    if st.session_state.get(K_PRESET) == "yours → gpt2" and not own:
+        st.info("You have no tokenizer of your own yet: train one in *Training, step by step* or *Train your own* "
+                "(or upload one there), then pick this preset again.")
     left, right = st.columns(2)
     a = left.selectbox("A (before)", names, key=K_A, persist_state="session", on_change=_clear_preset)
     b = right.selectbox("B (after)", names, key=K_B, persist_state="session", on_change=_clear_preset)

@@ -99,10 +99,11 @@ def _stepper(walk: TrainingWalk) -> None:
     if st.session_state.get(K_PLAYING):
         if step >= last:  # the end: stop the timer (a page rerun draws the fragment without one)
             st.session_state[K_PLAYING] = False
+            st.session_state.pop(state.TS_TICK, None)
             st.rerun()
-        if st.session_state.pop("_tsteps_tick", False):
+        if st.session_state.pop(state.TS_TICK, False):
             step += 1
-        st.session_state["_tsteps_tick"] = True  # the next timer run advances
+        st.session_state[state.TS_TICK] = True  # the next timer run advances
     st.session_state[K_STEP] = step
     cols = st.columns([1, 1, 1.3, 1, 2.2])
     cols[0].button("◀ Back", key="tsteps_back", on_click=_move, args=(-1, last), disabled=step == 0, width="stretch")
@@ -111,13 +112,13 @@ def _stepper(walk: TrainingWalk) -> None:
     playing = bool(st.session_state.get(K_PLAYING))
     if cols[2].button("⏸ Pause" if playing else "⏵ Auto-play", key="tsteps_play", on_click=_toggle_play,
                       args=(last,), width="stretch", disabled=last == 0):
-        st.session_state.pop("_tsteps_tick", None)
+        st.session_state.pop(state.TS_TICK, None)  # set by this run's fragment above: the next run is no tick
         st.rerun()  # the page: a fragment's timer is set when the page draws it
     cols[3].button("End ⏭", key="tsteps_end", on_click=_move, args=(None, last), disabled=step >= last,
                    width="stretch")
     speed = cols[4].select_slider("Speed", list(SPEEDS), key=K_SPEED, persist_state="session",
                                   label_visibility="collapsed", help="Seconds per step in auto-play.")
-    if playing and speed != st.session_state.get("_tsteps_timer"):
+    if playing and speed != st.session_state.get(state.TS_TIMER):
         st.rerun()  # the timer runs at the speed the page drew it with: redraw the page at the new one
     if last:
         st.slider("Step (scrub)", 0, last, key=K_STEP, help="Drag to any step: 0 is the text as bytes.")
@@ -204,7 +205,7 @@ def render() -> None:
         return
     st.session_state[K_STEP] = min(int(st.session_state.get(K_STEP, 0) or 0), len(walk.steps))
     playing = bool(st.session_state.get(K_PLAYING))
-    st.session_state["_tsteps_timer"] = st.session_state.get(K_SPEED)
+    st.session_state[state.TS_TIMER] = st.session_state.get(K_SPEED)
     st.fragment(_stepper, run_every=SPEEDS.get(st.session_state.get(K_SPEED), 0.8) if playing else None)(walk)
 
     used = st.session_state.get(state.TS_USED)

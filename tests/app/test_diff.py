@@ -44,6 +44,13 @@ def test_preset_sets_both_sides_and_the_link():
     assert at.session_state["diff_preset"] is None  # picked by hand: no preset highlighted
 
 
+def test_yours_without_a_tokenizer_says_how_to_make_one():
+    at = diff_app()
+    at.pills(key="diff_preset").set_value("yours → gpt2").run()
+    assert "no tokenizer of your own yet" in at.info[0].value
+    assert at.selectbox(key="diff_a").value == "gpt2"
+
+
 def test_a_link_opens_the_pair():
     at = diff_app(query={"v.diff_a": '"qwen2.5"', "v.diff_b": '"qwen3.6"'})
     assert at.selectbox(key="diff_a").value == "qwen2.5" and at.selectbox(key="diff_b").value == "qwen3.6"

@@ -92,3 +92,21 @@ def test_share_link_keeps_the_step():
     at = steps_app(query={"v.tsteps_source": '"two scripts"', "v.tsteps_step": "4"})
     assert at.segmented_control(key="tsteps_source").value == "two scripts"
     assert at.slider(key="tsteps_step").value == 4
+
+
+def test_auto_play_advances_once_per_timer_run_and_stops_at_the_end():
+    at = steps_app()
+    at.button(key="tsteps_play").click().run()
+    assert at.session_state[state.TS_PLAYING] is True
+    assert at.button(key="tsteps_play").label == "⏸ Pause"
+    assert at.slider(key="tsteps_step").value == 0  # turning it on redraws the page, without a step
+    for k in range(1, 8):  # each later run is what the fragment's timer does: one step
+        at.run()
+        assert at.slider(key="tsteps_step").value == k
+    at.run()  # at the end: it stops itself
+    assert at.session_state[state.TS_PLAYING] is False
+    assert at.button(key="tsteps_play").label == "⏵ Auto-play"
+    at.button(key="tsteps_play").click().run()  # playing again from the end starts over
+    assert at.slider(key="tsteps_step").value == 0 and at.session_state[state.TS_PLAYING] is True
+    at.button(key="tsteps_next").click().run()  # any step button pauses
+    assert at.session_state[state.TS_PLAYING] is False
