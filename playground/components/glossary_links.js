@@ -59,12 +59,11 @@ function install() {
 }
 
 function scrollToEntry(g) {
-  if (!location.search.includes("glossary_term")) return;
   let tries = 0;
   const look = () => {  // the entry is drawn after the sidebar mounts this component
     const el = document.querySelector(".glossary dt.hit");
     if (el && g.scrolled !== el) { el.scrollIntoView({ block: "center" }); g.scrolled = el; return; }
-    if (!el && ++tries < 50) setTimeout(look, 100);
+    if (!el && location.pathname.endsWith(g.page) && ++tries < 50) setTimeout(look, 100);
   };
   look();
 }

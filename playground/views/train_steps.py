@@ -121,7 +121,8 @@ def _stepper(walk: TrainingWalk) -> None:
     if playing and speed != st.session_state.get(state.TS_TIMER):
         st.rerun()  # the timer runs at the speed the page drew it with: redraw the page at the new one
     if last:
-        st.slider("Step (scrub)", 0, last, key=K_STEP, help="Drag to any step: 0 is the text as bytes.")
+        st.slider("Step (scrub)", 0, last, key=K_STEP, persist_state="session",
+                  help="Drag to any step: 0 is the text as bytes.")
     _show_step(walk, step)
 
 

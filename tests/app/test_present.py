@@ -54,6 +54,9 @@ def test_a_link_marks_its_term():
     at = run_view("views.glossary", query={"v.glossary_term": '"rank"'})
     page = "\n".join(m.value for m in at.markdown)
     assert '<dt id="g-rank" class="hit">rank</dt>' in page
+    at.selectbox(key="glossary_term").set_value("piece").run()
+    page = "\n".join(m.value for m in at.markdown)
+    assert '<dt id="g-piece" class="hit">piece</dt>' in page and 'class="hit">rank' not in page
 
 
 def test_link_terms_cover_every_spelling():

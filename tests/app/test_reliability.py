@@ -150,7 +150,8 @@ def test_view_values_travel_in_the_link_and_are_validated():
 
 
 def test_every_listed_view_value_persists_for_the_session():
-    """Each key of state.PAGE_KEYS is drawn with persist_state="session" (so it survives other pages)."""
+    """Each key of state.PAGE_KEYS is drawn with persist_state="session" (so it survives other pages); a view may
+    name its key by a constant of its own, of pickers or of state."""
     import ast
 
     from playground.widgets import pickers
@@ -164,7 +165,8 @@ def test_every_listed_view_value_persists_for_the_session():
                 if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
                     constants[node.targets[0].id] = node.value.value
                 elif isinstance(node.value, ast.Attribute):
-                    constants[node.targets[0].id] = getattr(pickers, node.value.attr, "")
+                    constants[node.targets[0].id] = (getattr(pickers, node.value.attr, "")
+                                                     or getattr(state, node.value.attr, ""))
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call):
                 continue
