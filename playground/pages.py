@@ -21,11 +21,14 @@ _VIEWS = {  # name: (module under playground/, title, icon, url path) -- Materia
     "steps": ("views.steps", "BPE steps", ":material/footprint:", "steps"),
     "vocab": ("views.vocab", "Vocabulary", ":material/menu_book:", "vocab"),
     "train": ("views.train", "Train your own", ":material/model_training:", "train"),
+    "train-steps": ("views.train_steps", "Training, step by step", ":material/slideshow:", "train-steps"),
+    "diff": ("views.diff", "Tokenizer diff", ":material/compare_arrows:", "diff"),
+    "glossary": ("views.glossary", "Glossary", ":material/dictionary:", "glossary"),
     "chat": ("views.chat", "Chat formats", ":material/forum:", "chat"),
 }
 _SECTIONS = {
-    "Tokenizers": ["tokenize", "compare", "gallery", "arena", "chat", "chunks"],
-    "How BPE works": ["tree", "steps", "vocab", "train"],
+    "Tokenizers": ["tokenize", "compare", "gallery", "arena", "chat", "chunks", "diff"],
+    "How BPE works": ["tree", "steps", "vocab", "train", "train-steps", "glossary"],
 }
 
 

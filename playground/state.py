@@ -310,6 +310,52 @@ LINK_VALUES: dict[str, LinkValue] = {
 }
 
 
+# ---------------------------------------------- teaching pages: training step by step, tokenizer diff, presentation
+# Kept in one block (their own keys, pages and link values) so the rest of this module reads as before.
+TS_SOURCE = "tsteps_source"  # Training, step by step: a preset's name or "yours"
+TS_TEXT = "tsteps_text"
+TS_PATTERN = "tsteps_pattern"
+TS_MERGES = "tsteps_merges"
+TS_STEP = "tsteps_step"
+TS_SPEED = "tsteps_speed"
+TS_PLAYING = "tsteps_playing"  # auto-play on (not in a link: a link opens paused)
+TS_WALK = "tsteps_walk"  # (settings, TrainingWalk): the walk of the current text, computed once
+TS_USED = "tsteps_used"  # the name "Use in Tokenize/Compare" registered last
+TS_TICK = "_tsteps_tick"  # auto-play: the next timer run of the fragment advances one step
+TS_TIMER = "_tsteps_timer"  # auto-play: the speed the page drew the fragment's timer with
+TS_BACK = "tsteps_back"  # the step buttons
+TS_NEXT = "tsteps_next"
+TS_PLAY = "tsteps_play"
+TS_END = "tsteps_end"
+TS_USE = "tsteps_use"  # "Use in Tokenize" / "Use in Compare": this key + "_tok" / "_cmp"
+PAGE_KEYS["train-steps"] = (TS_SOURCE, TS_TEXT, TS_PATTERN, TS_MERGES, TS_STEP, TS_SPEED)
+URL_VALUE_LIMITS[TS_TEXT] = MAX_URL_TEXT
+LINK_VALUES.update({
+    TS_SOURCE: LinkValue("Text", str, options="views.train_steps:SOURCES"),
+    TS_TEXT: LinkValue("Your text", str),
+    TS_PATTERN: LinkValue("Split pattern", str, options="views.train_steps:PATTERNS"),
+    TS_MERGES: LinkValue("Merges", int, 1, 200),
+    TS_STEP: LinkValue("Step", int, 0, 200),
+    TS_SPEED: LinkValue("Speed", str, options="views.train_steps:SPEEDS"),
+})
+
+DIFF_PRESET = "diff_preset"  # Tokenizer diff: a pair of PRESETS (None once A or B is picked by hand)
+DIFF_A = "diff_a"
+DIFF_B = "diff_b"
+PAGE_KEYS["diff"] = (DIFF_PRESET, DIFF_A, DIFF_B)
+LINK_VALUES.update({
+    DIFF_PRESET: LinkValue("Presets", str, options="views.diff:PRESETS"),
+    DIFF_A: LinkValue("A (before)", str, options="encodings"),
+    DIFF_B: LinkValue("B (after)", str, options="encodings"),
+})
+PRESENT = "present"  # presentation mode: large type, high contrast, wider token boxes (every page; in every link)
+DEFAULTS[PRESENT] = False
+APP_LINK_KEYS = (PRESENT,)  # view settings every page's link carries (written only when on)
+LINK_VALUES[PRESENT] = LinkValue("Presentation mode", bool)
+GLOSSARY_TERM = "glossary_term"  # the Glossary entry a help's link asked for
+PAGE_KEYS["glossary"] = (GLOSSARY_TERM,)
+LINK_VALUES[GLOSSARY_TERM] = LinkValue("Term", str, options="render.glossary:NAMES")
+
 class LinkValueError(ValueError):
     """A share-link value its widget cannot take; the message says what the widget expects."""
 
@@ -578,7 +624,7 @@ def save_query_params(page: str | None = None) -> None:
     if st.session_state.get(TOKEN_ID) is not None and st.session_state.get(TOKEN_ENC) in BUILTIN_ENCODINGS:
         params["tok"] = str(st.session_state[TOKEN_ID])
         params["tenc"] = st.session_state[TOKEN_ENC]
-    for key in PAGE_KEYS.get(page or "", ()):
+    for key in PAGE_KEYS.get(page or "", ()) + tuple(k for k in APP_LINK_KEYS if st.session_state.get(k)):
         value = st.session_state.get(key)
         if value is not None and url_safe(key, value):
             params["v." + key] = json.dumps(link_value(key, value), ensure_ascii=False)

@@ -51,6 +51,8 @@ def text_key(text: str) -> str:
     """A digest of `text`, computed once per text object: a key names a text by it (Streamlit's own caches
     would hash megabytes on every call)."""
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
 DEFAULT_MAX_BYTES = 100_000_000  # per shared function
 SAMPLE = 16  # items of a long sequence weighed to estimate the rest
 

@@ -15,8 +15,8 @@ import streamlit as st
 import engine
 from engine.sources.catalog import entry, group_by_maker
 from playground import state
-from playground.components import history
-from playground.render import html
+from playground.components import glossary_links, history
+from playground.render import css, html
 from playground.render.markdown import md
 
 SEARCH_KEY = state.PICKER_SEARCH
@@ -83,6 +83,15 @@ def _browse(names: list[str]) -> None:
                 st.caption(md(f"↳ {why[name]}"))
 
 
+def _presentation() -> None:
+    """The presentation-mode toggle, its styles when on, and the glossary links of every help (teaching pages)."""
+    st.toggle("Presentation mode", key=state.PRESENT, help="Large type, high contrast and wider token boxes, for a "
+              "projector. The share link keeps it on. Every help like this one links its words to the glossary.")
+    st.markdown(css.style_block("glossary", *(("present",) if st.session_state.get(state.PRESENT) else ())),
+                unsafe_allow_html=True)
+    glossary_links.mount()
+
+
 def render() -> None:
     with st.sidebar:
         names = state.known_encodings()
@@ -110,4 +119,5 @@ def render() -> None:
             help="tiktoken's encode() refuses special-token text unless you allow it.",
         )
         st.toggle("Show whitespace", key=state.SHOW_WS, help=f"Draw {html.SPACE} for a space, {html.TAB} for a tab, {html.NEWLINE} for a newline.")
+        _presentation()
         history.mount()  # Back: one press per view (playground/components/history.py)

@@ -89,7 +89,7 @@ def _wrong_for(key: str) -> list:
 
 
 def test_every_url_backed_key_has_a_check():
-    keys = {k for keys in state.PAGE_KEYS.values() for k in keys}
+    keys = {k for keys in state.PAGE_KEYS.values() for k in keys} | set(state.APP_LINK_KEYS)
     assert keys == set(state.LINK_VALUES)
     for key in keys:  # each named option list is really there (read from its view, never copied)
         if state.LINK_VALUES[key].options not in ("", "encodings"):

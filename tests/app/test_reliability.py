@@ -150,7 +150,8 @@ def test_view_values_travel_in_the_link_and_are_validated():
 
 
 def test_every_listed_view_value_persists_for_the_session():
-    """Each key of state.PAGE_KEYS is drawn with persist_state="session" (so it survives other pages)."""
+    """Each key of state.PAGE_KEYS is drawn with persist_state="session" (so it survives other pages); a view may
+    name its key by a constant of its own, of pickers or of state."""
     import ast
 
     from playground.widgets import pickers

@@ -18,6 +18,7 @@ from playground.components.live_input import text_box
 from playground.render import html
 from playground.render.gallery import gallery_chips, gallery_name
 from playground.render.markdown import md
+from playground.views.gallery import classics
 from playground.views.gallery.demos import DEMOS, Demo, languages
 from playground.widgets import pickers
 from playground.widgets.page import header, styles
@@ -76,11 +77,15 @@ def _gallery(names: list[str]) -> None:
         st.dataframe(table, hide_index=True, width="stretch",
                      column_config={"Example": st.column_config.TextColumn(width="medium")})
     st.altair_chart(_count_chart(demo, counts, names), width="stretch")
+    if demo.key in classics.KEYS:
+        classics.panel(demo, tokens, names)
     _look_closer(demo, tokens, names)
 
 
 def _finding(demo: Demo, tokens: dict[str, list[list[engine.Token]]], names: list[str]) -> str:
     """One sentence with this run's numbers: the demo's point, measured."""
+    if demo.key in classics.KEYS:
+        return classics.finding(demo, tokens, names)
     counts = {n: [len(t) for t in tokens[n]] for n in names}
     label = {s.label: i for i, s in enumerate(demo.samples)}
 
@@ -224,7 +229,7 @@ def _open(text: str, names: list[str], policy: str | None) -> None:
 
 
 def _open_buttons(text: str, names: list[str], key: str, policy: str | None = None) -> None:
-    left, right, _ = st.columns([1, 1, 3])
+    left, right, _ = st.columns([1, 1, 1])  # wide enough for both labels in presentation mode's larger type
     args = (text, names, policy)
     if left.button("Open in Tokenize", key=f"{state.GALLERY_OPEN_TOK_PREFIX}{key}", icon=":material/text_fields:",
                    on_click=_open, args=args):

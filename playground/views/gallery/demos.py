@@ -83,6 +83,15 @@ GLITCH_TOKENS = (
     ("ForgeModLoader", "Minecraft mod-loader log text"),
 )
 
+YAML_SAME = """order: 1042
+paid: true
+items:
+  - name: tea
+    price: 3.5
+  - name: cake
+    price: 4.25
+"""
+
 SPECIAL_SAMPLES = (
     Sample("End of text inside a sentence", "Hello<|endoftext|>world"),
     Sample("Only the marker", "<|endoftext|>"),
@@ -158,6 +167,42 @@ def build_demos() -> dict[str, Demo]:
              "encodes it as ordinary text (several tokens). Letting user text become a control token is how "
              "prompt injection through special tokens works.",
              SPECIAL_SAMPLES, show_ids=True),
+        # The classic "why does the model do that" demos; their extra panels are in classics.py.
+        Demo("letters", "Counting letters",
+             "“How many r's are in strawberry?” The model never sees letters: it sees ids. In a sentence "
+             "` strawberry` is one token, so its three r's are hidden inside one id; alone, `strawberry` is cut "
+             "into pieces that each hide some of them. Counting letters asks about what is inside the ids.",
+             (Sample("strawberry", "strawberry"), Sample("In a sentence", "How many r's are in strawberry?"),
+              Sample("Capitalised", "Strawberry"), Sample("Upper case", " STRAWBERRY"),
+              Sample("Mississippi (count the s's)", "Mississippi")),
+             show_split=True, focus="In a sentence"),
+        Demo("reverse", "Reversing a string",
+             "Reversing a text's letters gives a text cut into other tokens (usually more, and rarer); "
+             "reversing its token ids gives its pieces in the other order, not its letters. Either way the "
+             "model cannot just read its input backwards.",
+             (Sample("Word", "tokenization"), Sample("Word reversed", "noitazinekot"),
+              Sample("Sentence", "Hello world"), Sample("Sentence reversed", "dlrow olleH")),
+             show_split=True, show_ids=True, focus="Word reversed"),
+        Demo("trailing", "Trailing space",
+             "In training text a space belongs to the word after it (` time` is one token). A prompt that ends "
+             "with a space ends on a lone space token, which the model rarely saw before a word, so the "
+             "completion gets worse. tiktoken's `encode_with_unstable` holds back such an end and lists every "
+             "token sequence that could continue it.",
+             (Sample("Prompt", "Once upon a"), Sample("Prompt + space", "Once upon a "),
+              Sample("Question", "The capital of France is"), Sample("Question + space", "The capital of France is ")),
+             show_ids=True, focus="Prompt + space"),
+        Demo("yaml", "YAML vs JSON",
+             "The same data as pretty JSON, minified JSON and YAML. YAML drops the quotes and brackets, JSON "
+             "minified drops the whitespace; which is cheaper depends on the vocabulary's tokens for runs of "
+             "spaces and punctuation.",
+             (Sample("JSON, pretty-printed", JSON_PRETTY), Sample("JSON, minified", JSON_MINIFIED),
+              Sample("YAML", YAML_SAME))),
+        Demo("utf", "UTF-8, 16, 32",
+             "One text, one number of characters (code points, what this app counts everywhere), but three "
+             "byte counts: UTF-8 uses 1–4 bytes per character, UTF-16 2 or 4 (JavaScript's `length` counts its "
+             "2-byte units, so an emoji is 2), UTF-32 always 4. Byte-level BPE works on the UTF-8 bytes.",
+             (Sample("English", "Hello, world"), Sample("French", "naïve café"), Sample("Russian", "Привет, мир"),
+              Sample("Chinese", "你好，世界"), Sample("Emoji", "👍🏽🎉"))),
     ]
     return {d.key: d for d in demos}
 
