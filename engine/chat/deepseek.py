@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .base import ChatTokens, Kind, Message, ignored_names, render_whole, unsupported_call
+from .base import ChatTokens, Kind, Message, ignored_names, render_whole, unsupported_call, unsupported_tools
 
 FORMAT = "deepseek"
 BOS, EOS = "<｜begin▁of▁sentence｜>", "<｜end▁of▁sentence｜>"
@@ -45,7 +45,8 @@ def parts(messages: Sequence[Message]) -> list[tuple[Kind, str, int]]:
     return out
 
 
-def render(enc: object, messages: Sequence[Message]) -> ChatTokens:
+def render(enc: object, messages: Sequence[Message], tools: Sequence[dict] = (), thinking: object = None) -> ChatTokens:
+    unsupported_tools(tools, "DeepSeek", "its tools block is not modelled yet")
     unsupported_call(messages, "which this DeepSeek format does not model: DeepSeek's tool-call template ships in "
                      "no package available here, so a count could not be checked")
     notes = " ".join(x for x in (NOTE, ignored_names("DeepSeek's format", messages)) if x)

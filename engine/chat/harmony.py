@@ -27,9 +27,11 @@ from typing import Sequence
 from .base import Builder, ChatTokens, Message
 
 FORMAT = "harmony"
+THINKING_NOTE = ("reasoning effort in the system message; unset (the default here) writes no system header, "
+                 "as openai-harmony does for plain messages")
 
 
-def render(enc: object, messages: Sequence[Message]) -> ChatTokens:
+def render(enc: object, messages: Sequence[Message], tools: Sequence[dict] = (), thinking: object = None) -> ChatTokens:
     b = Builder(enc)
     calls: dict[str, str] = {}  # tool_call_id -> the tool called, so a result names its tool
     last_call = None

@@ -30,7 +30,7 @@ from typing import Any, Sequence
 
 from ..errors import JsonLimitError
 from ..formats.json_limits import load_json_bounded
-from .base import Builder, ChatFormatError, ChatTokens, Message, ignored_names
+from .base import Builder, ChatFormatError, ChatTokens, Message, ignored_names, unsupported_tools
 
 MARKERS = {
     "llama3": ("<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>", "<|eot_id|>"),
@@ -55,7 +55,8 @@ def tool_call_json(m: Message) -> str:
     return json.dumps({"type": "function", "name": m.call, "parameters": arguments})
 
 
-def render(enc: object, messages: Sequence[Message], version: str) -> ChatTokens:
+def render(enc: object, messages: Sequence[Message], version: str, tools: Sequence[dict] = ()) -> ChatTokens:
+    unsupported_tools(tools, f"Llama ({version})", "its tool-definition prompt is not modelled yet")
     start, end, eot, tool_end = MARKERS[version]
     b = Builder(enc)
 

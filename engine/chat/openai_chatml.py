@@ -17,13 +17,14 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .base import Builder, ChatTokens, Message, unsupported_call
+from .base import Builder, ChatTokens, Message, unsupported_call, unsupported_tools
 
 FORMAT = "openai-chatml"
 NOTE = "OpenAI publishes the counting rule, not the wrapper's ids: wrapper tokens are counted, drawn without an id."
 
 
-def render(enc: object, messages: Sequence[Message]) -> ChatTokens:
+def render(enc: object, messages: Sequence[Message], tools: Sequence[dict] = (), thinking: object = None) -> ChatTokens:
+    unsupported_tools(tools, "OpenAI chat", "OpenAI publishes no counting rule for them")
     unsupported_call(messages, "which OpenAI's published counting rule does not cover: it counts text messages "
                      "only, and the ids of the tool-call wrapper are not public")
     b = Builder(enc)

@@ -25,6 +25,7 @@ from typing import Sequence
 from .base import ChatTokens, Kind, Message, ignored_names, render_whole
 
 FORMAT = "qwen3"
+THINKING_NOTE = "enable_thinking, on by default as in Qwen3's template"
 NOTE = "Qwen3's template (qwen2.5 and qwen3.6 vocabularies share it here; Qwen 2.5's default system prompt is not added)."
 
 
@@ -77,7 +78,7 @@ def parts(messages: Sequence[Message]) -> list[tuple[Kind, str, int]]:
     return out
 
 
-def render(enc: object, messages: Sequence[Message]) -> ChatTokens:
+def render(enc: object, messages: Sequence[Message], tools: Sequence[dict] = (), thinking: object = None) -> ChatTokens:
     segments = render_whole(enc, parts(messages))
     priming = len(enc.encode("<|im_start|>assistant\n", allowed_special="all"))
     notes = " ".join(x for x in (NOTE, ignored_names("Qwen's template", messages)) if x)
