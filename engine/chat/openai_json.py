@@ -23,8 +23,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import json
-
 from .base import FIELDS, ChatFormatError, Message, ToolCall
 
 
@@ -40,8 +38,6 @@ def _one_call(where: str, call: Any) -> ToolCall:
     if call.get("type", "function") != "function":
         raise ChatFormatError(f"{where}: tool call type {call.get('type')!r} is not modelled; use \"function\"")
     arguments = function.get("arguments", "")
-    if isinstance(arguments, dict):  # some SDKs hand the arguments over parsed: the API's own form is the JSON text
-        arguments = json.dumps(arguments, ensure_ascii=False)
     if not isinstance(arguments, str):
         raise ChatFormatError(f"{where}: function.arguments must be a JSON string (as the API sends it), "
                               f"not {type(arguments).__name__}")

@@ -132,6 +132,12 @@ def _checked(raw: list[Any]) -> tuple[list[dict], list[str]]:
     if len(raw) > MAX_MESSAGES:
         raise ChatFormatError(f"{len(raw)} messages; the limit is {MAX_MESSAGES}: remove some")
     messages, notes = messages_from_json(raw)
+    for i, m in enumerate(messages):
+        if m.tool_calls:  # the editor holds one call per message (name, id, arguments in the content box)
+            n = len(m.tool_calls)
+            raise ChatFormatError(f"message {i + 1} makes {n} tool call{'s' if n > 1 else ''} at once"
+                                  f"{' beside text' if m.content else ''}; this page edits one call per assistant "
+                                  "message, without text: split them (engine.chat_tokens counts such messages as they are)")
     fitted, cut = fit([m.to_dict() for m in messages])
     return fitted, notes + ([cut] if cut else [])
 
