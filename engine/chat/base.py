@@ -241,6 +241,22 @@ class Builder:
         if text:
             self._add("content", text, self.enc.encode_ordinary(text))
 
+    def ordinary_whole(self, parts: Sequence[tuple[Kind, str, int]]) -> None:
+        """Several pieces (kind, text, message index) written by the maker's code as ONE ordinary
+        encode call, so a token may span two pieces; each token goes to the piece its first
+        character is in ("content" if it touches content)."""
+        text = "".join(p[1] for p in parts)
+        if not text:
+            return
+        kind_of_char: list[tuple[Kind, int]] = []
+        for kind, piece, msg in parts:
+            kind_of_char.extend([(kind, msg)] * len(piece))
+        runs: list[_Run] = []
+        _encode_run(self.enc, text, 0, kind_of_char, runs)
+        for r in runs:
+            self.message = r.message
+            self._add(r.kind, "".join(r.texts), r.ids)
+
     def counted(self, kind: Kind, text: str, n: int) -> None:
         """Tokens the maker counts but whose ids are not public (``None`` ids)."""
         self._add(kind, text, [None] * n)

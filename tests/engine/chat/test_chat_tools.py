@@ -137,3 +137,113 @@ def test_mistral_refuses_text_beside_a_call():
             {"role": "tool", "tool_call_id": "abcdefghi", "content": "21"}]
     with pytest.raises(ChatFormatError, match="text beside"):
         chat_tokens(msgs, engine.get_encoding("mistral-v3"), tools=[WEATHER])
+
+
+# ---- Harmony (gpt-oss): openai-harmony with its documented mapping of a chat request
+
+@pytest.fixture(scope="module")
+def harmony(tmp_path_factory):
+    oh = pytest.importorskip("openai_harmony")
+    import gzip
+    import os
+    d = tmp_path_factory.mktemp("harmony_vocab")
+    data = Path(engine.__file__).parent / "data" / "o200k_base.tiktoken.gz"
+    (d / "o200k_base.tiktoken").write_bytes(gzip.decompress(data.read_bytes()))
+    old = os.environ.get("TIKTOKEN_ENCODINGS_BASE")
+    os.environ["TIKTOKEN_ENCODINGS_BASE"] = str(d)
+    try:
+        yield oh, oh.load_harmony_encoding(oh.HarmonyEncodingName.HARMONY_GPT_OSS)
+    finally:
+        if old is None:
+            os.environ.pop("TIKTOKEN_ENCODINGS_BASE", None)
+        else:
+            os.environ["TIKTOKEN_ENCODINGS_BASE"] = old
+
+
+def harmony_reference(oh, henc, msgs: list[dict], tools: list[dict], effort: str | None) -> list[int]:
+    """openai-harmony's mapping: SystemContent with the effort; the leading system text as developer
+    instructions beside the function tools; assistant text on `final`, text beside calls on
+    `commentary`; each call a commentary message to functions.NAME; results from functions.NAME."""
+    efforts = {"low": oh.ReasoningEffort.LOW, "medium": oh.ReasoningEffort.MEDIUM, "high": oh.ReasoningEffort.HIGH}
+    out = [oh.Message.from_role_and_content(oh.Role.SYSTEM,
+                                            oh.SystemContent.new().with_reasoning_effort(efforts[effort or "medium"]))]
+    if msgs and msgs[0]["role"] == "system" or tools:
+        dev = oh.DeveloperContent.new()
+        if msgs and msgs[0]["role"] == "system":
+            dev = dev.with_instructions(msgs[0]["content"])
+            msgs = msgs[1:]
+        if tools:
+            dev = dev.with_function_tools([oh.ToolDescription.new(
+                t["function"]["name"], t["function"].get("description", ""), parameters=t["function"].get("parameters"))
+                for t in tools])
+        out.append(oh.Message.from_role_and_content(oh.Role.DEVELOPER, dev))
+    called: dict[str, str] = {}
+    for m in msgs:
+        if m["role"] == "assistant" and m.get("tool_calls"):
+            if m.get("content"):
+                out.append(oh.Message.from_role_and_content(oh.Role.ASSISTANT, m["content"]).with_channel("commentary"))
+            for c in m["tool_calls"]:
+                called[c["id"]] = c["function"]["name"]
+                out.append(oh.Message.from_role_and_content(oh.Role.ASSISTANT, c["function"]["arguments"])
+                           .with_channel("commentary").with_recipient(f"functions.{c['function']['name']}")
+                           .with_content_type("<|constrain|>json"))
+        elif m["role"] == "assistant":
+            out.append(oh.Message.from_role_and_content(oh.Role.ASSISTANT, m["content"]).with_channel("final"))
+        elif m["role"] == "tool":
+            author = oh.Author.new(oh.Role.TOOL, f"functions.{called[m['tool_call_id']]}")
+            out.append(oh.Message.from_author_and_content(author, m["content"]).with_channel("commentary")
+                       .with_recipient("assistant"))
+        else:
+            role = {"system": oh.Role.SYSTEM, "user": oh.Role.USER}[m["role"]]
+            out.append(oh.Message.from_role_and_content(role, m["content"]))
+    return list(henc.render_conversation_for_completion(oh.Conversation.from_messages(out), oh.Role.ASSISTANT))
+
+
+@pytest.mark.parametrize("effort", ["low", "medium", "high"])
+def test_harmony_tools_and_effort_equal_openai_harmony(harmony, effort):
+    oh, henc = harmony
+    enc = engine.get_encoding("o200k_harmony")
+    for seed in SEEDS:
+        msgs, tools = conversation(seed)
+        got = chat_tokens(msgs, enc, tools=tools, thinking=effort)
+        assert got.ids == harmony_reference(oh, henc, msgs, tools, effort), (seed, msgs, tools)
+        assert sum(p.tokens for p in got.breakdown()) == got.count
+
+
+def test_harmony_tools_without_effort_use_medium(harmony):
+    oh, henc = harmony
+    msgs, tools = conversation(5)
+    got = chat_tokens(msgs, engine.get_encoding("o200k_harmony"), tools=[WEATHER])
+    assert got.ids == harmony_reference(oh, henc, msgs, [WEATHER], "medium")
+
+
+SCHEMAS = [
+    {"type": "object", "description": "top", "properties": {
+        "a": {"type": "string", "title": "A title", "description": "line1\nline2", "examples": ["x", 3, "y"],
+              "default": "d"},
+        "b": {"type": ["integer", "null", 5]}, "c": {"type": "array"}, "d": {"type": "array", "items": {"type": "boolean"}},
+        "e": {"type": "string", "enum": ["p", "q"], "default": "p"}, "f": {"type": "number", "default": 1.5,
+                                                                           "nullable": True},
+        "g": {"description": "same", "oneOf": [{"type": "string", "description": "same"}, {"type": "integer",
+              "default": 3, "description": "other", "nullable": True}], "default": "z"},
+        "h": {"oneOf": [{"type": "object", "properties": {"x": {"type": "string"}}}, {"type": "null"}]},
+        "i": {"type": "object", "properties": {"deep": {"type": "object", "description": "inner",
+                                                        "properties": {"z": {"type": "integer"}}, "required": ["z"]}}},
+        "j": True, "k": {}, "l": {"type": "weird"}, "m": {"oneOf": "not a list", "type": "string", "default": "w"},
+        "n": {"type": "string", "enum": [], "default": {"k": [1, "é"]}}},
+     "required": ["a", "g", "zz"]},
+    {"oneOf": [{"type": "object", "properties": {"p": {"type": "string"}}, "description": "v1", "default": "q"},
+               {"type": "string", "enum": ["s"], "default": "s"}]},
+    {"type": "string"}, {},
+]
+
+
+def test_harmony_typescript_of_odd_schemas_equals_openai_harmony(harmony):
+    oh, henc = harmony
+    enc = engine.get_encoding("o200k_harmony")
+    msgs = [{"role": "user", "content": "x"}]
+    for k, schema in enumerate(SCHEMAS):
+        tools = [{"type": "function", "function": {"name": f"t{k}", "description": "multi\r\nline\n\nend\n",
+                                                    "parameters": schema}}]
+        got = chat_tokens(msgs, enc, tools=tools, thinking="high")
+        assert got.ids == harmony_reference(oh, henc, msgs, tools, "high"), schema
