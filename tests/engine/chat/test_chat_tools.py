@@ -247,3 +247,31 @@ def test_harmony_typescript_of_odd_schemas_equals_openai_harmony(harmony):
                                                     "parameters": schema}}]
         got = chat_tokens(msgs, enc, tools=tools, thinking="high")
         assert got.ids == harmony_reference(oh, henc, msgs, tools, "high"), schema
+
+
+# ---- Qwen 3: its own template from the package, rendered as transformers renders it
+
+@pytest.mark.parametrize("thinking", [True, False])
+def test_qwen3_tools_and_thinking_equal_its_template(thinking):
+    from tests.oracles.chat_templates import engine_encoding, hf_ids, render
+    enc = engine_encoding("qwen-3")  # Qwen3's own tokenizer.json: <think> and <tool_call> are added tokens
+    n_calls = 0
+    for seed in SEEDS:
+        msgs, tools = conversation(seed)
+        if seed % 4 == 0:  # an assistant turn with its reasoning, after the last user query
+            msgs = msgs + [{"role": "user", "content": "more"},
+                           {"role": "assistant", "content": "<think>\nweighing it\n</think>\n\nDone."}]
+        got = chat_tokens(msgs, enc, format="qwen3", tools=tools, thinking=thinking)
+        text = render("qwen-3", msgs, tools, enable_thinking=thinking)
+        assert got.text == text, seed
+        assert got.ids == hf_ids("qwen-3", text), (seed, msgs, tools)
+        n_calls += sum(len(m.get("tool_calls") or []) for m in msgs)
+    assert n_calls >= 20
+
+
+def test_qwen3_thinking_default_is_on():
+    msgs = [{"role": "user", "content": "hi"}]
+    enc = engine.get_encoding("qwen2.5")
+    assert chat_tokens(msgs, enc).ids == chat_tokens(msgs, enc, thinking=True).ids
+    off = chat_tokens(msgs, enc, thinking=False)
+    assert off.text.endswith("<|im_start|>assistant\n<think>\n\n</think>\n\n") and off.priming > 3
