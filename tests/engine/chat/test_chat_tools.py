@@ -275,3 +275,29 @@ def test_qwen3_thinking_default_is_on():
     assert chat_tokens(msgs, enc).ids == chat_tokens(msgs, enc, thinking=True).ids
     off = chat_tokens(msgs, enc, thinking=False)
     assert off.text.endswith("<|im_start|>assistant\n<think>\n\n</think>\n\n") and off.priming > 3
+
+
+# ---- DeepSeek V3.1: its own template from the package
+
+@pytest.mark.parametrize("thinking", [True, False])
+def test_deepseek_v31_calls_and_thinking_equal_its_template(thinking):
+    from tests.oracles.chat_templates import engine_encoding, hf_ids, render
+    enc = engine_encoding("deepseek-v3.1")
+    primed = 0
+    for seed in SEEDS:
+        msgs, _tools = conversation(seed)  # V3.1's template writes no tool definitions
+        if seed % 5 == 0:
+            msgs = msgs + [{"role": "assistant", "content": "<think>hmm</think>Sure."}, {"role": "user", "content": "go"}]
+        got = chat_tokens(msgs, enc, format="deepseek", thinking=thinking)
+        text = render("deepseek-v3.1", [{**m, "content": m["content"]} for m in msgs], None, thinking=thinking,
+                      bos_token="<｜begin▁of▁sentence｜>")
+        assert got.text == text, seed
+        assert got.ids == hf_ids("deepseek-v3.1", text), (seed, msgs)
+        assert sum(p.tokens for p in got.breakdown()) == got.count
+        primed += got.priming > 0
+    assert primed >= 8
+
+
+def test_deepseek_refuses_tool_definitions_with_the_reason():
+    with pytest.raises(ChatFormatError, match="writes no tool definitions"):
+        chat_tokens([{"role": "user", "content": "x"}], engine.get_encoding("deepseek-v4"), tools=[WEATHER])
