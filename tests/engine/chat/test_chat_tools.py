@@ -301,3 +301,42 @@ def test_deepseek_v31_calls_and_thinking_equal_its_template(thinking):
 def test_deepseek_refuses_tool_definitions_with_the_reason():
     with pytest.raises(ChatFormatError, match="writes no tool definitions"):
         chat_tokens([{"role": "user", "content": "x"}], engine.get_encoding("deepseek-v4"), tools=[WEATHER])
+
+
+# ---- GLM-4.7 / GLM-5: their own templates from the package
+
+def _glm_messages(msgs: list[dict]) -> list[dict]:
+    """What transformers users hand GLM's template: arguments parsed (it iterates them), and
+    content "" where the API said null (the template would print None)."""
+    out = []
+    for m in msgs:
+        m = {**m, "content": m.get("content") or ""}
+        if m.get("tool_calls"):
+            m["tool_calls"] = [{**c, "function": {**c["function"], "arguments": json.loads(c["function"]["arguments"])}}
+                               for c in m["tool_calls"]]
+        out.append(m)
+    return out
+
+
+@pytest.mark.parametrize("thinking", [True, False])
+def test_glm_tools_calls_and_thinking_equal_its_templates(thinking):
+    from tests.oracles.chat_templates import engine_encoding, hf_ids, render
+    enc = engine_encoding("glm-4.7-flash")
+    for seed in SEEDS:
+        msgs, tools = conversation(seed)
+        if seed % 4 == 0:
+            msgs = msgs + [{"role": "user", "content": "why?"},
+                           {"role": "assistant", "content": "<think>\n because \n</think>\n\n  That is why.  "}]
+        got = chat_tokens(msgs, enc, format="glm", tools=tools, thinking=thinking)
+        text = render("glm-4.7-flash", _glm_messages(msgs), tools, enable_thinking=thinking)
+        assert got.text == text, seed
+        assert got.text == render("glm-5", _glm_messages(msgs), tools, enable_thinking=thinking), seed
+        assert got.ids == hf_ids("glm-4.7-flash", text), (seed, msgs, tools)
+        assert sum(p.tokens for p in got.breakdown()) == got.count
+
+
+def test_glm_refuses_arguments_that_are_not_an_object():
+    msgs = [{"role": "user", "content": "x"}, {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "a", "type": "function", "function": {"name": "f", "arguments": "[1, 2]"}}]}]
+    with pytest.raises(ChatFormatError, match="must be a JSON object"):
+        chat_tokens(msgs, engine.get_encoding("qwen2.5"), format="glm")
