@@ -340,3 +340,37 @@ def test_glm_refuses_arguments_that_are_not_an_object():
         {"id": "a", "type": "function", "function": {"name": "f", "arguments": "[1, 2]"}}]}]
     with pytest.raises(ChatFormatError, match="must be a JSON object"):
         chat_tokens(msgs, engine.get_encoding("qwen2.5"), format="glm")
+
+
+# ---- Llama 3 / 4: llama-models' ChatFormat with tool calls (JSON) and ipython results
+
+@pytest.mark.parametrize("version", ["llama3", "llama4"])
+def test_llama_calls_equal_llama_models(version):
+    pytest.importorskip("llama_models")
+    from llama_models.datatypes import RawMessage
+    from llama_models.datatypes import ToolCall as LlamaToolCall
+
+    from tests.engine.chat.test_chat_formats import _llama4_chat_format
+    from tests.oracles.tiktoken_models_oracle import reference_tokenizer
+    if version == "llama3":
+        from llama_models.llama3.chat_format import ChatFormat
+    else:
+        ChatFormat = _llama4_chat_format()
+    fmt = ChatFormat(reference_tokenizer(version))
+    enc = engine.get_encoding(version)
+    n_multi = 0
+    for seed in SEEDS:
+        msgs, _tools = conversation(seed)
+        raw = []
+        for m in msgs:
+            calls = [LlamaToolCall(call_id=c["id"], tool_name=c["function"]["name"],
+                                   arguments=json.loads(c["function"]["arguments"])) for c in m.get("tool_calls") or []]
+            raw.append(RawMessage(role=m["role"], content=m.get("content") or "", tool_calls=calls))
+        n_multi += any(len(r.tool_calls) > 1 for r in raw)
+        assert chat_tokens(msgs, enc).ids == fmt.encode_dialog_prompt(raw).tokens, (seed, msgs)
+    assert n_multi >= 5
+
+
+def test_llama_refuses_tool_definitions_with_the_reason():
+    with pytest.raises(ChatFormatError, match="no longer ships"):
+        chat_tokens([{"role": "user", "content": "x"}], engine.get_encoding("llama3"), tools=[WEATHER])
