@@ -359,15 +359,6 @@ def a(word: str) -> str:
     return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
-def unsupported_call(messages: Sequence[Message], why: str) -> None:
-    """Refuse assistant tool calls in a format whose call syntax is not modelled here.  ``why`` says
-    what is missing (no published rule, no reference to check a count against): the model may well
-    call tools, only this count would be a guess.  Other formats still count the conversation."""
-    for i, m in enumerate(messages):
-        if m.calls:
-            raise ChatFormatError(f"message {i + 1} is a tool call, {why} (clear 'call' to count it as plain text)")
-
-
 def unsupported_tools(tools: Sequence[dict], fmt: str, why: str) -> None:
     """Refuse tool definitions in a format whose tools block is not modelled; ``why`` says what is missing."""
     if tools:

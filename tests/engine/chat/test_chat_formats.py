@@ -328,8 +328,8 @@ def test_errors_say_the_fix():
         Message("developer", "x")
     with pytest.raises(UnknownChatFormatError, match="gpt2"):
         chat_tokens([Message("user", "x")], engine.get_encoding("gpt2"))
-    with pytest.raises(ChatFormatError, match="clear 'call'"):
-        chat_tokens([Message("assistant", "{}", call="f")], engine.get_encoding("o200k_base"))
+    with pytest.raises(ChatFormatError, match="Mistral v1 has no tools"):
+        chat_tokens([Message("user", "x")], engine.get_encoding("mistral-v1"), tools=[{"name": "f"}])
     with pytest.raises(ChatFormatError, match="allowed are"):
         Message.from_dict({"role": "user", "content": "x", "images": []})
     assert "no name field" in chat_tokens([Message("user", "x", name="bob")], engine.get_encoding("llama3")).note
