@@ -127,6 +127,10 @@ PRESETS = {
 }
 # A thinking switch's choices per format: (label, value); the format's default is marked in the label.
 THINKING_LABELS = {True: "on", False: "off", None: "unset", "low": "low", "medium": "medium", "high": "high"}
+THINKING_TITLES = {"harmony": "gpt-oss reasoning effort", "qwen3": "Qwen3 thinking", "deepseek": "DeepSeek thinking",
+                   "glm": "GLM thinking"}
+# A selectbox whose value is None shows "Choose an option": the switch holds words, mapped to the values here.
+UNSET = "unset"
 
 
 # ------------------------------------------------------------------ tools and thinking
@@ -156,6 +160,14 @@ def thinking_choices(fmt_name: str) -> list:
 def thinking_label(fmt_name: str, value: Any) -> str:
     default = " (default)" if value == FORMATS[fmt_name].thinking_default else ""
     return THINKING_LABELS.get(value, str(value)) + default
+
+
+def _word(value: Any) -> Any:
+    return UNSET if value is None else value
+
+
+def _value(word: Any) -> Any:
+    return None if word == UNSET else word
 
 
 def checked_thinking(raw: Any) -> dict[str, Any]:
@@ -614,13 +626,14 @@ def _thinking_switches(picked: list[str]) -> dict[str, Any]:
             fmt = FORMATS[name]
             if not fmt.thinking_values:
                 continue
-            choices = thinking_choices(name)
+            choices = [_word(v) for v in thinking_choices(name)]
             key = K_THINK_BOX.format(fmt=name)
-            current = settings.get(name, fmt.thinking_default)
+            current = _word(settings.get(name, fmt.thinking_default))
             st.session_state.setdefault(key, current if current in choices else choices[0])
-            settings[name] = st.selectbox(f"Thinking · {fmt.title}", choices, key=key, width=260,
-                                          format_func=lambda v, n=name: thinking_label(n, v),
-                                          help=f"{fmt.thinking_note}.")
+            settings[name] = _value(st.selectbox(THINKING_TITLES.get(name, f"Thinking · {fmt.title}"), choices,
+                                                 key=key, width=240,
+                                                 format_func=lambda v, n=name: thinking_label(n, _value(v)),
+                                                 help=f"{fmt.thinking_note}."))
     st.session_state[K_THINKING] = {k: v for k, v in settings.items() if v != FORMATS[k].thinking_default}
     return settings
 
@@ -695,7 +708,8 @@ def breakdown_rows(results: dict[str, tuple[Any, engine.chat.ChatTokens | str]])
             group = "tool results" if group == "tool" else group
             groups[group] = groups.get(group, 0) + p.tokens
             table.setdefault(p.label, {"part": p.label})[label] = p.tokens
-        chart += [{"model": label, "part": g, "tokens": groups[g]} for g in order if groups.get(g)]
+        # the chart's rows are named by encoding: the full labels are cut to "GPT-4o / 4.1 / o3 (…" on its axis
+        chart += [{"model": name, "part": g, "tokens": groups[g]} for g in order if groups.get(g)]
     def key(row: dict) -> tuple:
         label = row["part"]
         if label.startswith("message "):
