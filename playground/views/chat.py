@@ -26,7 +26,7 @@ rest (name, tool call, move, remove) is in a popover.
 Tools: a JSON box for OpenAI's ``tools`` list (presets: a weather tool, an
 MCP-style file tool, a search tool), checked by engine.chat.check_tools -- a
 bad list is named by tool and field and left out of every count.  Each picked
-format with a thinking switch (Qwen3, DeepSeek, GLM, Harmony's reasoning effort)
+format with a thinking switch (Qwen3, DeepSeek V4, Harmony's reasoning effort)
 gets one, its default marked.  Under the table, a stacked bar per model shows
 where the tokens go (tools, system, user, assistant, tool results, frame,
 priming), and a table gives every message.  OpenAI's counts with tools or calls
@@ -126,9 +126,10 @@ PRESETS = {
             "required": ["query"]}}},
 }
 # A thinking switch's choices per format: (label, value); the format's default is marked in the label.
-THINKING_LABELS = {True: "on", False: "off", None: "unset", "low": "low", "medium": "medium", "high": "high"}
-THINKING_TITLES = {"harmony": "gpt-oss reasoning effort", "qwen3": "Qwen3 thinking", "deepseek": "DeepSeek thinking",
-                   "glm": "GLM thinking"}
+THINKING_LABELS = {True: "on", False: "off", None: "unset", "low": "low", "medium": "medium", "high": "high",
+                   "max": "on, maximum effort"}
+THINKING_TITLES = {"harmony": "gpt-oss reasoning effort", "qwen3": "Qwen3 thinking", "deepseek": "DeepSeek V3.1 thinking",
+                   "deepseek-v4": "DeepSeek V4 thinking", "glm": "GLM thinking"}
 # A selectbox whose value is None shows "Choose an option": the switch holds words, mapped to the values here.
 UNSET = "unset"
 

