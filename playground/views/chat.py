@@ -128,7 +128,7 @@ PRESETS = {
 # A thinking switch's choices per format: (label, value); the format's default is marked in the label.
 THINKING_LABELS = {True: "on", False: "off", None: "unset", "low": "low", "medium": "medium", "high": "high",
                    "max": "on, maximum effort"}
-THINKING_TITLES = {"harmony": "gpt-oss reasoning effort", "qwen3": "Qwen3 thinking", "deepseek": "DeepSeek V3.1 thinking",
+THINKING_TITLES = {"harmony": "gpt-oss reasoning effort", "qwen3": "Qwen3 thinking", "qwen3.5": "Qwen 3.5/3.6 thinking", "deepseek": "DeepSeek V3.1 thinking",
                    "deepseek-v4": "DeepSeek V4 thinking", "glm": "GLM thinking"}
 # A selectbox whose value is None shows "Choose an option": the switch holds words, mapped to the values here.
 UNSET = "unset"

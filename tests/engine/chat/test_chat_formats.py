@@ -272,7 +272,7 @@ def test_qwen_equals_hf_template(name):
         [Message("system", "s"), Message("user", "u"), Message("system", "mid")],
     ]
     for conv in convs:
-        got = chat_tokens(conv, enc)
+        got = chat_tokens(conv, enc, format="qwen3")  # qwen3.6's own format is Qwen 3.5/3.6's (test_chat_tools.py)
         assert ids(got) == qwen_reference(name, conv), conv
         assert got.priming == 3
         assert got.text == "".join(s.text for s in got.segments)
@@ -311,9 +311,15 @@ def test_deepseek_is_its_string_encoded_whole(seed):
 @pytest.mark.parametrize("name", sorted(FORMAT_OF_ENCODING))
 def test_segments_add_up(name):
     enc = engine.get_encoding(name)
-    kind = "mistral-v1" if name == "mistral-v1" else "mistral" if name.startswith("mistral") else "free"
-    for conv in conversations(kind, 7)[:6]:
-        got = chat_tokens(conv, enc)
+    ordered = name.startswith("mistral") or name == "qwen3.6"  # formats that refuse some orders
+    kind = "mistral-v1" if name == "mistral-v1" else "mistral" if ordered else "free"
+    counted = 0
+    for conv in conversations(kind, 7)[:8]:
+        try:
+            got = chat_tokens(conv, enc)
+        except ChatFormatError:  # Qwen 3.5/3.6 refuses a system message past the first, as its template does
+            continue
+        counted += 1
         assert got.count == len(got.ids) == got.template_count + got.content_count
         assert got.text == "".join(s.text for s in got.segments)
         pos = 0
@@ -321,6 +327,7 @@ def test_segments_add_up(name):
             assert (s.char_start, s.char_end) == (pos, pos + len(s.text))
             pos = s.char_end
         assert any(s.kind == "template" for s in got.segments)
+    assert counted >= 3
 
 
 def test_errors_say_the_fix():

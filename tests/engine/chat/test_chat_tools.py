@@ -494,3 +494,48 @@ def test_deepseek_v4_sorts_tool_results_into_call_order():
     got = chat_tokens(msgs, engine.get_encoding("deepseek-v4"))
     assert got.text == dsv4_reference(msgs, [], False)
     assert "<tool_result>r0</tool_result>\n\n<tool_result>r1</tool_result>\n\n<tool_result>r2" in got.text
+
+
+# ---- Qwen 3.5 / 3.6: their own template from the package
+
+def _qwen35_messages(msgs: list[dict]) -> list[dict]:
+    """What transformers users hand Qwen 3.5/3.6's template: arguments parsed (it iterates them)."""
+    out = []
+    for m in msgs:
+        m = dict(m)
+        if m.get("tool_calls"):
+            m["tool_calls"] = [{**c, "function": {**c["function"], "arguments": json.loads(c["function"]["arguments"])}}
+                               for c in m["tool_calls"]]
+        out.append(m)
+    return out
+
+
+@pytest.mark.parametrize("thinking", [True, False])
+def test_qwen35_and_36_equal_their_templates(thinking):
+    from tests.oracles.chat_templates import hf_ids, render
+    enc = engine.get_encoding("qwen3.6")
+    for seed in SEEDS:
+        msgs, tools = conversation(seed)
+        if seed % 4 == 0:
+            msgs = msgs + [{"role": "user", "content": "  why?  "},
+                           {"role": "assistant", "content": "<think>\n because \n</think>\n\n  That is why.  ", "tool_calls": [
+                               {"id": "x", "type": "function", "function": {"name": "f", "arguments": json.dumps(
+                                   {"flag": True, "none": None, "n": 2.5, "list": [1, "二"], "obj": {"k": "v"}})}}]},
+                           {"role": "tool", "tool_call_id": "x", "content": " ok "}]
+        got = chat_tokens(msgs, enc, tools=tools, thinking=thinking)
+        text = render("qwen-3.6", _qwen35_messages(msgs), tools, enable_thinking=thinking)
+        assert got.text == text, seed
+        assert got.text == render("qwen-3.5", _qwen35_messages(msgs), tools, enable_thinking=thinking), seed
+        assert got.ids == hf_ids("qwen-3.5", text), (seed, msgs, tools)
+        assert sum(p.tokens for p in got.breakdown()) == got.count
+
+
+def test_qwen35_refuses_what_its_template_refuses():
+    from tests.oracles.chat_templates import TemplateError, render
+    enc = engine.get_encoding("qwen3.6")
+    for msgs, says in [([{"role": "user", "content": "x"}, {"role": "system", "content": "late"}], "only at the beginning"),
+                       ([{"role": "system", "content": "s"}], "needs a user message")]:
+        with pytest.raises(ChatFormatError, match=says):
+            chat_tokens(msgs, enc)
+        with pytest.raises(TemplateError):
+            render("qwen-3.6", msgs)
