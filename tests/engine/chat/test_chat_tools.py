@@ -539,3 +539,17 @@ def test_qwen35_refuses_what_its_template_refuses():
             chat_tokens(msgs, enc)
         with pytest.raises(TemplateError):
             render("qwen-3.6", msgs)
+
+
+# ---- Qwen 2.5: its own template from the package
+
+def test_qwen25_equals_its_template():
+    from tests.oracles.chat_templates import engine_encoding, hf_ids, render
+    enc = engine_encoding("qwen-2.5")  # Qwen 2.5's tokenizer.json: <tool_call> is an added token there
+    for seed in SEEDS:
+        msgs, tools = conversation(seed)
+        got = chat_tokens(msgs, enc, format="qwen2.5", tools=tools)
+        text = render("qwen-2.5", _qwen35_messages(msgs), tools)  # arguments parsed, as for 3.5/3.6
+        assert got.text == text, seed
+        assert got.ids == hf_ids("qwen-2.5", text), (seed, msgs, tools)
+        assert sum(p.tokens for p in got.breakdown()) == got.count
