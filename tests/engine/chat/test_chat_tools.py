@@ -553,3 +553,13 @@ def test_qwen25_equals_its_template():
         assert got.text == text, seed
         assert got.ids == hf_ids("qwen-2.5", text), (seed, msgs, tools)
         assert sum(p.tokens for p in got.breakdown()) == got.count
+
+
+def test_the_engine_renders_every_format_itself_without_jinja2():
+    import subprocess
+    import sys
+    code = ("import sys, engine, engine.chat as c\n"
+            "c.chat_tokens([{'role': 'user', 'content': 'x'}], engine.get_encoding('qwen3.6'), tools=[{'name': 'f'}])\n"
+            "print(any(m in sys.modules for m in ('jinja2', 'transformers', 'openai_harmony', 'mistral_common')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
