@@ -104,3 +104,13 @@ def test_tools_and_thinking_travel_in_the_share_code_and_the_export():
     bad = chat_view.pack(CONV, ["qwen2.5"], '[{"name": "a b"}]', {})
     at = _app(chat_conv=bad).run()
     assert any("not a tool name" in plain(w.value) for w in at.warning)
+
+
+def test_tool_definition_chips_say_so_and_hostile_descriptions_stay_text():
+    from playground.render import chat as chat_markup
+    tools = [{"type": "function", "function": {"name": "f", "description": '<script>alert("x")</script> " onmouseover=1'}}]
+    enc = engine.get_encoding("qwen2.5")
+    result = chat_tokens([{"role": "user", "content": "x"}], enc, tools=tools)
+    markup = chat_markup.chat_tokens(chat_view.token_chips(result, enc), "t")
+    assert "tool definitions" in markup and "<script" not in markup and "&lt;" in markup  # "<" is its own chip
+    assert 'onmouseover=1"' not in markup
