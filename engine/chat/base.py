@@ -36,6 +36,9 @@ Role = Literal["system", "user", "assistant", "tool"]
 ROLES: tuple[str, ...] = ("system", "user", "assistant", "tool")
 Kind = Literal["template", "content"]
 FIELDS: tuple[str, ...] = ("role", "content", "name", "tool_call_id", "call")
+# Segment.message for tokens that belong to no message: the tool definitions (wherever a format puts
+# them, even inside the system turn) and the frame (a begin-of-text token, the reply priming).
+TOOLS, FRAME = -2, -1
 
 
 class ChatFormatError(ValueError):
@@ -50,23 +53,53 @@ class UnknownChatFormatError(ChatFormatError, KeyError):
 
 
 @dataclass(frozen=True)
+class ToolCall:
+    """One function call an assistant message makes: the tool's name, its arguments as the API sends
+    them (a JSON string; formats that write them as JSON parse it), and the call's id."""
+
+    name: str
+    arguments: str
+    id: str | None = None
+
+
+@dataclass(frozen=True)
 class Message:
     """One turn.  ``name`` is the speaker's name (OpenAI, Harmony) or, for a tool
-    message, the tool's name; ``tool_call_id`` ties a tool result to its call (Mistral v3)."""
+    message, the tool's name; ``tool_call_id`` ties a tool result to its call (Mistral v3).
+
+    An assistant message calls tools in one of two spellings: ``tool_calls`` (OpenAI's: any number
+    of calls, beside text in ``content`` or not), or the one-call shorthand the Chat page edits,
+    ``call`` = the tool's name with ``content`` = its JSON arguments and ``tool_call_id`` = the
+    call's id.  Formats read both through `calls` and `text`."""
 
     role: str
     content: str
     name: str | None = None
     tool_call_id: str | None = None
     call: str | None = None  # an assistant message that calls tool `call`; its content is the JSON arguments
+    tool_calls: tuple[ToolCall, ...] = ()
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:
             raise ChatFormatError(f"unknown role {self.role!r}: use one of {', '.join(ROLES)}")
-        if self.call is not None and self.role != "assistant":
+        if (self.call is not None or self.tool_calls) and self.role != "assistant":
             raise ChatFormatError(f"only an assistant message can call a tool; clear 'call' on the {self.role} message")
+        if self.call is not None and self.tool_calls:
+            raise ChatFormatError("a message has both 'call' and 'tool_calls': keep one")
         if not isinstance(self.content, str):
             raise ChatFormatError(f"{a(self.role)} message's content must be text, not {type(self.content).__name__}")
+
+    @property
+    def calls(self) -> tuple[ToolCall, ...]:
+        """The tool calls this message makes, whichever way they were spelled."""
+        if self.call:
+            return (ToolCall(self.call, self.content, self.tool_call_id),)
+        return self.tool_calls
+
+    @property
+    def text(self) -> str:
+        """What the message says besides its calls (the shorthand's content is the arguments, not text)."""
+        return "" if self.call else self.content
 
     @classmethod
     def from_dict(cls, data: dict) -> "Message":
@@ -91,6 +124,10 @@ class Message:
         for k in FIELDS[2:]:
             if getattr(self, k):
                 out[k] = getattr(self, k)
+        if self.tool_calls:
+            out["tool_calls"] = [{"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+                                 if c.id else {"type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+                                 for c in self.tool_calls]
         return out
 
 
@@ -110,6 +147,16 @@ class Segment:
 
 
 @dataclass(frozen=True)
+class Part:
+    """One line of the breakdown: ``label`` ("system", "tools", "message 2 · user", "frame",
+    "priming"), the message index (`TOOLS`, `FRAME`, or -3 for the priming) and its tokens."""
+
+    label: str
+    message: int
+    tokens: int
+
+
+@dataclass(frozen=True)
 class ChatTokens:
     """The whole sequence a model's chat format makes of a conversation."""
 
@@ -118,6 +165,25 @@ class ChatTokens:
     segments: tuple[Segment, ...]
     priming: int  # tokens that prime the reply, already in `count`
     note: str = ""
+    roles: tuple[str, ...] = ()  # the messages' roles, for the breakdown's labels
+    thinking: object = None  # the thinking setting the count was made with (the format's default filled in)
+
+    def breakdown(self) -> list[Part]:
+        """Where the tokens go: the tool definitions, each message (system messages labelled so), the
+        frame (begin-of-text and other tokens of no message) and the reply priming.  The parts add
+        up to `count`; tools a format writes inside the system turn count as tools, not system."""
+        per: dict[int, int] = {}
+        for s in self.segments:
+            per[s.message] = per.get(s.message, 0) + len(s.ids)
+        frame = per.pop(FRAME, 0) - self.priming
+        out = [Part("tools", TOOLS, per.pop(TOOLS, 0))] if TOOLS in per else []
+        for i in sorted(k for k in per if k >= 0):
+            role = self.roles[i] if i < len(self.roles) else "message"
+            out.append(Part(f"message {i + 1} · {role}", i, per[i]))
+        if frame:
+            out.append(Part("frame", FRAME, frame))
+        out.append(Part("priming", -3, self.priming))
+        return out
 
     @property
     def ids(self) -> list[int | None]:
@@ -174,6 +240,22 @@ class Builder:
         """The user's text, encoded on its own; special-token text stays plain text."""
         if text:
             self._add("content", text, self.enc.encode_ordinary(text))
+
+    def ordinary_whole(self, parts: Sequence[tuple[Kind, str, int]]) -> None:
+        """Several pieces (kind, text, message index) written by the maker's code as ONE ordinary
+        encode call, so a token may span two pieces; each token goes to the piece its first
+        character is in ("content" if it touches content)."""
+        text = "".join(p[1] for p in parts)
+        if not text:
+            return
+        kind_of_char: list[tuple[Kind, int]] = []
+        for kind, piece, msg in parts:
+            kind_of_char.extend([(kind, msg)] * len(piece))
+        runs: list[_Run] = []
+        _encode_run(self.enc, text, 0, kind_of_char, runs)
+        for r in runs:
+            self.message = r.message
+            self._add(r.kind, "".join(r.texts), r.ids)
 
     def counted(self, kind: Kind, text: str, n: int) -> None:
         """Tokens the maker counts but whose ids are not public (``None`` ids)."""
@@ -277,13 +359,11 @@ def a(word: str) -> str:
     return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
-def unsupported_call(messages: Sequence[Message], why: str) -> None:
-    """Refuse assistant tool calls in a format whose call syntax is not modelled here.  ``why`` says
-    what is missing (no published rule, no reference to check a count against): the model may well
-    call tools, only this count would be a guess.  Other formats still count the conversation."""
-    for i, m in enumerate(messages):
-        if m.call:
-            raise ChatFormatError(f"message {i + 1} is a tool call, {why} (clear 'call' to count it as plain text)")
+def unsupported_tools(tools: Sequence[dict], fmt: str, why: str) -> None:
+    """Refuse tool definitions in a format whose tools block is not modelled; ``why`` says what is missing."""
+    if tools:
+        raise ChatFormatError(f"{fmt} does not count tool definitions here: {why} (remove the tools to count "
+                              "the conversation)")
 
 
 def ignored_names(fmt: str, messages: Sequence[Message]) -> str:

@@ -9,16 +9,19 @@ with ``<|eom|>`` (end of message: the model's turn goes on).  The role, the
 ``"\\n\\n"`` and the content are three separate encode calls; content is
 encoded as text (special-token text stays text).
 
-An assistant tool call (``call`` set, content = the JSON arguments) is written
-as llama-models does in its default ``ToolPromptFormat.json``: the assistant
-header, then ``json.dumps({"type": "function", "name": ..., "parameters": ...})``
+An assistant message's tool calls are written as llama-models does in its
+default ``ToolPromptFormat.json``: the assistant header, the message's text (if
+any), then per call ``json.dumps({"type": "function", "name": ..., "parameters": ...})``
 -- Python's defaults, so ``", "`` and ``": "`` separators and non-ASCII
 escaped as ``\\uXXXX`` -- as one encode call, then ``<|eot_id|>`` (Llama 3: a
 past message has no stop reason) or ``<|eom|>`` (Llama 4 ends every tool-call
 message so).  Arguments that are not a JSON object are embedded as a string,
 as llama-models embeds a string ``arguments``.
 
-Left out: images, RAG ``context``; the built-in tools (``brave_search``,
+Left out: tool *definitions* (refused with the reason: llama-models 0.3.0 no
+longer ships the generators of its tool system prompts, and its
+``prompt_format.md`` shows an example, not a rule, so a count could not be
+checked); images, RAG ``context``; the built-in tools (``brave_search``,
 ``wolfram_alpha``, ``photogen``, ``code_interpreter``), which llama-models
 writes as Python calls (refused with the reason); names, which the format has
 no place for.
@@ -30,7 +33,7 @@ from typing import Any, Sequence
 
 from ..errors import JsonLimitError
 from ..formats.json_limits import load_json_bounded
-from .base import Builder, ChatFormatError, ChatTokens, Message, ignored_names
+from .base import Builder, ChatFormatError, ChatTokens, Message, ToolCall, ignored_names, unsupported_tools
 
 MARKERS = {
     "llama3": ("<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>", "<|eot_id|>"),
@@ -39,23 +42,25 @@ MARKERS = {
 BUILT_IN_TOOLS = ("brave_search", "wolfram_alpha", "photogen", "code_interpreter")
 
 
-def tool_call_json(m: Message) -> str:
+def tool_call_json(call: ToolCall) -> str:
     """The text llama-models writes for a custom tool call (ToolPromptFormat.json)."""
-    if m.call in BUILT_IN_TOOLS:
-        raise ChatFormatError(f"{m.call!r} is one of Llama's built-in tools, which llama-models writes as a Python "
+    if call.name in BUILT_IN_TOOLS:
+        raise ChatFormatError(f"{call.name!r} is one of Llama's built-in tools, which llama-models writes as a Python "
                               "call (not modelled here): rename the tool or clear 'call'")
     try:
-        arguments: Any = load_json_bounded(m.content, name="the tool call's arguments")
+        arguments: Any = load_json_bounded(call.arguments, name="the tool call's arguments")
     except JsonLimitError as error:  # json.loads would end in a RecursionError
         raise ChatFormatError(str(error)) from None
     except ValueError:
-        arguments = m.content
+        arguments = call.arguments
     if not isinstance(arguments, dict):
-        arguments = m.content  # llama-models takes an object or a string
-    return json.dumps({"type": "function", "name": m.call, "parameters": arguments})
+        arguments = call.arguments  # llama-models takes an object or a string
+    return json.dumps({"type": "function", "name": call.name, "parameters": arguments})
 
 
-def render(enc: object, messages: Sequence[Message], version: str) -> ChatTokens:
+def render(enc: object, messages: Sequence[Message], version: str, tools: Sequence[dict] = ()) -> ChatTokens:
+    unsupported_tools(tools, f"Llama ({version})", "llama-models 0.3.0 no longer ships the code that writes "
+                      "Llama's tool system prompt, so a count could not be checked against Meta's own")
     start, end, eot, tool_end = MARKERS[version]
     b = Builder(enc)
 
@@ -69,8 +74,10 @@ def render(enc: object, messages: Sequence[Message], version: str) -> ChatTokens
     for i, m in enumerate(messages):
         b.message = i
         header(m.role)
-        if m.call:  # the call's JSON is one encode call; what the assistant wrote, so content
-            b.content(tool_call_json(m))
+        if m.calls:  # text first, then each call's JSON as one encode call (what the assistant wrote: content)
+            b.content(m.text)
+            for call in m.calls:
+                b.content(tool_call_json(call))
             b.special(eot if version == "llama3" else tool_end)
             continue
         b.content(m.content)

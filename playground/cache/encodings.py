@@ -250,13 +250,15 @@ def chunk(name: str, _enc: engine.Encoding, key: str, _text: str, max_tokens: in
 
 
 @st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
-def chat_tokens(name: str, _enc: Any, conversation: str) -> engine.chat.ChatTokens | str:
-    """The model's chat-format sequence of a JSON conversation, or the format's refusal as text
-    (cached either way)."""
+def chat_tokens(name: str, _enc: Any, conversation: str, tools: str = "[]",
+                thinking: Any = None) -> engine.chat.ChatTokens | str:
+    """The model's chat-format sequence of a JSON conversation with JSON tool definitions and the
+    format's thinking setting, or the format's refusal as text (cached either way)."""
     import json
 
     try:
         with off_turn(_enc):
-            return engine.chat_tokens(json.loads(conversation), _enc)
+            return engine.chat_tokens(json.loads(conversation), _enc, tools=json.loads(tools) or None,
+                                      thinking=thinking)
     except engine.ChatFormatError as error:
         return str(error)

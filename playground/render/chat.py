@@ -9,13 +9,20 @@ from typing import Iterable
 from playground.render.html import attrs, esc, token_color, WS_MARKERS
 
 
+def _where(message: int) -> str:
+    """A chip's place: a message, the tool definitions (engine.chat.TOOLS, -2) or the frame (-1)."""
+    if message == -2:
+        return "tool definitions"
+    return "reply priming / start" if message < 0 else f"message {message + 1}"
+
+
 def chat_tokens(tokens: Iterable[tuple[str, str, int | None, bool, int]], element_id: str) -> str:
     """Chips for (kind, text, id or None, special, message index) tuples, in a ``div.chat``; kind
     "elided" is one chip standing for the undrawn rest of a long message (its text says how many)."""
     chips = []
     for kind, text, token_id, special, message in tokens:
         if kind == "elided":
-            title = f"not drawn, counted · message {message + 1}"
+            title = f"not drawn, counted · {_where(message)}"
             chips.append(f"<span {attrs({'class': 'tok elided', 'title': title})}>{esc(text)}</span>")
             continue
         classes = ["tok", kind]
@@ -23,7 +30,7 @@ def chat_tokens(tokens: Iterable[tuple[str, str, int | None, bool, int]], elemen
             classes.append("special")
         if token_id is None:
             classes.append("uncounted")
-        where = "reply priming / start" if message < 0 else f"message {message + 1}"
+        where = _where(message)
         ident = f"id {token_id}" if token_id is not None else "counted, id not published"
         span = {"class": " ".join(classes), "data-id": token_id, "title": f"{ident} · {kind} · {where}",
                 "style": f"background:{token_color(token_id)}" if kind == "content" and token_id is not None else None}

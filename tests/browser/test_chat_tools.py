@@ -1,0 +1,46 @@
+"""The Chat view's tools in a real browser: three tools on five models, the stacked breakdown, and the
+thinking switch changing a count (screenshots in test-results/screenshots/)."""
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import quote
+
+from playwright.sync_api import Page, expect
+
+import engine
+from engine.chat import chat_tokens
+from playground.views import chat as chat_view
+
+FIRST = 90_000  # ms: the first render loads five vocabularies on 2 busy cores
+FIVE = ["o200k_base", "o200k_harmony", "llama3", "qwen2.5", "mistral-tekken"]
+CONV = [{"role": "system", "content": "You are a helpful assistant with tools."},
+        {"role": "user", "content": "What's the weather in Paris, and what does README.md say?"}]
+THREE = [chat_view.PRESETS[k] for k in ("weather", "MCP file", "search")]
+
+
+def test_three_tools_on_five_models_and_the_thinking_switch(page: Page, screenshot):
+    code = chat_view.pack(CONV, FIVE, json.dumps(THREE, indent=1))
+    page.goto("/chat?v.chat_conv=" + quote(json.dumps(code)))
+    expect(page.locator("div.chat")).to_have_count(4, timeout=FIRST)  # Llama's tool prompt is refused with the reason
+    for name in ("o200k_harmony", "qwen2.5", "mistral-tekken", "o200k_base"):
+        n = chat_tokens(CONV, engine.get_encoding(name), tools=THREE).count
+        expect(page.get_by_text(f"{chat_view.MODEL_LABELS[name]} · {n} tokens")).to_be_visible()
+    expect(page.get_by_test_id("stAlert").filter(has_text=re.compile(r"no\W*longer\W*ships"))).to_have_count(1)
+    expect(page.get_by_text(f"{chat_view.MODEL_LABELS['o200k_base']} is an estimate")).to_be_visible()
+    expect(page.get_by_text("Where the tokens go")).to_be_visible()
+    expect(page.locator("[data-testid=stVegaLiteChart], .vega-embed").first).to_be_visible(timeout=FIRST)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    page.get_by_text("Where the tokens go").scroll_into_view_if_needed()
+    screenshot("chat_three_tools_five_models")
+
+    # the thinking switch: Qwen3 off adds <think>\n\n</think>\n\n to the priming
+    off = chat_tokens(CONV, engine.get_encoding("qwen2.5"), tools=THREE, thinking=False).count
+    page.get_by_test_id("stSelectbox").filter(has_text="Qwen3 thinking").click()
+    page.get_by_role("option", name="off", exact=True).click()
+    expect(page.get_by_text(f"{chat_view.MODEL_LABELS['qwen2.5']} · {off} tokens")).to_be_visible(timeout=FIRST)
+    # and the share link carries it
+    page.wait_for_function("() => (new URLSearchParams(location.search).get('v.chat_conv') || '').length > 10",
+                           timeout=FIRST)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    screenshot("chat_thinking_off")
