@@ -13,7 +13,7 @@ from playground.widgets import share_link, sidebar
 with script_gate.turn():  # at most two runs at once, the rest in turn (playground/serving/script_gate.py)
     st.set_page_config(page_title="BPE playground", page_icon=html.favicon(), layout="wide")
     state.init_state()
-    page = st.navigation(sections())
+    page = st.navigation(sections(), expanded=True)  # every page listed: teaching pages must not hide behind "View more"
     sidebar.render()
     errors.run_page(page)
     warmup.warm_builtins()  # once per server, after its first page: the defaults load in the background

@@ -22,7 +22,7 @@ _VIEWS = {  # name: (module under playground/, title, icon, url path) -- Materia
     "vocab": ("views.vocab", "Vocabulary", ":material/menu_book:", "vocab"),
     "train": ("views.train", "Train your own", ":material/model_training:", "train"),
     "train-steps": ("views.train_steps", "Training, step by step", ":material/slideshow:", "train-steps"),
-    "diff": ("views.diff", "Tokenizer diff", ":material/compare_arrows:", "diff"),
+    "diff": ("views.diff", "Tokenizer diff", ":material/difference:", "diff"),
     "glossary": ("views.glossary", "Glossary", ":material/dictionary:", "glossary"),
     "chat": ("views.chat", "Chat formats", ":material/forum:", "chat"),
 }

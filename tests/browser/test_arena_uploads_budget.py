@@ -50,7 +50,7 @@ def test_arena_after_two_uploads(page: Page, tmp_path, screenshot):
     _upload(page, first, "deepseek-upload")
     _upload(page, second, "deepseek-variant")
 
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Arena").click()
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Arena", exact=True).click()
     expect(page.get_by_text("the fewest tokens").first).to_be_visible(timeout=FIRST)
     expect(page.get_by_text("deepseek-upload is the same tokenizer as deepseek-v4 (counted once)")).to_be_visible()
     table = page.get_by_test_id("stDataFrame").first

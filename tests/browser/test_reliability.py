@@ -12,7 +12,7 @@ MY_TEXT = "Survives every page: 1234567 unbelievable ünïcödé"
 
 
 def nav(page: Page, title: str) -> None:
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name=title).click()
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name=title, exact=True).click()
     expect(page.locator(".bpe-header h1")).to_contain_text(title.split()[0], timeout=FIRST)
     settled(page)
 

@@ -121,7 +121,7 @@ def test_upload_sentencepiece_model_and_a_broken_tokenizer_json(page: Page, tmp_
     _drop(uploader, model)
     name = _load_and_use(page, "mistral-7b")
     # the uploaded model's ids are the built-in mistral-v1's, drawn on Compare (the session has the default text)
-    page.get_by_test_id("stSidebar").get_by_role("link", name="Compare").click()
+    page.get_by_test_id("stSidebar").get_by_role("link", name="Compare", exact=True).click()
     row = page.locator(f"#cmp-{slug(name)}")
     expect(row.locator("span.tok").first).to_be_visible(timeout=FIRST)
     expect(page.get_by_test_id("stException")).to_have_count(0)
