@@ -36,7 +36,7 @@ import re
 
 from typing import Any
 
-from ..errors import WrongFileKindError
+from ..errors import UnsupportedModelError, WrongFileKindError
 from ..families.hf.tokenizer_json import check_tokenizer_json_size  # noqa: F401  (its home before)
 from ..formats.file_kinds import KIND_TITLES, FileKind, describe_json, sniff
 from ..formats.json_limits import load_json_bounded
@@ -49,7 +49,10 @@ from ..tokenizer.patterns import RAW_PAT_STR
 
 KINDS = ("tiktoken", "data_gym", "minbpe", "tokenizer.json", "sentencepiece", "tekken")
 MODEL_KINDS = ("minbpe", "tokenizer.json", "sentencepiece", "tekken")  # files that carry their own split and specials
-MAX_FILE_BYTES = 24_000_000  # an uploaded tokenizer file (o200k: 3.6 MB; DeepSeek V4 tokenizer.json: 6.4 MB; Tekken .json: 19.3 MB)
+# An uploaded tokenizer file (o200k: 3.6 MB; DeepSeek V4 tokenizer.json: 6.4 MB; Tekken .json: 19.3 MB; Gemma 3's
+# tokenizer.json, the largest: 33.4 MB).  Parsing Gemma 3's with json.loads peaks at +285 MB of RSS and
+# Hugging Face tokenizers' own load at +360 MB: 40 MB keeps one upload's peak within the store's budget.
+MAX_FILE_BYTES = 40_000_000
 
 
 class UnusableTokenizerError(ValueError):
@@ -280,3 +283,78 @@ def load_tokenizer(
     enc = Encoding(name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=special_ids)
     check_usable(enc, filename)
     return enc
+
+
+# ------------------------------------------------------- any file, its kind read from its content
+DETECTED_KINDS = ("tokenizer.json", "tekken", "sentencepiece", "minbpe", "tiktoken", "gguf", "vocab.txt",
+                  "vocab.json + merges.txt")
+
+
+def detect_files(files: list[tuple[str, bytes]]) -> str:
+    """Which tokenizer one or two uploaded files hold, from their content (not their names): one of
+    `DETECTED_KINDS`; `WrongFileKindError` naming what was found otherwise.  Two files are a
+    ``vocab.json`` + ``merges.txt`` pair (GPT-2's ``encoder.json`` + ``vocab.bpe`` are the same formats)."""
+    if not files or len(files) > 2:
+        raise ValueError(f"upload one tokenizer file, or two for a vocab.json + merges.txt pair ({len(files)} given)")
+    for name, content in files:
+        if len(content) > MAX_FILE_BYTES and not content.startswith(b"GGUF"):
+            raise TokenizerTooLargeError(f"{name} is {len(content) / 1e6:.1f} MB; the limit for a tokenizer file is "
+                                         f"{MAX_FILE_BYTES / 1e6:.0f} MB. Use a smaller tokenizer.")
+    found = [_what_it_is(data, name) for name, data in files]
+    if len(files) == 2:
+        kinds = sorted(f.kind for f in found)
+        if kinds == ["data_gym", "encoder.json"]:
+            return "vocab.json + merges.txt"
+        (first, a), (second, b) = files[0][0], found[0], files[1][0], found[1]
+        raise WrongFileKindError(f"{first} and {second}", "a vocab.json + merges.txt pair", f"{a.title} and {b.title}",
+                                 "upload two files only for a vocab.json + merges.txt pair; otherwise one file")
+    (name, _), kind = files[0], found[0]
+    if kind.kind in ("tokenizer.json", "tekken", "sentencepiece", "minbpe", "tiktoken", "gguf", "vocab.txt"):
+        return kind.kind
+    if kind.kind in ("encoder.json", "data_gym"):
+        other = "merges.txt (or vocab.bpe)" if kind.kind == "encoder.json" else "vocab.json (or encoder.json)"
+        raise WrongFileKindError(name, "a whole tokenizer", kind.title, f"upload it together with its {other}")
+    raise WrongFileKindError(name, "a tokenizer file", kind.title, kind.how_to_upload())
+
+
+def load_files(files: list[tuple[str, bytes]]) -> Any:
+    """An encoding from one or two uploaded files whose kind is read from their content (`detect_files`),
+    through the same checks as `load_tokenizer`.  A tiktoken rank file loads only when it is a shipped
+    model's (Llama 3's): any other needs its split pattern chosen (`load_tokenizer`)."""
+    kind = detect_files(files)
+    (filename, data) = files[0]
+    if kind in ("tokenizer.json", "sentencepiece", "tekken", "minbpe"):
+        return load_tokenizer(kind, files[0])
+    if kind == "tiktoken":
+        known = _known_rank_file(data, filename)
+        if known is None:
+            raise WrongFileKindError(filename, "a tokenizer with its split rules", KIND_TITLES["tiktoken"],
+                                     "a rank file holds no split pattern: upload it as 'tiktoken rank file' and "
+                                     "pick the pattern it was made with")
+        return known
+    if kind == "gguf":
+        enc = _load_gguf(filename, data)
+    else:
+        from ..families.hf.encoding import HfEncoding
+        from ..families.hf.tokenizer_json import spec_from_root
+        from ..formats.vocab_files import byte_level_bpe_root, wordpiece_root
+
+        if kind == "vocab.txt":
+            root = wordpiece_root(data, filename)
+        else:
+            vocab, merges = sorted(files, key=lambda f: sniff(f[1]).kind != "json")  # vocab.json first
+            root = byte_level_bpe_root(vocab[1], merges[1], vocab[0], merges[0])
+            filename, data = vocab[0], vocab[1] + b"\0" + merges[1]
+        enc = HfEncoding(f"{_stem(filename)}-{short_hash(kind, data)}", spec_from_root(root, filename))
+    check_usable(enc, filename)
+    return enc
+
+
+def _load_gguf(filename: str, data: bytes) -> Any:
+    """A GGUF file's tokenizer (its header is enough: the weights after it are never read)."""
+    try:
+        from ..families.gguf import load_gguf
+    except ImportError:
+        raise UnsupportedModelError(filename, f"this is {KIND_TITLES['gguf']}; GGUF files are not supported (yet)",
+                                    "upload the model's tokenizer.json or tokenizer.model instead") from None
+    return load_gguf(data, name=f"{_stem(filename)}-{short_hash('gguf', data)}", source=filename)

@@ -327,7 +327,7 @@ def _give_back() -> None:
 
 def _drop_uploaded_files(session_ids: list[str]) -> None:
     """The raw files of sessions that have gone: Streamlit keeps a closed session's uploads (up to
-    24 MB per uploader) until it drops the session itself, two minutes later at the earliest and
+    40 MB per uploader) until it drops the session itself, two minutes later at the earliest and
     only when another connection touches its store.  A session still connected (the store was
     cleared by `st.cache_resource.clear()`, not by its end) keeps its files."""
     from streamlit import runtime

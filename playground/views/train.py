@@ -35,7 +35,7 @@ MAX_SPECIALS_CHARS = 2_000  # the special-tokens box
 TRAIN_TIMEOUT = 180.0  # seconds a training job may run
 # The same cap for the uploader (which refuses a bigger file in the browser, before sending it) and for
 # the server (.streamlit/config.toml's server.maxUploadSize, which must equal this: a test compares them).
-# Streamlit counts both in MiB, so a file of 24.0-25.1 MB reaches the engine, which names its limit.
+# Streamlit counts both in MiB, so a file of 40.0-41.9 MB reaches the engine, which names its limit.
 UPLOAD_LIMIT_MB = MAX_FILE_BYTES // 1_000_000
 MIN_VOCAB, MAX_VOCAB, DEFAULT_VOCAB = 257, 4096, 512
 LOG_LINES = 12
