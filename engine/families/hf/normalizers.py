@@ -1,0 +1,607 @@
+"""Hugging Face ``tokenizer.json`` normalizers, with each output character's span in the original text.
+
+Follows `tokenizers` 0.23 (``tokenizers/src/normalizers/*.rs`` and the
+`NormalizedString` of ``tokenizers/src/tokenizer/normalizer.rs``), and for the
+Unicode forms the ``unicode-normalization-alignments`` crate it uses
+(``src/decompose.rs``, ``src/recompose.rs``).
+
+*Offsets are first-class.*  `AlignedText` is `NormalizedString` at character
+level: the text plus, per character, the ``[start, end)`` span of the original
+text it stands for.  Every edit goes through `AlignedText.transform_range`,
+which takes the new characters each with a *change*: ``0`` replaces the next
+old character (and takes its span), ``1`` is inserted (and takes the span of
+the old character just before, or an empty span at the start), ``-n``
+replaces the next old character and removes the ``n`` after it.  So ``"ﬁ"``
+under NFKC gives ``f`` (0) and ``i`` (1), both pointing at the ligature, and
+a ``Replace`` gives every character of its content the span of the match's
+last character -- exactly the offsets `tokenizers` reports.
+
+Traps:
+
+* The Unicode forms' changes come from the crate's own iterators: a
+  decomposition marks its first character 0 and the rest 1, then combining
+  marks are sorted stably by class (the changes move with them), and a
+  composition folds the pair's changes into ``a + b - 1``.  `_decompose` and
+  `_recompose` replay those state machines.  Characters the crate's older
+  Unicode does not know stay inert (`engine.families.hf.pipeline.normalize`).
+* ``Lowercase`` is Rust's `char::to_lowercase`, one character at a time:
+  ``"Σ"`` is always ``"σ"`` (Python's `str.lower` picks ``"ς"`` at a word end).
+* "Whitespace" is Rust's `char::is_whitespace` (the White_Space property), not
+  `str.isspace` (which also takes U+001C..U+001F).
+* ``BertNormalizer``'s ``strip_accents: null`` follows ``lowercase``.
+* A ``Replace`` regex is a file's pattern, run like a ``Split`` pattern (on
+  Oniguruma's Unicode classes, under the split time limit: one crafted to
+  backtrack raises `SplitTimeoutError` naming its JSON path).
+
+Each normalizer has `normalize_str` (the fast path, plain string operations)
+and `apply` (the reference: the same edit through `AlignedText`), tested equal.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import functools
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+import regex
+
+from ...formats.charsmap import CharsmapError, PrecompiledCharsmap
+from ...formats.limits import check_pattern_size
+from .pipeline import SplitStep, _load_normalization_fixes, compile_onig, normalize as unicode_normalize
+
+Span = tuple[int, int]
+Change = tuple[str, int]
+
+# Rust's char::is_whitespace: the White_Space property.
+WHITE_SPACE = frozenset("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+                        "\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
+
+
+def is_whitespace(ch: str) -> bool:
+    return ch in WHITE_SPACE
+
+
+def _same(text: str) -> str:
+    return text
+
+
+class AlignedText:
+    """A text and, per character, the span of the original text it comes from (`NormalizedString`).
+
+    `origin` is where this text starts in the original: an inserted character
+    with nothing before it gets the empty span ``(origin, origin)``.
+    """
+
+    __slots__ = ("text", "align", "origin")
+
+    def __init__(self, text: str, align: list[Span] | None = None, origin: int = 0) -> None:
+        self.text = text
+        self.align = [(origin + i, origin + i + 1) for i in range(len(text))] if align is None else align
+        self.origin = origin
+
+    def __repr__(self) -> str:
+        return f"AlignedText({self.text!r}, {self.align!r})"
+
+    def original_span(self, start: int = 0, end: int | None = None) -> Span:
+        """The original span of characters ``[start, end)`` (tokenizers' `expand_alignments`:
+        the first one's start to the last one's end)."""
+        end = len(self.text) if end is None else end
+        if start >= end:
+            return (self.origin, self.origin) if not self.align else (self.align[min(start, len(self.align) - 1)][0],) * 2
+        return self.align[start][0], self.align[end - 1][1]
+
+    def transform_range(self, start: int, end: int, dest: Iterable[Change], initial_offset: int = 0) -> None:
+        """Replace characters ``[start, end)`` by `dest`, (char, change) pairs as the module docstring says."""
+        old = self.align
+        offset = start + initial_offset
+        chars: list[str] = []
+        spans: list[Span] = []
+        empty = (self.origin, self.origin)
+        for ch, change in dest:
+            if change > 0:
+                spans.append(old[offset - 1] if offset >= 1 else empty)
+            else:
+                spans.append(old[offset])
+                offset += 1 - change
+            chars.append(ch)
+        self.text = self.text[:start] + "".join(chars) + self.text[end:]
+        self.align = old[:start] + spans + old[end:]
+
+    def transform(self, dest: Iterable[Change], initial_offset: int = 0) -> None:
+        self.transform_range(0, len(self.text), dest, initial_offset)
+
+    def filter(self, keep: Callable[[str], bool]) -> None:
+        """Drop the characters `keep` refuses; a kept character absorbs the removed ones after it."""
+        out: list[Change] = []
+        removed = removed_start = 0
+        last: str | None = None
+        for ch in self.text:
+            if keep(ch):
+                if last is None:
+                    removed_start = removed
+                else:
+                    out.append((last, -removed))
+                last, removed = ch, 0
+            else:
+                removed += 1
+        if last is not None:
+            out.append((last, -removed))
+        else:
+            removed_start = removed
+        self.transform(out, removed_start)
+
+    def map(self, fn: Callable[[str], str]) -> None:
+        self.transform([(fn(ch), 0) for ch in self.text])
+
+    def lowercase(self) -> None:
+        self.transform([(c, int(i > 0)) for ch in self.text for i, c in enumerate(lower_char(ch))])
+
+    def prepend(self, s: str) -> None:
+        if self.text and s:
+            first = self.text[0]
+            dest = [(c, int(i != 0)) for i, c in enumerate(s)] + [(first, 1)]
+            self.transform_range(0, 1, dest)
+
+    def append(self, s: str) -> None:
+        if self.text:
+            self.transform_range(len(self.text) - 1, len(self.text), [(self.text[-1], 0)] + [(c, 1) for c in s])
+        else:
+            self.transform([(c, 1) for c in s])
+
+    def strip(self, left: bool, right: bool) -> None:
+        text = self.text
+        lead = 0
+        if left:
+            while lead < len(text) and text[lead] in WHITE_SPACE:
+                lead += 1
+        trail = 0
+        if right:
+            while trail < len(text) - lead and text[len(text) - 1 - trail] in WHITE_SPACE:
+                trail += 1
+        if right and lead == len(text):
+            trail = len(text)
+        if lead or trail:
+            kept = text[lead:len(text) - trail] if trail < len(text) - lead else ""
+            self.transform([(c, 0) for c in kept], lead)
+
+    def replace_spans(self, spans: Iterable[Span], content: str) -> None:
+        """Replace each (start, end) match by `content`: every new character takes the span of the match's last one."""
+        text, old = self.text, self.align
+        chars: list[str] = []
+        aligns: list[Span] = []
+        last = 0
+        empty = (self.origin, self.origin)
+        for s, e in spans:
+            chars.append(text[last:s])
+            aligns.extend(old[last:s])
+            if content:
+                chars.append(content)
+                aligns.extend([old[e - 1] if e >= 1 else empty] * len(content))
+            last = e
+        chars.append(text[last:])
+        aligns.extend(old[last:])
+        self.text = "".join(chars)
+        self.align = aligns
+
+
+@functools.lru_cache(maxsize=4096)
+def lower_char(ch: str) -> str:
+    """Rust's `char::to_lowercase` (no context: capital sigma is always the medial form)."""
+    return "\u03c3" if ch == "\u03a3" else ch.lower()
+
+
+def lowercase_str(text: str) -> str:
+    return text.replace("\u03a3", "\u03c3").lower() if "\u03a3" in text else text.lower()
+
+
+# ------------------------------------------------------------ Unicode forms
+@functools.lru_cache(maxsize=8192)
+def _decomposition(ch: str, compat: bool) -> str:
+    if ch in _load_normalization_fixes():
+        return ch
+    return unicodedata.normalize("NFKD" if compat else "NFD", ch)
+
+
+def _ccc(ch: str) -> int:
+    return 0 if ch in _load_normalization_fixes() else unicodedata.combining(ch)
+
+
+@functools.lru_cache(maxsize=8192)
+def _compose(a: str, b: str) -> str | None:
+    """The primary composite of the pair, or None (the crate's `compose`)."""
+    fixes = _load_normalization_fixes()
+    if a in fixes or b in fixes:
+        return None
+    c = unicodedata.normalize("NFC", a + b)
+    return c if len(c) == 1 else None
+
+
+def _decompose(text: str, compat: bool) -> list[tuple[int, str, int]]:
+    """The crate's `Decompositions`: (class, char, change), non-starters sorted stably by class."""
+    buf: list[tuple[int, str, int]] = []
+    ready = 0
+    for ch in text:
+        for i, d in enumerate(_decomposition(ch, compat)):
+            cls = _ccc(d)
+            if cls == 0:
+                buf[ready:] = sorted(buf[ready:], key=lambda k: k[0])
+                ready = len(buf)
+            buf.append((cls, d, 0 if i == 0 else 1))
+    buf[ready:] = sorted(buf[ready:], key=lambda k: k[0])
+    return buf
+
+
+def _recompose(items: list[tuple[int, str, int]]) -> list[Change]:
+    """The crate's `Recompositions` state machine over decomposed (class, char, change)."""
+    out: list[Change] = []
+    composee: Change | None = None
+    last_ccc: int | None = None
+    buffer: list[Change] = []
+    for cls, ch, change in items:
+        if composee is None:
+            if cls != 0:
+                out.append((ch, change))
+            else:
+                composee = (ch, change)
+            continue
+        if last_ccc is not None and last_ccc >= cls:  # `ch` is blocked from the composee
+            if cls == 0:
+                out.append(composee)
+                out.extend(buffer)
+                buffer.clear()
+                composee, last_ccc = (ch, change), None
+            else:
+                buffer.append((ch, change))
+                last_ccc = cls
+            continue
+        made = _compose(composee[0], ch)
+        if made is not None:
+            composee = (made, composee[1] + change - 1)
+        elif last_ccc is None and cls == 0:
+            out.append(composee)
+            composee = (ch, change)
+        else:
+            buffer.append((ch, change))
+            last_ccc = cls
+    if composee is not None:
+        out.append(composee)
+    out.extend(buffer)
+    return out
+
+
+def unicode_changes(form: str, text: str) -> list[Change]:
+    """(char, change) for `text` under `form`, as the crate's iterators yield them."""
+    items = _decompose(text, form in ("NFKD", "NFKC"))
+    if form in ("NFD", "NFKD"):
+        return [(ch, change) for _, ch, change in items]
+    return _recompose(items)
+
+
+# -------------------------------------------------------------- normalizers
+class Normalizer:
+    """A normalizer: `apply` edits an `AlignedText` (the reference); `normalize_str` is the fast path."""
+
+    def apply(self, s: AlignedText) -> None:
+        raise NotImplementedError
+
+    def normalize_str(self, text: str) -> str:
+        s = AlignedText(text)
+        self.apply(s)
+        return s.text
+
+    def normalize(self, text: str) -> tuple[str, list[Span]]:
+        """The normalized text and, per character of it, its span in `text`."""
+        s = AlignedText(text)
+        self.apply(s)
+        return s.text, s.align
+
+
+@dataclass(frozen=True)
+class UnicodeForm(Normalizer):
+    """NFC, NFD, NFKC or NFKD (tokenizers' ``normalizers/unicode.rs``)."""
+
+    form: str
+
+    def apply(self, s: AlignedText) -> None:
+        if s.text.isascii():
+            return
+        s.transform(unicode_changes(self.form, s.text))
+
+    def normalize_str(self, text: str) -> str:
+        return unicode_normalize(self.form, text)
+
+
+@dataclass(frozen=True)
+class Lowercase(Normalizer):
+    def apply(self, s: AlignedText) -> None:
+        s.lowercase()
+
+    def normalize_str(self, text: str) -> str:
+        return lowercase_str(text)
+
+
+@dataclass(frozen=True)
+class Strip(Normalizer):
+    """``Strip``: White_Space at the left and/or right (tokenizers' ``normalizers/strip.rs``)."""
+
+    left: bool = True
+    right: bool = True
+
+    def apply(self, s: AlignedText) -> None:
+        s.strip(self.left, self.right)
+
+    def normalize_str(self, text: str) -> str:
+        chars = "".join(WHITE_SPACE)
+        if self.left:
+            text = text.lstrip(chars)
+        if self.right:
+            text = text.rstrip(chars)
+        return text
+
+
+def is_combining_mark(ch: str) -> bool:
+    return ch not in _load_normalization_fixes() and unicodedata.category(ch) in ("Mn", "Mc", "Me")
+
+
+@dataclass(frozen=True)
+class StripAccents(Normalizer):
+    """``StripAccents``: drop combining marks (Mn, Mc, Me) -- usually after NFD, which exposes them."""
+
+    def apply(self, s: AlignedText) -> None:
+        s.filter(lambda ch: not is_combining_mark(ch))
+
+    def normalize_str(self, text: str) -> str:
+        return "".join(ch for ch in text if not is_combining_mark(ch))
+
+
+@dataclass(frozen=True)
+class Replace(Normalizer):
+    """``Replace``: every match of a string (`literal`) or an Oniguruma regex becomes `content`."""
+
+    matcher: SplitStep
+    content: str
+    literal: str | None = None  # a ``String`` pattern's text: `str.replace` finds the same matches
+
+    def spans(self, text: str, deadline: float | None = None) -> list[Span]:
+        return [(a, b) for a, b, hit in self.matcher.matches(text, deadline) if hit]
+
+    def apply(self, s: AlignedText, deadline: float | None = None) -> None:
+        s.replace_spans(self.spans(s.text, deadline), self.content)
+
+    def normalize_str(self, text: str, deadline: float | None = None) -> str:
+        if self.literal is not None:
+            return text.replace(self.literal, self.content)
+        out, last = [], 0
+        for a, b in self.spans(text, deadline):
+            out += (text[last:a], self.content)
+            last = b
+        out.append(text[last:])
+        return "".join(out)
+
+
+def string_replace(literal: str, content: str) -> Replace:
+    """A ``Replace`` with a ``String`` pattern: a literal, found left to right without overlaps."""
+    return Replace(SplitStep(regex.compile(regex.escape(literal)), "Isolated", False, _same), content, literal)
+
+
+@dataclass(frozen=True)
+class Prepend(Normalizer):
+    """``Prepend``: `prefix` before any non-empty text; its characters take the first character's span."""
+
+    prefix: str
+
+    def apply(self, s: AlignedText) -> None:
+        s.prepend(self.prefix)
+
+    def normalize_str(self, text: str) -> str:
+        return self.prefix + text if text else text
+
+
+def is_control(ch: str) -> bool:
+    """BERT's `is_control`: categories Cc, Cf, Co, Cs (the `unicode_categories` crate's `is_other` leaves
+    unassigned Cn alone), but tab, newline and carriage return are whitespace."""
+    return ch not in "\t\n\r" and unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs")
+
+
+def is_chinese_char(ch: str) -> bool:
+    cp = ord(ch)
+    return (0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x2A6DF or 0x2A700 <= cp <= 0x2B73F
+            or 0x2B740 <= cp <= 0x2B81F or 0x2B920 <= cp <= 0x2CEAF or 0xF900 <= cp <= 0xFAFF or 0x2F800 <= cp <= 0x2FA1F)
+
+
+_CJK = regex.compile("([\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002a6df\U0002a700-\U0002b73f\U0002b740-\U0002b81f"
+                     "\U0002b920-\U0002ceaf\uf900-\ufaff\U0002f800-\U0002fa1f])")
+
+
+@dataclass(frozen=True)
+class BertNormalizer(Normalizer):
+    """``BertNormalizer`` (tokenizers' ``normalizers/bert.rs``): clean text, space out CJK, strip accents, lowercase."""
+
+    clean_text: bool = True
+    handle_chinese_chars: bool = True
+    strip_accents: bool | None = None
+    lowercase: bool = True
+
+    @property
+    def strips_accents(self) -> bool:
+        return self.lowercase if self.strip_accents is None else self.strip_accents
+
+    def apply(self, s: AlignedText) -> None:
+        if self.clean_text:
+            s.filter(lambda ch: not (ch == "\x00" or ch == "\ufffd" or is_control(ch)))
+            s.map(lambda ch: " " if ch in WHITE_SPACE else ch)
+        if self.handle_chinese_chars:
+            s.transform([c for ch in s.text for c in (((" ", 0), (ch, 1), (" ", 1)) if is_chinese_char(ch) else ((ch, 0),))])
+        if self.strips_accents:
+            UnicodeForm("NFD").apply(s)
+            s.filter(lambda ch: ch in _load_normalization_fixes() or unicodedata.category(ch) != "Mn")
+        if self.lowercase:
+            s.lowercase()
+
+    def normalize_str(self, text: str) -> str:
+        if self.clean_text:
+            text = "".join(" " if ch in WHITE_SPACE else ch for ch in text
+                           if not (ch == "\x00" or ch == "\ufffd" or is_control(ch)))
+        if self.handle_chinese_chars:
+            text = _CJK.sub(r" \1 ", text)
+        if self.strips_accents:
+            fixes = _load_normalization_fixes()
+            text = "".join(ch for ch in unicode_normalize("NFD", text)
+                           if ch in fixes or unicodedata.category(ch) != "Mn")
+        if self.lowercase:
+            text = lowercase_str(text)
+        return text
+
+
+_GRAPHEME = regex.compile(r"\X")
+
+
+@dataclass(frozen=True, eq=False)
+class Precompiled(Normalizer):
+    """``Precompiled``: SentencePiece's charsmap as tokenizers applies it (``normalizers/precompiled.rs``
+    over the ``spm_precompiled`` crate), which is not SentencePiece's own way.
+
+    Per extended grapheme cluster: one shorter than 6 UTF-8 bytes is looked up
+    whole, and the *shortest* rule that is a prefix of it replaces the whole
+    cluster; otherwise (or with no rule) each character is looked up alone.
+    The changes of a replacement are 0 for each new character, the surplus
+    ones marked inserted, or the last one absorbing the shortfall -- also
+    when that last one belongs to the replacement before (tokenizers' `replace`).
+    """
+
+    charsmap: PrecompiledCharsmap
+
+    def _rule(self, chunk: str) -> str | None:
+        found = self.charsmap.prefix_matches(chunk.encode("utf-8"), 0, 1)
+        return self.charsmap.output(found[0][1]) if found else None
+
+    def changes(self, text: str) -> list[Change] | None:
+        """(char, change) for the whole text, or None when no rule applies."""
+        out: list[Change] = []
+        modified = False
+
+        def replace(old: str, new: str) -> None:
+            diff = len(new) - len(old)
+            out.extend((c, 0) for c in new)
+            if diff > 0:
+                for k in range(len(out) - diff, len(out)):
+                    out[k] = (out[k][0], 1)
+            elif diff < 0 and out:
+                out[-1] = (out[-1][0], out[-1][1] + diff)
+
+        for cluster in _GRAPHEME.findall(text):
+            if len(cluster.encode("utf-8")) < 6:
+                new = self._rule(cluster)
+                if new is not None:
+                    modified = True
+                    replace(cluster, new)
+                    continue
+            for ch in cluster:
+                new = self._rule(ch)
+                if new is None:
+                    out.append((ch, 0))
+                else:
+                    modified = True
+                    replace(ch, new)
+        return out if modified else None
+
+    def apply(self, s: AlignedText) -> None:
+        if all(map(self.charsmap.is_inert, s.text)):
+            return
+        changes = self.changes(s.text)
+        if changes is not None:
+            s.transform(changes)
+
+    def normalize_str(self, text: str) -> str:
+        if all(map(self.charsmap.is_inert, text)):
+            return text
+        changes = self.changes(text)
+        return text if changes is None else "".join(c for c, _ in changes)
+
+
+@dataclass(frozen=True)
+class Sequence(Normalizer):
+    normalizers: tuple[Normalizer, ...]
+
+    def apply(self, s: AlignedText) -> None:
+        for n in self.normalizers:
+            n.apply(s)
+
+    def normalize_str(self, text: str) -> str:
+        for n in self.normalizers:
+            text = n.normalize_str(text)
+        return text
+
+
+# ------------------------------------------------------------------ builder
+UNICODE_FORMS = ("NFC", "NFD", "NFKC", "NFKD")
+KINDS = (*UNICODE_FORMS, "Lowercase", "Strip", "StripAccents", "Replace", "Prepend", "BertNormalizer",
+         "Precompiled", "Sequence")
+
+
+def normalizer_from_json(node: Any, where: Any, path: str = "$.normalizer") -> Normalizer | None:
+    """The normalizer a tokenizer.json describes at `path` (None for null).
+
+    `where` is `tokenizer_json._Where`: its `fail` and `get` name the file and
+    the JSON path of anything wrong or unknown.
+    """
+    if node is None:
+        return None
+    kind = where.get(node, "type", path, str)
+    if kind in UNICODE_FORMS:
+        return UnicodeForm(kind)
+    if kind == "Sequence":
+        items = where.get(node, "normalizers", path, list)
+        return Sequence(tuple(n for i, item in enumerate(items)
+                              if (n := normalizer_from_json(item, where, f"{path}.normalizers[{i}]")) is not None))
+    if kind == "Lowercase":
+        return Lowercase()
+    if kind == "Strip":
+        return Strip(where.get(node, "strip_left", path, bool, False), where.get(node, "strip_right", path, bool, False))
+    if kind == "StripAccents":
+        return StripAccents()
+    if kind == "Prepend":
+        return Prepend(where.get(node, "prepend", path, str))
+    if kind == "BertNormalizer":
+        return BertNormalizer(where.get(node, "clean_text", path, bool, True),
+                              where.get(node, "handle_chinese_chars", path, bool, True),
+                              where.get(node, "strip_accents", path, (bool, type(None)), None),
+                              where.get(node, "lowercase", path, bool, True))
+    if kind == "Replace":
+        pattern = where.get(node, "pattern", path, dict)
+        content = where.get(node, "content", path, str)
+        matcher = pattern_matcher(pattern, where, f"{path}.pattern")
+        if isinstance(matcher, str):
+            return string_replace(matcher, content)
+        return Replace(matcher, content)
+    if kind == "Precompiled":
+        return precompiled_from_json(node, where, path)
+    raise where.fail(f"{path}.type", f"normalizer {kind!r} is not known to this engine",
+                     f"use one of {', '.join(KINDS)}, or a tokenizer without it")
+
+
+def pattern_matcher(pattern: dict, where: Any, path: str) -> SplitStep | str:
+    """A tokenizer.json ``{"String": ...}`` (returned as the literal) or ``{"Regex": ...}`` (a time-limited step)."""
+    if set(pattern) == {"String"} and isinstance(pattern["String"], str):
+        check_pattern_size(pattern["String"], where.source, f"{path}.String")
+        return pattern["String"]
+    if set(pattern) == {"Regex"} and isinstance(pattern["Regex"], str):
+        field = f"{where.source}: {path}.Regex"
+        check_pattern_size(pattern["Regex"], where.source, f"{path}.Regex")
+        rx = compile_onig(pattern["Regex"], field)
+        return SplitStep(rx, "Isolated", False, where=None if getattr(where, "trusted", False) else field)
+    raise where.fail(path, 'expected {"String": "..."} or {"Regex": "..."}', "fix the pattern")
+
+
+def precompiled_from_json(node: Any, where: Any, path: str) -> Normalizer:
+    blob = where.get(node, "precompiled_charsmap", path, str)
+    try:
+        data = base64.b64decode(blob, validate=True)
+    except (binascii.Error, ValueError):
+        raise where.fail(f"{path}.precompiled_charsmap", "not base64", "write the charsmap as base64") from None
+    try:
+        return Precompiled(PrecompiledCharsmap.parse(data, f"{where.source}: {path}.precompiled_charsmap"))
+    except CharsmapError as exc:
+        raise where.fail(f"{path}.precompiled_charsmap", str(exc), "use the charsmap SentencePiece wrote") from None

@@ -1,0 +1,140 @@
+"""Every tokenizer.json normalizer against `tokenizers` 0.23's own: the text, and each character's original span."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from engine.errors import SplitTimeoutError
+from engine.families.hf import normalizers as N
+from engine.families.hf.normalizers import normalizer_from_json
+
+from .hf_oracle import hf_alignment, hf_normalizer, spicy_text, where
+
+tokenizers = pytest.importorskip("tokenizers")
+
+NODES = [
+    {"type": "NFC"}, {"type": "NFD"}, {"type": "NFKC"}, {"type": "NFKD"},
+    {"type": "Lowercase"},
+    {"type": "Strip", "strip_left": True, "strip_right": True},
+    {"type": "Strip", "strip_left": True, "strip_right": False},
+    {"type": "Strip", "strip_left": False, "strip_right": True},
+    {"type": "StripAccents"},
+    {"type": "Sequence", "normalizers": [{"type": "NFD"}, {"type": "StripAccents"}, {"type": "Lowercase"}]},
+    {"type": "Replace", "pattern": {"String": " "}, "content": "▁"},
+    {"type": "Replace", "pattern": {"String": "ab"}, "content": ""},
+    {"type": "Replace", "pattern": {"String": "a"}, "content": "xyz"},
+    {"type": "Replace", "pattern": {"Regex": r"\s+"}, "content": " "},
+    {"type": "Replace", "pattern": {"Regex": r"\p{L}"}, "content": "<>"},
+    {"type": "Replace", "pattern": {"Regex": "[aeiou]+"}, "content": ""},
+    {"type": "Prepend", "prepend": "▁"},
+    {"type": "Prepend", "prepend": "<s>"},
+    {"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "▁"},
+                                         {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]},
+    *({"type": "BertNormalizer", "clean_text": c, "handle_chinese_chars": h, "strip_accents": s, "lowercase": l}
+      for c in (True, False) for h in (True, False) for s in (None, True, False) for l in (True, False)),
+    {"type": "Sequence", "normalizers": [{"type": "NFKC"}, {"type": "Lowercase"}, {"type": "Strip", "strip_left": True,
+                                                                                  "strip_right": True}]},
+]
+IDS = [str(n) for n in NODES]
+
+CASES = ["", "a", "Hello World", "  padded  ", " \t\n ", "ﬁne ﬀ ½ ①", "ΣΑΣ ΟΔΟΣ", "İstanbul ǅ ß",
+         "e\u0301\u0323x a\u0323\u0301", "\u0301start", "한국어 가\u1100\u1161\u11a8", "中文 and 日本語ｶﾞ",
+         "naïve café", "👍🏽 👨‍👩‍👧 🇫🇷", "a\x00b\ufffdc\x1cd\u200be", "x\u00a0y\u3000z", "aaa ab ba", "\r\n\r\n",
+         "ﷺ ㍿ \U0001d400", "Åström"]
+
+
+@pytest.mark.parametrize("node", NODES, ids=IDS)
+def test_unit_cases(node):
+    ours = normalizer_from_json(node, where())
+    theirs = hf_normalizer(node)
+    for text in CASES:
+        expected, align = hf_alignment(theirs, text)
+        assert ours.normalize_str(text) == expected, text
+        assert ours.normalize(text) == (expected, align), text
+
+
+@pytest.mark.parametrize("node", NODES, ids=IDS)
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(text=spicy_text)
+def test_hypothesis_text(node, text):
+    ours = normalizer_from_json(node, where())
+    expected, align = hf_alignment(hf_normalizer(node), text)
+    assert ours.normalize_str(text) == expected
+    assert ours.normalize(text) == (expected, align)
+
+
+def test_bert_strip_accents_none_follows_lowercase():
+    assert normalizer_from_json({"type": "BertNormalizer", "lowercase": True}, where()).normalize_str("Café") == "cafe"
+    assert normalizer_from_json({"type": "BertNormalizer", "lowercase": False, "strip_accents": None},
+                                where()).normalize_str("Café") == "Café"
+
+
+def test_lowercase_sigma_is_medial_everywhere():
+    assert N.Lowercase().normalize_str("ΟΔΟΣ") == "οδοσ" != "ΟΔΟΣ".lower()
+
+
+def test_unknown_type_names_the_json_path():
+    node = {"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "Uppercase"}]}
+    with pytest.raises(ValueError, match=r"\$\.normalizer\.normalizers\[1\]\.type.*'Uppercase'"):
+        normalizer_from_json(node, where())
+
+
+def test_bad_replace_pattern_names_the_json_path():
+    with pytest.raises(ValueError, match=r"\$\.normalizer\.pattern"):
+        normalizer_from_json({"type": "Replace", "pattern": {"Glob": "*"}, "content": ""}, where())
+
+
+def test_catastrophic_replace_regex_is_stopped(monkeypatch):
+    from engine.tokenizer import patterns
+    monkeypatch.setattr(patterns, "SPLIT_TIMEOUT", 0.2)
+    rep = normalizer_from_json({"type": "Replace", "pattern": {"Regex": "(a|aa)+$"}, "content": ""}, where())
+    with pytest.raises(SplitTimeoutError, match=r"\$\.normalizer\.pattern\.Regex"):
+        rep.normalize_str("a" * 60 + "b")
+    with pytest.raises(SplitTimeoutError):
+        rep.normalize("a" * 60 + "b")
+
+
+# ------------------------------------------------------------------ Precompiled
+@pytest.fixture(scope="module")
+def charsmap_node() -> dict:
+    """The nmt_nfkc charsmap of sentencepiece's own test model, as a tokenizer.json node."""
+    import base64
+
+    from engine.families.sentencepiece.model_proto import parse_model_proto
+    from tests.reference_packages import member
+
+    model = parse_model_proto(member("sentencepiece", "sentencepiece-0.2.1/test/test_model.model"))
+    blob = model.normalizer.precompiled_charsmap
+    assert len(blob) > 1000
+    return {"type": "Precompiled", "precompiled_charsmap": base64.b64encode(blob).decode()}
+
+
+PRECOMPILED_CASES = CASES + ["ｶﾞｷﾞ ＡＢＣ １２３", "①②③ ㈱ ㍻", "\u3000全角\u3000", "Ａ\u0301", "ﬃ ﬄ", "x\u200by\ufeffz",
+                             "\u1e9b\u0323", "가\u0301"]
+
+
+def test_precompiled_unit_cases(charsmap_node):
+    ours = normalizer_from_json(charsmap_node, where())
+    theirs = hf_normalizer(charsmap_node)
+    for text in PRECOMPILED_CASES:
+        expected, align = hf_alignment(theirs, text)
+        assert ours.normalize_str(text) == expected, text
+        assert ours.normalize(text) == (expected, align), text
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(text=spicy_text)
+def test_precompiled_hypothesis(charsmap_node, text):
+    ours = normalizer_from_json(charsmap_node, where())
+    expected, align = hf_alignment(hf_normalizer(charsmap_node), text)
+    assert ours.normalize_str(text) == expected
+    assert ours.normalize(text) == (expected, align)
+
+
+def test_precompiled_bad_blob_names_the_json_path():
+    import base64
+    node = {"type": "Precompiled", "precompiled_charsmap": base64.b64encode(b"\xff\xff\x00\x00abcd").decode()}
+    with pytest.raises(ValueError, match=r"\$\.normalizer\.precompiled_charsmap"):
+        normalizer_from_json(node, where())
+    with pytest.raises(ValueError, match=r"\$\.normalizer\.precompiled_charsmap.*base64"):
+        normalizer_from_json({"type": "Precompiled", "precompiled_charsmap": "!!"}, where())
