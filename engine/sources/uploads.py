@@ -19,8 +19,14 @@ each.  Every kind goes through the same gate here:
   SentencePiece and ``tokenizer.json``, the model has byte fallback --
   otherwise some text cannot be encoded (`UnusableTokenizerError`);
 * **a probe text** (all 256 byte values' characters, several scripts, emoji,
-  digits, whitespace runs) must encode, tokenize and decode back exactly
-  (`UnusableTokenizerError`).
+  digits, whitespace runs) must encode and tokenize to the same ids, and for
+  tiktoken's kind decode back exactly (`UnusableTokenizerError`); a family
+  with a normalizer or ``<unk>`` may be lossy by design and is accepted
+  (`engine.explain.lossless` finds the text it does not give back).
+
+`load_files` reads the kind from the content instead (`detect_files`), for
+those kinds and also a GGUF header, a WordPiece ``vocab.txt`` and a
+``vocab.json`` + ``merges.txt`` pair (`engine.formats.vocab_files`).
 
 All these errors are ValueErrors whose messages name the file and the fix.
 
@@ -94,7 +100,10 @@ def _byte_coverage_problem(enc: Any) -> str | None:
 
 
 def check_usable(enc: Any, source: str) -> None:
-    """`UnusableTokenizerError` unless `enc` can encode any text: every byte, and a probe text round-trips."""
+    """`UnusableTokenizerError` unless `enc` can encode any text: every byte, and a probe text encodes,
+    tokenizes to the same ids and decodes.  A text that does not come back is refused only for tiktoken's
+    kind, which has no normalizer: there it means a split pattern that drops text.  Any other family may
+    be lossy by design (NFKC, lower-casing, ``<unk>``): accepted, and `engine.explain.lossless` shows how."""
     problem = _byte_coverage_problem(enc)
     if problem:
         raise UnusableTokenizerError(f"{source}: {problem}")
@@ -105,7 +114,7 @@ def check_usable(enc: Any, source: str) -> None:
     except (KeyError, ValueError) as exc:
         raise UnusableTokenizerError(
             f"{source}: the tokenizer fails on a test text ({exc}); check the file and the split pattern") from None
-    if back != PROBE or [t.id for t in tokens] != ids:
+    if [t.id for t in tokens] != ids or (back != PROBE and enc.family == "tiktoken"):
         raise UnusableTokenizerError(
             f"{source}: the tokenizer does not give back a test text it encoded; check that the split pattern "
             "matches every character (e.g. ends with |\\s+|.) and that the normalizer keeps spaces as they are")
