@@ -1,0 +1,497 @@
+"""Hugging Face ``tokenizer.json`` pre-tokenizers: pieces with their spans, as `tokenizers` 0.23 cuts them.
+
+Follows ``tokenizers/src/pre_tokenizers/*.rs`` over `PreTokenizedString`
+(``tokenizers/src/tokenizer/pre_tokenizer.rs``) and the match rules of
+``tokenizers/src/tokenizer/pattern.rs``.
+
+A piece (`Piece`) is an `AlignedText` (its characters, each with the span of
+the input it stands for) plus the piece's own span of the input, fixed when it
+was cut (tokenizers' ``offsets_original``).  A pre-tokenizer maps the list of
+pieces to a new list; every cut goes through `cut` (the matches, then the
+split behaviour), and an empty piece is dropped after every step.  The spans
+are what ``pre_tokenize_str`` reports: a piece's text may differ from the
+input (ByteLevel's byte characters, Metaspace's ``▁``, an added prefix) but
+its span is the input it came from -- a prefix added to a piece shares the
+span of the piece's first character.
+
+The match rules (pattern.rs):
+
+* a character predicate (whitespace, punctuation, numeric, one delimiter)
+  matches *each* such character on its own: ``"!!"`` under ``Punctuation``
+  is two pieces;
+* a ``Split`` regex runs on Oniguruma's Unicode classes with its iteration
+  rules (`engine.families.hf.pipeline.SplitStep`), under the split time
+  limit; ``invert`` swaps matches and gaps; a ``String`` pattern is a literal;
+* ``Whitespace`` is Rust's `regex` ``\\w+|[^\\w\\s]+``, its matches kept.
+
+Behaviours (``Removed``, ``Isolated``, ``MergedWithPrevious``,
+``MergedWithNext``, ``Contiguous``) are `apply_behavior`.
+
+`PreTokenizer.pre_tokenize` is the reference (pieces with spans);
+`PreTokenizer.split_str` is the fast path for the pieces' texts alone where one
+exists (ByteLevel, the regex splits), tested equal.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import time
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import regex
+
+from ...formats.gpt2_bytes import BYTE_TO_CHAR
+from ...tokenizer import patterns
+from ...tokenizer.patterns import unicode16_view
+from .normalizers import WHITE_SPACE, AlignedText, _same, pattern_matcher
+from .pipeline import BEHAVIORS, DATA_DIR, GPT2_SPLIT, SplitStep, compile_onig
+
+Span = tuple[int, int]
+Match = tuple[int, int, bool]
+
+
+@dataclass
+class Piece:
+    """A piece of the input: its text with per-character spans, and its own span (fixed when it was cut)."""
+
+    text: AlignedText
+    start: int
+    end: int
+
+    @classmethod
+    def whole(cls, text: str) -> "Piece":
+        return cls(AlignedText(text), 0, len(text))
+
+    def cut(self, a: int, b: int) -> "Piece":
+        """Characters ``[a, b)`` as a new piece (tokenizers' `slice`): its span is its first character's
+        start to its last one's end."""
+        align = self.text.align[a:b]
+        start, end = (align[0][0], align[-1][1]) if align else (self.start, self.start)
+        return Piece(AlignedText(self.text.text[a:b], align, start), start, end)
+
+    def as_tuple(self) -> tuple[str, int, int]:
+        return self.text.text, self.start, self.end
+
+
+def apply_behavior(matches: list[Match], behavior: str) -> list[Span]:
+    """The spans to keep from (start, end, is_match) runs under a split behaviour (normalizer.rs `split`)."""
+    keep: list[list] = []  # [start, end, removed]
+    previous = False
+    if behavior == "MergedWithNext":
+        for s, e, hit in reversed(matches):
+            if hit and not previous and keep:
+                keep[-1][0] = s
+            else:
+                keep.append([s, e, False])
+            previous = hit
+        keep.reverse()
+    else:
+        for s, e, hit in matches:
+            if behavior == "Removed":
+                keep.append([s, e, hit])
+            elif behavior == "Contiguous" and hit == previous and keep:
+                keep[-1][1] = e
+            elif behavior == "MergedWithPrevious" and hit and not previous and keep:
+                keep[-1][1] = e
+            else:
+                keep.append([s, e, False])
+            previous = hit
+    return [(s, e) for s, e, removed in keep if not removed]
+
+
+def char_matches(text: str, pred: Callable[[str], bool]) -> list[Match]:
+    """pattern.rs for a character predicate: each matching character is a match of its own."""
+    if not text:
+        return [(0, 0, False)]
+    out: list[Match] = []
+    last = 0
+    for i, ch in enumerate(text):
+        if pred(ch):
+            if last < i:
+                out.append((last, i, False))
+            out.append((i, i + 1, True))
+            last = i + 1
+    if last < len(text):
+        out.append((last, len(text), False))
+    return out
+
+
+def regex_matches(rx: regex.Pattern, text: str) -> list[Match]:
+    """pattern.rs for Rust's `regex` (no empty matches in the built-in patterns that use it)."""
+    if not text:
+        return [(0, 0, False)]
+    out: list[Match] = []
+    prev = 0
+    for m in rx.finditer(unicode16_view(text)):
+        s, e = m.span()
+        if prev != s:
+            out.append((prev, s, False))
+        out.append((s, e, True))
+        prev = e
+    if prev != len(text):
+        out.append((prev, len(text), False))
+    return out
+
+
+def cut(piece: Piece, matches: list[Match], behavior: str) -> list[Piece]:
+    return [piece.cut(a, b) for a, b in apply_behavior(matches, behavior) if b > a]
+
+
+def is_rust_whitespace(ch: str) -> bool:
+    return ch in WHITE_SPACE
+
+
+def is_punctuation(ch: str) -> bool:
+    """tokenizers' `is_punc`: ASCII punctuation (symbols such as ``$+<=>^`|~`` included) or category P*."""
+    return (ch.isascii() and not ch.isalnum() and 0x21 <= ord(ch) <= 0x7E) or unicodedata.category(ch)[0] == "P"
+
+
+_NUMERIC = regex.compile(r"\p{N}")
+
+
+def is_numeric(ch: str) -> bool:
+    """Rust's `char::is_numeric` (categories Nd, Nl, No, Unicode 16)."""
+    return _NUMERIC.match(unicode16_view(ch)) is not None
+
+
+class PreTokenizer:
+    """A pre-tokenizer: `apply` maps pieces to pieces (the reference)."""
+
+    limited = False  # whether it runs a file's regex, under the split time limit
+
+    def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
+        raise NotImplementedError
+
+    def deadline(self) -> float | None:
+        return time.monotonic() + patterns.SPLIT_TIMEOUT if self.limited else None
+
+    def pre_tokenize(self, text: str, deadline: float | None = None) -> list[tuple[str, int, int]]:
+        """(piece text, start, end) per piece, spans in `text` (tokenizers' ``pre_tokenize_str``)."""
+        return [p.as_tuple() for p in self.pre_tokenize_aligned(AlignedText(text), deadline)]
+
+    def pre_tokenize_aligned(self, text: AlignedText, deadline: float | None = None) -> list[Piece]:
+        """The pieces of an already normalized text whose spans point into the original text."""
+        if not text.text:
+            return []
+        start, end = (text.align[0][0], text.align[-1][1])
+        return self.apply([Piece(text, start, end)], self.deadline() if deadline is None else deadline)
+
+    def split_str(self, text: str, deadline: float | None = None) -> list[str]:
+        """The pieces' texts (fast path where a subclass has one)."""
+        return [t for t, _, _ in self.pre_tokenize(text, deadline)]
+
+
+def _each(pieces: list[Piece], fn: Callable[[Piece], list[Piece]]) -> list[Piece]:
+    out: list[Piece] = []
+    for p in pieces:
+        out.extend(q for q in fn(p) if q.text.text)
+    return out
+
+
+@dataclass(frozen=True)
+class Split(PreTokenizer):
+    """``Split``: a string or Oniguruma regex, a behaviour, ``invert`` (``pre_tokenizers/split.rs``)."""
+
+    step: SplitStep  # its `invert` is the pre-tokenizer's
+
+    @property
+    def limited(self) -> bool:  # type: ignore[override]
+        return self.step.where is not None
+
+    def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
+        return _each(pieces, lambda p: cut(p, self.step.matches(p.text.text, deadline), self.step.behavior))
+
+    def split_str(self, text: str, deadline: float | None = None) -> list[str]:
+        return self.step.split(text, self.deadline() if deadline is None else deadline) if text else []
+
+
+def _predicate_splitter(pred: Callable[[str], bool], behavior: str) -> Callable[[Piece], list[Piece]]:
+    return lambda p: cut(p, char_matches(p.text.text, pred), behavior)
+
+
+@dataclass(frozen=True)
+class Digits(PreTokenizer):
+    """``Digits``: numeric characters one by one (Isolated) or in runs (Contiguous)."""
+
+    individual_digits: bool = False
+
+    def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
+        return _each(pieces, _predicate_splitter(is_numeric, "Isolated" if self.individual_digits else "Contiguous"))
+
+
+@dataclass(frozen=True)
+class Punctuation(PreTokenizer):
+    behavior: str = "Isolated"
+
+    def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
+        return _each(pieces, _predicate_splitter(is_punctuation, self.behavior))
+
+
+@dataclass(frozen=True)
+class CharDelimiterSplit(PreTokenizer):
+    delimiter: str
+
+    def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
+        return _each(pieces, _predicate_splitter(lambda ch: ch == self.delimiter, "Removed"))
+
+
+@dataclass(frozen=True)
+class WhitespaceSplit(PreTokenizer):
+    def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
+        return _each(pieces, _predicate_splitter(is_rust_whitespace, "Removed"))
+
+
+@dataclass(frozen=True)
+class BertPreTokenizer(PreTokenizer):
+    """Whitespace removed, then each punctuation character isolated (``pre_tokenizers/bert.rs``)."""
+
+    def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
+        pieces = _each(pieces, _predicate_splitter(is_rust_whitespace, "Removed"))
+        return _each(pieces, _predicate_splitter(is_punctuation, "Isolated"))
+
+
+# Rust regex's Unicode \w and \s (Unicode 16, through unicode16_view).
+_WORDS = regex.compile(r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]+"
+                       r"|[^\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}\p{White_Space}]+")
+
+
+@dataclass(frozen=True)
+class Whitespace(PreTokenizer):
+    """``Whitespace``: the matches of ``\\w+|[^\\w\\s]+`` kept, everything else removed."""
+
+    def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
+        return _each(pieces, lambda p: cut(p, [(s, e, not hit) for s, e, hit in regex_matches(_WORDS, p.text.text)],
+                                           "Removed"))
+
+
+@functools.cache
+def _gpt2_step() -> SplitStep:
+    return SplitStep(compile_onig(GPT2_SPLIT, "ByteLevel"), "Isolated")
+
+
+_BYTE_CHARS = [BYTE_TO_CHAR[b] for b in range(256)]
+_UTF8_TO_BYTE_CHARS = {b: c for b, c in enumerate(_BYTE_CHARS)}
+
+
+def byte_level_text(text: str) -> str:
+    """Each UTF-8 byte of `text` as GPT-2's printable character."""
+    return text.encode("utf-8").decode("latin-1").translate(_LATIN1_TO_BYTE_CHARS)
+
+
+_LATIN1_TO_BYTE_CHARS = {b: c for b, c in enumerate(_BYTE_CHARS)}
+
+
+@dataclass(frozen=True)
+class ByteLevel(PreTokenizer):
+    """``ByteLevel`` (``pre_tokenizers/byte_level.rs``): per piece, a space in front if it has none
+    (``add_prefix_space``), GPT-2's split (``use_regex``), then every UTF-8 byte as a printable character,
+    the bytes of one character all with that character's span.  ``trim_offsets`` only changes the
+    offsets of a finished encoding (the post-processor's job), not the pieces."""
+
+    add_prefix_space: bool = True
+    trim_offsets: bool = True
+    use_regex: bool = True
+
+    def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
+        def one(p: Piece) -> list[Piece]:
+            if self.add_prefix_space and not p.text.text.startswith(" "):
+                p.text.prepend(" ")
+            if self.use_regex:
+                return cut(p, _gpt2_step().matches(p.text.text), "Isolated")
+            return [p]
+
+        out = _each(pieces, one)
+        for p in out:
+            p.text.transform([(c, int(i > 0)) for ch in p.text.text
+                              for i, c in enumerate(byte_level_text(ch))])
+        return out
+
+    def split_str(self, text: str, deadline: float | None = None) -> list[str]:
+        if not text:
+            return []
+        if self.add_prefix_space and not text.startswith(" "):
+            text = " " + text
+        parts = _gpt2_step().split(text) if self.use_regex else [text]
+        return [byte_level_text(p) for p in parts]
+
+
+@dataclass(frozen=True)
+class Metaspace(PreTokenizer):
+    """``Metaspace`` (``pre_tokenizers/metaspace.rs``): each space becomes `replacement`, then
+    `replacement` goes in front per `prepend_scheme` (``always``; ``first``: only the piece that starts
+    the input; ``never``), then with ``split`` each piece is cut before every `replacement`."""
+
+    replacement: str = "\u2581"
+    prepend_scheme: str = "always"
+    split: bool = True
+
+    def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
+        rep = self.replacement
+
+        def one(p: Piece) -> list[Piece]:
+            t = p.text
+            t.replace_spans([(i, i + 1) for i, ch in enumerate(t.text) if ch == " "], rep)
+            if not t.text.startswith(rep) and (self.prepend_scheme == "always"
+                                               or (self.prepend_scheme == "first" and p.start == 0)):
+                t.prepend(rep)
+            if self.split:
+                return cut(p, char_matches(t.text, lambda ch: ch == rep), "MergedWithNext")
+            return [p]
+
+        return _each(pieces, one)
+
+
+@functools.cache
+def _script_fixes() -> dict[int, str]:
+    """Code point -> script where tokenizers' table (sentencepiece's, older Unicode) differs from `regex`'s;
+    generated from `tokenizers` itself by ``scripts/gen_hf_unicode_scripts.py``."""
+    path = DATA_DIR / "hf_unicode_scripts_fixes.json"
+    if not path.exists():
+        return {}
+    payload = json.loads(path.read_text())
+    return {cp: script for first, last, script in payload["ranges"] for cp in range(first, last + 1)}
+
+
+@functools.lru_cache(maxsize=65536)
+def script_of(ch: str) -> str:
+    """The script UnicodeScripts sees for `ch` (tokenizers' ``fixed_script``): Hiragana, Katakana and
+    U+30FC count as Han; the space, and what the table lacks, are "Any", which never starts a piece."""
+    cp = ord(ch)
+    if cp == 0x30FC:
+        return "HAN"
+    if ch == " ":
+        return "Any"
+    script = _script_fixes().get(cp)
+    if script is None:
+        m = _script_regex().match(ch)
+        script = "Any" if m is None else m.lastgroup
+    return "HAN" if script in ("HIRAGANA", "KATAKANA") else script
+
+
+@functools.cache
+def _script_regex() -> regex.Pattern:
+    """One alternative per Unicode script the `regex` module knows, named after it (Unknown left out: "Any").
+    The names are read from the module's own tables (its full names, upper case without spaces)."""
+    from regex import _regex_core
+
+    values = _regex_core.PROPERTIES["SCRIPT"][1]
+    names: dict[int, str] = {}
+    for name, value in values.items():  # the full name comes before the aliases
+        if value:
+            names.setdefault(value, name)
+    return regex.compile("|".join(f"(?P<{name}>\\p{{Script={name}}})" for name in sorted(names.values())))
+
+
+@dataclass(frozen=True)
+class UnicodeScripts(PreTokenizer):
+    """``UnicodeScripts``: a new piece wherever the script changes (ignoring "Any" characters)."""
+
+    def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
+        def one(p: Piece) -> list[Piece]:
+            text = p.text.text
+            cuts = []
+            last = None
+            for i, ch in enumerate(text):
+                script = script_of(ch)
+                if script != "Any" and last != "Any" and last != script:
+                    cuts.append(i)
+                if script != "Any":
+                    last = script
+            cuts.append(len(text))
+            return [p.cut(a, b) for a, b in zip(cuts, cuts[1:])]
+
+        return _each(pieces, one)
+
+
+@dataclass(frozen=True)
+class Sequence(PreTokenizer):
+    pretokenizers: tuple[PreTokenizer, ...]
+
+    @property
+    def limited(self) -> bool:  # type: ignore[override]
+        return any(p.limited for p in self.pretokenizers)
+
+    def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
+        for p in self.pretokenizers:
+            pieces = p.apply(pieces, deadline)
+        return pieces
+
+    def split_str(self, text: str, deadline: float | None = None) -> list[str]:
+        if not all(isinstance(p, (Split, ByteLevel)) for p in self.pretokenizers):
+            return super().split_str(text, deadline)
+        deadline = self.deadline() if deadline is None else deadline
+        parts = [text] if text else []
+        for p in self.pretokenizers:
+            parts = [q for part in parts for q in p.split_str(part, deadline) if q]
+        return parts
+
+
+# ------------------------------------------------------------------ builder
+KINDS = ("ByteLevel", "Split", "Digits", "Metaspace", "Whitespace", "WhitespaceSplit", "BertPreTokenizer",
+         "Punctuation", "CharDelimiterSplit", "UnicodeScripts", "Sequence")
+PREPEND_SCHEMES = ("always", "first", "never")
+
+
+def _behavior(node: Any, where: Any, path: str, default: str | None = None) -> str:
+    behavior = where.get(node, "behavior", path, str, ... if default is None else default)
+    if behavior not in BEHAVIORS:
+        raise where.fail(f"{path}.behavior", f"unknown behavior {behavior!r}", f"use one of {', '.join(BEHAVIORS)}")
+    return behavior
+
+
+def _one_char(node: Any, key: str, where: Any, path: str, default: str) -> str:
+    value = where.get(node, key, path, str, default)
+    if len(value) != 1:
+        raise where.fail(f"{path}.{key}", f"{value!r} is not one character", "give exactly one character")
+    return value
+
+
+def pre_tokenizer_from_json(node: Any, where: Any, path: str = "$.pre_tokenizer") -> PreTokenizer | None:
+    """The pre-tokenizer a tokenizer.json describes at `path` (None for null); anything unknown is refused
+    naming its JSON path (`where` is `tokenizer_json._Where`)."""
+    if node is None:
+        return None
+    kind = where.get(node, "type", path, str)
+    if kind == "Sequence":
+        items = where.get(node, "pretokenizers", path, list)
+        return Sequence(tuple(p for i, item in enumerate(items)
+                              if (p := pre_tokenizer_from_json(item, where, f"{path}.pretokenizers[{i}]")) is not None))
+    if kind == "ByteLevel":
+        return ByteLevel(where.get(node, "add_prefix_space", path, bool, True), where.get(node, "trim_offsets", path, bool, True),
+                         where.get(node, "use_regex", path, bool, True))
+    if kind == "Split":
+        matcher = pattern_matcher(where.get(node, "pattern", path, dict), where, f"{path}.pattern")
+        behavior = _behavior(node, where, path)
+        invert = where.get(node, "invert", path, bool, False)
+        if isinstance(matcher, str):
+            step = SplitStep(regex.compile(regex.escape(matcher)), behavior, invert, _same)
+        else:
+            step = SplitStep(matcher.rx, behavior, invert, matcher.view, matcher.where)
+        return Split(step)
+    if kind == "Digits":
+        return Digits(where.get(node, "individual_digits", path, bool, False))
+    if kind == "Metaspace":
+        replacement = _one_char(node, "replacement", where, path, "\u2581")
+        scheme = where.get(node, "prepend_scheme", path, str, "always")
+        if scheme not in PREPEND_SCHEMES:
+            raise where.fail(f"{path}.prepend_scheme", f"unknown scheme {scheme!r}", f"use one of {', '.join(PREPEND_SCHEMES)}")
+        if where.get(node, "add_prefix_space", path, (bool, type(None)), None) is False and scheme != "never":
+            raise where.fail(f"{path}.add_prefix_space", f"false does not match prepend_scheme {scheme!r} "
+                             "(tokenizers refuses the file too)", 'set prepend_scheme to "never" or drop add_prefix_space')
+        return Metaspace(replacement, scheme, where.get(node, "split", path, (bool, type(None)), True) is not False)
+    if kind == "Whitespace":
+        return Whitespace()
+    if kind == "WhitespaceSplit":
+        return WhitespaceSplit()
+    if kind == "BertPreTokenizer":
+        return BertPreTokenizer()
+    if kind == "Punctuation":
+        return Punctuation(_behavior(node, where, path, "Isolated"))
+    if kind == "CharDelimiterSplit":
+        return CharDelimiterSplit(_one_char(node, "delimiter", where, path, ...))
+    if kind == "UnicodeScripts":
+        return UnicodeScripts()
+    raise where.fail(f"{path}.type", f"pre-tokenizer {kind!r} is not known to this engine",
+                     f"use one of {', '.join(KINDS)}, or a tokenizer without it")
