@@ -21,7 +21,7 @@ Two layouts are read, as their tools write them:
 Nothing else on disk is read.  Directory listings stay inside those roots at the layouts' fixed
 depths; a file is opened only if its real path (symlinks followed) lies inside the same root and it
 is a regular file; manifests are read up to `MAX_MANIFEST_BYTES`; a GGUF blob only up to the upload
-cap (its header is at the start: `engine.formats.file_kinds.GGUF_HEADER_HINT`); at most
+cap (its header is at the start: `engine.formats.file_kinds.GGUF_HEADER_BYTES`); at most
 `MAX_LISTED` tokenizers are listed.  `read_local` checks all of it again when the file is read, so a
 cache changed between listing and loading cannot point it elsewhere.
 """

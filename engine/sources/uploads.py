@@ -77,26 +77,29 @@ def short_hash(*parts: bytes | str) -> str:
     return digest.hexdigest()[:8]
 
 
-def _byte_coverage_problem(enc: Any) -> str | None:
-    """Why some text cannot be encoded by `enc` (a byte that is no token, no byte fallback), or None."""
-    from ..families.hf.encoding import HfEncoding
-    from ..families.sentencepiece.encoding import SentencePieceEncoding
+# Bytes that never occur in UTF-8 text (0xC0, 0xC1: overlong; 0xF5-0xFF: past U+10FFFF): a byte-level
+# vocabulary without them still encodes every str (DeepSeek V2's, Janus'), so they are not required.
+NEVER_IN_UTF8 = frozenset([0xC0, 0xC1, *range(0xF5, 0x100)])
 
-    if isinstance(enc, SentencePieceEncoding):
-        if enc.byte_fallback:
-            return None
-        return ("the model has no byte fallback (trainer byte_fallback=false), so a character outside its vocabulary "
-                "becomes <unk> and cannot be decoded back. Use a model trained with --byte_fallback=true.")
+
+def _byte_coverage_problem(enc: Any) -> str | None:
+    """Why some text cannot be encoded by a byte-level `enc` (a byte of UTF-8 text that is no token, no byte
+    fallback), or None.  A family that writes what it cannot spell as ``<unk>`` (SentencePiece without byte
+    fallback, WordPiece, Unigram) encodes every text, lossily: accepted (`engine.explain.lossless`)."""
+    from ..families.hf.encoding import HfEncoding
+
+    if enc.family not in ("tiktoken", "tokenizer.json"):
+        return None
     if isinstance(enc, HfEncoding):
-        model = enc.spec.model
-        if model.complete or model.byte_fallback_ids is not None:
-            return None
-    missing = [b for b in range(256) if bytes([b]) not in enc.mergeable_ranks]
+        model = getattr(enc.spec, "model", None)
+        if not hasattr(model, "complete") or model.complete or model.byte_fallback_ids is not None:
+            return None  # not the byte-level fast path, or nothing missing: the model handles unknown text
+    missing = [b for b in range(256) if bytes([b]) not in enc.mergeable_ranks and b not in NEVER_IN_UTF8]
     if not missing:
         return None
     shown = ", ".join(f"0x{b:02x}" for b in missing[:8]) + (" …" if len(missing) > 8 else "")
-    return (f"{len(missing)} of the 256 single bytes have no token ({shown}), so text containing them cannot be "
-            "encoded. A byte-level BPE vocabulary must start from all 256 bytes.")
+    return (f"{len(missing)} of the bytes that occur in UTF-8 text have no token ({shown}), so text containing "
+            "them cannot be encoded. A byte-level BPE vocabulary must start from every such byte.")
 
 
 def check_usable(enc: Any, source: str) -> None:
@@ -205,10 +208,9 @@ def _load_model_file(kind: str, filename: str, data: bytes) -> Any:
         if found.kind != kind:
             raise WrongFileKindError(filename, KIND_TITLES[kind], found.title, found.how_to_upload())
     if kind == "tokenizer.json":
-        from ..families.hf.encoding import HfEncoding
-        from ..families.hf.tokenizer_json import spec_from_root
+        from ..families.hf.load import encoding_from_root
 
-        return HfEncoding(name, spec_from_root(root, filename))
+        return encoding_from_root(root, name, filename)  # byte-level BPE's fast path, or the general pipeline
     if kind == "tekken":
         from ..families.tiktoken_models.tekken import load_tekken
 
@@ -314,8 +316,8 @@ def detect_files(files: list[tuple[str, bytes]]) -> str:
         kinds = sorted(f.kind for f in found)
         if kinds == ["data_gym", "encoder.json"]:
             return "vocab.json + merges.txt"
-        (first, a), (second, b) = files[0][0], found[0], files[1][0], found[1]
-        raise WrongFileKindError(f"{first} and {second}", "a vocab.json + merges.txt pair", f"{a.title} and {b.title}",
+        raise WrongFileKindError(f"{files[0][0]} and {files[1][0]}", "a vocab.json + merges.txt pair",
+                                 f"{found[0].title} and {found[1].title}",
                                  "upload two files only for a vocab.json + merges.txt pair; otherwise one file")
     (name, _), kind = files[0], found[0]
     if kind.kind in ("tokenizer.json", "tekken", "sentencepiece", "minbpe", "tiktoken", "gguf", "vocab.txt"):
@@ -344,8 +346,7 @@ def load_files(files: list[tuple[str, bytes]]) -> Any:
     if kind == "gguf":
         enc = _load_gguf(filename, data)
     else:
-        from ..families.hf.encoding import HfEncoding
-        from ..families.hf.tokenizer_json import spec_from_root
+        from ..families.hf.load import encoding_from_root
         from ..formats.vocab_files import byte_level_bpe_root, wordpiece_root
 
         if kind == "vocab.txt":
@@ -354,7 +355,7 @@ def load_files(files: list[tuple[str, bytes]]) -> Any:
             vocab, merges = sorted(files, key=lambda f: sniff(f[1]).kind != "json")  # vocab.json first
             root = byte_level_bpe_root(vocab[1], merges[1], vocab[0], merges[0])
             filename, data = vocab[0], vocab[1] + b"\0" + merges[1]
-        enc = HfEncoding(f"{_stem(filename)}-{short_hash(kind, data)}", spec_from_root(root, filename))
+        enc = encoding_from_root(root, f"{_stem(filename)}-{short_hash(kind, data)}", filename)
     check_usable(enc, filename)
     return enc
 

@@ -383,3 +383,31 @@ def this_session(current: Mapping[str, Any] | None = None) -> SessionTokenizers:
         for enc in list(current.values()):
             tokenizers.add(enc, max_count=max(len(current), 1) + len(tokenizers))
     return tokenizers
+
+
+# ------------------------------------------------- derived, cached: lossy examples, this machine's tokenizers
+@memo.shared(max_entries=64, ttl=3600)
+def _lossy_example(name: str, _enc: Any) -> Any:
+    from engine.explain.lossless import lossy_example
+
+    return lossy_example(_enc)
+
+
+def lossy_example(enc: Any) -> Any:
+    """A short text `enc` does not give back (`engine.explain.lossless.RoundTrip`), or None; once per tokenizer."""
+    return _lossy_example(enc.name, enc)
+
+
+@memo.shared(max_entries=1, ttl=10)
+def _local_listing(environ_key: tuple) -> list:
+    from engine.sources.local_files import find_local_tokenizers
+
+    return find_local_tokenizers()
+
+
+def local_tokenizers() -> list:
+    """This machine's tokenizers (`engine.sources.local_files`), listed again at most every 10 s."""
+    from engine.sources.local_files import ENV_SWITCH
+
+    keys = (ENV_SWITCH, "HF_HUB_CACHE", "HF_HOME", "XDG_CACHE_HOME", "OLLAMA_MODELS", "HOME")
+    return _local_listing(tuple(os.environ.get(k) for k in keys))

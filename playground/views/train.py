@@ -20,6 +20,9 @@ import engine
 from engine.tokenizer.patterns import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR, compile_pattern
 from engine.tokenizer.special_tokens import check_special_tokens
 from engine.formats.minbpe import render_token
+import engine.sources.uploads
+from engine.formats import file_kinds
+from engine.sources import local_files
 from engine.sources.uploads import MAX_FILE_BYTES, MODEL_KINDS
 from playground import state
 from playground.cache import uploads
@@ -47,10 +50,14 @@ PATTERNS = {
     "custom": "",
 }
 TRAIN_PANES = ["Compression curve", "Merges"]  # what a trained tokenizer's report shows
-UPLOAD_KINDS = ["tiktoken rank file", "encoder.json + vocab.bpe", "minbpe .model", "tokenizer.json (Hugging Face)",
+DETECT = "Any tokenizer file"  # the kind is read from the content (engine.sources.uploads.load_files)
+UPLOAD_KINDS = [DETECT, "tiktoken rank file", "encoder.json + vocab.bpe", "minbpe .model", "tokenizer.json (Hugging Face)",
                 "SentencePiece .model", "Tekken .json (Mistral)"]
-ENGINE_KINDS = dict(zip(UPLOAD_KINDS, ("tiktoken", "data_gym", "minbpe", "tokenizer.json", "sentencepiece", "tekken")))
+ENGINE_KINDS = dict(zip(UPLOAD_KINDS, ("detected", "tiktoken", "data_gym", "minbpe", "tokenizer.json", "sentencepiece",
+                                       "tekken")))
 UPLOAD_LABELS = {
+    DETECT: "Tokenizer file(s): tokenizer.json, tokenizer.model, tekken.json, a GGUF model, vocab.txt (WordPiece), "
+            "or vocab.json and merges.txt together",
     "tiktoken rank file": "Rank file (.tiktoken: '<base64> <rank>' lines)",
     "encoder.json + vocab.bpe": "vocab.bpe",
     "minbpe .model": "minbpe .model file",
@@ -90,6 +97,8 @@ U_RESULT = "upload_result"  # the name of the tokenizer loaded last (held by pla
 U_USE = "upload_use"
 U_NAME = "upload_name"  # the name the user gives the next upload
 U_SUGGESTED = "upload_suggested_name"  # the name the box was filled with (kept unless the user typed another)
+L_PICK = "local_pick"  # the tokenizer on this machine picked in the list (its label)
+L_GO = "local_go"
 
 
 # ------------------------------------------------------------ plain helpers
@@ -236,6 +245,8 @@ def _on_new_file(key: str, kind: str) -> None:
     failure must never sit under an old "Loaded …"); the name box gets a name from the file."""
     st.session_state.pop(U_RESULT, None)
     upload = st.session_state.get(key)
+    if isinstance(upload, list):  # the detecting uploader takes one or two files
+        upload = upload[0] if upload else None
     if upload is not None:
         st.session_state[U_NAME] = st.session_state[U_SUGGESTED] = uploads.suggest_name(upload.name, ENGINE_KINDS[kind])
 
@@ -363,11 +374,18 @@ def _upload_section() -> None:
         return
     main_key = f"{U_FILE}_{UPLOAD_KINDS.index(kind)}"
     main = st.file_uploader(UPLOAD_LABELS[kind], key=main_key, max_upload_size=UPLOAD_LIMIT_MB,
-                            on_change=_on_new_file, args=(main_key, kind))
+                            on_change=_on_new_file, args=(main_key, kind), accept_multiple_files=kind == DETECT)
+    if kind == DETECT:
+        main = main or None
+        st.caption(f"What each file is, is read from its content. Only a GGUF file's header holds the tokenizer: for "
+                   f"a model over {UPLOAD_LIMIT_MB} MB upload its first part, cut with "
+                   f"`{file_kinds.GGUF_CUT_COMMAND}`.")
     side = st.file_uploader("encoder.json", key=U_JSON, type=["json"], max_upload_size=UPLOAD_LIMIT_MB,
                             on_change=_on_new_file, args=(main_key, kind)) if kind == "encoder.json + vocab.bpe" else None
     pat_str, specials, ok = None, [], True
-    if ENGINE_KINDS[kind] in MODEL_KINDS:
+    if kind == DETECT:
+        pass
+    elif ENGINE_KINDS[kind] in MODEL_KINDS:
         st.caption("This file carries its own split rules and special tokens. It is checked before use: at most "
                    f"{UPLOAD_LIMIT_MB} MB and 300,000 tokens, every byte encodable, a test text given back exactly.")
     else:
@@ -385,31 +403,75 @@ def _upload_section() -> None:
             ok = False
     if main is not None:
         if U_NAME not in st.session_state:
-            st.session_state[U_NAME] = st.session_state[U_SUGGESTED] = uploads.suggest_name(main.name, ENGINE_KINDS[kind])
+            first = main[0] if isinstance(main, list) else main
+            st.session_state[U_NAME] = st.session_state[U_SUGGESTED] = uploads.suggest_name(first.name, ENGINE_KINDS[kind])
         st.text_input("Name", key=U_NAME, max_chars=uploads.MAX_NAME_CHARS,
                       help="How the sidebar, Compare and every view call it: letters, digits, '.', '_' or '-'.")
     if st.button("Load tokenizer", key=U_GO, disabled=main is None or not ok):
         _load(kind, main, side, pat_str, specials)
+    if local_files.enabled():
+        _local_section()
     name = st.session_state.get(U_RESULT)
     enc = st.session_state.get(state.CUSTOM, {}).get(name) if name is not None else None
     if enc is not None:
-        family = engine.family_note(enc)
-        st.success(f"Loaded **{md(enc.name)}** ({md(family.title)}): {enc.n_vocab:,} ids, "
-                   f"{len(enc.special_tokens)} special. It is now in the sidebar's Encodings list for every view.")
-        _use_button("Use in Compare", U_USE, U_RESULT)
+        _loaded(enc)
+
+
+def _loaded(enc: Any) -> None:
+    """What was loaded: its family, its size, and whether it gives every text back (the lossy badge)."""
+    family = engine.family_note(enc)
+    st.success(f"Loaded **{md(enc.name)}** ({md(family.title)}): {enc.n_vocab:,} ids, "
+               f"{len(enc.special_tokens)} special. It is now in the sidebar's Encodings list for every view.")
+    lossy = uploads.lossy_example(enc)
+    if lossy is not None:
+        st.warning(f":orange-badge[lossy] This tokenizer does not give every text back: "
+                   f"“{md(html.visible(lossy.text))}” comes back as “{md(html.visible(lossy.back))}” "
+                   f"({md(lossy.reason)}). Its token counts are the model's own; decoding its ids is not always "
+                   "your text.")
+    _use_button("Use in Compare", U_USE, U_RESULT)
+
+
+def _local_section() -> None:
+    """The tokenizers this machine's Hugging Face cache and Ollama hold (BPE_LOCAL_TOKENIZERS=1), loaded on a click."""
+    st.subheader("Tokenizers on this machine")
+    found = uploads.local_tokenizers()
+    if not found:
+        st.info("No tokenizer found in the Hugging Face cache (`$HF_HUB_CACHE`, `$HF_HOME/hub`, "
+                "`~/.cache/huggingface/hub`) or Ollama's models folder (`$OLLAMA_MODELS`, `~/.ollama/models`).")
+        return
+    st.caption(f"{len(found):,} found in the Hugging Face cache and Ollama's models folder; nothing else on disk is read.")
+    labels = {entry.label: entry for entry in found}
+    pick = st.selectbox("Tokenizer", list(labels), key=L_PICK)
+    if st.button("Load from this machine", key=L_GO, disabled=pick is None) and pick in labels:
+        entry = labels[pick]
+        try:
+            need = uploads.file_estimate("tokenizer.json", entry.size if entry.kind != "GGUF" else MAX_FILE_BYTES)
+            with uploads.STORE.reserve(need, entry.model) as reservation:
+                enc = engine.sources.uploads.load_files(local_files.read_local(entry, MAX_FILE_BYTES))
+                st.session_state[U_RESULT] = state.add_custom(
+                    enc, name=uploads.suggest_name(entry.model.rsplit("/", 1)[-1].replace(":", "-"), "local"),
+                    reservation=reservation, suffix_if_taken=True)
+        except (ValueError, OSError) as exc:  # the file, the budget, a file gone or moved since the listing
+            st.session_state.pop(U_RESULT, None)
+            st.error(f"Could not load {md(entry.model)}: {md(exc, 600)}")
+        else:
+            st.rerun()
 
 
 def _load(kind: str, main: Any, side: Any, pat_str: str | None, specials: list[str]) -> None:
     """Load the uploaded file(s) under the chosen name, within the server's memory budget for tokenizers."""
     try:
         name = uploads.check_name(st.session_state.get(U_NAME) or "")
-        data = main.getvalue()
+        files = [(f.name, f.getvalue()) for f in main] if isinstance(main, list) else [(main.name, main.getvalue())]
         extra = side.getvalue() if side is not None else b""
         # Weighed before parsing at the most the file could describe; the reservation holds while it builds.
-        need = uploads.file_estimate(ENGINE_KINDS[kind], len(data) + len(extra))
-        with uploads.STORE.reserve(need, main.name) as reservation:
-            enc = load_tokenizer(kind, (main.name, data), (side.name, extra) if side is not None else None,
-                                 pat_str, specials)
+        need = uploads.file_estimate(ENGINE_KINDS[kind], sum(len(d) for _, d in files) + len(extra))
+        with uploads.STORE.reserve(need, files[0][0]) as reservation:
+            if kind == DETECT:
+                enc = engine.sources.uploads.load_files(files)
+            else:
+                enc = load_tokenizer(kind, files[0], (side.name, extra) if side is not None else None,
+                                     pat_str, specials)
             # Our own suggestion gets a suffix if another tokenizer holds it ("tokenizer-2"); a typed name does not.
             st.session_state[U_RESULT] = state.add_custom(enc, name=name, reservation=reservation,
                                                           suffix_if_taken=name == st.session_state.get(U_SUGGESTED))
