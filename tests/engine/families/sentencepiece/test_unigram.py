@@ -224,3 +224,15 @@ def test_parsed_spec_matches_protobuf():
         proto.ParseFromString(model_bytes(name))
         assert ours.normalizer.precompiled_charsmap == proto.normalizer_spec.precompiled_charsmap
         assert ours.trainer.model_type == proto.trainer_spec.model_type == 1
+
+
+def test_bpe_model_with_character_map():
+    """The character map serves BPE models too (SentencePiece's default nmt_nfkc, trained here)."""
+    lines = [line for line in (CORPUS / "taylorswift.txt").read_text(encoding="utf-8").splitlines() if line.strip()]
+    out = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(lines), model_writer=out, model_type="bpe", vocab_size=500,
+                                   minloglevel=2, num_threads=1, byte_fallback=True)
+    e, ref = load_sentencepiece_model(out.getvalue(), "bpe_nfkc"), spm.SentencePieceProcessor(model_proto=out.getvalue())
+    assert not e.is_unigram and e.model.normalizer.name == "nmt_nfkc"
+    for text in SAMPLES:
+        assert e.encode_ordinary(text) == ref.encode(text), text
