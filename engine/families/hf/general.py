@@ -83,13 +83,10 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         self._matchers: dict[frozenset[str], tuple] = {}
         self._checkers: dict[frozenset[str], re.Pattern | None] = {}
         self._cache = PieceCache()
-        self._stored = {i: s for s, i in self.model.vocab.items()}
-        for t in spec.added_tokens:
-            self._stored[t.id] = t.content
         self._space = "▁" if any(_mentions(spec.nodes.get(k), "Metaspace") or "▁" in str(spec.nodes.get(k))
                                  for k in ("pre_tokenizer", "decoder")) else None
         self._byte_level = _mentions(spec.nodes.get("decoder"), "ByteLevel")
-        self._decoder = {i: self._token_bytes(i, s) for i, s in self._stored.items()}
+        self._tables: tuple[dict[int, str], dict[int, bytes]] | None = None  # built on first use (~0.5 s for Gemma 3)
         self._ranks: dict[bytes, int] | None = None
         self._matcher(frozenset())
 
@@ -97,6 +94,28 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         return f"<HfPipelineEncoding {self.name!r} ({type(self.model).__name__})>"
 
     # ------------------------------------------------------------------ data
+    def _build_tables(self) -> tuple[dict[int, str], dict[int, bytes]]:
+        tables = self._tables
+        if tables is None:
+            with self._lock:
+                if self._tables is None:
+                    stored = {i: s for s, i in self.model.vocab.items()}
+                    for t in self.spec.added_tokens:
+                        stored[t.id] = t.content
+                    self._tables = (stored, {i: self._token_bytes(i, s) for i, s in stored.items()})
+                tables = self._tables
+        return tables
+
+    @property
+    def _stored(self) -> dict[int, str]:
+        """id -> the file's spelling of the token."""
+        return self._build_tables()[0]
+
+    @property
+    def _decoder(self) -> dict[int, bytes]:
+        """id -> token bytes (see the module docstring)."""
+        return self._build_tables()[1]
+
     def _token_bytes(self, tid: int, stored: str) -> bytes:
         if tid in self._added_by_id:
             return stored.encode("utf-8")
