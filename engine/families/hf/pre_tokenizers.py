@@ -193,9 +193,13 @@ class PreTokenizer:
         start, end = (text.align[0][0], text.align[-1][1])
         return self.apply([Piece(text, start, end)], self.deadline() if deadline is None else deadline)
 
-    def split_str(self, text: str, deadline: float | None = None) -> list[str]:
-        """The pieces' texts (fast path where a subclass has one)."""
-        return [t for t, _, _ in self.pre_tokenize(text, deadline)]
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
+        """The pieces' texts (fast path where a subclass has one).  `at_start`: whether `text` begins the
+        input (false for a stretch after an added token), which only ``Metaspace(prepend_scheme="first")``
+        looks at."""
+        if at_start:
+            return [t for t, _, _ in self.pre_tokenize(text, deadline)]
+        return [p.text.text for p in self.pre_tokenize_aligned(AlignedText(text, None, 1), deadline)]
 
 
 def _each(pieces: list[Piece], fn: Callable[[Piece], list[Piece]]) -> list[Piece]:
@@ -218,7 +222,7 @@ class Split(PreTokenizer):
     def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
         return _each(pieces, lambda p: cut(p, self.step.matches(p.text.text, deadline), self.step.behavior))
 
-    def split_str(self, text: str, deadline: float | None = None) -> list[str]:
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
         return self.step.split(text, self.deadline() if deadline is None else deadline) if text else []
 
 
@@ -235,7 +239,7 @@ class Digits(PreTokenizer):
     def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
         return _each(pieces, _predicate_splitter(is_numeric, "Isolated" if self.individual_digits else "Contiguous"))
 
-    def split_str(self, text: str, deadline: float | None = None) -> list[str]:
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
         return _fast("digit" if self.individual_digits else "digits").findall(text)
 
 
@@ -246,9 +250,9 @@ class Punctuation(PreTokenizer):
     def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
         return _each(pieces, _predicate_splitter(is_punctuation, self.behavior))
 
-    def split_str(self, text: str, deadline: float | None = None) -> list[str]:
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
         if self.behavior != "Isolated":
-            return super().split_str(text, deadline)
+            return super().split_str(text, deadline, at_start)
         return _fast("punct").findall(text)
 
 
@@ -259,7 +263,7 @@ class CharDelimiterSplit(PreTokenizer):
     def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
         return _each(pieces, _predicate_splitter(lambda ch: ch == self.delimiter, "Removed"))
 
-    def split_str(self, text: str, deadline: float | None = None) -> list[str]:
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
         return [p for p in text.split(self.delimiter) if p]
 
 
@@ -268,7 +272,7 @@ class WhitespaceSplit(PreTokenizer):
     def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
         return _each(pieces, _predicate_splitter(is_rust_whitespace, "Removed"))
 
-    def split_str(self, text: str, deadline: float | None = None) -> list[str]:
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
         return _fast("whitespace_split").findall(text)
 
 
@@ -280,7 +284,7 @@ class BertPreTokenizer(PreTokenizer):
         pieces = _each(pieces, _predicate_splitter(is_rust_whitespace, "Removed"))
         return _each(pieces, _predicate_splitter(is_punctuation, "Isolated"))
 
-    def split_str(self, text: str, deadline: float | None = None) -> list[str]:
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
         return _fast("bert").findall(text)
 
 
@@ -297,7 +301,7 @@ class Whitespace(PreTokenizer):
         return _each(pieces, lambda p: cut(p, [(s, e, not hit) for s, e, hit in regex_matches(_WORDS, p.text.text)],
                                            "Removed"))
 
-    def split_str(self, text: str, deadline: float | None = None) -> list[str]:
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
         view = unicode16_view(text)
         if view is text:
             return _WORDS.findall(text)
@@ -346,7 +350,7 @@ class ByteLevel(PreTokenizer):
                               for i, c in enumerate(byte_level_text(ch))])
         return out
 
-    def split_str(self, text: str, deadline: float | None = None) -> list[str]:
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
         if not text:
             return []
         if self.add_prefix_space and not text.startswith(" "):
@@ -381,7 +385,6 @@ class Metaspace(PreTokenizer):
         return _each(pieces, one)
 
     def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
-        """The pieces' texts; `at_start`: whether `text` starts the input (for ``prepend_scheme: first``)."""
         if not text:
             return []
         rep = self.replacement
@@ -471,7 +474,7 @@ class Sequence(PreTokenizer):
             pieces = p.apply(pieces, deadline)
         return pieces
 
-    def split_str(self, text: str, deadline: float | None = None) -> list[str]:
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
         """Each step's fast path on each piece -- exact because every step cuts a piece alone, except that
         ``Metaspace(prepend_scheme="first")`` must know which piece starts the input: the first one, as
         long as no earlier step has removed text from the start (then the reference runs)."""
@@ -480,8 +483,8 @@ class Sequence(PreTokenizer):
         for i, p in enumerate(self.pretokenizers):
             if isinstance(p, Metaspace) and p.prepend_scheme == "first":
                 if not all(map(_keeps_start, self.pretokenizers[:i])):
-                    return super().split_str(text, deadline)
-                parts = [q for k, part in enumerate(parts) for q in p.split_str(part, deadline, at_start=k == 0) if q]
+                    return super().split_str(text, deadline, at_start)
+                parts = [q for k, part in enumerate(parts) for q in p.split_str(part, deadline, at_start and k == 0) if q]
                 continue
             parts = [q for part in parts for q in p.split_str(part, deadline) if q]
         return parts

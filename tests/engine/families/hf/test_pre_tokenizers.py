@@ -52,6 +52,13 @@ def check(node, text):
     got = [(t, (s, e)) for t, s, e in ours.pre_tokenize(text)]
     assert got == expected, text
     assert ours.split_str(text) == [t for t, _ in expected], text
+    # a stretch after an added token: tokenizers has cut "x" off the front first, so the text starts at 1
+    pts = tokenizers.PreTokenizedString("x" + text)
+    pts.split(lambda i, ns: [ns[0:1], ns[1:len(ns.normalized)]] if len(ns.normalized) > 1 else [ns])
+    hf_pre_tokenizer(node).pre_tokenize(pts)
+    later = [t for t, o, _ in pts.get_splits("original", "char") if o[0] >= 1]
+    assert ours.split_str(text, at_start=False) == later, text
+    assert [p.text.text for p in ours.pre_tokenize_aligned(AlignedText(text, None, 1))] == later, text
 
 
 @pytest.mark.parametrize("node", NODES, ids=IDS)
