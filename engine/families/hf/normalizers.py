@@ -110,6 +110,32 @@ class AlignedText:
         self.text = self.text[:start] + "".join(chars) + self.text[end:]
         self.align = old[:start] + spans + old[end:]
 
+    def transform_segments(self, segments: list[tuple[int, int, list[Change]]]) -> None:
+        """`transform_range` on several disjoint ranges (in order) in one pass."""
+        if not segments:
+            return
+        old, text = self.align, self.text
+        chars: list[str] = []
+        spans: list[Span] = []
+        empty = (self.origin, self.origin)
+        last = 0
+        for start, end, dest in segments:
+            chars.append(text[last:start])
+            spans.extend(old[last:start])
+            offset = start
+            for ch, change in dest:
+                if change > 0:
+                    spans.append(old[offset - 1] if offset >= 1 else empty)
+                else:
+                    spans.append(old[offset])
+                    offset += 1 - change
+                chars.append(ch)
+            last = end
+        chars.append(text[last:])
+        spans.extend(old[last:])
+        self.text = "".join(chars)
+        self.align = spans
+
     def transform(self, dest: Iterable[Change], initial_offset: int = 0) -> None:
         self.transform_range(0, len(self.text), dest, initial_offset)
 
@@ -348,6 +374,9 @@ def unicode_changes(form: str, text: str) -> list[Change]:
     return _recompose(items)
 
 
+_NON_ASCII_RUN = regex.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
+
+
 # -------------------------------------------------------------- normalizers
 class Normalizer:
     """A normalizer: `apply` edits an `AlignedText` (the reference); `normalize_str` is the fast path."""
@@ -373,10 +402,26 @@ class UnicodeForm(Normalizer):
 
     form: str
 
-    def apply(self, s: AlignedText) -> None:
+    def apply_whole(self, s: AlignedText) -> None:
+        """The plain reference for `apply`: the crate's iterators over the whole text."""
         if s.text.isascii() or self.normalize_str(s.text) == s.text:
             return  # each character then comes back as itself (change 0): the spans stay
         s.transform(unicode_changes(self.form, s.text))
+
+    def apply(self, s: AlignedText) -> None:
+        """`apply_whole`, run only on the stretches that change.  An ASCII character is a safe cut: it is a
+        starter, never decomposes and is never the second of a composing pair, so the crate's iterators
+        start afresh there; a stretch is a run of non-ASCII characters with the one character before it
+        (it may compose with what follows)."""
+        text = s.text
+        if text.isascii():
+            return
+        segments = []
+        for m in _NON_ASCII_RUN.finditer(text):
+            piece = m.group()
+            if self.normalize_str(piece) != piece:
+                segments.append((m.start(), m.end(), unicode_changes(self.form, piece)))
+        s.transform_segments(segments)
 
     def normalize_str(self, text: str) -> str:
         return unicode_normalize(self.form, text)

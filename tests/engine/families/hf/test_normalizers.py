@@ -63,6 +63,17 @@ def test_hypothesis_text(node, text):
     assert ours.normalize(text) == (expected, align)
 
 
+@pytest.mark.parametrize("form", ["NFC", "NFD", "NFKC", "NFKD"])
+def test_unicode_forms_by_stretches_equal_the_whole_text_reference(form):
+    from engine.families.hf.normalizers import AlignedText, UnicodeForm
+    n = UnicodeForm(form)
+    for text in [*CASES, *code_point_chunks(0x2FFFF, sep="a\u0301 ")]:
+        a, b = AlignedText(text), AlignedText(text)
+        n.apply(a)
+        n.apply_whole(b)
+        assert (a.text, a.align) == (b.text, b.align)
+
+
 def test_bert_strip_accents_none_follows_lowercase():
     assert normalizer_from_json({"type": "BertNormalizer", "lowercase": True}, where()).normalize_str("Café") == "cafe"
     assert normalizer_from_json({"type": "BertNormalizer", "lowercase": False, "strip_accents": None},
