@@ -138,7 +138,8 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         """Token bytes -> id for the model's vocabulary (the first id of bytes several entries share), read-only."""
         if self._ranks is None:
             ranks: dict[bytes, int] = {}
-            for tid in sorted(self._stored):
+            # bytes several entries share go to the lowest id, an ordinary entry before a <0xXX> byte fallback
+            for tid in sorted(self._stored, key=lambda t: (self.is_byte_fallback(t), t)):
                 if tid not in self._added_by_id:
                     ranks.setdefault(self._decoder[tid], tid)
             self._ranks = ranks

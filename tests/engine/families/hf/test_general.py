@@ -175,3 +175,18 @@ def test_lossy_and_padding_shown():
                        "pad_type_id": 0, "pad_token": "<unk>"}
     enc = load_tokenizer_json(json.dumps(data))
     assert enc.encode("hello world") == [1, 2] and "padding to BatchLongest" in enc.settings_note
+
+
+def test_keeps_the_encoding_api_pickles_and_round_trips_token_bytes():
+    import pickle
+
+    from engine.api import EncodingAPI
+
+    for name in FILES:
+        _, enc = _loaded(name)
+        assert isinstance(enc, EncodingAPI), name
+        back = pickle.loads(pickle.dumps(enc))
+        assert back.encode_ordinary("hello world ﬁ") == enc.encode_ordinary("hello world ﬁ") and back.same_tokenizer(enc)
+        for tid in sorted(enc.model.vocab.values()):
+            if not enc.is_byte_fallback(tid):  # (a <0xXX> token's byte is also an ordinary token's: that one wins)
+                assert enc.encode_single_token(enc.decode_single_token_bytes(tid)) == tid, (name, tid)
