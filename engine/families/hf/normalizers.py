@@ -381,6 +381,8 @@ _NON_ASCII_RUN = regex.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
 class Normalizer:
     """A normalizer: `apply` edits an `AlignedText` (the reference); `normalize_str` is the fast path."""
 
+    limited = False  # whether it runs a file's regex (a Replace), under the split time limit
+
     def apply(self, s: AlignedText) -> None:
         raise NotImplementedError
 
@@ -473,6 +475,10 @@ class Replace(Normalizer):
     matcher: SplitStep
     content: str
     literal: str | None = None  # a ``String`` pattern's text: `str.replace` finds the same matches
+
+    @property
+    def limited(self) -> bool:  # type: ignore[override]
+        return self.matcher.where is not None
 
     def spans(self, text: str, deadline: float | None = None) -> list[Span]:
         return [(a, b) for a, b, hit in self.matcher.matches(text, deadline) if hit]
@@ -627,6 +633,10 @@ class Precompiled(Normalizer):
 class Sequence(Normalizer):
     normalizers: tuple[Normalizer, ...]
 
+    @property
+    def limited(self) -> bool:  # type: ignore[override]
+        return any(n.limited for n in self.normalizers)
+
     def apply(self, s: AlignedText) -> None:
         for n in self.normalizers:
             n.apply(s)
@@ -638,6 +648,20 @@ class Sequence(Normalizer):
 
 
 # ------------------------------------------------------------------ builder
+# A Replace content, a Prepend or a decoder's strings is inserted once per match or token, so a crafted
+# file with a long one would blow a short text up; real ones are one to a few characters.
+MAX_STAGE_STRING = 1_000
+
+
+def stage_string(node: Any, key: str, where: Any, path: str, default: Any = ...) -> str:
+    """A string field of a stage, refused past `MAX_STAGE_STRING` characters with its JSON path."""
+    value = where.get(node, key, path, str, default)
+    if len(value) > MAX_STAGE_STRING:
+        raise where.fail(f"{path}.{key}", f"{len(value):,} characters; the limit is {MAX_STAGE_STRING:,} "
+                         "(real ones have a few)", "use a shorter string")
+    return value
+
+
 UNICODE_FORMS = ("NFC", "NFD", "NFKC", "NFKD")
 KINDS = (*UNICODE_FORMS, "Lowercase", "Strip", "StripAccents", "Replace", "Prepend", "BertNormalizer",
          "Precompiled", "Sequence")
@@ -665,7 +689,7 @@ def normalizer_from_json(node: Any, where: Any, path: str = "$.normalizer") -> N
     if kind == "StripAccents":
         return StripAccents()
     if kind == "Prepend":
-        return Prepend(where.get(node, "prepend", path, str))
+        return Prepend(stage_string(node, "prepend", where, path))
     if kind == "BertNormalizer":
         return BertNormalizer(where.get(node, "clean_text", path, bool, True),
                               where.get(node, "handle_chinese_chars", path, bool, True),
@@ -673,7 +697,7 @@ def normalizer_from_json(node: Any, where: Any, path: str = "$.normalizer") -> N
                               where.get(node, "lowercase", path, bool, True))
     if kind == "Replace":
         pattern = where.get(node, "pattern", path, dict)
-        content = where.get(node, "content", path, str)
+        content = stage_string(node, "content", where, path)
         matcher = pattern_matcher(pattern, where, f"{path}.pattern")
         if isinstance(matcher, str):
             return string_replace(matcher, content)

@@ -179,3 +179,18 @@ def test_every_bmp_code_point_in_context():
 def test_every_code_point_in_context_with_alignment():
     _every_code_point(0x10FFFF, aligned=False)
     _every_code_point(0xFFFF, aligned=True)
+
+
+def test_a_crafted_long_replacement_is_refused_before_use():
+    node = {"type": "Sequence", "normalizers": [{"type": "Replace", "pattern": {"String": " "}, "content": "x" * 100_000}]}
+    with pytest.raises(ValueError, match=r"\$\.normalizer\.normalizers\[0\]\.content.*100,000 characters"):
+        normalizer_from_json(node, where())
+    with pytest.raises(ValueError, match=r"\$\.normalizer\.prepend"):
+        normalizer_from_json({"type": "Prepend", "prepend": "▁" * 5000}, where())
+
+
+def test_limited_says_whether_a_file_regex_runs():
+    assert normalizer_from_json({"type": "Sequence", "normalizers": [
+        {"type": "NFC"}, {"type": "Replace", "pattern": {"Regex": " +"}, "content": " "}]}, where()).limited
+    assert not normalizer_from_json({"type": "Sequence", "normalizers": [
+        {"type": "NFC"}, {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]}, where()).limited
