@@ -67,3 +67,11 @@ def test_casing_is_read_from_the_vocabulary():
 def test_a_million_line_vocab_txt_is_refused_before_it_is_split():
     with pytest.raises(TokenizerTooLargeError, match="1,000,001 vocabulary lines"):
         wordpiece_root(b"a\n" * 1_000_001)
+
+
+def test_a_crafted_merges_txt_is_refused_before_it_is_split():
+    from engine.formats.limits import MAX_MERGES
+    from engine.formats.vocab_files import byte_level_bpe_root
+
+    with pytest.raises(TokenizerTooLargeError, match="merge lines"):
+        byte_level_bpe_root(VOCAB_JSON, b"a b\n" * (MAX_MERGES + 1))
