@@ -487,8 +487,8 @@ class Replace(Normalizer):
         s.replace_spans(self.spans(s.text, deadline), self.content)
 
     def normalize_str(self, text: str, deadline: float | None = None) -> str:
-        if self.literal is not None:
-            return text.replace(self.literal, self.content)
+        if self.literal is not None:  # (tokenizers finds no match, not even an empty one, in empty text)
+            return text.replace(self.literal, self.content) if text else text
         out, last = [], 0
         for a, b in self.spans(text, deadline):
             out += (text[last:a], self.content)

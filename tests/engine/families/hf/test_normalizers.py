@@ -26,6 +26,8 @@ NODES = [
     {"type": "Replace", "pattern": {"Regex": r"\s+"}, "content": " "},
     {"type": "Replace", "pattern": {"Regex": r"\p{L}"}, "content": "<>"},
     {"type": "Replace", "pattern": {"Regex": "[aeiou]+"}, "content": ""},
+    {"type": "Replace", "pattern": {"String": ""}, "content": "_"},
+    {"type": "Replace", "pattern": {"Regex": "a*"}, "content": "-"},
     {"type": "Prepend", "prepend": "▁"},
     {"type": "Prepend", "prepend": "<s>"},
     {"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "▁"},

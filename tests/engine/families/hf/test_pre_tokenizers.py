@@ -20,6 +20,8 @@ NODES = [
       for b in BEHAVIORS for i in (False, True)),
     *({"type": "Split", "pattern": {"String": "ab"}, "behavior": b, "invert": False} for b in BEHAVIORS),
     {"type": "Split", "pattern": {"Regex": r"\p{N}{1,3}"}, "behavior": "Isolated", "invert": False},
+    {"type": "Split", "pattern": {"String": ""}, "behavior": "Isolated", "invert": False},
+    {"type": "Split", "pattern": {"Regex": "a*"}, "behavior": "Removed", "invert": True},
     {"type": "Split", "pattern": {"Regex": r"(?=\p{Lu})"}, "behavior": "MergedWithNext", "invert": False},
     {"type": "Digits", "individual_digits": True}, {"type": "Digits", "individual_digits": False},
     *({"type": "Metaspace", "replacement": "▁", "prepend_scheme": p, "split": s}
