@@ -32,9 +32,18 @@ Traps:
 * A ``Replace`` regex is a file's pattern, run like a ``Split`` pattern (on
   Oniguruma's Unicode classes, under the split time limit: one crafted to
   backtrack raises `SplitTimeoutError` naming its JSON path).
+* tokenizers' character tests come from tables of several ages (Rust's std,
+  the `unicode_categories` crate, the normalization crate); each class here
+  (`fixed_class`, `lower_char`) is Python's with the differences tokenizers
+  reports for every code point, listed in ``engine/data/hf_stage_unicode_fixes.json``
+  by ``scripts/gen_hf_stage_unicode.py``.
+* ``Precompiled`` reads SentencePiece's charsmap with `engine.formats.charsmap`
+  but applies it the way tokenizers does (per grapheme cluster, shortest rule).
 
 Each normalizer has `normalize_str` (the fast path, plain string operations)
-and `apply` (the reference: the same edit through `AlignedText`), tested equal.
+and `apply` (the reference: the same edit through `AlignedText`), tested equal;
+the Unicode forms' `apply` runs only on the stretches that change, beside
+`apply_whole`, the plain whole-text reference.
 """
 from __future__ import annotations
 
