@@ -119,6 +119,15 @@ def test_a_bert_vocab_txt_shows_wordpiece_continuations(page: Page, tmp_path, sc
                                                        "##able", "world", "!"]))
     expect(page.get_by_test_id("stException")).to_have_count(0)
     screenshot("issue23_bert_wordpiece_compare")
+    # Tokenize, the one-tokenizer view: its legend says how to read ##, the grey gaps and the underlined tokens.
+    page.get_by_test_id("stSidebar").get_by_role("link", name="Tokenize").click()
+    page.get_by_test_id("stMain").get_by_role("radio", name="bert-toy", exact=True).click()
+    view = page.locator(f"#tokens-{slug('bert-toy')}")
+    expect(view.locator("span.tok").first).to_be_visible(timeout=FIRST)
+    expect(page.locator(".fam-legend")).to_contain_text("## means glued to the token before")
+    page.mouse.move(1, 1)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    screenshot("issue23_bert_wordpiece_tokenize")
 
 
 def test_a_unigram_tokenizer_json_tokenizes(page: Page, tmp_path, screenshot):
