@@ -13,8 +13,8 @@ the llama.cpp authors reads it the same way)::
 
 A model's tokenizer lives entirely in that metadata (``tokenizer.ggml.model``,
 ``.tokens``, ``.scores``, ``.merges`` ...), so `read_gguf` stops after the last
-key: the first megabytes of a 40 GB model file are enough (``head -c 64M
-model.gguf > header.gguf``), and a file cut inside the metadata is refused
+key: the first megabytes of a 40 GB model file are enough (``head -c 32M
+model.gguf > model-header.gguf``, as the upload page says), and a file cut inside the metadata is refused
 naming the key it stops in.  Files written big-endian (a version whose low 16
 bits are zero when read little-endian, as the ``gguf`` package checks) are read
 too.
@@ -105,8 +105,8 @@ class _Reader:
         if self.pos + size > self.n:
             raise self.fail(
                 f"the file ends at byte {self.n:,}, inside {self.key} (it needs {self.pos + size - self.n:,} more bytes)",
-                "A cut copy must hold the whole metadata: cut it bigger (e.g. `head -c 64M model.gguf > "
-                "header.gguf`) or use the whole file")
+                "A cut copy must hold the whole metadata: cut it bigger (e.g. `head -c 38M model.gguf > "
+                "model-header.gguf`, under the 40 MB upload limit) or use the whole file")
 
     def scalar(self, kind: int) -> Any:
         code, _, size = _SCALARS[kind]
