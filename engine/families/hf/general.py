@@ -272,14 +272,20 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         out: list[int] = []
         ids = self._cache.ids
         compute = self.model.ids
+        cut = self.model.sub_pieces if isinstance(self.model, CharBpe) else None
         deadline = None if self._pretok is None else self._pretok.deadline()  # one split budget for the whole text
         for part, tid, at_start in self._stretches(text, allowed):
             if tid is not None:
                 out.append(tid)
                 continue
             for piece in self._pieces(part, at_start, deadline):
-                if piece:
+                if not piece:
+                    continue
+                if cut is None:
                     out.extend(ids(piece, compute))
+                else:  # a long ▁-joined piece in parts that repeat (`CharBpe.sub_pieces`: the same ids)
+                    for sub in cut(piece):
+                        out.extend(ids(sub, compute))
         return out
 
     def encode_ordinary(self, text: str) -> list[int]:

@@ -54,12 +54,12 @@ WORDLEVEL = _file({"type": "WordLevel", "vocab": {"<unk>": 0, "hello": 1, "world
                   {"type": "Lowercase"}, {"type": "Whitespace"})
 
 GEMMA_VOCAB = ["<pad>", "<eos>", "<bos>", "<unk>", *[f"<0x{b:02X}>" for b in range(256)], "▁", "h", "e", "l", "o", "▁h",
-               "he", "ll", "▁he", "llo", "▁hello", "w", "r", "d", "▁w", "▁wo", "rl", "rld", "▁world", "<start>"]
+               "he", "ll", "▁he", "llo", "▁hello", "w", "r", "d", "▁w", "▁wo", "rl", "rld", "▁world", "d▁", "<start>"]
 GEMMA = _file({"type": "BPE", "dropout": None, "unk_token": "<unk>", "continuing_subword_prefix": None,
                "end_of_word_suffix": None, "fuse_unk": True, "byte_fallback": True, "ignore_merges": False,
                "vocab": {w: i for i, w in enumerate(GEMMA_VOCAB)},
                "merges": [["▁", "h"], ["h", "e"], ["l", "l"], ["▁h", "e"], ["ll", "o"], ["▁he", "llo"], ["▁", "w"],
-                          ["▁w", "o"], ["r", "l"], ["rl", "d"], ["▁wo", "rld"]]},
+                          ["▁w", "o"], ["r", "l"], ["rl", "d"], ["▁wo", "rld"], ["d", "▁"]]},
               {"type": "Replace", "pattern": {"String": " "}, "content": "▁"},
               {"type": "Split", "pattern": {"String": " "}, "behavior": "MergedWithPrevious", "invert": False},
               {"type": "Sequence", "decoders": [{"type": "Replace", "pattern": {"String": "▁"}, "content": " "},
@@ -143,6 +143,14 @@ def test_wordpiece_steps_and_unigram_lattice():
     best = [(n.start, n.end) for n in t5.model_steps("▁hello") if n.best]
     assert best == [(0, 6)]
     assert t5.bpe_trace("▁hello").steps == () and t5.bpe_trace("▁hello").final_ids == (4,)
+
+
+def test_char_bpe_cuts_long_pieces_only_where_no_merge_joins():
+    _, gemma = _loaded("gemma")
+    # "d▁" is a made token: never cut after d; nor after x, which has no token (its bytes may fall back)
+    assert gemma.model.sub_pieces("▁hello▁he▁dd▁he▁x▁o") == ["▁hello", "▁he", "▁dd▁he", "▁x▁o"]
+    ref, _ = _loaded("gemma")
+    check_text(ref, gemma, "hello world dd world hello d world")
 
 
 def test_char_bpe_trace_and_tree():
