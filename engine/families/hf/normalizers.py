@@ -52,7 +52,7 @@ import binascii
 import functools
 import json
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 import regex
@@ -589,18 +589,21 @@ class Precompiled(Normalizer):
     """
 
     charsmap: PrecompiledCharsmap
+    _hot_chars: dict = field(default_factory=dict, repr=False, compare=False)
 
     def _rule(self, chunk: str) -> str | None:
         found = self.charsmap.prefix_matches(chunk.encode("utf-8"), 0, 1)
         return self.charsmap.output(found[0][1]) if found else None
 
-    def changes(self, text: str) -> list[Change] | None:
-        """(char, change) for the whole text, or None when no rule applies."""
-        out: list[Change] = []
-        modified = False
+    def _cluster(self, cluster: str, out: list[Change], whole_text: bool = True) -> bool:
+        """Append one cluster's (char, change) to `out`; True if a rule applied.  With `whole_text` false
+        (a cluster alone) a shortfall that the character before the cluster would absorb raises
+        `_NeedsWholeText`."""
 
         def replace(old: str, new: str) -> None:
             diff = len(new) - len(old)
+            if diff < 0 and not new and not out and not whole_text:
+                raise _NeedsWholeText
             out.extend((c, 0) for c in new)
             if diff > 0:
                 for k in range(len(out) - diff, len(out)):
@@ -608,34 +611,118 @@ class Precompiled(Normalizer):
             elif diff < 0 and out:
                 out[-1] = (out[-1][0], out[-1][1] + diff)
 
+        if len(cluster.encode("utf-8")) < 6:
+            new = self._rule(cluster)
+            if new is not None:
+                replace(cluster, new)
+                return True
+        modified = False
+        for ch in cluster:
+            new = self._rule(ch)
+            if new is None:
+                out.append((ch, 0))
+            else:
+                modified = True
+                replace(ch, new)
+        return modified
+
+    def changes(self, text: str) -> list[Change] | None:
+        """The reference: (char, change) for the whole text, cluster by cluster, or None when no rule applies."""
+        out: list[Change] = []
+        modified = False
         for cluster in _GRAPHEME.findall(text):
-            if len(cluster.encode("utf-8")) < 6:
-                new = self._rule(cluster)
-                if new is not None:
-                    modified = True
-                    replace(cluster, new)
-                    continue
-            for ch in cluster:
-                new = self._rule(ch)
-                if new is None:
-                    out.append((ch, 0))
-                else:
-                    modified = True
-                    replace(ch, new)
+            modified = self._cluster(cluster, out) or modified
         return out if modified else None
 
+    def _hot(self, ch: str) -> bool:
+        """Whether a cluster holding `ch` may change: `ch` has a rule of its own, or it can join a cluster of
+        several characters (whose whole may match a rule), or it is a CR that a rule may start with."""
+        known = self._hot_chars.get(ch)
+        if known is None:
+            known = (self._rule(ch) is not None or _JOINS.match(ch) is not None
+                     or (ch == "\r" and not self.charsmap.is_inert(ch)))
+            if len(self._hot_chars) < 1 << 16:  # bounded: the distinct characters of the texts seen
+                self._hot_chars[ch] = known
+        return known
+
+    def touched_clusters(self, text: str) -> list[Span]:
+        """The clusters a rule may change: those holding a `_hot` character (every other cluster is one
+        character without a rule of its own), found without cutting the whole text into clusters."""
+        hot = [c for c in set(text) if self._hot(c)]
+        if not hot:
+            return []
+        out: list[Span] = []
+        done = 0
+        for m in regex.finditer("[" + "".join(map(regex.escape, hot)) + "]", text):
+            p = m.start()
+            if p < done:
+                continue
+            q = p
+            while q > done and not _cluster_starts_at(text, q):
+                q -= 1
+            while True:
+                e = _GRAPHEME.match(text, q).end()
+                if e > p:
+                    break
+                q = e
+            out.append((q, e))
+            done = e
+        return out
+
     def apply(self, s: AlignedText) -> None:
-        if all(map(self.charsmap.is_inert, s.text)):
+        text = s.text
+        segments = []
+        try:
+            for a, b in self.touched_clusters(text):
+                local: list[Change] = []
+                if self._cluster(text[a:b], local, whole_text=False):
+                    segments.append((a, b, local))
+        except _NeedsWholeText:
+            self.apply_whole(s)
             return
+        s.transform_segments(segments)
+
+    def apply_whole(self, s: AlignedText) -> None:
+        """The plain reference for `apply`: `changes` over the whole text."""
         changes = self.changes(s.text)
         if changes is not None:
             s.transform(changes)
 
     def normalize_str(self, text: str) -> str:
-        if all(map(self.charsmap.is_inert, text)):
+        out: list[str] = []
+        last = 0
+        for a, b in self.touched_clusters(text):
+            local: list[Change] = []
+            self._cluster(text[a:b], local)
+            out += (text[last:a], "".join(c for c, _ in local))
+            last = b
+        if not out:
             return text
-        changes = self.changes(text)
-        return text if changes is None else "".join(c for c, _ in changes)
+        out.append(text[last:])
+        return "".join(out)
+
+
+class _NeedsWholeText(Exception):
+    """A rule's empty output at the start of a cluster: tokenizers folds the shortfall into the character
+    before, which a cluster-by-cluster pass does not see."""
+
+
+_PREPEND = regex.compile(r"\p{Grapheme_Cluster_Break=Prepend}")
+# Characters that can share a grapheme cluster with a neighbour (UAX #29: everything but Other and controls).
+_JOINS = regex.compile(r"[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}\p{GCB=Prepend}\p{GCB=Regional_Indicator}"
+                       r"\p{GCB=L}\p{GCB=V}\p{GCB=T}\p{GCB=LV}\p{GCB=LVT}]")
+
+
+def _cluster_starts_at(text: str, q: int) -> bool:
+    """A sure grapheme cluster boundary before ``text[q]`` (q > 0): an ASCII character starts a cluster,
+    unless it is LF after CR, or a non-control after a Prepend character (UAX #29 GB3, GB5, GB9b)."""
+    c = text[q]
+    if ord(c) >= 0x80:
+        return False
+    prev = text[q - 1]
+    if c < " " or c == "\x7f":
+        return not (c == "\n" and prev == "\r")
+    return _PREPEND.match(prev) is None
 
 
 @dataclass(frozen=True)
