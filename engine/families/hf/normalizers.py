@@ -474,7 +474,7 @@ class StripAccents(Normalizer):
         s.filter(lambda ch: not is_combining_mark(ch))
 
     def normalize_str(self, text: str) -> str:
-        return "".join(ch for ch in text if not is_combining_mark(ch))
+        return text if text.isascii() else fixed_class("combining_mark", RAW_COMBINING_MARK).sub("", text)
 
 
 @dataclass(frozen=True)
@@ -524,6 +524,9 @@ class Prepend(Normalizer):
         return self.prefix + text if text else text
 
 
+_TO_SPACE = {ord(ch): " " for ch in WHITE_SPACE}
+
+
 def is_chinese_char(ch: str) -> bool:
     cp = ord(ch)
     return (0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x2A6DF or 0x2A700 <= cp <= 0x2B73F
@@ -561,12 +564,14 @@ class BertNormalizer(Normalizer):
 
     def normalize_str(self, text: str) -> str:
         if self.clean_text:
-            text = "".join(" " if ch in WHITE_SPACE else ch for ch in text
-                           if not (ch == "\x00" or ch == "\ufffd" or is_control(ch)))
+            text = fixed_class("bert_control", RAW_CONTROL).sub("", text.replace("\x00", "").replace("\ufffd", ""))
+            text = text.translate(_TO_SPACE)
         if self.handle_chinese_chars:
             text = _CJK.sub(r" \1 ", text)
         if self.strips_accents:
-            text = "".join(ch for ch in unicode_normalize("NFD", text) if not is_nonspacing_mark(ch))
+            text = unicode_normalize("NFD", text)
+            if not text.isascii():
+                text = fixed_class("nonspacing_mark", RAW_NONSPACING_MARK).sub("", text)
         if self.lowercase:
             text = lowercase_str(text)
         return text
