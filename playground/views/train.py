@@ -61,8 +61,9 @@ UPLOAD_LABELS = {
     "tiktoken rank file": "Rank file (.tiktoken: '<base64> <rank>' lines)",
     "encoder.json + vocab.bpe": "vocab.bpe",
     "minbpe .model": "minbpe .model file",
-    "tokenizer.json (Hugging Face)": "tokenizer.json (a byte-level BPE model, e.g. Llama 3's, Qwen's or DeepSeek's)",
-    "SentencePiece .model": "SentencePiece BPE tokenizer.model (with byte fallback, e.g. Mistral 7B's or Llama 2's)",
+    "tokenizer.json (Hugging Face)": "tokenizer.json (any model type: BPE as Llama 3's, Qwen's or DeepSeek's, WordPiece, "
+                                     "Unigram, WordLevel)",
+    "SentencePiece .model": "SentencePiece tokenizer.model (BPE or Unigram, e.g. Mistral 7B's, Llama 2's or T5's)",
     "Tekken .json (Mistral)": "Mistral tekken_*.json",
 }
 SAMPLE_TEXT = (
@@ -387,7 +388,8 @@ def _upload_section() -> None:
         pass
     elif ENGINE_KINDS[kind] in MODEL_KINDS:
         st.caption("This file carries its own split rules and special tokens. It is checked before use: at most "
-                   f"{UPLOAD_LIMIT_MB} MB and 300,000 tokens, every byte encodable, a test text given back exactly.")
+                   f"{UPLOAD_LIMIT_MB} MB and 300,000 tokens, every character of UTF-8 text encodable, a test text "
+                   "encoded; a tokenizer that does not give every text back is marked lossy, with an example.")
     else:
         cols = st.columns(2)
         choice = cols[0].selectbox("Split pattern", list(PATTERNS), index=1, key=U_PATTERN, persist_state="session")
