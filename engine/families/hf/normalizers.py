@@ -69,10 +69,6 @@ WHITE_SPACE = frozenset("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u
                         "\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
 
 
-def is_whitespace(ch: str) -> bool:
-    return ch in WHITE_SPACE
-
-
 def _same(text: str) -> str:
     return text
 
