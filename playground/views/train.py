@@ -241,6 +241,11 @@ def _use_button(label: str, key: str, result_key: str, **kwargs) -> None:
             state.take_notices()  # still here: no page to switch to (the AppTest harness), already shown
 
 
+def _name_kind(kind: str) -> str:
+    """What a default name says when the file's own name is generic ("my-tokenizer" for a detected kind)."""
+    return "tokenizer" if kind == DETECT else ENGINE_KINDS[kind]
+
+
 def _on_new_file(key: str, kind: str) -> None:
     """A new file in an uploader (or none): the last result no longer describes it, so it goes (a
     failure must never sit under an old "Loaded …"); the name box gets a name from the file."""
@@ -249,7 +254,7 @@ def _on_new_file(key: str, kind: str) -> None:
     if isinstance(upload, list):  # the detecting uploader takes one or two files
         upload = upload[0] if upload else None
     if upload is not None:
-        st.session_state[U_NAME] = st.session_state[U_SUGGESTED] = uploads.suggest_name(upload.name, ENGINE_KINDS[kind])
+        st.session_state[U_NAME] = st.session_state[U_SUGGESTED] = uploads.suggest_name(upload.name, _name_kind(kind))
 
 
 # --------------------------------------------------------------- training
@@ -406,7 +411,7 @@ def _upload_section() -> None:
     if main is not None:
         if U_NAME not in st.session_state:
             first = main[0] if isinstance(main, list) else main
-            st.session_state[U_NAME] = st.session_state[U_SUGGESTED] = uploads.suggest_name(first.name, ENGINE_KINDS[kind])
+            st.session_state[U_NAME] = st.session_state[U_SUGGESTED] = uploads.suggest_name(first.name, _name_kind(kind))
         st.text_input("Name", key=U_NAME, max_chars=uploads.MAX_NAME_CHARS,
                       help="How the sidebar, Compare and every view call it: letters, digits, '.', '_' or '-'.")
     if st.button("Load tokenizer", key=U_GO, disabled=main is None or not ok):
@@ -451,7 +456,7 @@ def _local_section() -> None:
             with uploads.STORE.reserve(need, entry.model) as reservation:
                 enc = engine.sources.uploads.load_files(local_files.read_local(entry, MAX_FILE_BYTES))
                 st.session_state[U_RESULT] = state.add_custom(
-                    enc, name=uploads.suggest_name(entry.model.rsplit("/", 1)[-1].replace(":", "-"), "local"),
+                    enc, name=uploads.suggest_name(entry.model.rsplit("/", 1)[-1].replace(":", "-"), "tokenizer"),
                     reservation=reservation, suffix_if_taken=True)
         except (ValueError, OSError) as exc:  # the file, the budget, a file gone or moved since the listing
             st.session_state.pop(U_RESULT, None)
