@@ -6,8 +6,10 @@ storing it; llama.cpp keeps hand-adapted regexes for each name in
 ``normalizer`` and ``pre_tokenizer`` nodes of the makers' ``tokenizer.json``
 (copied from the released files: Llama 3, Qwen 2/2.5/3, Qwen 3.5, DeepSeek LLM,
 DeepSeek Coder, DeepSeek V3; GPT-2, GPT-NeoX/MPT, Falcon, StarCoder, Refact,
-Command-R), so the engine's Hugging Face pipeline runs them as ``tokenizers``
-does -- and llama.cpp's test vectors, made with ``tokenizers``, check each one.
+Command-R; GPT-4o and Tekken, whose vocabularies are tiktoken's), so the engine's Hugging Face pipeline runs them as ``tokenizers``
+does -- and llama.cpp's test vectors, made with ``tokenizers``, check each one
+that has vectors (all but ``gpt-4o`` and ``tekken``: their patterns are the
+engine's own o200k and Tekken patterns, exact on the tiktoken families).
 `ignore_merges` is the BPE model's flag in those files (Llama 3 sets it).
 
 A name not in the table is refused by name (`UnknownPreTokenizer`): guessing a
@@ -17,6 +19,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from ...tokenizer.patterns import O200K_PAT_STR
+from ..tiktoken_models.specs import TEKKEN_PAT_STR
 
 __all__ = ["PRE_TOKENIZERS", "TextRules", "rules_for"]
 
@@ -83,6 +88,11 @@ PRE_TOKENIZERS: dict[str, TextRules] = {
         {"type": "Digits", "individual_digits": False},
         {"type": "Split", "pattern": {"Regex": "[0-9][0-9][0-9]"}, "behavior": "Isolated", "invert": False}]},
         False, "TII Falcon"),
+    # tiktoken vocabularies (OpenAI's o200k, Mistral's Tekken): their makers' library takes a piece that is a
+    # token whole before any merge, which is ignore_merges; the patterns are the ones llama.cpp quotes as the
+    # tokenizer.json originals
+    "gpt-4o": TextRules(None, _then_bytes(_split(O200K_PAT_STR), trim_offsets=False), True, "OpenAI o200k (tiktoken)"),
+    "tekken": TextRules(None, _then_bytes(_split(TEKKEN_PAT_STR), trim_offsets=False), True, "Mistral Tekken"),
     "command-r": TextRules(_NFC, {"type": "Sequence", "pretokenizers": [_DIGITS, _BYTE_LEVEL_SPLIT]}, False,
                            "Cohere Command-R"),
 }

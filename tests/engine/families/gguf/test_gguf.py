@@ -63,7 +63,10 @@ def test_vectors_found():
     assert len(read_tests("llama-spm")) > 40
 
 
-@pytest.mark.parametrize("name", VECTORS)
+FAST = {"llama-spm", "bert-bge", "deepseek-coder", "starcoder"}  # the others take 10-30 s each on a shared machine
+
+
+@pytest.mark.parametrize("name", [n if n in FAST else pytest.param(n, marks=pytest.mark.slow) for n in VECTORS])
 def test_ids_equal_llama_cpp_vectors(name):
     enc = tokenizer(name).encoding
     wrong = [(text, ids, enc.encode(text, disallowed_special=())) for text, ids in read_tests(name).items()]
@@ -140,6 +143,11 @@ def _with(name: str, **changes) -> bytes:
 def test_unknown_pre_tokenizer_refused_by_name():
     with pytest.raises(UnknownPreTokenizer, match=r"x\.gguf: tokenizer\.ggml\.pre is 'my-new-model'.*tokenizer\.json"):
         read_gguf_tokenizer(_with("gpt-2", tokenizer__ggml__pre=("my-new-model", "string")), source="x.gguf")
+
+
+def test_tiktoken_pre_names_build():
+    enc = load_gguf(_with("gpt-2", tokenizer__ggml__pre=("tekken", "string")), source="t.gguf")
+    assert enc.decode(enc.encode("Hello world 123")) == "Hello world 123"
 
 
 def test_unknown_model_kind_refused_by_name():
