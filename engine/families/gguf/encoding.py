@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import UnsupportedModelError
-from ...formats.gguf import GgufHeader, read_gguf
+from ...formats.gguf import read_gguf
+from ...formats.limits import MAX_MERGES, MAX_TOKEN_BYTES, MAX_TOKENS, MAX_TOTAL_TOKEN_BYTES, TokenizerTooLargeError, check_count
 from ..sentencepiece.model_proto import (
     BYTE, CONTROL, NORMAL, UNKNOWN, UNUSED, USER_DEFINED, ModelProto, NormalizerSpec, TrainerSpec,
 )
@@ -109,6 +110,7 @@ def read_gguf_tokenizer(data: bytes, name: str | None = None, *, source: str = "
                                     f"(it runs {', '.join(sorted(KINDS))})", "upload the model's tokenizer.json instead")
     tokens = _array(md, "tokenizer.ggml.tokens", None, source)
     n = len(tokens)
+    _check_sizes(md, tokens, source)
     if not all(isinstance(t, str) for t in tokens[:1]):
         raise UnsupportedModelError(source, "tokenizer.ggml.tokens is not an array of strings", "the file is damaged")
     types = _array(md, "tokenizer.ggml.token_type", n, source, required=False)
@@ -134,6 +136,23 @@ def read_gguf_tokenizer(data: bytes, name: str | None = None, *, source: str = "
     template = md.get("tokenizer.chat_template")
     return GgufTokenizer(encoding, kind, pre, bos, eos, add_bos, add_eos,
                          template if isinstance(template, str) else None, header.metadata_end)
+
+
+def _check_sizes(md: dict, tokens: list[str], source: str) -> None:
+    """The engine's vocabulary limits (`engine.formats.limits`), before any table is built: the reader only
+    bounded the arrays by the file's size."""
+    check_count(len(tokens), "tokens", source, real="real GGUF vocabularies have at most about 262,000 tokens")
+    merges = md.get("tokenizer.ggml.merges")
+    if merges is not None and hasattr(merges, "__len__"):
+        check_count(len(merges), "merges", source, MAX_MERGES, real="real files have at most about 515,000")
+    longest = max(map(len, tokens), default=0)
+    if longest > MAX_TOKEN_BYTES:
+        raise TokenizerTooLargeError(f"{source}: a token of {longest:,} characters; the limit is {MAX_TOKEN_BYTES:,}. "
+                                     "The file may be corrupt or built to exhaust memory. Use a smaller tokenizer.")
+    total = sum(map(len, tokens))
+    if total > MAX_TOTAL_TOKEN_BYTES:
+        raise TokenizerTooLargeError(f"{source}: {total:,} characters of tokens in all; the limit is "
+                                     f"{MAX_TOTAL_TOKEN_BYTES:,}. Use a smaller tokenizer.")
 
 
 def load_gguf(data: bytes, name: str | None = None, *, source: str = "<gguf>"):

@@ -18,6 +18,7 @@ import time
 import pytest
 
 from engine.errors import UnsupportedModelError
+from engine.formats.limits import TokenizerTooLargeError
 from engine.families.gguf import load_gguf, read_gguf_tokenizer
 from engine.families.gguf.pre_tokenizers import PRE_TOKENIZERS, UnknownPreTokenizer
 from engine.formats.gguf import MAX_ARRAY_ITEMS, GgufError, read_gguf
@@ -242,6 +243,15 @@ def test_every_cut_of_a_real_header_is_refused_or_read():
         with pytest.raises(GgufError):
             read_gguf(data[:cut], "cut.gguf")
     assert read_gguf(data[:end]).metadata_end == end
+
+
+def test_vocabulary_limits_apply_before_building():
+    many = write_gguf([("tokenizer.ggml.model", "string", "llama"), ("tokenizer.ggml.tokens", "array[string]", ["a"] * 300_001)])
+    with pytest.raises(TokenizerTooLargeError, match="300,001 tokens"):
+        read_gguf_tokenizer(many, source="m.gguf")
+    long = write_gguf([("tokenizer.ggml.model", "string", "llama"), ("tokenizer.ggml.tokens", "array[string]", ["a" * 5000])])
+    with pytest.raises(TokenizerTooLargeError, match="5,000 characters"):
+        read_gguf_tokenizer(long, source="m.gguf")
 
 
 def test_file_without_tokenizer_refused():
