@@ -41,7 +41,7 @@ token's leading space (the dummy prefix) is dropped, control symbols vanish,
 prefix is a virtual space at offset 0: the first piece's text starts with it
 (``" Hello"`` for ``"Hello"``) though it covers only the real characters.
 
-**Unigram** models have no merges and no cut into pieces (their float32
+**Unigram** models have no merges and no cut into pieces (their path
 totals run over the whole text, see `unigram`): `pretokenize` gives one piece
 per stretch of text, `bpe_trace` gives the lattice (`UnigramTrace`: every
 candidate with its score, the best path marked), a merge tree is the token alone.

@@ -1,20 +1,22 @@
-"""SentencePiece's Unigram segmentation (``unigram_model.cc``, ``Model::EncodeOptimized``), exactly.
+"""SentencePiece's Unigram segmentation (``unigram_model.cc``: ``Lattice::Viterbi``), exactly.
 
 A Unigram model gives every piece a score (a log-probability).  Each way of
 cutting the normalized text into pieces is a path through a *lattice*; the path
 with the highest total score wins.  Viterbi finds it in one pass from the left:
-``best[e]`` is the best path ending at position ``e``, extended by every piece
-that starts where a best path ends.  The traps, all as SentencePiece has them:
+every node (a piece at a position) takes as its predecessor the best of the
+nodes that end where it starts.  The traps, all as the tested ``sentencepiece``
+has them:
 
-* **float32 totals.**  Scores are ``float`` and so are the running totals;
-  every candidate total is rounded to float32 before it is compared, so two
-  paths whose float64 sums differ may tie here (and the other way round).
-  Long texts make the totals large and the rounding coarse, which is why the
-  whole normalized text is one lattice: cutting it into words and adding the
-  words' totals would not round the same way;
-* **ties** keep the first candidate: start positions are visited left to
-  right, pieces from one start shortest first, and a node is replaced only by
-  a strictly higher total;
+* **float32 totals**: a node's total is ``float(predecessor total + its score)``,
+  rounded to float32 for *each* candidate predecessor before they are compared.
+  Long texts make totals large and the rounding coarse (near -400,000 a float32
+  step is 1/32), so the winner of a near-tie depends on every earlier rounding:
+  the whole normalized text is one lattice, never cut into words;
+* **ties** keep the first candidate: predecessors in the order they were added
+  (by start position, then shortest first), replaced only by a strictly higher
+  total; the winning path is read back from the end.  (This is not the same as
+  ``EncodeOptimized``'s forward relaxation in float64 or float32: on runs like
+  ``ZZZZ...`` and on a 185k-character book only this order matches the library);
 * **unknown**: where no piece of exactly one character starts (UNUSED pieces
   do not count), a one-character unknown node scored ``min(normal scores) - 10``
   is added, so every text has a path.  The caller turns unknown nodes into
@@ -22,17 +24,20 @@ that starts where a best path ends.  The traps, all as SentencePiece has them:
 * **user-defined symbols** are in the lattice with the score
   ``bytes * max(normal scores) - 0.1``, high enough that they always win
   (``max`` starts from ``FLT_MIN``, the smallest positive float, so for all-negative
-  scores the bonus is about ``-0.1``); that sum is made in float64 and compared
-  with the float32 totals, as the C++ does;
+  scores the bonus is about ``-0.1``);
 * control, unknown and byte pieces are never in the lattice; UNUSED pieces are
   walked through but never chosen.
 
-`viterbi` is the fast loop (a dict of every piece prefix stands in for the
-trie: the scan from one start stops at the first prefix no piece has);
-`viterbi_reference` builds the whole lattice as a list of nodes first and rounds
-with `struct`, the obviously correct version, tested equal.  `lattice` gives
-every node with its score and best total, the winning path marked, for the
-playground to draw.
+Known difference: on one 185k-character English text, past 115k characters
+(totals near -430,000) a near-tie goes ``k|est`` here and ``ke|st`` in
+``sentencepiece`` 0.2.3; float64 totals fix that text but break runs like
+``ZZZZ...``, which float32 matches.  Every other test text agrees.
+
+`viterbi` makes the nodes as it goes (a dict of every piece prefix stands in for
+the trie: the scan from one start stops at the first prefix no piece has);
+`viterbi_reference` builds the whole lattice first and rounds with `struct`, the
+plain version, tested equal.  `lattice` gives every node with its score and
+best total, the winning path marked, for the playground to draw.
 """
 from __future__ import annotations
 
@@ -99,10 +104,10 @@ class UnigramModel:
         self.table = table
 
     def _piece_score(self, i: int) -> float:
-        """The score a piece adds to a path (the user-defined bonus made in float64, as in C++)."""
+        """A node's score (float32, as ``Lattice::Node::score``): the piece's, or the user-defined bonus."""
         length = self.user.get(i)
         if length is not None:
-            return f32(length * self.max_score) - 0.1
+            return f32(f32(length * self.max_score) - 0.1)
         return self.scores[i]
 
     # ------------------------------------------------------------------ fast
@@ -112,53 +117,61 @@ class UnigramModel:
         n = len(text)
         if not n:
             return []
-        table, scores, user, unused = self.table, self.scores, self.user, self.unused
-        get = table.get
+        get, scores, user, unused = self.table.get, self.scores, self.user, self.unused
         unk_id, unk_score = self.unk_id, self.unk_score
-        total = array("f", bytes(4 * (n + 1)))  # float32 storage: assigning rounds, as C++ ``float``
-        start_at = [-1] * (n + 1)
-        ids = [0] * (n + 1)
-        tmp = array("f", b"\x00\x00\x00\x00")
+        rnd = array("f", b"\x00\x00\x00\x00")  # assigning to a float32 array rounds, as C++ ``float``
+        # nodes as parallel lists; ends[p]: the nodes ending at p, in the order they were made
+        n_start, n_id, n_prev, n_total = [-1], [-1], [-1], [0.0]  # node 0 is BOS
+        ends: list[list[int]] = [[] for _ in range(n + 1)]
+        ends[0].append(0)
         for s in range(n):
-            here = total[s]
+            here = ends[s]
             single = False
             e = s + 1
-            while e <= n:
-                i = get(text[s:e])
+            while True:
+                i = get(text[s:e]) if e <= n else None
                 if i is None:
+                    if single:
+                        break
+                    i, e, single = unk_id, s + 1, True  # the unknown node: after the pieces from s
+                    score = unk_score
+                elif i < 0 or i in unused:
+                    e += 1
+                    continue
+                else:
+                    score = self._piece_score(i) if i in user else scores[i]
+                    single = single or e == s + 1
+                best, best_total = -1, 0.0
+                for node in here:
+                    rnd[0] = n_total[node] + score
+                    total = rnd[0]
+                    if best < 0 or total > best_total:
+                        best, best_total = node, total
+                n_start.append(s)
+                n_id.append(i)
+                n_prev.append(best)
+                n_total.append(best_total)
+                ends[e].append(len(n_id) - 1)
+                if i == unk_id and e == s + 1 and score is unk_score:
                     break
-                if i >= 0 and i not in unused:
-                    if i in user:
-                        cand = self._piece_score(i) + here  # float64, compared as such
-                    else:
-                        tmp[0] = scores[i] + here
-                        cand = tmp[0]
-                    if start_at[e] < 0 or cand > total[e]:
-                        total[e] = cand
-                        start_at[e] = s
-                        ids[e] = i
-                    if e == s + 1:
-                        single = True
                 e += 1
-            if not single:
-                tmp[0] = unk_score + here
-                cand = tmp[0]
-                if start_at[s + 1] < 0 or cand > total[s + 1]:
-                    total[s + 1] = cand
-                    start_at[s + 1] = s
-                    ids[s + 1] = unk_id
+        best, best_total = -1, 0.0  # EOS (score 0): the first of the best nodes ending at n
+        for node in ends[n]:
+            if best < 0 or n_total[node] > best_total:
+                best, best_total = node, n_total[node]
         out: list[tuple[int, int, int]] = []
-        e = n
-        while e > 0:
-            s = start_at[e]
-            out.append((s, e, ids[e]))
-            e = s
+        end = n
+        while best > 0:
+            out.append((n_start[best], end, n_id[best]))
+            end = n_start[best]
+            best = n_prev[best]
         out.reverse()
         return out
 
     # ------------------------------------------------------------------ reference
     def nodes(self, text: str) -> list[tuple[int, int, int, float]]:
-        """Every node of the lattice, ``(start, end, id, score)``, by start then length (`unk_id`: unknown)."""
+        """Every node of the lattice, ``(start, end, id, score)``, in the order ``PopulateNodes`` adds them:
+        by start, shortest first, the unknown node last (`unk_id`)."""
         out: list[tuple[int, int, int, float]] = []
         for s in range(len(text)):
             single = False
@@ -173,42 +186,51 @@ class UnigramModel:
                 out.append((s, s + 1, self.unk_id, self.unk_score))
         return out
 
+    def _backtrace(self, text: str) -> tuple[list[tuple[int, int, int, float]], list[float], list[int]]:
+        """``Lattice::Viterbi``: every node's best total and predecessor (-1: BOS), plus EOS's choice last."""
+        nodes = self.nodes(text)
+        ending: list[list[int]] = [[] for _ in range(len(text) + 1)]
+        totals: list[float] = []
+        prevs: list[int] = []
+        for k, (s, e, _, score) in enumerate(nodes):
+            candidates = [(0.0, -1)] if s == 0 else [(totals[j], j) for j in ending[s]]
+            best = None
+            for total, j in candidates:
+                t = f32(total + score)
+                if best is None or t > best[0]:
+                    best = (t, j)
+            assert best is not None  # every position is reached: unknown nodes fill the gaps
+            totals.append(best[0])
+            prevs.append(best[1])
+            ending[e].append(k)
+        last = None
+        for j in ending[len(text)]:
+            if last is None or totals[j] > totals[last]:
+                last = j
+        prevs.append(-1 if last is None else last)
+        return nodes, totals, prevs
+
     def viterbi_reference(self, text: str) -> list[tuple[int, int, int]]:
-        """`viterbi` the plain way: all nodes first, then best totals in start order (float32 via struct)."""
-        n = len(text)
-        best: list[tuple[float, int, int] | None] = [None] * (n + 1)  # (total, start, id) ending at each position
-        best[0] = (0.0, -1, -1)
-        for s, e, i, score in self.nodes(text):
-            here = best[s][0]  # type: ignore[index]
-            cand = score + here if i in self.user else f32(score + here)
-            if best[e] is None or cand > best[e][0]:  # type: ignore[index]
-                best[e] = (f32(cand), s, i)
+        """`viterbi` the plain way: the whole lattice first, then ``Lattice::Viterbi`` over it."""
+        if not text:
+            return []
+        nodes, _, prevs = self._backtrace(text)
         out = []
-        e = n
-        while e > 0:
-            _, s, i = best[e]  # type: ignore[misc]
+        k = prevs[-1]
+        while k >= 0:
+            s, e, i, _ = nodes[k]
             out.append((s, e, i))
-            e = s
+            k = prevs[k]
         return out[::-1]
 
     def lattice(self, text: str) -> list[LatticeNode]:
         """Every node with its score and the best total of a path ending with it; the winning path marked."""
+        if not text:
+            return []
+        nodes, totals, _ = self._backtrace(text)
         path = set(self.viterbi(text))
-        totals = self._totals(text)
-        return [LatticeNode(s, e, i, score, score + totals[s] if i in self.user else f32(score + totals[s]),
-                            (s, e, i) in path, i == self.unk_id)
-                for s, e, i, score in self.nodes(text)]
-
-    def _totals(self, text: str) -> list[float]:
-        """The best total of a path ending at each position (float32 values)."""
-        totals = [0.0] * (len(text) + 1)
-        seen = [False] * (len(text) + 1)
-        seen[0] = True
-        for s, e, i, score in self.nodes(text):
-            cand = score + totals[s] if i in self.user else f32(score + totals[s])
-            if not seen[e] or cand > totals[e]:
-                totals[e], seen[e] = f32(cand), True
-        return totals
+        return [LatticeNode(s, e, i, score, totals[k], (s, e, i) in path, i == self.unk_id)
+                for k, (s, e, i, score) in enumerate(nodes)]
 
 
 def check_scores(pieces: tuple[tuple[str, float, int], ...], source: str) -> None:

@@ -95,9 +95,11 @@ def test_corpus_cases(name):
 
 @pytest.mark.parametrize("name", ["test_model", "trained_bytes"])
 def test_long_text_is_one_lattice(name):
-    """Float32 totals over a whole book: any cut into words would round differently somewhere."""
+    """One lattice over 100k characters: float32 totals near -250,000 decide near-ties, so cutting the
+    text into words would not give the library's ids.  (Past 115k characters of this book one near-tie,
+    ``k|est`` against sentencepiece's ``ke|st``, still differs: see the report in `unigram`.)"""
     text = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")
-    check(name, text[:60_000])
+    check(name, text[:100_000])
 
 
 @settings(max_examples=150, deadline=None)
