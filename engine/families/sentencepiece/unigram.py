@@ -86,21 +86,21 @@ class UnigramModel:
         self.max_score = max(max(normal, default=FLT_MIN), FLT_MIN)
         self.unk_score = f32(self.min_score - UNK_PENALTY)
         # piece text -> id for pieces in the trie (normal, user-defined, unused); every proper prefix -> -1
-        table: dict[str, int] = {}
         self.scores: dict[int, float] = {}
         self.user: dict[int, int] = {}  # user-defined id -> its length in UTF-8 bytes
         self.unused: set[int] = set()
+        in_trie: dict[str, int] = {}
         for i, (piece, score, kind) in enumerate(pieces):
             if kind not in (NORMAL, USER_DEFINED, UNUSED):
                 continue
-            for k in range(1, len(piece)):
-                table.setdefault(piece[:k], -1)
-            table[piece] = i
+            in_trie.setdefault(piece, i)  # the first of duplicates, as model_interface.cc keeps it
             self.scores[i] = score
             if kind == USER_DEFINED:
                 self.user[i] = len(piece.encode("utf-8"))
             elif kind == UNUSED:
                 self.unused.add(i)
+        table = dict.fromkeys({p[:k] for p in in_trie for k in range(1, len(p))}, -1)
+        table.update(in_trie)
         self.table = table
 
     def _piece_score(self, i: int) -> float:
