@@ -30,7 +30,7 @@ import sys
 from array import array
 from dataclasses import dataclass
 from itertools import count, repeat
-from operator import add, methodcaller, mul
+from operator import add, itemgetter, methodcaller, mul
 from typing import Any
 
 from ...errors import WrongFileKindError
@@ -374,7 +374,7 @@ def _merges(merges: list, vocab: dict[str, int], where: _Where) -> tuple[dict[in
             pairs = merges
         if not all(type(p) is list and len(p) == 2 for p in pairs):
             raise KeyError
-        left, right = zip(*pairs) if pairs else ((), ())
+        left, right = list(map(itemgetter(0), pairs)), list(map(itemgetter(1), pairs))  # (zip(*pairs) is slower)
         lid = list(map(vocab.__getitem__, left))
         rid = list(map(vocab.__getitem__, right))
         made = list(map(vocab.__getitem__, map(add, left, right)))

@@ -72,11 +72,10 @@ class CharBpe:
         if mark not in self.vocab or self.prefix or self.suffix or self.ignore_merges:
             return None
         made = set(self.merged_id)
-        found = set()
-        for token, tid in self.vocab.items():
-            if mark in token and tid in made:
-                found.update(m.group(1) for m in re.finditer(f"([^{mark}]){mark}", token))
-        return frozenset(found)
+        # one regex pass over the made tokens that hold `mark`, joined by NUL (a NUL found before a mark
+        # only blocks a cut no text makes)
+        joined = "\0".join([token for token, tid in self.vocab.items() if mark in token and tid in made])
+        return frozenset(re.findall(f"([^{mark}]){mark}", joined))
 
     def sub_pieces(self, piece: str) -> list[str]:
         """`piece` cut where no merge can join across (see the module docstring); ``[piece]`` if nowhere."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 from itertools import repeat
-from operator import add, mul
+from operator import add, itemgetter, mul
 from typing import Any
 
 from ..bpe import KEY
@@ -121,7 +121,7 @@ def bpe_merges(merges: list, vocab: dict[str, int], prefix: str, where: Any) -> 
             pairs = merges
         if pairs and not (set(map(type, pairs)) == {list} and set(map(len, pairs)) == {2}):
             raise KeyError
-        left, right = zip(*pairs) if pairs else ((), ())
+        left, right = list(map(itemgetter(0), pairs)), list(map(itemgetter(1), pairs))  # (zip(*pairs) is slower)
         if not set(map(type, left)) | set(map(type, right)) <= {str}:
             raise KeyError
         get = vocab.__getitem__
