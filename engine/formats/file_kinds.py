@@ -7,8 +7,11 @@ model.  `sniff` looks at the first few kilobytes of the bytes (magic numbers,
 the shape of the first lines); `describe_json` looks at a parsed JSON file's
 keys.  Both return a `FileKind` whose `title` says what the file is and
 `supported` whether the engine runs it, so the upload can say that first
-("a WordPiece model: not supported (yet)") instead of the first component the
-parser happens to refuse.
+("a model type tokenizers may not know") instead of the first component the
+parser happens to refuse.  `engine.sources.uploads.load_files` loads by it: a
+tokenizer.json of any model type, a SentencePiece or tiktoken ``.model``, a
+Tekken ``.json``, a GGUF file (its header: `GGUF_HEADER_BYTES`), a WordPiece
+``vocab.txt`` and a ``vocab.json`` + ``merges.txt`` pair.
 """
 from __future__ import annotations
 
@@ -17,6 +20,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import UnsupportedModelError
+
+# A GGUF file holds the whole model; the tokenizer is in its header, the metadata before the weights.
+# llama.cpp's vocab-only files (the header alone) are at most 15.8 MB (Gemma 4, 262,144 tokens), so the
+# first 32 MiB of any model file hold it; that cut fits under the upload cap.
+GGUF_HEADER_BYTES = 32 * 2**20
+GGUF_CUT_COMMAND = "head -c 32M model.gguf > model-header.gguf"
 
 # Kinds of `engine.sources.uploads.KINDS`, plus kinds no upload reads.
 KIND_TITLES = {
@@ -46,6 +55,9 @@ UPLOAD_AS = {  # how the upload form names each kind it reads
     "tokenizer.json": "'tokenizer.json (Hugging Face)'",
     "sentencepiece": "'SentencePiece .model'",
     "tekken": "'Tekken .json (Mistral)'",
+    "gguf": "'Any tokenizer file' (only its header is read: the first 32 MB of a model are enough, "
+            f"cut with `{GGUF_CUT_COMMAND}`)",
+    "vocab.txt": "'Any tokenizer file'",
 }
 
 
@@ -72,9 +84,6 @@ class FileKind:
         return {
             "tokenizer_config": "upload the model's tokenizer.json instead (it sits beside this file)",
             "chat": "import it in the Chat view",
-            "vocab.txt": "WordPiece models are not supported (yet); use a BPE tokenizer",
-            "gguf": "GGUF files hold the weights too; upload the model's own tokenizer file "
-                    "(tokenizer.json, tokenizer.model or tekken.json) instead",
             "gzip": "unpack it first (gunzip) and upload what it holds",
             "zip": "unpack it first and upload the tokenizer file it holds",
         }.get(self.kind, "upload a tokenizer file of one of the kinds listed")
@@ -82,6 +91,7 @@ class FileKind:
 
 _RANK_LINE = re.compile(rb"[A-Za-z0-9+/]+={0,2} [0-9]+")
 _MERGE_LINE = re.compile(rb"\S+ \S+")
+_VOCAB_TXT_FIRST = re.compile(rb"\[(?:PAD|UNK|CLS|unused0)\]|<pad>|<unk>")  # BERT-style vocab.txt's first line
 
 
 def _first_lines(data: bytes, n: int = 8) -> list[bytes]:
@@ -102,12 +112,14 @@ def sniff(data: bytes) -> FileKind:
         return FileKind("gzip")
     if data.startswith(b"PK\x03\x04"):
         return FileKind("zip")
+    lines = _first_lines(data)
+    if lines and _VOCAB_TXT_FIRST.fullmatch(lines[0].strip()) and all(b" " not in line.strip() for line in lines):
+        return FileKind("vocab.txt")  # "[PAD]" opens like a JSON array, so this is asked first
     stripped = data.lstrip()
     if stripped[:1] in (b"{", b"["):
         return FileKind("json")
     if data[:1] == b"\x0a" and len(data) > 4 and data[2] == 0x0A:  # field 1 (pieces), then its field 1 (the piece)
         return FileKind("sentencepiece")
-    lines = _first_lines(data)
     if lines and lines[0].strip() == b"minbpe v1":
         return FileKind("minbpe")
     if lines and _RANK_LINE.fullmatch(lines[0].strip()):
@@ -120,8 +132,6 @@ def sniff(data: bytes) -> FileKind:
         if exc.start < 4000:  # not a character cut at the end of the sample
             return FileKind("binary")
         head = data[: exc.start].decode("utf-8")
-    if lines and lines[0].strip() in (b"[PAD]", b"<pad>", b"[UNK]") and all(b" " not in line.strip() for line in lines):
-        return FileKind("vocab.txt")
     if lines and all(_MERGE_LINE.fullmatch(line.strip()) for line in lines):
         return FileKind("data_gym", guessed=True)
     return FileKind("text" if head.isprintable() or "\n" in head else "binary")
@@ -156,13 +166,14 @@ def _tokenizer_json_kind(root: dict) -> FileKind:
     if mtype != "BPE":
         known = {"WordPiece": "BERT-style", "Unigram": "SentencePiece Unigram, e.g. T5, ALBERT, XLM-R",
                  "WordLevel": "one id per whole word"}
-        return FileKind("tokenizer.json", mtype, False, known.get(mtype, "a model type tokenizers may not know"))
+        # The loader runs these (engine.families.hf.models) and names any component it cannot run.
+        return FileKind("tokenizer.json", mtype, mtype in known, known.get(mtype, "a model type tokenizers may not know"))
     kinds = _component_types(root.get("pre_tokenizer"), "pretokenizers")
     decoders = _component_types(root.get("decoder"), "decoders")
     if "ByteLevel" in kinds or "ByteLevel" in decoders:
         return FileKind("tokenizer.json", "BPE", True, "byte-level")
     if "Metaspace" in kinds or "Metaspace" in decoders or "ByteFallback" in decoders or model.get("byte_fallback"):
-        return FileKind("tokenizer.json", "BPE", False,
+        return FileKind("tokenizer.json", "BPE", True,
                         "SentencePiece-style: ▁ for spaces (Metaspace) and byte fallback, as Llama 2, Mistral 7B "
                         "and Gemma write it")
     return FileKind("tokenizer.json", "BPE", True)  # the parser names the component it cannot run
@@ -178,12 +189,7 @@ def _component_types(node: Any, list_key: str) -> list[str]:
 
 def unsupported_error(found: FileKind, source: str) -> UnsupportedModelError:
     """The error for a tokenizer file whose model the engine does not run: what it is first, then the fix."""
-    if found.kind == "tokenizer.json" and found.model == "BPE":
-        return UnsupportedModelError(
-            source, f"this is {found.title}; only byte-level BPE tokenizer.json files are supported (yet)",
-            "for a SentencePiece-style model, upload its tokenizer.model as 'SentencePiece .model' instead")
     return UnsupportedModelError(
-        source, f"this is {found.title}; {found.model} models are not supported (yet) ($.model.type is "
-                f"{found.model!r}): this playground runs BPE tokenizers only",
-        "use a BPE tokenizer (a byte-level BPE tokenizer.json, a SentencePiece BPE .model, a tiktoken rank file "
-        "or a Tekken .json)")
+        source, f"this is {found.title}; {found.model} models are not supported ($.model.type is "
+                f"{found.model!r}): this playground runs BPE, WordPiece, Unigram and WordLevel models",
+        "check that the file is a tokenizer.json made by Hugging Face tokenizers")

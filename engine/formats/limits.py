@@ -14,6 +14,9 @@ vocabulary has about 200,000 tokens of at most 128 bytes (o200k_base), about
 from __future__ import annotations
 
 MAX_TOKENS = 300_000  # ordinary tokens (or merges) in one vocabulary
+# Merges of a tokenizer.json: Gemma 3 lists 514,906, GLM-4.7 321,649.  Loading GLM-4.7's file holds
+# about 80 MB once built (206 MB at the peak, the JSON included); Gemma 3's about 130 MB (354 MB peak).
+MAX_MERGES = 600_000
 MAX_TOKEN_BYTES = 4_096  # bytes in one token
 MAX_TOTAL_TOKEN_BYTES = 16_000_000  # bytes of all tokens together
 MAX_SPECIAL_TOKENS = 10_000
@@ -27,13 +30,13 @@ MAX_SPECIAL_TOTAL_CHARS = 1_000_000  # all of them together
 # JSON files (tokenizer.json, Tekken .json, encoder.json, a chat export) are scanned before `json.loads`
 # (engine.formats.json_limits): deeper nesting overflows the parser's recursion, and the number of values is what
 # json.loads turns into Python objects.  Real files: depth <= 8; Mistral's tekken_240911.json (19.3 MB)
-# has 150,004 arrays/objects and 1.05 million values, the largest of all.
+# has 150,004 arrays/objects and 1.05 million values; Gemma 3's tokenizer.json (33.4 MB) 521,355 and 2.17 million, the most.
 MAX_JSON_DEPTH = 100
 # A file's split pattern is compiled before anything runs, and compiling a long alternation costs time and
 # memory that grow with its length (a pattern of megabytes takes most of a minute and hundreds of MB).
 # Real ones are short (o200k_base's 274 characters, DeepSeek V4's longest Split 126).
 MAX_PATTERN_CHARS = 5_000
-MAX_JSON_CONTAINERS = 500_000  # arrays + objects
+MAX_JSON_CONTAINERS = 600_000  # arrays + objects (Gemma 3's tokenizer.json: 521,355, one per merge)
 MAX_JSON_VALUES = 2_500_000  # separators (commas and colons) + containers: about the number of values
 
 

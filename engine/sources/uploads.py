@@ -19,8 +19,14 @@ each.  Every kind goes through the same gate here:
   SentencePiece and ``tokenizer.json``, the model has byte fallback --
   otherwise some text cannot be encoded (`UnusableTokenizerError`);
 * **a probe text** (all 256 byte values' characters, several scripts, emoji,
-  digits, whitespace runs) must encode, tokenize and decode back exactly
-  (`UnusableTokenizerError`).
+  digits, whitespace runs) must encode and tokenize to the same ids, and for
+  tiktoken's kind decode back exactly (`UnusableTokenizerError`); a family
+  with a normalizer or ``<unk>`` may be lossy by design and is accepted
+  (`engine.explain.lossless` finds the text it does not give back).
+
+`load_files` reads the kind from the content instead (`detect_files`), for
+those kinds and also a GGUF header, a WordPiece ``vocab.txt`` and a
+``vocab.json`` + ``merges.txt`` pair (`engine.formats.vocab_files`).
 
 All these errors are ValueErrors whose messages name the file and the fix.
 
@@ -36,7 +42,7 @@ import re
 
 from typing import Any
 
-from ..errors import WrongFileKindError
+from ..errors import UnsupportedModelError, WrongFileKindError
 from ..families.hf.tokenizer_json import check_tokenizer_json_size  # noqa: F401  (its home before)
 from ..formats.file_kinds import KIND_TITLES, FileKind, describe_json, sniff
 from ..formats.json_limits import load_json_bounded
@@ -49,7 +55,11 @@ from ..tokenizer.patterns import RAW_PAT_STR
 
 KINDS = ("tiktoken", "data_gym", "minbpe", "tokenizer.json", "sentencepiece", "tekken")
 MODEL_KINDS = ("minbpe", "tokenizer.json", "sentencepiece", "tekken")  # files that carry their own split and specials
-MAX_FILE_BYTES = 24_000_000  # an uploaded tokenizer file (o200k: 3.6 MB; DeepSeek V4 tokenizer.json: 6.4 MB; Tekken .json: 19.3 MB)
+# An uploaded tokenizer file (o200k: 3.6 MB; DeepSeek V4 tokenizer.json: 6.4 MB; Tekken .json: 19.3 MB; Gemma 3's
+# tokenizer.json, the largest: 33.4 MB).  Loading Gemma 3's through load_files holds +164 MB and peaks at
+# +287 MB of RSS (json.loads alone: +285 MB; Hugging Face tokenizers' own load: +360 MB): 40 MB keeps one
+# upload's peak well within the store's budget (playground.cache.uploads.BUDGET_BYTES, 600 MB).
+MAX_FILE_BYTES = 40_000_000
 
 
 class UnusableTokenizerError(ValueError):
@@ -69,29 +79,31 @@ def short_hash(*parts: bytes | str) -> str:
 
 
 def _byte_coverage_problem(enc: Any) -> str | None:
-    """Why some text cannot be encoded by `enc` (a byte that is no token, no byte fallback), or None."""
+    """Why some text cannot be encoded by a byte-level `enc` (a byte of UTF-8 text that is no token, no byte
+    fallback), or None.  A family that writes what it cannot spell as ``<unk>`` (SentencePiece without byte
+    fallback, WordPiece, Unigram) encodes every text, lossily: accepted (`engine.explain.lossless`)."""
+    from ..families.hf.bpe import NOT_IN_UTF8  # bytes no str encodes to: never required
     from ..families.hf.encoding import HfEncoding
-    from ..families.sentencepiece.encoding import SentencePieceEncoding
 
-    if isinstance(enc, SentencePieceEncoding):
-        if enc.byte_fallback:
-            return None
-        return ("the model has no byte fallback (trainer byte_fallback=false), so a character outside its vocabulary "
-                "becomes <unk> and cannot be decoded back. Use a model trained with --byte_fallback=true.")
+    if enc.family not in ("tiktoken", "tokenizer.json"):
+        return None
     if isinstance(enc, HfEncoding):
-        model = enc.spec.model
-        if model.complete or model.byte_fallback_ids is not None:
-            return None
-    missing = [b for b in range(256) if bytes([b]) not in enc.mergeable_ranks]
+        model = getattr(enc.spec, "model", None)
+        if not hasattr(model, "complete") or model.complete or model.byte_fallback_ids is not None:
+            return None  # not the byte-level fast path, or nothing missing: the model handles unknown text
+    missing = [b for b in range(256) if bytes([b]) not in enc.mergeable_ranks and b not in NOT_IN_UTF8]
     if not missing:
         return None
     shown = ", ".join(f"0x{b:02x}" for b in missing[:8]) + (" …" if len(missing) > 8 else "")
-    return (f"{len(missing)} of the 256 single bytes have no token ({shown}), so text containing them cannot be "
-            "encoded. A byte-level BPE vocabulary must start from all 256 bytes.")
+    return (f"{len(missing)} of the bytes that occur in UTF-8 text have no token ({shown}), so text containing "
+            "them cannot be encoded. A byte-level BPE vocabulary must start from every such byte.")
 
 
 def check_usable(enc: Any, source: str) -> None:
-    """`UnusableTokenizerError` unless `enc` can encode any text: every byte, and a probe text round-trips."""
+    """`UnusableTokenizerError` unless `enc` can encode any text: every byte, and a probe text encodes,
+    tokenizes to the same ids and decodes.  A text that does not come back is refused only for tiktoken's
+    kind, which has no normalizer: there it means a split pattern that drops text.  Any other family may
+    be lossy by design (NFKC, lower-casing, ``<unk>``): accepted, and `engine.explain.lossless` shows how."""
     problem = _byte_coverage_problem(enc)
     if problem:
         raise UnusableTokenizerError(f"{source}: {problem}")
@@ -102,7 +114,7 @@ def check_usable(enc: Any, source: str) -> None:
     except (KeyError, ValueError) as exc:
         raise UnusableTokenizerError(
             f"{source}: the tokenizer fails on a test text ({exc}); check the file and the split pattern") from None
-    if back != PROBE or [t.id for t in tokens] != ids:
+    if [t.id for t in tokens] != ids or (back != PROBE and enc.family == "tiktoken"):
         raise UnusableTokenizerError(
             f"{source}: the tokenizer does not give back a test text it encoded; check that the split pattern "
             "matches every character (e.g. ends with |\\s+|.) and that the normalizer keeps spaces as they are")
@@ -193,10 +205,9 @@ def _load_model_file(kind: str, filename: str, data: bytes) -> Any:
         if found.kind != kind:
             raise WrongFileKindError(filename, KIND_TITLES[kind], found.title, found.how_to_upload())
     if kind == "tokenizer.json":
-        from ..families.hf.encoding import HfEncoding
-        from ..families.hf.tokenizer_json import spec_from_root
+        from ..families.hf.load import encoding_from_root
 
-        return HfEncoding(name, spec_from_root(root, filename))
+        return encoding_from_root(root, name, filename)  # byte-level BPE's fast path, or the general pipeline
     if kind == "tekken":
         from ..families.tiktoken_models.tekken import load_tekken
 
@@ -280,3 +291,77 @@ def load_tokenizer(
     enc = Encoding(name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=special_ids)
     check_usable(enc, filename)
     return enc
+
+
+# ------------------------------------------------------- any file, its kind read from its content
+DETECTED_KINDS = ("tokenizer.json", "tekken", "sentencepiece", "minbpe", "tiktoken", "gguf", "vocab.txt",
+                  "vocab.json + merges.txt")
+
+
+def detect_files(files: list[tuple[str, bytes]]) -> str:
+    """Which tokenizer one or two uploaded files hold, from their content (not their names): one of
+    `DETECTED_KINDS`; `WrongFileKindError` naming what was found otherwise.  Two files are a
+    ``vocab.json`` + ``merges.txt`` pair (GPT-2's ``encoder.json`` + ``vocab.bpe`` are the same formats)."""
+    if not files or len(files) > 2:
+        raise ValueError(f"upload one tokenizer file, or two for a vocab.json + merges.txt pair ({len(files)} given)")
+    for name, content in files:
+        if len(content) > MAX_FILE_BYTES and not content.startswith(b"GGUF"):
+            raise TokenizerTooLargeError(f"{name} is {len(content) / 1e6:.1f} MB; the limit for a tokenizer file is "
+                                         f"{MAX_FILE_BYTES / 1e6:.0f} MB. Use a smaller tokenizer.")
+    found = [_what_it_is(data, name) for name, data in files]
+    if len(files) == 2:
+        kinds = sorted(f.kind for f in found)
+        if kinds == ["data_gym", "encoder.json"]:
+            return "vocab.json + merges.txt"
+        raise WrongFileKindError(f"{files[0][0]} and {files[1][0]}", "a vocab.json + merges.txt pair",
+                                 f"{found[0].title} and {found[1].title}",
+                                 "upload two files only for a vocab.json + merges.txt pair; otherwise one file")
+    (name, _), kind = files[0], found[0]
+    if kind.kind in ("tokenizer.json", "tekken", "sentencepiece", "minbpe", "tiktoken", "gguf", "vocab.txt"):
+        return kind.kind
+    if kind.kind in ("encoder.json", "data_gym"):
+        other = "merges.txt (or vocab.bpe)" if kind.kind == "encoder.json" else "vocab.json (or encoder.json)"
+        raise WrongFileKindError(name, "a whole tokenizer", kind.title, f"upload it together with its {other}")
+    raise WrongFileKindError(name, "a tokenizer file", kind.title, kind.how_to_upload())
+
+
+def load_files(files: list[tuple[str, bytes]]) -> Any:
+    """An encoding from one or two uploaded files whose kind is read from their content (`detect_files`),
+    through the same checks as `load_tokenizer`.  A tiktoken rank file loads only when it is a shipped
+    model's (Llama 3's): any other needs its split pattern chosen (`load_tokenizer`)."""
+    kind = detect_files(files)
+    (filename, data) = files[0]
+    if kind in ("tokenizer.json", "sentencepiece", "tekken", "minbpe"):
+        return load_tokenizer(kind, files[0])
+    if kind == "tiktoken":
+        known = _known_rank_file(data, filename)
+        if known is None:
+            raise WrongFileKindError(filename, "a tokenizer with its split rules", KIND_TITLES["tiktoken"],
+                                     "a rank file holds no split pattern: upload it as 'tiktoken rank file' and "
+                                     "pick the pattern it was made with")
+        return known
+    if kind == "gguf":
+        enc = _load_gguf(filename, data)
+    else:
+        from ..families.hf.load import encoding_from_root
+        from ..formats.vocab_files import byte_level_bpe_root, wordpiece_root
+
+        if kind == "vocab.txt":
+            root = wordpiece_root(data, filename)
+        else:
+            vocab, merges = sorted(files, key=lambda f: sniff(f[1]).kind != "json")  # vocab.json first
+            root = byte_level_bpe_root(vocab[1], merges[1], vocab[0], merges[0])
+            filename, data = vocab[0], vocab[1] + b"\0" + merges[1]
+        enc = encoding_from_root(root, f"{_stem(filename)}-{short_hash(kind, data)}", filename)
+    check_usable(enc, filename)
+    return enc
+
+
+def _load_gguf(filename: str, data: bytes) -> Any:
+    """A GGUF file's tokenizer (its header is enough: the weights after it are never read)."""
+    try:
+        from ..families.gguf import load_gguf
+    except ImportError:
+        raise UnsupportedModelError(filename, f"this is {KIND_TITLES['gguf']}; GGUF files are not supported (yet)",
+                                    "upload the model's tokenizer.json or tokenizer.model instead") from None
+    return load_gguf(data, name=f"{_stem(filename)}-{short_hash('gguf', data)}", source=filename)

@@ -159,7 +159,7 @@ def _token_view(name: str, _enc: engine.Encoding, key: str, _text: str, policy: 
     idlist = f"ids-{html.slug(name)}"
     markup = token_units(units, f"tokens-{html.slug(name)}", show_ws=show_ws,
                          pieces=start.pieces, encoding=name, n_vocab=_enc.n_vocab, idlist=idlist,
-                         notes=start.notes)
+                         notes=start.notes, source=text)
     all_ids = ids(name, _enc, text, policy)
     return TokenView(markup, id_list(all_ids, idlist, limit=MAX_IDS_LINKED),
                      len(units), sum(u.split for u in units))
@@ -201,7 +201,7 @@ def _compare_view(names: tuple[str, ...], _encs: tuple[engine.Encoding, ...], ke
     markups = {
         name: token_units(drawn_units(units[name]), f"cmp-{html.slug(name)}", show_ws=show_ws,
                           pieces=found[name].pieces, shared_cuts=shared, cls="tokens cmp", encoding=name,
-                          n_vocab=enc.n_vocab, notes=found[name].notes)
+                          n_vocab=enc.n_vocab, notes=found[name].notes, source=text)
         for name, enc in zip(names, _encs)
     }
     disagreements = engine.explain.compare.unit_disagreements(units, diff, drawn) if len(names) >= 2 else []

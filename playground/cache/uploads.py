@@ -23,8 +23,8 @@ of closed tabs (about 50 MB each in memory for an o200k-size one) would pile up 
 
 Per-token weights were measured as the RSS growth of loading one real tokenizer in a fresh
 process (o200k as a rank file 199,998 ids: +50.7 MB; DeepSeek V4 tokenizer.json 129,280 ids:
-+56.7 MB; Mistral v3 SentencePiece 32,768 ids: +16.1 MB; Tekken 240911 131,072 ids: +42.6 MB),
-rounded up.
++56.7 MB; Mistral v3 SentencePiece 32,768 ids: +16.1 MB; Tekken 240911 131,072 ids: +42.6 MB; Gemma 3's
+tokenizer.json through the general pipeline, 262,145 ids: +164 MB held, +287 MB at the peak), rounded up.
 """
 from __future__ import annotations
 
@@ -49,10 +49,12 @@ MAX_NAMES = 100_000  # names remembered for uniqueness (a few MB at most)
 FIXED_BYTES = 64_000  # an encoding's own objects besides its tokens (pattern, tables of 256)
 
 # Bytes of memory per token id, by the encoding's class (measured: see the module docstring).
-PER_TOKEN = {"Encoding": 260, "ModelEncoding": 340, "HfEncoding": 450, "SentencePieceEncoding": 500}
+PER_TOKEN = {"Encoding": 260, "ModelEncoding": 340, "HfEncoding": 450, "SentencePieceEncoding": 500,
+             "HfPipelineEncoding": 640}
 PER_TOKEN_DEFAULT = max(PER_TOKEN.values())
 # By upload kind (engine.load_tokenizer's): the class it builds, and the fewest file bytes one token takes.
-KIND_CLASS = {"tiktoken": "Encoding", "data_gym": "Encoding", "minbpe": "Encoding", "tokenizer.json": "HfEncoding",
+KIND_CLASS = {"detected": "HfPipelineEncoding", "tiktoken": "Encoding", "data_gym": "Encoding", "minbpe": "Encoding",
+              "tokenizer.json": "HfPipelineEncoding",  # the larger of the two a tokenizer.json builds
               "sentencepiece": "SentencePieceEncoding", "tekken": "ModelEncoding"}
 MIN_FILE_BYTES_PER_TOKEN = {
     "tiktoken": 7,  # "AA== 0\n"
@@ -327,7 +329,7 @@ def _give_back() -> None:
 
 def _drop_uploaded_files(session_ids: list[str]) -> None:
     """The raw files of sessions that have gone: Streamlit keeps a closed session's uploads (up to
-    24 MB per uploader) until it drops the session itself, two minutes later at the earliest and
+    40 MB per uploader) until it drops the session itself, two minutes later at the earliest and
     only when another connection touches its store.  A session still connected (the store was
     cleared by `st.cache_resource.clear()`, not by its end) keeps its files."""
     from streamlit import runtime
@@ -383,3 +385,31 @@ def this_session(current: Mapping[str, Any] | None = None) -> SessionTokenizers:
         for enc in list(current.values()):
             tokenizers.add(enc, max_count=max(len(current), 1) + len(tokenizers))
     return tokenizers
+
+
+# ------------------------------------------------- derived, cached: lossy examples, this machine's tokenizers
+@memo.shared(max_entries=64, ttl=3600)
+def _lossy_example(name: str, _enc: Any) -> Any:
+    from engine.explain.lossless import lossy_example
+
+    return lossy_example(_enc)
+
+
+def lossy_example(enc: Any) -> Any:
+    """A short text `enc` does not give back (`engine.explain.lossless.RoundTrip`), or None; once per tokenizer."""
+    return _lossy_example(enc.name, enc)
+
+
+@memo.shared(max_entries=1, ttl=10)
+def _local_listing(environ_key: tuple) -> list:
+    from engine.sources.local_files import find_local_tokenizers
+
+    return find_local_tokenizers()
+
+
+def local_tokenizers() -> list:
+    """This machine's tokenizers (`engine.sources.local_files`), listed again at most every 10 s."""
+    from engine.sources.local_files import ENV_SWITCH
+
+    keys = (ENV_SWITCH, "HF_HUB_CACHE", "HF_HOME", "XDG_CACHE_HOME", "OLLAMA_MODELS", "HOME")
+    return _local_listing(tuple(os.environ.get(k) for k in keys))

@@ -7,6 +7,13 @@ sit in one ``dir="rtl"`` span, and SentencePiece and tokenizer.json tokens get t
 byte-fallback units a dashed outline (class ``bytefb``) and their <0xNN> pieces in the tooltip,
 ▁ pieces and Ġ-spelled entries a line each, and a legend under the tokens (the notes come in as
 data, `engine.explain.families.TokenizedText.notes`: a builder never calls the engine).
+
+Given the text the tokens were made from, the families that change the text before they split it
+are drawn as they are, not as byte-level BPE: characters no token covers (the spaces a WordPiece or
+Whitespace pre-tokenizer drops) sit between the tokens uncoloured (class ``gap``); a WordPiece
+continuation shows its ``##`` dimmed (class ``cont``: glued to the token before); and a token whose
+text is not the user's characters (BERT's lower-casing and accent stripping, NFKC, Metaspace's dummy
+▁) is underlined (class ``norm``) with "your text … → token …" in its tooltip.
 """
 from __future__ import annotations
 
@@ -109,7 +116,7 @@ LONG_UNIT = 12  # characters: a longer unit may break inside, where it alone is 
 
 def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cuts=None,
                 cls: str = "tokens view", encoding: str | None = None, n_vocab: int | None = None,
-                idlist: str | None = None, notes=None) -> str:
+                idlist: str | None = None, notes=None, source: str | None = None) -> str:
     """Coloured spans, one per display unit (engine.explain.compare.DisplayUnit), in a div with `element_id`.
 
     Each span is ``<span class="tok h7" data-ids="…" data-t="…" data-start="…" data-end="…"
@@ -126,6 +133,8 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
     `notes` ({id: engine TokenNote} of the ids that have one, or None for a family without notes) adds
     family notes to the tooltip, leaves out the rank line (a family's ids are not ranks) and marks
     byte-fallback units ``bytefb``.
+    `source` (the text the tokens' character offsets point into) draws gaps, ``##`` and normalizer
+    changes (the module docstring).
     """
     # Each unit's properties are read once and the span is one f-string: ids, offsets and hex need
     # no escaping (digits, spaces, "|", "…"); the text and the extra lines are escaped.  About three
@@ -133,6 +142,7 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
     spans = []
     texts = []
     t = 0
+    end = 0
     for unit in units:
         toks = unit.tokens
         first_tok = toks[0]
@@ -152,23 +162,32 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
             piece_text = pieces[first_tok.piece_index].text
             if len(piece_text) > len(text):
                 extra.append("piece " + _shorten(visible(piece_text), 30))
+        cont, changed = _changed(text, source, first_tok.char_start, toks[-1].char_end, ids[0], notes)
         if notes is not None:
             found, byte_fallback = unit_notes(ids, notes)
             extra += found
             if byte_fallback:
                 classes += " bytefb"
+        if changed is not None:
+            classes += " norm"
+            extra.append(changed)
         hexes = " | ".join(tok.bytes.hex(" ") for tok in toks[:12]) + (" …" if len(toks) > 12 else "")
         if len(ids) == 1:
             classes += " " + hue_class(ids[0])
             style = ""
         else:
             style = f' style="{esc(_unit_background(tuple(ids)))}"'
-        shown = show_whitespace(text) if show_ws and not special else esc(text)
+        body = text[len(cont):]
+        shown = show_whitespace(body) if show_ws and not special else esc(body)
+        if cont:
+            shown = f'<span class="cont">{cont}</span>{shown}'
         x = f' data-x="{esc(chr(10).join(extra))}"' if extra else ""
-        spans.append(f'<span class="{classes}" data-ids="{" ".join(map(str, ids))}" data-t="{t}" '
+        spans.append(_gap(source, end, first_tok.char_start, show_ws)
+                     + f'<span class="{classes}" data-ids="{" ".join(map(str, ids))}" data-t="{t}" '
                      f'data-start="{first_tok.char_start}" data-end="{toks[-1].char_end}" data-b="{hexes}"'
                      f'{x}{style}>{shown}</span>')
         t += len(toks)
+        end = max(end, toks[-1].char_end)
     out = []
     for first, end, rtl in direction_runs(texts):
         run = "".join(spans[first:end])
@@ -180,11 +199,12 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
 
 def token_units_reference(units, element_id: str, *, show_ws: bool, pieces=None, shared_cuts=None,
                 cls: str = "tokens view", encoding: str | None = None, n_vocab: int | None = None,
-                idlist: str | None = None, notes=None) -> str:
+                idlist: str | None = None, notes=None, source: str | None = None) -> str:
     """`token_units` written plainly, one property and one attribute escape at a time: the
     reference the tests compare the fast version with, character for character."""
     spans = []
     t = 0
+    covered = 0  # characters of `source` drawn so far
     for unit in units:
         classes = ["tok"]
         if unit.special:
@@ -199,10 +219,23 @@ def token_units_reference(units, element_id: str, *, show_ws: bool, pieces=None,
         extra, byte_fallback = _tip_extra(unit, piece, notes)
         if byte_fallback:
             classes.append("bytefb")
+        cont, changed = _changed(unit.text, source, unit.char_start, unit.char_end, unit.ids[0], notes)
+        if changed is not None:
+            classes.append("norm")
+            extra.append(changed)
         if len(unit.ids) == 1:
             classes.append(hue_class(unit.ids[0]))
-        text = show_whitespace(unit.text) if show_ws and not unit.special else esc(unit.text)
-        spans.append(element("span", text, {
+        body = unit.text[len(cont):]
+        text = show_whitespace(body) if show_ws and not unit.special else esc(body)
+        if cont:
+            text = element("span", cont, {"class": "cont"}) + text
+        gap = ""
+        if source is not None and unit.char_start > covered:
+            gap = element("span", source[covered:unit.char_start], {"class": "gap"})
+            if show_ws:
+                gap = element("span", show_whitespace(source[covered:unit.char_start]), {"class": "gap"}, raw=True)
+        covered = max(covered, unit.char_end)
+        spans.append(gap + element("span", text, {
             "class": " ".join(classes),
             "data-ids": " ".join(map(str, unit.ids)),
             "data-t": t,
@@ -260,6 +293,34 @@ def pre_pieces(pieces, tokens_per_piece: list[int], element_id: str, *, show_ws:
     return one_line(container(out, "pieces", element_id))
 
 
+CONTINUATION = "##"  # WordPiece's continuing_subword_prefix, as every BERT-style vocabulary writes it
+
+
+def _gap(source: str | None, start: int, end: int, show_ws: bool) -> str:
+    """The characters between two units that no token covers, uncoloured ("" when there are none)."""
+    if source is None or end <= start:
+        return ""
+    gap = source[start:end]
+    return f'<span class="gap">{show_whitespace(gap) if show_ws else esc(gap)}</span>'
+
+
+def _changed(text: str, source: str | None, start: int, end: int, first_id: int, notes) -> tuple[str, str | None]:
+    """(the token text without a WordPiece ``##``, or "", and the tooltip line when the token's text is not the
+    user's characters): how a normalizing family's unit is drawn.  Only with `notes` (a family's tokens) and
+    `source`."""
+    if notes is None or source is None:
+        return "", None
+    yours = source[start:end]
+    cont = ""
+    found = notes.get(first_id)
+    if (found is not None and found.kind == "stored" and text.startswith(CONTINUATION) and len(text) > len(CONTINUATION)
+            and not yours.startswith(CONTINUATION)):
+        cont, text = CONTINUATION, text[len(CONTINUATION):]
+    if text == yours:
+        return cont, None
+    return cont, f"your text “{_shorten(visible(yours), 20)}” → token “{_shorten(visible(text), 20)}”: the tokenizer changed it"
+
+
 def unit_notes(ids, notes) -> tuple[list[str], bool]:
     """Tooltip lines for a unit's tokens (byte-fallback bytes joined on one line) and whether it is byte fallback;
     `notes` is {id: TokenNote} of the ids that have one."""
@@ -292,4 +353,17 @@ def family_legend(family: str) -> str:
         return (f'<div class="fam-legend"><span class="sw">Ġ → {SPACE}</span>tokenizer.json stores tokens in GPT-2\'s '
                 "printable byte alphabet (Ġ is a space, Ċ a newline: ‘Ġthe’ is ‘ the’); drawn here as the text "
                 "they stand for, the stored spelling in the tooltip.</div>")
+    changed = (f'<span class="gap">{SPACE}</span>grey: text no token holds (the pre-tokenizer drops it). '
+               '<span class="sw norm">abc</span>underlined: the token is not your text as typed (the normalizer '
+               "changed it); hover for both.")
+    if family == "wordpiece":
+        return ('<div class="fam-legend"><span class="sw"><span class="cont">##</span>ing</span>WordPiece takes the '
+                "longest vocabulary entry each word starts with, then the longest ##-entry from where it ended: ## "
+                f"means glued to the token before, no space. {changed}</div>")
+    if family == "unigram":
+        return (f'<div class="fam-legend"><span class="sw">▁ → {SPACE}</span>Unigram cuts each word the most probable '
+                "way into vocabulary pieces (the best path by piece scores), so a word's pieces are not built from "
+                f"smaller ones; ▁ is a space, and one is put before the text. {changed}</div>")
+    if family in ("wordlevel", "char-bpe"):
+        return f'<div class="fam-legend">{changed}</div>'
     return ""

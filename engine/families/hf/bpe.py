@@ -32,6 +32,9 @@ import heapq
 from ...tokenizer.bpe import INF, LONG_PIECE, Combine, PairRank
 
 KEY = 1 << 21  # > every id (ids of tokenizer.json files stay below 2 million)
+# Bytes that never occur in UTF-8 (overlong lead bytes, and leads past U+10FFFF): text cannot hold them, so a
+# vocabulary without their tokens (DeepSeek V2's) still encodes every text.
+NOT_IN_UTF8 = frozenset([0xC0, 0xC1, *range(0xF5, 0x100)])
 
 
 class BpeModel:
@@ -60,7 +63,8 @@ class BpeModel:
         self.fuse_unk = fuse_unk
         self.byte_fallback_ids = byte_fallback_ids
         self.ignore_merges = ignore_merges
-        self.complete = all(i is not None for i in self.byte_ids)
+        # every byte UTF-8 text can hold has a token: `initial_ids` maps bytes straight to ids
+        self.complete = all(i is not None for b, i in enumerate(self.byte_ids) if b not in NOT_IN_UTF8)
 
     def same_merges(self, other: BpeModel) -> bool:
         """Whether `other` turns every byte string into the same ids: same byte tokens, fallbacks,

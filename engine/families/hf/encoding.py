@@ -23,6 +23,7 @@ from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
 
 from ...formats.gpt2_bytes import CHAR_TO_BYTE
+from ...formats.json_limits import load_json_bounded
 from ...formats.tiktoken_files import read_data_file
 from ...pickling import PicklableByName
 from ...records import BpeTrace, MergeStep, Piece, Token
@@ -34,7 +35,7 @@ from ...tokenizer.piece_cache import PieceCache
 from ...tokenizer.special_tokens import AllowedSpecial, DisallowedSpecial, SpecialTokens
 from .bpe import KEY
 from .pipeline import AddedToken, added_token_regex, find_added
-from .tokenizer_json import BUILTIN_FILES, HfTokenizerSpec, parse_compact, parse_tokenizer_json
+from .tokenizer_json import BUILTIN_FILES, HfTokenizerSpec, parse_compact, settings_note
 
 _MATCHERS_MAX = 64
 _BYTE_TABLE = {ord(c): chr(b) for c, b in CHAR_TO_BYTE.items()}
@@ -320,8 +321,9 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
         """
         data = piece.encode("utf-8") if isinstance(piece, str) else bytes(piece)
         model = self._model
-        if not model.complete:
-            raise ValueError(f"{self.name} has no token for some single bytes; bpe_trace needs all 256")
+        if not model.complete or any(model.byte_ids[b] is None for b in set(data)):
+            raise ValueError(f"{self.name} has no token for some bytes of {data[:40]!r}; bpe_trace needs a token "
+                             "for every byte of the piece")
         events: list[tuple[int, int, int]] = []
         final = merge_heap(model.initial_ids(data), *model.functions(), events=events)
         final_ids = tuple(final)  # type: ignore[arg-type]
@@ -332,6 +334,31 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
 
     # ------------------------------------------------- explaining, for the playground
     family = "tokenizer.json"
+
+    @property
+    def lossy(self) -> bool:
+        """Whether some text does not come back from ``decode(encode(text))``: the file normalizes (NFC or
+        NFKC), or some character UTF-8 text can hold has neither a byte token nor a byte fallback."""
+        model = self._model
+        return bool(self._normalizer.forms) or not (model.complete or model.byte_fallback_ids is not None)
+
+    @property
+    def post_processor(self):
+        """The file's post-processor (`engine.families.hf.post_processors.PostProcessor`), or None."""
+        return self.spec.post_processor
+
+    @property
+    def settings_note(self) -> str | None:
+        """The file's padding and truncation, said for people (they never change one text's ids here)."""
+        return settings_note(self.spec.padding, self.spec.truncation)
+
+    def encode_for_model(self, text: str, *, allowed_special: AllowedSpecial = "all",
+                         disallowed_special: DisallowedSpecial = ()) -> list[int]:
+        """The ids the model is fed: `encode`, then the post-processor's special tokens around them
+        (`tokenizers`' ``encode(text, add_special_tokens=True)``; special-token text is recognised by default,
+        as transformers does)."""
+        ids = self.encode(text, allowed_special=allowed_special, disallowed_special=disallowed_special)
+        return ids if self.spec.post_processor is None else self.spec.post_processor.apply(ids)
 
     @property
     def uses_pair_merges(self) -> bool:
@@ -440,9 +467,13 @@ def _steps(data: bytes, events: list[tuple[int, int, int]], merged_id: Sequence[
     return steps
 
 
-def load_tokenizer_json(data: bytes | str, *, name: str | None = None, source: str = "tokenizer.json") -> HfEncoding:
-    """A `HfEncoding` from the bytes of a ``tokenizer.json`` (an upload, say); ValueError for a bad file."""
-    return HfEncoding(name or source, parse_tokenizer_json(data, source))
+def load_tokenizer_json(data: bytes | str, *, name: str | None = None, source: str = "tokenizer.json"):
+    """The encoding of a ``tokenizer.json`` (an upload, say): an `HfEncoding` for byte-level BPE, an
+    `engine.families.hf.general.HfPipelineEncoding` for any other file; ValueError for a bad file."""
+    from .load import encoding_from_root
+
+    root = load_json_bounded(data, name=source, expected="upload the tokenizer.json file itself")
+    return encoding_from_root(root, name or source, source)
 
 
 def load_builtin(name: str, *, from_json: bool = False) -> HfEncoding:

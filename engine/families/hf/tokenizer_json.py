@@ -1,7 +1,8 @@
-"""Read a Hugging Face ``tokenizer.json`` (byte-level BPE) into an `HfEncoding`.
+"""Read a Hugging Face ``tokenizer.json``: byte-level BPE files into an `HfEncoding` spec, every other file
+into a `PipelineSpec` for `engine.families.hf.general.HfPipelineEncoding`.
 
-Supported components -- anything else is refused with a `ValueError` naming
-the component and its JSON path, never approximated:
+`is_byte_level` routes a file: the fast byte-level path takes exactly these components (anything
+else goes to the general pipeline, whose stages refuse what they do not know, naming the JSON path):
 
 * ``normalizer``: null, ``NFC``, ``NFKC``, ``Sequence`` of those;
 * ``pre_tokenizer``: ``Split`` (``{"Regex": ...}`` or ``{"String": ...}``, any
@@ -10,10 +11,12 @@ the component and its JSON path, never approximated:
 * ``model``: ``BPE`` with ``vocab`` and ``merges`` (``"a b"`` strings or
   ``["a", "b"]`` pairs), ``unk_token``, ``fuse_unk``, ``byte_fallback``,
   ``ignore_merges``; no dropout, no subword prefix or suffix;
-* ``decoder``: ``ByteLevel``; ``post_processor``: null, ``ByteLevel``,
-  ``TemplateProcessing`` or a ``Sequence`` of them (they change no ids when
-  special tokens are not added); ``truncation`` and ``padding`` null;
+* ``decoder``: ``ByteLevel``;
 * ``added_tokens`` with every flag (special, normalized, lstrip, rstrip, single_word).
+
+Both paths read the ``post_processor`` (`engine.families.hf.post_processors`: applied only when the caller
+asks for the model's special tokens) and keep ``padding`` and ``truncation`` as the file wrote them, to be
+shown: padding never applies to one text, and truncation is a caller's choice at encode time.
 
 Loading is the costly part of a 128k-token file (the JSON itself, then one
 dict entry per merge), so the merge table is built with C-level `map`s; a
@@ -27,17 +30,20 @@ import sys
 from array import array
 from dataclasses import dataclass
 from itertools import count, repeat
-from operator import add, mul
+from operator import add, itemgetter, methodcaller, mul
 from typing import Any
 
 from ...errors import WrongFileKindError
-from ...formats.file_kinds import describe_json, unsupported_error
+from ...formats.file_kinds import describe_json
 from ...formats.gpt2_bytes import BYTE_TO_CHAR
 from ...formats.json_limits import load_json_bounded
-from ...formats.limits import (MAX_SPECIAL_TOKENS, TokenBudget, check_count, check_pattern_size, check_special_tokens_size,
-                      check_token_id)
+from ...formats.limits import (MAX_MERGES, MAX_SPECIAL_TOKENS, MAX_TOKEN_BYTES, MAX_TOKEN_ID, MAX_TOTAL_TOKEN_BYTES,
+                               TokenBudget, check_count, check_pattern_size, check_special_tokens_size, check_token_id)
 from ...formats.tiktoken_files import read_data_file
 from .bpe import KEY, BpeModel
+from .models import model_from_json
+from .models.read import model_type
+from .post_processors import PostProcessor, post_processor_from_json
 from .pipeline import (
     BEHAVIORS,
     GPT2_SPLIT,
@@ -109,6 +115,58 @@ class HfTokenizerSpec:
     vocab: dict[str, int]  # the model's vocabulary, printable (GPT-2 byte characters) -> id
     added_tokens: tuple[AddedToken, ...]
     n_vocab: int
+    post_processor: PostProcessor | None = None
+    padding: dict | None = None  # as the file wrote them, shown (`settings_note`), never applied to one text
+    truncation: dict | None = None
+
+
+def settings_note(padding: dict | None, truncation: dict | None) -> str | None:
+    """What a file's ``padding`` and ``truncation`` say, for people (None if both are null).
+
+    Neither changes the ids of one text here: padding fills a *batch* to one length, and truncation
+    cuts only when a caller asks for a maximum length."""
+    parts = []
+    if padding is not None:
+        strategy = padding.get("strategy")
+        length = strategy.get("Fixed") if isinstance(strategy, dict) else strategy
+        parts.append(f"padding to {length} with {padding.get('pad_token')!r} on the {str(padding.get('direction', 'Right')).lower()} "
+                     "(fills a batch; one text is never padded)")
+    if truncation is not None:
+        parts.append(f"truncation to {truncation.get('max_length')} tokens ({truncation.get('strategy')}, "
+                     f"{str(truncation.get('direction', 'Right')).lower()}; applied only when a caller asks for it)")
+    return "; ".join(parts) or None
+
+
+def _settings(root: dict, where: _Where) -> tuple[dict | None, dict | None]:
+    return tuple(where.get(root, key, "$", (dict, type(None)), None) for key in ("padding", "truncation"))  # type: ignore[return-value]
+
+
+def is_byte_level(root: dict) -> bool:
+    """Whether the fast byte-level path runs this file: a BPE model without prefix or suffix, normalizer
+    null/NFC/NFKC (or a Sequence of them), pre-tokenizer Split/Digits steps then ByteLevel, decoder ByteLevel."""
+    model, pre, dec = root.get("model"), root.get("pre_tokenizer"), root.get("decoder")
+    if not isinstance(model, dict) or model_type(model) != "BPE":
+        return False
+    if model.get("continuing_subword_prefix") or model.get("end_of_word_suffix"):
+        return False
+    if not (isinstance(dec, dict) and dec.get("type") == "ByteLevel"):
+        return False
+    steps = pre.get("pretokenizers") if isinstance(pre, dict) and pre.get("type") == "Sequence" else [pre]
+    if not (isinstance(steps, list) and steps and isinstance(steps[-1], dict) and steps[-1].get("type") == "ByteLevel"
+            and all(isinstance(s, dict) and s.get("type") in ("Split", "Digits") for s in steps[:-1])):
+        return False
+    return _plain_forms(root.get("normalizer"))
+
+
+def _plain_forms(node: Any) -> bool:
+    if node is None:
+        return True
+    if not isinstance(node, dict):
+        return False
+    if node.get("type") == "Sequence":
+        items = node.get("normalizers")
+        return isinstance(items, list) and all(map(_plain_forms, items))
+    return node.get("type") in ("NFC", "NFKC")
 
 
 def parse_tokenizer_json(data: bytes | str, source: str = "tokenizer.json") -> HfTokenizerSpec:
@@ -126,9 +184,11 @@ def spec_from_root(root: Any, source: str) -> HfTokenizerSpec:
     found = describe_json(root)
     if found.kind != "tokenizer.json":
         raise WrongFileKindError(source, "a Hugging Face tokenizer.json", found.title, found.how_to_upload())
-    if not found.supported:
-        raise unsupported_error(found, source)
     check_tokenizer_json_size(root, source)
+    if not is_byte_level(root):
+        raise ValueError(f"{source}: this {found.title} is not byte-level BPE with only Split/Digits/ByteLevel "
+                         "pre-tokenizers and NFC/NFKC normalizers, which this fast path runs; load it with "
+                         "engine.families.hf.encoding.load_tokenizer_json (the general pipeline)")
     return _spec(root, _Where(source))
 
 
@@ -138,15 +198,26 @@ def check_tokenizer_json_size(root: dict, source: str) -> None:
     model = root.get("model")
     if isinstance(model, dict):
         vocab, merges = model.get("vocab"), model.get("merges")
-        if isinstance(vocab, dict):
+        if isinstance(vocab, list):  # Unigram: [piece, score] entries
             check_count(len(vocab), "vocabulary entries", source)
             budget = TokenBudget(source)
-            for token, tid in vocab.items():
-                budget.add(len(token.encode("utf-8", "surrogatepass")), f"model.vocab entry {token[:40]!r}")
-                if type(tid) is int:
-                    check_token_id(tid, source, f"$.model.vocab[{token[:40]!r}]")
+            for i, item in enumerate(vocab):
+                if isinstance(item, list) and item and isinstance(item[0], str):
+                    budget.add(len(item[0].encode("utf-8", "surrogatepass")), f"model.vocab[{i}]")
+        if isinstance(vocab, dict):
+            check_count(len(vocab), "vocabulary entries", source)
+            sizes = list(map(len, map(methodcaller("encode", "utf-8", "surrogatepass"), vocab)))
+            ids = [tid for tid in vocab.values() if type(tid) is int]
+            if (max(sizes, default=0) > MAX_TOKEN_BYTES or sum(sizes) > MAX_TOTAL_TOKEN_BYTES
+                    or max(ids, default=0) > MAX_TOKEN_ID):  # the careful pass names the entry
+                budget = TokenBudget(source)
+                for token, tid in vocab.items():
+                    budget.add(len(token.encode("utf-8", "surrogatepass")), f"model.vocab entry {token[:40]!r}")
+                    if type(tid) is int:
+                        check_token_id(tid, source, f"$.model.vocab[{token[:40]!r}]")
         if isinstance(merges, list):
-            check_count(len(merges), "merges", source)
+            check_count(len(merges), "merges", source, MAX_MERGES,
+                        real="the most in a real file is Gemma 3's 514,906")
     added = root.get("added_tokens")
     if isinstance(added, list):
         check_count(len(added), "added tokens", source, MAX_SPECIAL_TOKENS,
@@ -162,18 +233,17 @@ def check_tokenizer_json_size(root: dict, source: str) -> None:
 def _spec(root: Any, where: _Where, compact: tuple[dict[str, int], tuple] | None = None) -> HfTokenizerSpec:
     if not isinstance(root, dict):
         raise where.fail("$", "expected a JSON object", "upload a Hugging Face tokenizer.json")
-    for key in ("truncation", "padding"):
-        if root.get(key) is not None:
-            raise where.fail(f"$.{key}", f"{key} changes the ids and is not supported", f"set {key} to null")
+    padding, truncation = _settings(root, where)
     normalizer = Normalizer(tuple(_normalizer_forms(root.get("normalizer"), "$.normalizer", where)))
     pre_tokenizer = _pre_tokenizer(root.get("pre_tokenizer"), where)
     _check_decoder(root.get("decoder"), where)
-    _check_post_processor(root.get("post_processor"), "$.post_processor", where)
+    post_processor = post_processor_from_json(root.get("post_processor"), where)
     model_json = where.get(root, "model", "$", dict)
     vocab, model = _model(model_json, where, compact)
     added = _added_tokens(root.get("added_tokens", []), vocab, where)
     ids = list(vocab.values()) + [t.id for t in added]
-    return HfTokenizerSpec(where.source, normalizer, pre_tokenizer, model, vocab, tuple(added), max(ids) + 1)
+    return HfTokenizerSpec(where.source, normalizer, pre_tokenizer, model, vocab, tuple(added), max(ids) + 1,
+                           post_processor, padding, truncation)
 
 
 def _normalizer_forms(node: Any, path: str, where: _Where) -> list[str]:
@@ -247,18 +317,6 @@ def _check_decoder(node: Any, where: _Where) -> None:
         raise where.fail(path, f"decoder {kind!r} is not supported", "only the ByteLevel decoder is supported")
 
 
-def _check_post_processor(node: Any, path: str, where: _Where) -> None:
-    if node is None:
-        return
-    kind = where.get(node, "type", path, str)
-    if kind == "Sequence":
-        for i, item in enumerate(where.get(node, "processors", path, list)):
-            _check_post_processor(item, f"{path}.processors[{i}]", where)
-    elif kind not in ("ByteLevel", "TemplateProcessing"):
-        raise where.fail(path, f"post-processor {kind!r} is not supported",
-                         "use null, ByteLevel or TemplateProcessing (they add no ids without special tokens)")
-
-
 def _model(node: dict, where: _Where, compact: tuple[dict[str, int], tuple] | None = None) -> tuple[dict[str, int], BpeModel]:
     path = "$.model"
     kind = where.get(node, "type", path, str, "BPE")
@@ -316,7 +374,7 @@ def _merges(merges: list, vocab: dict[str, int], where: _Where) -> tuple[dict[in
             pairs = merges
         if not all(type(p) is list and len(p) == 2 for p in pairs):
             raise KeyError
-        left, right = zip(*pairs) if pairs else ((), ())
+        left, right = list(map(itemgetter(0), pairs)), list(map(itemgetter(1), pairs))  # (zip(*pairs) is slower)
         lid = list(map(vocab.__getitem__, left))
         rid = list(map(vocab.__getitem__, right))
         made = list(map(vocab.__getitem__, map(add, left, right)))
@@ -449,3 +507,47 @@ def parse_compact(body: bytes, source: str) -> HfTokenizerSpec:
     ids = header["vocab_ids"]
     vocab = dict(zip(tokens.decode("utf-8").split("\x00"), count() if ids is None else ids))
     return _spec(header["tokenizer"], _Where(source, trusted=True), (vocab, tuple(arrays)))
+
+
+# ------------------------------------------------------------- every other file: the general pipeline
+@dataclass(frozen=True)
+class PipelineSpec:
+    """Everything an `engine.families.hf.general.HfPipelineEncoding` needs, checked: each stage as built by
+    its module (`normalizers`, `pre_tokenizers`, `models`, `post_processors`, `decoders`; None = the stage
+    is null in the file) and the file's JSON nodes, for showing them."""
+
+    source: str
+    normalizer: Any
+    pre_tokenizer: Any
+    model: Any
+    decoder: Any
+    post_processor: PostProcessor | None
+    added_tokens: tuple[AddedToken, ...]
+    n_vocab: int
+    nodes: dict  # "normalizer", "pre_tokenizer", "decoder": the file's JSON for each (what the playground shows)
+    padding: dict | None = None
+    truncation: dict | None = None
+
+
+def pipeline_spec_from_root(root: Any, source: str) -> PipelineSpec:
+    """A checked `PipelineSpec` from a parsed tokenizer.json (any model); sizes are counted before anything is built."""
+    found = describe_json(root)
+    if found.kind != "tokenizer.json":
+        raise WrongFileKindError(source, "a Hugging Face tokenizer.json", found.title, found.how_to_upload())
+    check_tokenizer_json_size(root, source)
+    where = _Where(source)
+    padding, truncation = _settings(root, where)
+    from .decoders import decoder_from_json
+    from .normalizers import normalizer_from_json
+    from .pre_tokenizers import pre_tokenizer_from_json
+
+    normalizer = normalizer_from_json(root.get("normalizer"), where)
+    pre_tokenizer = pre_tokenizer_from_json(root.get("pre_tokenizer"), where)
+    decoder = decoder_from_json(root.get("decoder"), where)
+    post_processor = post_processor_from_json(root.get("post_processor"), where)
+    model = model_from_json(where.get(root, "model", "$", dict), where)
+    added = _added_tokens(root.get("added_tokens", []), model.vocab, where)
+    ids = list(model.vocab.values()) + [t.id for t in added]
+    nodes = {key: root.get(key) for key in ("normalizer", "pre_tokenizer", "decoder", "post_processor")}
+    return PipelineSpec(source, normalizer, pre_tokenizer, model, decoder, post_processor, tuple(added),
+                        max(ids, default=-1) + 1, nodes, padding, truncation)

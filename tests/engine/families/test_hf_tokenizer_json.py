@@ -38,6 +38,7 @@ from engine.families.hf.pipeline import (
 from engine.families.hf.tokenizer_json import (
     BUILTIN_FILES,
     dump_compact,
+    is_byte_level,
     parse_compact,
     parse_tokenizer_json,
 )
@@ -460,21 +461,14 @@ def test_long_piece_trace(enc):
 
 # ------------------------------------------------------------- bad files
 @pytest.mark.parametrize("mutate,message", [
-    (lambda r: r.update(normalizer={"type": "Lowercase"}), r"\$\.normalizer: normalizer 'Lowercase' is not supported"),
-    (lambda r: r.update(pre_tokenizer={"type": "Whitespace"}), r"\$\.pre_tokenizer: pre-tokenizer 'Whitespace'"),
-    (lambda r: r["pre_tokenizer"]["pretokenizers"].reverse(), r"\$\.pre_tokenizer\.pretokenizers\[0\]: ByteLevel is not the last"),
     (lambda r: r["pre_tokenizer"]["pretokenizers"][0].update(behavior="Split"), r"\$\.pre_tokenizer\.pretokenizers\[0\]\.behavior: unknown behavior"),
     (lambda r: r["pre_tokenizer"]["pretokenizers"][0]["pattern"].update(Regex="(?m)a$"), r"\$\.pre_tokenizer\.pretokenizers\[0\]\.pattern\.Regex: pattern uses '\(\?m', Oniguruma syntax"),
-    (lambda r: r["model"].update(type="WordPiece"), r"this is a Hugging Face tokenizer\.json with a WordPiece model "
-                                                    r".*WordPiece models are not supported \(yet\) \(\$\.model\.type"),
     (lambda r: r["model"].update(dropout=0.1), r"\$\.model\.dropout"),
     (lambda r: r["model"]["merges"].__setitem__(5, "Ġ zzzzqq"), r"\$\.model\.merges\[5\]: token 'zzzzqq' is not in model\.vocab"),
     (lambda r: r["model"]["merges"].__setitem__(7, "nospace"), r"\$\.model\.merges\[7\]: 'nospace' has no space"),
     (lambda r: r["added_tokens"][0].update(id=5), r"\$\.added_tokens\[0\]\.id"),
     (lambda r: r["added_tokens"][3].update(lstrip="yes"), r"\$\.added_tokens\[3\]\.lstrip: expected bool"),
-    (lambda r: r.update(decoder=None), r"\$\.decoder"),
-    (lambda r: r.update(truncation={"max_length": 5}), r"\$\.truncation"),
-    (lambda r: r.update(post_processor={"type": "BertProcessing"}), r"\$\.post_processor"),
+    (lambda r: r.update(post_processor={"type": "BertProcessing"}), r"\$\.post_processor\.cls: missing"),
     (lambda r: r["model"].__delitem__("vocab"), r"\$\.model\.vocab: missing"),
 ])
 def test_malformed_files_name_the_field(small_json, mutate, message):
@@ -483,6 +477,36 @@ def test_malformed_files_name_the_field(small_json, mutate, message):
     mutate(root)
     with pytest.raises(ValueError, match=r"upload\.json: " + message):
         parse_tokenizer_json(json.dumps(root), "upload.json")
+
+
+@pytest.mark.parametrize("mutate", [
+    lambda r: r.update(normalizer={"type": "Lowercase"}),
+    lambda r: r.update(pre_tokenizer={"type": "Whitespace"}),
+    lambda r: r["pre_tokenizer"]["pretokenizers"].reverse(),
+    lambda r: r["model"].update(type="WordPiece"),
+    lambda r: r.update(decoder=None),
+])
+def test_files_the_fast_path_does_not_run_go_to_the_general_pipeline(small_json, mutate):
+    root = json.loads(small_json)
+    assert is_byte_level(root)
+    mutate(root)
+    assert not is_byte_level(root)
+    with pytest.raises(ValueError, match=r"upload\.json: .*not byte-level BPE .*load_tokenizer_json"):
+        parse_tokenizer_json(json.dumps(root), "upload.json")
+
+
+def test_padding_and_truncation_are_read_and_shown_not_refused(small_json):
+    root = json.loads(small_json)
+    root["padding"] = {"strategy": {"Fixed": 16}, "direction": "Left", "pad_to_multiple_of": None, "pad_id": 0,
+                       "pad_type_id": 0, "pad_token": "<pad>"}
+    root["truncation"] = {"direction": "Right", "max_length": 8, "strategy": "LongestFirst", "stride": 0}
+    enc = HfEncoding("t", parse_tokenizer_json(json.dumps(root), "upload.json"))
+    plain = HfEncoding("p", parse_tokenizer_json(small_json, "upload.json"))
+    text = "padding never applies to one text, and truncation only when asked " * 3
+    assert enc.encode(text) == plain.encode(text) and len(enc.encode(text)) > 8
+    assert enc.settings_note == ("padding to 16 with '<pad>' on the left (fills a batch; one text is never padded); "
+                                 "truncation to 8 tokens (LongestFirst, right; applied only when a caller asks for it)")
+    assert plain.settings_note is None
 
 
 def test_not_json():

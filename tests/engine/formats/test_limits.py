@@ -100,7 +100,7 @@ def _ranks_file(ranks: dict[bytes, int]) -> bytes:
 
 def test_load_tokenizer_refuses_missing_single_bytes():
     ranks = {bytes([b]): i for i, b in enumerate(range(32, 127))}
-    with pytest.raises(ValueError, match=r"161 of the 256 single bytes have no token \(0x00"):
+    with pytest.raises(ValueError, match=r"148 of the bytes that occur in UTF-8 text have no token \(0x00"):
         engine.load_tokenizer("tiktoken", ("small.tiktoken", _ranks_file(ranks)), pat_str=None)
 
 
@@ -127,3 +127,9 @@ def test_load_tokenizer_accepts_a_real_vocabulary():
     up = engine.load_tokenizer("tiktoken", ("gpt2.tiktoken", data), pat_str=enc.pat_str, special_tokens=["<|x|>"])
     assert up.encode_ordinary("hello world") == enc.encode_ordinary("hello world")
     assert up.special_tokens == {"<|x|>": 50256}  # right after the 50,256 ordinary tokens
+
+
+def test_bytes_that_never_occur_in_utf8_are_not_required():
+    ranks = {bytes([b]): i for i, b in enumerate(b for b in range(256) if b not in (0xC0, 0xC1) and b < 0xF5)}
+    enc = engine.load_tokenizer("tiktoken", ("utf8.tiktoken", _ranks_file(ranks)), pat_str=None)
+    assert enc.decode(enc.encode("naïve 👋🏽")) == "naïve 👋🏽"

@@ -165,7 +165,7 @@ def test_upload_tekken_and_its_checks():
     with pytest.raises(ValueError, match="not the single byte its rank requires"):
         load_tokenizer("tekken", ("tekken_gap.json", _tekken(missing=65)))
     gap = engine.formats.tiktoken_files.dump_tiktoken_bpe({bytes([b]): r for r, b in enumerate(b for b in range(256) if b != 65)})
-    with pytest.raises(UnusableTokenizerError, match="1 of the 256 single bytes have no token"):
+    with pytest.raises(UnusableTokenizerError, match="1 of the bytes that occur in UTF-8 text have no token"):
         load_tokenizer("tiktoken", ("gap.tiktoken", gap))
     huge = json.loads(_tekken())
     huge["vocab"].append({"rank": 300, "token_bytes": "QUFB" * 2000, "token_str": None})

@@ -1,0 +1,199 @@
+"""BPE over *characters* (the ``tokenizer.json`` BPE that is not byte-level), as `tokenizers`' ``models::bpe``.
+
+Gemma 3 and Llama 2-style files, and BPE models trained with a ``##`` prefix or a ``</w>`` suffix,
+start each piece from its characters (not its bytes), then apply the listed merges exactly as the
+byte-level model does (`engine.families.hf.bpe`: the lowest-ranked neighbouring pair first, the
+leftmost on a tie; ids and the merge loop are shared).  What happens before the merges:
+
+* every character but the first gets ``continuing_subword_prefix`` (``##b``), the last one gets
+  ``end_of_word_suffix`` (``c</w>``), and the result is looked up in the vocabulary;
+* a character with no entry: with ``byte_fallback``, one ``<0xXX>`` per UTF-8 byte *of the looked-up
+  text* (prefix included) if every one exists; otherwise the unknown token if there is one (runs of
+  them fused into one with ``fuse_unk``), otherwise nothing -- the character is dropped;
+* a merge ``a b`` makes the token ``a`` + ``b`` without ``b``'s prefix (the prefix's length in bytes
+  is cut, as tokenizers does);
+* ``ignore_merges``: a piece that is itself in the vocabulary is that one token, before any prefix.
+
+Speed: SentencePiece-style files (Gemma 3) replace spaces with ``▁`` and often split nothing, so a
+piece is a whole line.  `sub_pieces` cuts it before each ``▁`` that follows a character ``c`` when no
+token a merge makes contains ``c▁``: then no merge can join across the cut, the merges on each side
+happen in the same order as on the whole, and the ids are the same -- while the short parts repeat
+and hit the encoding's piece cache.  (Gemma 3 has one such token, ``>▁</``, so it is never cut after ``>``.)
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..bpe import KEY, merge_ids_heap, merge_small
+from ....tokenizer.bpe import LONG_PIECE
+from .base import ModelToken, UnknownTokenMissingError, byte_fallback_name
+
+__all__ = ["CharBpe", "BpeStep", "SPACE_MARK"]
+
+SPACE_MARK = "\u2581"  # ▁, SentencePiece's space
+_BEFORE_MARK = re.compile(f"(?<=[^{SPACE_MARK}]){SPACE_MARK}")
+
+
+@dataclass(frozen=True)
+class BpeStep:
+    """One merge: the parts before it (ids with their character spans), the pair joined (index of its left
+    part) and the rank of that pair in the file's merges list."""
+
+    parts: tuple[ModelToken, ...]
+    position: int
+    rank: int
+
+
+class CharBpe:
+    """Listed merges over the ids of a piece's characters."""
+
+    family_kind = "BPE"
+
+    def __init__(self, vocab: dict[str, int], pair_rank: dict[int, int], merged_id: list[int], *,
+                 unk_token: str | None = None, fuse_unk: bool = False, byte_fallback: bool = False,
+                 continuing_subword_prefix: str | None = None, end_of_word_suffix: str | None = None,
+                 ignore_merges: bool = False) -> None:
+        self.vocab = vocab
+        self.pair_rank = pair_rank
+        self.merged_id = merged_id
+        self.unk_token = unk_token
+        self.fuse_unk = fuse_unk
+        self.byte_fallback = byte_fallback
+        self.prefix = continuing_subword_prefix or ""
+        self.suffix = end_of_word_suffix or ""
+        self.ignore_merges = ignore_merges
+        self._bytes = [vocab.get(byte_fallback_name(b)) for b in range(256)] if byte_fallback else None
+        self._no_cut_after = self._joined_before(SPACE_MARK)
+
+    def _joined_before(self, mark: str) -> frozenset[str] | None:
+        """The characters some made token has right before `mark` (None: never cut -- the vocabulary has no
+        `mark`, or the model's prefix, suffix or ignore_merges make a part depend on its neighbours)."""
+        if mark not in self.vocab or self.prefix or self.suffix or self.ignore_merges:
+            return None
+        made = set(self.merged_id)
+        # one regex pass over the made tokens that hold `mark`, joined by NUL (a NUL found before a mark
+        # only blocks a cut no text makes)
+        joined = "\0".join([token for token, tid in self.vocab.items() if mark in token and tid in made])
+        return frozenset(re.findall(f"([^{mark}]){mark}", joined))
+
+    def sub_pieces(self, piece: str) -> list[str]:
+        """`piece` cut where no merge can join across (see the module docstring); ``[piece]`` if nowhere."""
+        blocked = self._no_cut_after
+        if blocked is None or len(piece) < 2:
+            return [piece]
+        vocab = self.vocab
+        out, start = [], 0
+        for m in _BEFORE_MARK.finditer(piece):
+            i = m.start()
+            c = piece[i - 1]
+            if c not in blocked and c in vocab:  # a character without its own token may fall back to <0x..>: keep
+                out.append(piece[start:i])
+                start = i
+        out.append(piece[start:])
+        return out
+
+    def same_model(self, other: "CharBpe") -> bool:
+        return (type(other) is CharBpe and self.unk_token == other.unk_token and self.fuse_unk == other.fuse_unk
+                and self.byte_fallback == other.byte_fallback and self.prefix == other.prefix
+                and self.suffix == other.suffix and self.ignore_merges == other.ignore_merges
+                and self.vocab == other.vocab and self.merged_id == other.merged_id and self.pair_rank == other.pair_rank)
+
+    # ------------------------------------------------------------ the symbols
+    def initial(self, piece: str) -> list[ModelToken]:
+        """The symbols merging starts from, with their characters (tokenizers' ``merge_word`` before ``merge_all``)."""
+        out: list[ModelToken] = []
+        unk: list[int] | None = None  # [id, start, end] of the unknown token not yet added
+        last = len(piece) - 1
+        for i, ch in enumerate(piece):
+            text = (self.prefix + ch if i and self.prefix else ch) + (self.suffix if i == last else "")
+            tid = self.vocab.get(text)
+            if tid is not None:
+                if unk is not None:
+                    out.append(ModelToken(unk[0], unk[1], unk[2]))
+                    unk = None
+                out.append(ModelToken(tid, i, i + 1))
+                continue
+            if self._bytes is not None:
+                data = text.encode("utf-8")
+                fallback = [self._bytes[b] for b in data]
+                if None not in fallback:  # the pending unknown token stays pending, as in tokenizers
+                    out.extend(ModelToken(b, i, i + 1, j) for j, b in enumerate(fallback))  # type: ignore[arg-type]
+                    continue
+            if self.unk_token is not None:
+                uid = self.vocab.get(self.unk_token)
+                if uid is None:
+                    raise UnknownTokenMissingError(
+                        f"{ch!r} has no entry and the unknown token {self.unk_token!r} is not in the vocabulary "
+                        "(tokenizers fails this text too); add it to model.vocab")
+                if unk is not None and self.fuse_unk:
+                    unk[2] = i + 1
+                else:
+                    if unk is not None:
+                        out.append(ModelToken(unk[0], unk[1], unk[2]))
+                    unk = [uid, i, i + 1]
+        if unk is not None:
+            out.append(ModelToken(unk[0], unk[1], unk[2]))
+        return out
+
+    def _initial_ids(self, piece: str) -> list[int]:
+        if not self.prefix and not self.suffix:
+            ids = list(map(self.vocab.get, piece))
+            if None not in ids:
+                return ids  # type: ignore[return-value]
+        return [t.id for t in self.initial(piece)]
+
+    # ------------------------------------------------------------- the model
+    def ids(self, piece: str) -> tuple[int, ...]:
+        if not piece:
+            return ()
+        if self.ignore_merges:
+            whole = self.vocab.get(piece)
+            if whole is not None:
+                return (whole,)
+        subs = self.sub_pieces(piece)
+        if len(subs) > 1:
+            return tuple(i for sub in subs for i in self._merged(sub))
+        return self._merged(piece)
+
+    def _merged(self, piece: str) -> tuple[int, ...]:
+        ids = self._initial_ids(piece)
+        if len(ids) > LONG_PIECE:
+            return tuple(merge_ids_heap(ids, self.pair_rank, self.merged_id))
+        return tuple(merge_small(ids, self.pair_rank, self.merged_id))
+
+    def tokenize(self, piece: str) -> list[ModelToken]:
+        """The reference, with offsets: `initial`, then the lowest-ranked leftmost pair joined until none is listed."""
+        if not piece:
+            return []
+        if self.ignore_merges and piece in self.vocab:
+            return [ModelToken(self.vocab[piece], 0, len(piece))]
+        out: list[ModelToken] = []
+        at = 0
+        for sub in self.sub_pieces(piece):
+            parts = self.initial(sub)
+            for _ in self._merge_steps(parts):  # each step joins two parts of `parts` in place
+                pass
+            out.extend(ModelToken(t.id, t.start + at, t.end + at, t.byte) for t in parts)
+            at += len(sub)
+        return out
+
+    def _merge_steps(self, parts: list[ModelToken]):
+        get = self.pair_rank.get
+        while len(parts) > 1:
+            ranks = [get(a.id * KEY + b.id) for a, b in zip(parts, parts[1:])]
+            listed = [r for r in ranks if r is not None]
+            if not listed:
+                return
+            best = min(listed)
+            i = ranks.index(best)
+            yield BpeStep(tuple(parts), i, best)
+            a, b = parts[i], parts[i + 1]
+            byte = a.byte if a.start == b.start and a.end == b.end else -1
+            parts[i:i + 2] = [ModelToken(self.merged_id[best], a.start, max(a.end, b.end), byte)]
+
+    def steps(self, piece: str) -> list[BpeStep]:
+        """Every merge on `piece`, in order (the explainer)."""
+        if not piece or (self.ignore_merges and piece in self.vocab):
+            return []
+        return list(self._merge_steps(self.initial(piece)))

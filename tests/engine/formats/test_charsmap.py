@@ -1,0 +1,158 @@
+"""`engine.formats.charsmap` against ``sentencepiece``'s own normalizer, and on crafted blobs.
+
+The oracle is ``sentencepiece.SentencePieceNormalizer`` loaded with a rule
+name (its built-in ``nmt_nfkc``, ``nfkc``, ``nmt_nfkc_cf``, ``nfkc_cf`` maps)
+with the whitespace rules off, so only the precompiled map acts; the blob we
+parse is the very one it serializes.  Real models' maps are checked through the
+SentencePiece family's tests (tests/engine/families/sentencepiece/).
+"""
+from __future__ import annotations
+
+import functools
+import struct
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.families.sentencepiece.model_proto import _normalizer
+from engine.formats.charsmap import MAX_CHARSMAP_BYTES, CharsmapError, PrecompiledCharsmap
+
+spm = pytest.importorskip("sentencepiece")
+RULES = ["nmt_nfkc", "nfkc", "nmt_nfkc_cf", "nfkc_cf"]
+
+
+@functools.lru_cache(maxsize=None)
+def reference(rule: str):
+    return spm.SentencePieceNormalizer(rule_name=rule, add_dummy_prefix=False, escape_whitespaces=False,
+                                       remove_extra_whitespaces=False)
+
+
+@functools.lru_cache(maxsize=None)
+def blob(rule: str) -> bytes:
+    spec = _normalizer(reference(rule).serialized_normalizer_spec(), rule, "normalizer_spec")
+    assert spec.name == rule and spec.precompiled_charsmap
+    return spec.precompiled_charsmap
+
+
+@functools.lru_cache(maxsize=None)
+def charsmap(rule: str) -> PrecompiledCharsmap:
+    return PrecompiledCharsmap.parse(blob(rule), rule)
+
+
+def check(rule: str, text: str) -> None:
+    expected, offsets = reference(rule).normalize(text, with_offsets=True)
+    got, align = charsmap(rule).normalize(text)
+    assert got == expected, text[:200]
+    assert [s for s, _ in align] == offsets[:-1], text[:200]  # each output character starts where sentencepiece says
+    assert all(0 <= s < e <= len(text) for s, e in align)
+
+
+def _code_points(step: int = 1):
+    return [chr(cp) for cp in range(0, 0x110000, step) if not 0xD800 <= cp < 0xE000]
+
+
+@pytest.mark.parametrize("rule", [RULES[0], *(pytest.param(r, marks=pytest.mark.slow) for r in RULES[1:])])
+def test_every_code_point_in_context(rule):
+    """Each code point between two letters and after a space, a thousand per call."""
+    chars = _code_points()
+    for k in range(0, len(chars), 1000):
+        check(rule, "".join(f"a{c}b {c}" for c in chars[k : k + 1000]))
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_sequences_and_offsets(rule):
+    for text in ["ｶﾞｷﾞｸﾞ", "a①b②", "ﬁx ﬂ", "x\u0301y", "😀ａＢｃ", "Ǆǅǆ", "ℌ℡㍻", "가각\u1100\u1161", "\u3000\u00a0 x",
+                 "A\u030a\u0301", "ﾊﾟﾋﾟ", "", "\x00a\x00", "İstanbul ΣΑΣ ß"]:
+        check(rule, text)
+    got, align = charsmap(rule).normalize("ｶﾞx")
+    assert got == "ガx" and align == [(0, 2), (2, 3)]  # one output character covers both input characters
+    got, align = charsmap(rule).normalize("ﬁ")
+    assert got == "fi" and align == [(0, 1), (0, 1)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60))
+def test_hypothesis_text(text):
+    check("nmt_nfkc", text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ｶｷﾊﾞﾟ\u3099\u309aａA\u030a\u0301ﬁ①\u3000 e\u0308Ǆ가\u1100\u1161\u11a8"), max_size=30))
+def test_hypothesis_combining_runs(text):
+    for rule in RULES:
+        check(rule, text)
+
+
+def test_prefix_matches_and_longest():
+    cm = charsmap("nmt_nfkc")
+    data = "ｶﾞ!".encode()
+    matches = cm.prefix_matches(data)
+    assert [length for length, _ in matches] == [3, 6]  # "ｶ" alone, and "ｶﾞ"
+    assert [cm.output(v) for _, v in matches] == ["カ", "ガ"]
+    assert cm.longest_match(data) == (6, "ガ")
+    assert cm.longest_match(b"abc") is None
+    assert cm.is_inert("\U0001F600") and not cm.is_inert("ｶ") and not cm.is_inert("a")  # "a" starts "a\u0301"
+
+
+# ------------------------------------------------------------------ crafted blobs
+def _units(*units: int) -> bytes:
+    return struct.pack(f"<{len(units)}I", *units)
+
+
+def _blob(trie: bytes, outputs: bytes) -> bytes:
+    return struct.pack("<I", len(trie)) + trie + outputs
+
+
+def _one_rule(byte: int, value: int, outputs: bytes, size: int = 512) -> bytes:
+    """A hand-built double array with a single rule: `byte` -> outputs[value:]."""
+    units = [0] * size
+    units[0] = 1 << 10  # root: offset 1, so byte c goes to unit 1 ^ c
+    child = 1 ^ byte
+    units[child] = byte | (1 << 8) | (256 << 10)  # label c, has a leaf, offset 256: the leaf is unit child ^ 256
+    if child ^ 256 < size:
+        units[child ^ 256] = (1 << 31) | value
+    return _blob(_units(*units), outputs)
+
+
+def test_hand_built_rule():
+    cm = PrecompiledCharsmap.parse(_one_rule(ord("x"), 2, b"a\x00YZ\x00"))
+    assert cm.normalize("axbx") == ("aYZbYZ", [(0, 1), (1, 2), (1, 2), (2, 3), (3, 4), (3, 4)])
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"", "only 0 bytes"),
+    (b"\x04\x00\x00\x00", "only 4 bytes"),
+    (struct.pack("<I", 1000) + b"\x00" * 8, "claims 1,000 bytes"),
+    (struct.pack("<I", 6) + b"\x00" * 8, "multiple of 4"),
+    (b"\x00" * (MAX_CHARSMAP_BYTES + 1), "the limit is"),
+])
+def test_refused_on_parse(data, message):
+    with pytest.raises(CharsmapError, match=message):
+        PrecompiledCharsmap.parse(data, "crafted.model")
+
+
+@pytest.mark.parametrize("data, message", [
+    (_one_rule(ord("x"), 99, b"a\x00YZ\x00"), "offset 99 lies outside"),
+    (_one_rule(ord("x"), 2, b"a\x00YZ"), "no terminating NUL"),
+    (_one_rule(ord("x"), 0, b"\xff\xfe\x00"), "not UTF-8"),
+    (_one_rule(ord("x"), 0, b"Y\x00", size=300), "outside the 300-unit array"),  # the leaf is unit 377
+    (_blob(_units(4000 << 10, 0), b"Y\x00"), "outside the 2-unit array"),  # the root points far away
+])
+def test_refused_on_use(data, message):
+    cm = PrecompiledCharsmap.parse(data, "crafted.model")
+    with pytest.raises(CharsmapError, match=message) as err:
+        cm.normalize("axb")
+    assert "crafted.model" in str(err.value)
+    assert isinstance(err.value, ValueError)
+
+
+def test_real_blob_truncated_is_refused_or_safe():
+    """Every cut of a real blob either parses and normalizes without crashing, or is refused by name."""
+    data = blob("nmt_nfkc")
+    for cut in (5, 100, 4 + 4 * 1000, len(data) // 2, len(data) - 60803 + 10, len(data) - 1):
+        try:
+            cm = PrecompiledCharsmap.parse(data[:cut], "cut.model")
+            cm.normalize("ｶﾞｷﾞ ①ﬁ Ａ x\u0301 가")
+        except CharsmapError:
+            pass
