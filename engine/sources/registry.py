@@ -6,7 +6,8 @@ Four kinds of built-in, one table of names:
 * the open models' tiktoken-style vocabularies with their own rules
   (`engine.families.tiktoken_models.specs.MODEL_SPECS`: Llama 3/4, Qwen, Tekken);
 * SentencePiece BPE models (`engine.families.sentencepiece.encoding`: Mistral v1/v3);
-* Hugging Face ``tokenizer.json`` files (`engine.families.hf.tokenizer_json`: DeepSeek V4).
+* Hugging Face ``tokenizer.json`` files (`engine.families.hf.builtins`: DeepSeek V3/V4, GLM-5,
+  MiniMax M3, Claude's legacy tokenizer).
 
 A built-in encoding pickles as its name (`is_registered`), so a copy in
 another process is that process's own ``get_encoding(name)``.
@@ -16,8 +17,7 @@ from __future__ import annotations
 import threading
 
 from ..errors import UnknownEncodingError
-from ..families.hf.encoding import load_builtin as load_hf_builtin
-from ..families.hf.tokenizer_json import BUILTIN_FILES as HF_BUILTINS
+from ..families.hf.builtins import BUILTIN_FILES as HF_BUILTINS, load_builtin as load_hf_builtin
 from ..families.sentencepiece.encoding import BUILTIN_MODELS as SENTENCEPIECE_MODELS, builtin_sentencepiece
 from ..families.tiktoken_models.encoding import build_model_encoding
 from ..families.tiktoken_models.specs import MODEL_SPECS

@@ -81,6 +81,9 @@ def _browse(names: list[str]) -> None:
                         help=f"At most {state.MAX_SELECTED} at once." if full and name not in chosen else None)
             if name in why:
                 st.caption(md(f"↳ {why[name]}"))
+            found = entry(name)
+            if found is not None and found.note:
+                st.caption(md(found.note))
 
 
 def render() -> None:
