@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-MAKERS = ("OpenAI", "Meta", "Alibaba", "Mistral", "DeepSeek", "Zhipu AI", "MiniMax", "Anthropic")
+MAKERS = ("OpenAI", "Meta", "Alibaba", "Mistral", "DeepSeek", "Zhipu AI", "MiniMax", "Anthropic", "Google Research")
 YOURS = "Yours"  # a session's own tokenizers (trained or uploaded) are grouped under this maker
 
 # the families, by the name each encoding class gives as its `family`, for people
@@ -33,6 +33,7 @@ FAMILIES = {
     "sentencepiece": "SentencePiece BPE",
     "tokenizer.json": "Hugging Face tokenizer.json",
     "minbpe": "minbpe merges",
+    "wordpiece": "WordPiece (BERT's vocab.txt)",
 }
 
 
@@ -91,6 +92,9 @@ ENTRIES: tuple[CatalogEntry, ...] = (
     CatalogEntry("claude-legacy", "Anthropic", "Claude 1 and 2 only: the pre-Claude-3 tokenizer (tokenizer.json)",
                  ("claude-2.1", "claude-2.0", "claude-instant-1.2", "claude-v1"), "tokenizer.json",
                  note="Claude 3 and later use a private tokenizer: their counts come only from Anthropic's API (count_tokens)."),
+    CatalogEntry("bert-base-uncased", "Google Research", "BERT base/large uncased, bge-*-en, all-MiniLM (WordPiece, 30,522 tokens)",
+                 ("bert-base-uncased", "BAAI/bge-small-en-v1.5", "sentence-transformers/all-MiniLM-L6-v2", "bert-large-uncased"),
+                 "wordpiece"),
 )
 _BY_NAME = {e.name: e for e in ENTRIES}
 _ALIASES = {alias: e.name for e in ENTRIES for alias in e.aliases}

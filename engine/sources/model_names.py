@@ -106,6 +106,9 @@ OPEN_MODEL_RULES: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(r"(?:chat)?glm[-_ ]?(?:4|z1)(?:$|[-_: ])"), "glm4", "glm-4-9b"),
     (re.compile(r"minimax[-_ ]?(?:m1|m3|text[-_ ]?01)(?:$|[-_: ])"), "minimax-m3", "MiniMax-M1"),
     (re.compile(r"claude[-_ ]?(?:v?1|v?2|instant)(?:$|[-_:. ])"), "claude-legacy", "claude-2.1"),
+    # BERT's uncased vocabulary, reused by BAAI's English bge models and sentence-transformers' MiniLM
+    (re.compile(r"bert-(?:base|large)-uncased(?:$|[-_: ])|bge-(?:small|base|large)-en(?:$|[-_: ])|all-minilm-l(?:6|12)-v2(?:$|[-_: ])"),
+     "bert-base-uncased", "bert-base-uncased"),
 ]
 
 # Claude 3 and later: their tokenizer is not published, so no local encoding counts for them

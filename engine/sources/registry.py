@@ -1,13 +1,13 @@
 """`get_encoding(name)`: each built-in encoding built once per process from shipped, hash-checked files.
 
-Four kinds of built-in, one table of names:
+Five kinds of built-in, one table of names:
 
 * OpenAI's (`engine.sources.openai_public.SPECS`): ranks + pattern + special tokens;
 * the open models' tiktoken-style vocabularies with their own rules
   (`engine.families.tiktoken_models.specs.MODEL_SPECS`: Llama 3/4, Qwen, Tekken);
 * SentencePiece BPE models (`engine.families.sentencepiece.encoding`: Mistral v1/v3);
 * Hugging Face ``tokenizer.json`` files (`engine.families.hf.builtins`: DeepSeek V3/V4, GLM-5,
-  MiniMax M3, Claude's legacy tokenizer).
+  MiniMax M3, Claude's legacy tokenizer) and BERT's ``vocab.txt`` (WordPiece on the general pipeline).
 
 A built-in encoding pickles as its name (`is_registered`), so a copy in
 another process is that process's own ``get_encoding(name)``.
@@ -17,7 +17,8 @@ from __future__ import annotations
 import threading
 
 from ..errors import UnknownEncodingError
-from ..families.hf.builtins import BUILTIN_FILES as HF_BUILTINS, load_builtin as load_hf_builtin
+from ..families.hf.builtins import (BUILTIN_FILES as HF_BUILTINS, VOCAB_TXT_BUILTINS, load_builtin as load_hf_builtin,
+                                   load_vocab_txt_builtin)
 from ..families.sentencepiece.encoding import BUILTIN_MODELS as SENTENCEPIECE_MODELS, builtin_sentencepiece
 from ..families.tiktoken_models.encoding import build_model_encoding
 from ..families.tiktoken_models.specs import MODEL_SPECS
@@ -40,12 +41,12 @@ def list_encoding_names() -> list[str]:
     same byte as the piece ``A`` -- so they are left out here; `get_encoding`
     still builds them and `list_tokenizer_names` lists them.
     """
-    return [*SPECS, *MODEL_SPECS, *HF_BUILTINS]
+    return [*SPECS, *MODEL_SPECS, *HF_BUILTINS, *VOCAB_TXT_BUILTINS]
 
 
 def list_tokenizer_names() -> list[str]:
     """Every name `get_encoding` accepts: OpenAI's first, then the open models' (SentencePiece included)."""
-    return [*SPECS, *MODEL_SPECS, *SENTENCEPIECE_MODELS, *HF_BUILTINS]
+    return [*SPECS, *MODEL_SPECS, *SENTENCEPIECE_MODELS, *HF_BUILTINS, *VOCAB_TXT_BUILTINS]
 
 
 def is_registered(enc: Encoding) -> bool:
@@ -76,6 +77,8 @@ def _build(name: str) -> Encoding:
         return build_model_encoding(MODEL_SPECS[name])
     if name in SENTENCEPIECE_MODELS:
         return builtin_sentencepiece(name)  # type: ignore[return-value]
+    if name in VOCAB_TXT_BUILTINS:
+        return load_vocab_txt_builtin(name)  # type: ignore[no-any-return]
     return load_hf_builtin(name)  # type: ignore[return-value]
 
 

@@ -137,3 +137,32 @@ def dump_builtin(name: str, data: bytes) -> bytes:
         raise ValueError(f"{name}: its vocabulary or merges differ from {files.model_from}'s; it cannot share them")
     header["model_from"] = files.model_from
     return gzip.compress(json.dumps(header, ensure_ascii=False).encode("utf-8") + b"\n", 9, mtime=0)
+
+
+# ------------------------------------------------- BERT's vocab.txt (WordPiece, the general pipeline)
+@dataclass(frozen=True)
+class VocabTxt:
+    """A shipped BERT ``vocab.txt`` (file in engine/data, sha256 of the uncompressed bytes) and where it comes from."""
+
+    file: tuple[str, str]
+    original: Original  # sha256: of the GGUF the vocabulary is read back from (`scripts/gen_bert_vocab.py`)
+
+
+VOCAB_TXT_BUILTINS: dict[str, VocabTxt] = {
+    # Google's bert-base-uncased vocab.txt (30,522 lines), read back from the BGE vocabulary llama.cpp ships
+    "bert-base-uncased": VocabTxt(
+        ("bert_base_uncased_vocab.txt.gz", "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"),
+        Original("llama-cpp-python", "0.3.36", "llama_cpp_python-0.3.36/vendor/llama.cpp/models/ggml-vocab-bert-bge.gguf",
+                 "fbcbe22278fb302694d5f4a41bfe48c5f90e8e3554eab1c0435387dff654a854"),
+    ),
+}
+
+
+def load_vocab_txt_builtin(name: str):
+    """A shipped ``vocab.txt`` as transformers builds it (`engine.formats.vocab_files.wordpiece_root`: BertNormalizer,
+    BertPreTokenizer, WordPiece with ``##``) on the general pipeline (`engine.families.hf.general`)."""
+    from ...formats.vocab_files import wordpiece_root
+    from .load import encoding_from_root
+
+    file = VOCAB_TXT_BUILTINS[name].file
+    return encoding_from_root(wordpiece_root(read_data_file(*file), file[0]), name, file[0])
