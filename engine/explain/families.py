@@ -15,7 +15,11 @@ and in what decides the next merge:
   ``<0xXX>`` token per UTF-8 byte (byte fallback);
 * **tokenizer.json** (DeepSeek V4): a sequence of pre-tokenizers cuts the
   text; BPE starts from bytes and applies the file's *listed merges*, the
-  earliest-listed first; a pair that is not listed never merges.
+  earliest-listed first; a pair that is not listed never merges;
+* the other ``tokenizer.json`` models (`engine.families.hf.general`): **BPE over characters**
+  (Gemma 3: the same listed merges, from characters, byte fallback for the rest), **WordPiece**
+  (BERT: greedy longest match, ``##`` continuations), **Unigram** (T5: the best-scoring path through
+  a lattice of pieces) and **WordLevel** (one lookup per word) -- no merges for the last three.
 
 `family_note` says so for one encoding (with its own split stages and
 patterns), `pair_candidates` scores the neighbouring pairs of a BPE step the
@@ -72,6 +76,13 @@ _MERGES = {
                      "(byte fallback).",
     "tokenizer.json": "start from the piece's bytes; apply the file's merges list, the "
                       "earliest-listed pair first; a pair that is not listed never merges.",
+    "char-bpe": "start from the piece's characters (a character with no token becomes <0xNN> tokens with byte "
+                "fallback, else <unk>); apply the file's merges list, the earliest-listed pair first.",
+    "wordpiece": "no merges: take the longest vocabulary entry the piece starts with, then the longest ##-entry "
+                 "from where it ended, and so on; if some position matches nothing, the whole piece is [UNK].",
+    "unigram": "no merges: of every way to cut the piece into vocabulary entries, take the one whose scores "
+               "(log probabilities) add up highest; a character with no entry is <unk> (runs fused).",
+    "wordlevel": "no merges: the whole piece is one vocabulary entry, or the unknown token.",
 }
 _TREES = {
     "tiktoken": "Recovered from the ranks: a token's two children are the parts BPE reaches on its bytes using only "
@@ -81,9 +92,16 @@ _TREES = {
                      "are characters, or one byte for a <0xNN> piece.",
     "tokenizer.json": "A token's children are the first merge in the file's list that makes it; leaves are single "
                       "bytes.",
+    "char-bpe": "A token's children are the first merge in the file's list that makes it; leaves are characters "
+                "(or one byte for a <0xNN> token).",
+    "wordpiece": "No tree: WordPiece never merges; a token is one vocabulary entry, found by longest match.",
+    "unigram": "No tree: Unigram never merges; a token is one piece of the best-scoring cut (see the lattice).",
+    "wordlevel": "No tree: a token is a whole word.",
 }
 _PRIORITY = {"tiktoken": ("rank", True), "minbpe": ("rank", True), "sentencepiece": ("score", False),
-             "tokenizer.json": ("merge #", True)}
+             "tokenizer.json": ("merge #", True), "char-bpe": ("merge #", True), "wordpiece": ("length", False),
+             "unigram": ("score", False), "wordlevel": ("entry", True)}
+_PIPELINE_FAMILIES = ("char-bpe", "wordpiece", "unigram", "wordlevel")  # engine.families.hf.general
 
 
 def family_note(enc: Enc) -> FamilyNote:
@@ -104,6 +122,8 @@ def stages(enc: Enc) -> tuple[Stage, ...]:
         return _sentencepiece_stages(enc)
     if family == "tokenizer.json":
         return _hf_stages(enc)
+    if family in _PIPELINE_FAMILIES:
+        return _pipeline_stages(enc)
     out: list[Stage] = []
     if enc.special_tokens:
         n = len(enc.special_tokens)
@@ -186,6 +206,34 @@ def _hf_stages(enc: HfEncoding) -> tuple[Stage, ...]:
     return tuple(out)
 
 
+def _component_names(node: Any, list_key: str) -> str:
+    if not isinstance(node, dict):
+        return "none"
+    if node.get("type") == "Sequence" and isinstance(node.get(list_key), list):
+        return " then ".join(_component_names(item, list_key) for item in node[list_key]) or "none"
+    return str(node.get("type"))
+
+
+def _pipeline_stages(enc: Any) -> tuple[Stage, ...]:
+    """The stages of a general tokenizer.json pipeline (`engine.families.hf.general.HfPipelineEncoding`)."""
+    spec = enc.spec
+    added = spec.added_tokens
+    n_special = sum(t.special for t in added)
+    out = [Stage("Added tokens", f"{len(added):,} added tokens ({n_special:,} special: plain text unless allowed) "
+                                 "are cut out whole first.")]
+    norm = _component_names(spec.nodes.get("normalizer"), "normalizers")
+    out.append(Stage("Normalize", f"{norm}: offsets still point at your characters." if norm != "none"
+                     else "None: the text is used as is."))
+    pre = _component_names(spec.nodes.get("pre_tokenizer"), "pretokenizers")
+    out.append(Stage("Pre-tokenize", f"{pre}." if pre != "none" else "None: the whole text is one piece."))
+    out.append(Stage(f"Model: {type(enc.model).family_kind}", _MERGES[enc.family]))
+    if spec.post_processor is not None:
+        out.append(Stage("Post-process", f"{spec.post_processor.description} (only when special tokens are added)."))
+    if enc.settings_note:
+        out.append(Stage("Padding / truncation", enc.settings_note[:1].upper() + enc.settings_note[1:] + "."))
+    return tuple(out)
+
+
 # ------------------------------------------------------------------ BPE steps
 @dataclass(frozen=True)
 class PairCandidate:
@@ -209,8 +257,10 @@ def pair_candidates(enc: Enc, parts: Sequence[bytes]) -> list[PairCandidate | No
             found = enc.pair_score(a, b)
             out.append(None if found is None else PairCandidate(found[0], -found[1], f"{found[1]:g}"))
         return out
+    if family in ("wordpiece", "unigram", "wordlevel"):
+        return [None] * len(pairs)  # these models never merge
     ranks = enc.mergeable_ranks
-    if family == "tokenizer.json":
+    if family in ("tokenizer.json", "char-bpe"):
         out = []
         for a, b in pairs:
             ia, ib = ranks.get(a), ranks.get(b)
@@ -264,7 +314,7 @@ class TokenNote:
 def token_note(enc: Enc, token_id: int) -> TokenNote | None:
     """What a reader needs to know about a token beyond its bytes; None when its bytes say it all."""
     family = family_of(enc)
-    if family not in ("sentencepiece", "tokenizer.json"):
+    if family not in ("sentencepiece", "tokenizer.json", *_PIPELINE_FAMILIES):
         return None
     if enc.is_byte_fallback(token_id):
         data = enc.decode_single_token_bytes(token_id)
@@ -280,6 +330,13 @@ def token_note(enc: Enc, token_id: int) -> TokenNote | None:
         if SPACE in stored:
             return TokenNote("space", f"piece {stored}: {SPACE} is SentencePiece's space")
         return None
+    if family in _PIPELINE_FAMILIES:
+        if family == "wordpiece" and stored.startswith(enc.model.prefix) and stored != enc.model.prefix:
+            return TokenNote("stored", f"{stored}: a continuation ({enc.model.prefix} = glued to the token before, "
+                                       "no space)")
+        if SPACE in stored:
+            return TokenNote("space", f"piece {stored}: {SPACE} stands for a space")
+        return None
     if stored != enc.decode_single_token_bytes(token_id).decode("utf-8", "replace"):
         return TokenNote("stored", f"stored as {stored} (GPT-2's printable bytes: Ġ is a space, Ċ a newline)")
     return None
@@ -287,7 +344,7 @@ def token_note(enc: Enc, token_id: int) -> TokenNote | None:
 
 def has_token_notes(enc: Enc) -> bool:
     """False when `token_note` is always None for `enc` (tiktoken-style and minbpe encodings)."""
-    return family_of(enc) in ("sentencepiece", "tokenizer.json")
+    return family_of(enc) in ("sentencepiece", "tokenizer.json", *_PIPELINE_FAMILIES)
 
 
 def no_tree_reason(enc: Enc, token_id: int) -> str | None:

@@ -69,7 +69,7 @@ def describe(text: str, back: str) -> str:
     """What a tokenizer did to `text` to give `back`, in words (the first rule that explains it)."""
     for form in ("NFC", "NFD", "NFKC", "NFKD"):
         if unicodedata.normalize(form, text) == back:
-            return f"{form} rewrites it" + (" (compatibility characters)" if form.startswith("NFK") else "")
+            return f"{form} rewrites " + ("compatibility characters" if form.startswith("NFK") else "composed characters")
     if text.lower() == back:
         return "upper case is lowered"
     if _strip_accents(text) in (back, back.lower()) or _strip_accents(text.lower()) == back:

@@ -33,7 +33,10 @@ FAMILIES = {
     "sentencepiece": "SentencePiece BPE",
     "tokenizer.json": "Hugging Face tokenizer.json",
     "minbpe": "minbpe merges",
-    "wordpiece": "WordPiece (BERT's vocab.txt)",
+    "wordpiece": "WordPiece (tokenizer.json: BERT and the embedding models built on it)",
+    "unigram": "Unigram (tokenizer.json: T5, ALBERT, XLM-R)",
+    "wordlevel": "WordLevel (tokenizer.json: one id per word)",
+    "char-bpe": "BPE over characters (tokenizer.json: Gemma 3, Llama 2-style)",
 }
 
 

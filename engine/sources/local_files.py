@@ -61,7 +61,8 @@ class LocalTokenizer:
 
     @property
     def label(self) -> str:
-        return f"{self.model} · {self.kind} · {self.size / 1e6:,.1f} MB ({self.source})"
+        size = f"{self.size / 1e6:,.1f} MB" if self.size >= 100_000 else f"{self.size / 1e3:,.1f} kB"
+        return f"{self.model} · {self.kind} · {size} ({self.source})"
 
 
 def enabled(environ: Mapping[str, str] | None = None) -> bool:

@@ -77,15 +77,11 @@ def short_hash(*parts: bytes | str) -> str:
     return digest.hexdigest()[:8]
 
 
-# Bytes that never occur in UTF-8 text (0xC0, 0xC1: overlong; 0xF5-0xFF: past U+10FFFF): a byte-level
-# vocabulary without them still encodes every str (DeepSeek V2's, Janus'), so they are not required.
-NEVER_IN_UTF8 = frozenset([0xC0, 0xC1, *range(0xF5, 0x100)])
-
-
 def _byte_coverage_problem(enc: Any) -> str | None:
     """Why some text cannot be encoded by a byte-level `enc` (a byte of UTF-8 text that is no token, no byte
     fallback), or None.  A family that writes what it cannot spell as ``<unk>`` (SentencePiece without byte
     fallback, WordPiece, Unigram) encodes every text, lossily: accepted (`engine.explain.lossless`)."""
+    from ..families.hf.bpe import NOT_IN_UTF8  # bytes no str encodes to: never required
     from ..families.hf.encoding import HfEncoding
 
     if enc.family not in ("tiktoken", "tokenizer.json"):
@@ -94,7 +90,7 @@ def _byte_coverage_problem(enc: Any) -> str | None:
         model = getattr(enc.spec, "model", None)
         if not hasattr(model, "complete") or model.complete or model.byte_fallback_ids is not None:
             return None  # not the byte-level fast path, or nothing missing: the model handles unknown text
-    missing = [b for b in range(256) if bytes([b]) not in enc.mergeable_ranks and b not in NEVER_IN_UTF8]
+    missing = [b for b in range(256) if bytes([b]) not in enc.mergeable_ranks and b not in NOT_IN_UTF8]
     if not missing:
         return None
     shown = ", ".join(f"0x{b:02x}" for b in missing[:8]) + (" …" if len(missing) > 8 else "")

@@ -150,7 +150,7 @@ def _token_view(name: str, _enc: engine.Encoding, key: str, _text: str, policy: 
     idlist = f"ids-{html.slug(name)}"
     markup = token_units(units, f"tokens-{html.slug(name)}", show_ws=show_ws,
                               pieces=start.pieces, encoding=name, n_vocab=_enc.n_vocab, idlist=idlist,
-                              note=encodings.token_note(_enc))
+                              note=encodings.token_note(_enc), source=text)
     all_ids = ids(name, _enc, text, policy)
     return TokenView(markup, id_list(all_ids, idlist, limit=MAX_IDS_LINKED),
                      len(units), sum(u.split for u in units))
@@ -192,7 +192,7 @@ def _compare_view(names: tuple[str, ...], _encs: tuple[engine.Encoding, ...], ke
     markups = {
         name: token_units(drawn_units(units[name]), f"cmp-{html.slug(name)}", show_ws=show_ws, pieces=split[name],
                                shared_cuts=shared, cls="tokens cmp", encoding=name, n_vocab=enc.n_vocab,
-                               note=encodings.token_note(enc))
+                               note=encodings.token_note(enc), source=text)
         for name, enc in zip(names, _encs)
     }
     found = engine.explain.compare.unit_disagreements(units, diff, drawn) if len(names) >= 2 else []

@@ -7,6 +7,13 @@ sit in one ``dir="rtl"`` span, and SentencePiece and tokenizer.json tokens get t
 byte-fallback units a dashed outline (class ``bytefb``) and their <0xNN> pieces in the tooltip,
 ▁ pieces and Ġ-spelled entries a line each, and a legend under the tokens (notes from
 engine.explain.families.token_note).
+
+Given the text the tokens were made from, the families that change the text before they split it
+are drawn as they are, not as byte-level BPE: characters no token covers (the spaces a WordPiece or
+Whitespace pre-tokenizer drops) sit between the tokens uncoloured (class ``gap``); a WordPiece
+continuation shows its ``##`` dimmed (class ``cont``: glued to the token before); and a token whose
+text is not the user's characters (BERT's lower-casing and accent stripping, NFKC, Metaspace's dummy
+▁) is underlined (class ``norm``) with "your text … → token …" in its tooltip.
 """
 from __future__ import annotations
 
@@ -109,7 +116,7 @@ LONG_UNIT = 12  # characters: a longer unit may break inside, where it alone is 
 
 def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cuts=None,
                 cls: str = "tokens view", encoding: str | None = None, n_vocab: int | None = None,
-                idlist: str | None = None, note=None) -> str:
+                idlist: str | None = None, note=None, source: str | None = None) -> str:
     """Coloured spans, one per display unit (engine.explain.compare.DisplayUnit), in a div with `element_id`.
 
     Each span is ``<span class="tok h7" data-ids="…" data-t="…" data-start="…" data-end="…"
@@ -125,6 +132,8 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
     first is marked ``same`` (every encoding cuts here) or ``cut`` (only some do).
     `note` (id -> engine TokenNote or None) adds family notes to the tooltip, leaves out
     the rank line (a family's ids are not ranks) and marks byte-fallback units ``bytefb``.
+    `source` (the text the tokens' character offsets point into) draws gaps, ``##`` and normalizer
+    changes (the module docstring).
     """
     # Each unit's properties are read once and the span is one f-string: ids, offsets and hex need
     # no escaping (digits, spaces, "|", "…"); the text and the extra lines are escaped.  About three
@@ -132,6 +141,7 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
     spans = []
     texts = []
     t = 0
+    end = 0
     for unit in units:
         toks = unit.tokens
         first_tok = toks[0]
@@ -151,23 +161,32 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
             piece_text = pieces[first_tok.piece_index].text
             if len(piece_text) > len(text):
                 extra.append("piece " + _shorten(visible(piece_text), 30))
+        cont, changed = _changed(text, source, first_tok.char_start, toks[-1].char_end, ids[0], note)
         if note is not None:
             notes, byte_fallback = unit_notes(ids, note)
             extra += notes
             if byte_fallback:
                 classes += " bytefb"
+        if changed is not None:
+            classes += " norm"
+            extra.append(changed)
         hexes = " | ".join(tok.bytes.hex(" ") for tok in toks[:12]) + (" …" if len(toks) > 12 else "")
         if len(ids) == 1:
             classes += " " + hue_class(ids[0])
             style = ""
         else:
             style = f' style="{esc(_unit_background(tuple(ids)))}"'
-        shown = show_whitespace(text) if show_ws and not special else esc(text)
+        body = text[len(cont):]
+        shown = show_whitespace(body) if show_ws and not special else esc(body)
+        if cont:
+            shown = f'<span class="cont">{cont}</span>{shown}'
         x = f' data-x="{esc(chr(10).join(extra))}"' if extra else ""
-        spans.append(f'<span class="{classes}" data-ids="{" ".join(map(str, ids))}" data-t="{t}" '
+        spans.append(_gap(source, end, first_tok.char_start, show_ws)
+                     + f'<span class="{classes}" data-ids="{" ".join(map(str, ids))}" data-t="{t}" '
                      f'data-start="{first_tok.char_start}" data-end="{toks[-1].char_end}" data-b="{hexes}"'
                      f'{x}{style}>{shown}</span>')
         t += len(toks)
+        end = max(end, toks[-1].char_end)
     out = []
     for first, end, rtl in direction_runs(texts):
         run = "".join(spans[first:end])
@@ -179,11 +198,12 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
 
 def token_units_reference(units, element_id: str, *, show_ws: bool, pieces=None, shared_cuts=None,
                 cls: str = "tokens view", encoding: str | None = None, n_vocab: int | None = None,
-                idlist: str | None = None, note=None) -> str:
+                idlist: str | None = None, note=None, source: str | None = None) -> str:
     """`token_units` written plainly, one property and one attribute escape at a time: the
     reference the tests compare the fast version with, character for character."""
     spans = []
     t = 0
+    covered = 0  # characters of `source` drawn so far
     for unit in units:
         classes = ["tok"]
         if unit.special:
@@ -198,10 +218,23 @@ def token_units_reference(units, element_id: str, *, show_ws: bool, pieces=None,
         extra, byte_fallback = _tip_extra(unit, piece, note)
         if byte_fallback:
             classes.append("bytefb")
+        cont, changed = _changed(unit.text, source, unit.char_start, unit.char_end, unit.ids[0], note)
+        if changed is not None:
+            classes.append("norm")
+            extra.append(changed)
         if len(unit.ids) == 1:
             classes.append(hue_class(unit.ids[0]))
-        text = show_whitespace(unit.text) if show_ws and not unit.special else esc(unit.text)
-        spans.append(element("span", text, {
+        body = unit.text[len(cont):]
+        text = show_whitespace(body) if show_ws and not unit.special else esc(body)
+        if cont:
+            text = element("span", cont, {"class": "cont"}) + text
+        gap = ""
+        if source is not None and unit.char_start > covered:
+            gap = element("span", source[covered:unit.char_start], {"class": "gap"})
+            if show_ws:
+                gap = element("span", show_whitespace(source[covered:unit.char_start]), {"class": "gap"}, raw=True)
+        covered = max(covered, unit.char_end)
+        spans.append(gap + element("span", text, {
             "class": " ".join(classes),
             "data-ids": " ".join(map(str, unit.ids)),
             "data-t": t,
@@ -257,6 +290,33 @@ def pre_pieces(pieces, tokens_per_piece: list[int], element_id: str, *, show_ws:
         text = show_whitespace(p.text) if show_ws and not p.special else esc(p.text)
         out.append(element("span", text, {"class": classes, "data-i": p.index, "title": title}, raw=True))
     return one_line(container(out, "pieces", element_id))
+
+
+CONTINUATION = "##"  # WordPiece's continuing_subword_prefix, as every BERT-style vocabulary writes it
+
+
+def _gap(source: str | None, start: int, end: int, show_ws: bool) -> str:
+    """The characters between two units that no token covers, uncoloured ("" when there are none)."""
+    if source is None or end <= start:
+        return ""
+    gap = source[start:end]
+    return f'<span class="gap">{show_whitespace(gap) if show_ws else esc(gap)}</span>'
+
+
+def _changed(text: str, source: str | None, start: int, end: int, first_id: int, note) -> tuple[str, str | None]:
+    """(the token text without a WordPiece ``##``, or "", and the tooltip line when the token's text is not the
+    user's characters): how a normalizing family's unit is drawn.  Only with `note` (a family's tokens) and `source`."""
+    if note is None or source is None:
+        return "", None
+    yours = source[start:end]
+    cont = ""
+    found = note(first_id)
+    if (found is not None and found.kind == "stored" and text.startswith(CONTINUATION) and len(text) > len(CONTINUATION)
+            and not yours.startswith(CONTINUATION)):
+        cont, text = CONTINUATION, text[len(CONTINUATION):]
+    if text == yours:
+        return cont, None
+    return cont, f"your text “{_shorten(visible(yours), 20)}” → token “{_shorten(visible(text), 20)}”: the tokenizer changed it"
 
 
 def unit_notes(ids, note) -> tuple[list[str], bool]:

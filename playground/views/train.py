@@ -377,9 +377,9 @@ def _upload_section() -> None:
                             on_change=_on_new_file, args=(main_key, kind), accept_multiple_files=kind == DETECT)
     if kind == DETECT:
         main = main or None
-        st.caption(f"What each file is, is read from its content. Only a GGUF file's header holds the tokenizer: for "
-                   f"a model over {UPLOAD_LIMIT_MB} MB upload its first part, cut with "
-                   f"`{file_kinds.GGUF_CUT_COMMAND}`.")
+        st.caption(f"The kind of each file is read from its content, not its name. A GGUF model holds its "
+                   f"tokenizer in its header: for a model file over {UPLOAD_LIMIT_MB} MB, upload just its first part, "
+                   f"cut with `{file_kinds.GGUF_CUT_COMMAND}`.")
     side = st.file_uploader("encoder.json", key=U_JSON, type=["json"], max_upload_size=UPLOAD_LIMIT_MB,
                             on_change=_on_new_file, args=(main_key, kind)) if kind == "encoder.json + vocab.bpe" else None
     pat_str, specials, ok = None, [], True

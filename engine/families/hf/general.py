@@ -29,19 +29,21 @@ from __future__ import annotations
 
 import re
 import threading
-from itertools import chain
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from ...formats.gpt2_bytes import CHAR_TO_BYTE
 from ...pickling import PicklableByName
 from ...records import BpeTrace, MergeNode, MergeStep, Piece, Token
+from ...tokenizer import patterns
 from ...tokenizer.decoding import DecodeById
 from ...tokenizer.piece_cache import PieceCache
 from ...tokenizer.special_tokens import AllowedSpecial, DisallowedSpecial, SpecialTokens
+from .bpe import KEY
 from .encoding import _byte_offsets, check_no_surrogates
 from .models import CharBpe, Unigram, WordLevel, WordPiece
 from .models.base import ModelToken
+from .normalizers import AlignedText
 from .pipeline import added_token_regex, find_added
 from .tokenizer_json import PipelineSpec, settings_note
 
@@ -81,13 +83,10 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         self._matchers: dict[frozenset[str], tuple] = {}
         self._checkers: dict[frozenset[str], re.Pattern | None] = {}
         self._cache = PieceCache()
-        self._stored = {i: s for s, i in self.model.vocab.items()}
-        for t in spec.added_tokens:
-            self._stored[t.id] = t.content
         self._space = "▁" if any(_mentions(spec.nodes.get(k), "Metaspace") or "▁" in str(spec.nodes.get(k))
                                  for k in ("pre_tokenizer", "decoder")) else None
         self._byte_level = _mentions(spec.nodes.get("decoder"), "ByteLevel")
-        self._decoder = {i: self._token_bytes(i, s) for i, s in self._stored.items()}
+        self._tables: tuple[dict[int, str], dict[int, bytes]] | None = None  # built on first use (~0.5 s for Gemma 3)
         self._ranks: dict[bytes, int] | None = None
         self._matcher(frozenset())
 
@@ -95,6 +94,28 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         return f"<HfPipelineEncoding {self.name!r} ({type(self.model).__name__})>"
 
     # ------------------------------------------------------------------ data
+    def _build_tables(self) -> tuple[dict[int, str], dict[int, bytes]]:
+        tables = self._tables
+        if tables is None:
+            with self._lock:
+                if self._tables is None:
+                    stored = {i: s for s, i in self.model.vocab.items()}
+                    for t in self.spec.added_tokens:
+                        stored[t.id] = t.content
+                    self._tables = (stored, {i: self._token_bytes(i, s) for i, s in stored.items()})
+                tables = self._tables
+        return tables
+
+    @property
+    def _stored(self) -> dict[int, str]:
+        """id -> the file's spelling of the token."""
+        return self._build_tables()[0]
+
+    @property
+    def _decoder(self) -> dict[int, bytes]:
+        """id -> token bytes (see the module docstring)."""
+        return self._build_tables()[1]
+
     def _token_bytes(self, tid: int, stored: str) -> bytes:
         if tid in self._added_by_id:
             return stored.encode("utf-8")
@@ -179,7 +200,8 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
 
     @property
     def split_time_limit(self) -> float | None:
-        return getattr(self._pretok, "time_limit", None)
+        """Seconds one text's split may take: the file's Split (and Replace) patterns are a user's regexes."""
+        return patterns.SPLIT_TIMEOUT if self._pretok is not None and self._pretok.limited else None
 
     @property
     def uses_pair_merges(self) -> bool:
@@ -195,13 +217,16 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
             return text, [(i, i + 1) for i in range(len(text))]
         return self._normalizer.normalize(text)
 
-    def _pieces(self, text: str) -> list[tuple[str, int, int]]:
-        """(piece text, start, end) in `text` (normalized) -- one piece of all of it without a pre-tokenizer."""
+    def _pieces(self, text: str, at_start: bool, deadline: float | None) -> list[str]:
+        """The pieces of `text` (normalized) -- all of it without a pre-tokenizer.  `at_start`: whether `text`
+        begins the caller's text (Metaspace's ``prepend_scheme: first`` looks at that)."""
         if not text:
             return []
         if self._pretok is None:
-            return [(text, 0, len(text))]
-        return self._pretok.pre_tokenize(text)
+            return [text]
+        if at_start:
+            return self._pretok.split_str(text, deadline)
+        return [p.text.text for p in self._pretok.pre_tokenize_aligned(AlignedText(text, None, 1), deadline)]
 
     def _special_pattern(self, tokens: frozenset[str]) -> re.Pattern | None:
         found = self._checkers.get(tokens)
@@ -229,16 +254,16 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
                 self._matchers[allowed] = found
         return found
 
-    def _stretches(self, text: str, allowed: frozenset[str]) -> Iterable[tuple[str, int | None]]:
-        """(normalized text, None) and ("", added id) in order: tokenizers' extract_and_normalize."""
+    def _stretches(self, text: str, allowed: frozenset[str]) -> Iterable[tuple[str, int | None, bool]]:
+        """(normalized text, None, starts the text) and ("", added id, _) in order: tokenizers' extract_and_normalize."""
         raw, normalized, by_content = self._matcher(allowed)
         for s, e, tid in find_added(text, raw, by_content):
             if tid is not None:
-                yield "", tid
+                yield "", tid, False
                 continue
             part = self._normalize(text[s:e])
             for s2, e2, tid2 in find_added(part, normalized, by_content):
-                yield (part[s2:e2], None) if tid2 is None else ("", tid2)
+                yield (part[s2:e2], None, s == 0 and s2 == 0) if tid2 is None else ("", tid2, False)
 
     # ------------------------------------------------------------- encoding
     def _encode(self, text: str, allowed: frozenset[str]) -> list[int]:
@@ -246,11 +271,12 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         out: list[int] = []
         ids = self._cache.ids
         compute = self.model.ids
-        for part, tid in self._stretches(text, allowed):
+        deadline = None if self._pretok is None else self._pretok.deadline()  # one split budget for the whole text
+        for part, tid, at_start in self._stretches(text, allowed):
             if tid is not None:
                 out.append(tid)
                 continue
-            for piece, _, _ in self._pieces(part):
+            for piece in self._pieces(part, at_start, deadline):
                 if piece:
                     out.extend(ids(piece, compute))
         return out
@@ -310,6 +336,7 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         byte_at = _byte_offsets(text)
         raw, normalized_rx, by_content = self._matcher(allowed)
         out: list[tuple[Piece, list[Span], int | None]] = []
+        deadline = None if self._pretok is None else self._pretok.deadline()
 
         def add(piece_text: str, align: list[Span], tid: int | None) -> None:
             cs, ce = (min(a for a, _ in align), max(b for _, b in align)) if align else (0, 0)
@@ -325,10 +352,13 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
                 if tid2 is not None:
                     add(part[s2:e2], part_align[s2:e2], tid2)
                     continue
-                stretch, stretch_align = part[s2:e2], part_align[s2:e2]
-                for piece, a, b in self._pieces(stretch):
-                    if piece:
-                        add(piece, piece_alignment(piece, stretch, stretch_align, a, b, s + s2), None)
+                stretch = AlignedText(part[s2:e2], part_align[s2:e2], part_align[s2][0] if s2 < len(part_align) else s)
+                if self._pretok is None:
+                    add(stretch.text, stretch.align, None)
+                    continue
+                for piece in self._pretok.pre_tokenize_aligned(stretch, deadline):
+                    if piece.text.text:
+                        add(piece.text.text, piece.text.align, None)
         return out
 
     def pretokenize(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
@@ -380,6 +410,16 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
                                    self.model.merged_id[step.rank]))
         return BpeTrace(data, tuple(steps), final)
 
+    def pair_rank(self, left: int, right: int) -> int | None:
+        """BPE: the position in the file's ``merges`` list of the merge joining `left` and `right`, or None."""
+        if not isinstance(self.model, CharBpe):
+            return None
+        return self.model.pair_rank.get(left * KEY + right)
+
+    def merged_by(self, rank: int) -> int:
+        """BPE: the id of the token the merge at position `rank` of the ``merges`` list makes."""
+        return self.model.merged_id[rank]
+
     @property
     def merges(self) -> dict[tuple[int, int], int]:
         """``{(left_id, right_id): made_id}`` in the file's merge order (BPE; empty for the other models)."""
@@ -387,7 +427,7 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
             return {}
         out: dict[tuple[int, int], int] = {}
         for key, rank in sorted(self.model.pair_rank.items(), key=lambda kv: kv[1]):
-            out.setdefault(divmod(key, 1 << 21), self.model.merged_id[rank])  # type: ignore[arg-type]
+            out.setdefault(divmod(key, KEY), self.model.merged_id[rank])  # type: ignore[arg-type]
         return out
 
     def merge_parents(self, token_id: int) -> tuple[int, int] | None:
@@ -422,26 +462,3 @@ def _span(align: list[Span], token: ModelToken, piece: Piece) -> Span:
     if not covered:
         return piece.char_start, piece.char_start
     return min(a for a, _ in covered), max(b for _, b in covered)
-
-
-def piece_alignment(piece: str, stretch: str, align: list[Span], start: int, end: int, origin: int) -> list[Span]:
-    """The span of the original text behind each character of a pre-tokenizer's `piece`, which covers
-    ``stretch[start:end]`` (normalized text whose characters `align` maps back).
-
-    A piece is the stretch's characters one for one (a ``▁`` for a space included), or with a
-    ``▁`` put before them (Metaspace's prefix: an empty span where the piece starts), or their UTF-8
-    bytes as GPT-2's printable characters (ByteLevel: each byte points at its character); anything else
-    points every character at the whole piece's span.
-    """
-    inner = align[start:end]
-    n = end - start
-    if len(piece) == n:
-        return inner
-    if len(piece) == n + 1:
-        at = inner[0][0] if inner else (align[start - 1][1] if start else origin)
-        return [(at, at)] + inner
-    text = stretch[start:end]
-    if len(piece) == len(text.encode("utf-8")):
-        return list(chain.from_iterable([span] * len(ch.encode("utf-8")) for ch, span in zip(text, inner)))
-    whole = (min(a for a, _ in inner), max(b for _, b in inner)) if inner else (origin, origin)
-    return [whole] * len(piece)

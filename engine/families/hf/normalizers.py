@@ -41,6 +41,7 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
+import json
 import unicodedata
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
@@ -49,7 +50,7 @@ import regex
 
 from ...formats.charsmap import CharsmapError, PrecompiledCharsmap
 from ...formats.limits import check_pattern_size
-from .pipeline import SplitStep, _load_normalization_fixes, compile_onig, normalize as unicode_normalize
+from .pipeline import DATA_DIR, SplitStep, _load_normalization_fixes, compile_onig, normalize as unicode_normalize
 
 Span = tuple[int, int]
 Change = tuple[str, int]
@@ -109,11 +110,39 @@ class AlignedText:
         self.text = self.text[:start] + "".join(chars) + self.text[end:]
         self.align = old[:start] + spans + old[end:]
 
+    def transform_segments(self, segments: list[tuple[int, int, list[Change]]]) -> None:
+        """`transform_range` on several disjoint ranges (in order) in one pass."""
+        if not segments:
+            return
+        old, text = self.align, self.text
+        chars: list[str] = []
+        spans: list[Span] = []
+        empty = (self.origin, self.origin)
+        last = 0
+        for start, end, dest in segments:
+            chars.append(text[last:start])
+            spans.extend(old[last:start])
+            offset = start
+            for ch, change in dest:
+                if change > 0:
+                    spans.append(old[offset - 1] if offset >= 1 else empty)
+                else:
+                    spans.append(old[offset])
+                    offset += 1 - change
+                chars.append(ch)
+            last = end
+        chars.append(text[last:])
+        spans.extend(old[last:])
+        self.text = "".join(chars)
+        self.align = spans
+
     def transform(self, dest: Iterable[Change], initial_offset: int = 0) -> None:
         self.transform_range(0, len(self.text), dest, initial_offset)
 
     def filter(self, keep: Callable[[str], bool]) -> None:
         """Drop the characters `keep` refuses; a kept character absorbs the removed ones after it."""
+        if all(map(keep, self.text)):
+            return
         out: list[Change] = []
         removed = removed_start = 0
         last: str | None = None
@@ -133,9 +162,14 @@ class AlignedText:
         self.transform(out, removed_start)
 
     def map(self, fn: Callable[[str], str]) -> None:
-        self.transform([(fn(ch), 0) for ch in self.text])
+        """One character for one: every span stays (the transform with changes all 0)."""
+        self.text = "".join(map(fn, self.text))
 
     def lowercase(self) -> None:
+        low = lowercase_str(self.text)
+        if len(low) == len(self.text):  # one for one (a lowercase is never shorter): the spans stay
+            self.text = low
+            return
         self.transform([(c, int(i > 0)) for ch in self.text for i, c in enumerate(lower_char(ch))])
 
     def prepend(self, s: str) -> None:
@@ -186,13 +220,74 @@ class AlignedText:
         self.align = aligns
 
 
-@functools.lru_cache(maxsize=4096)
-def lower_char(ch: str) -> str:
-    """Rust's `char::to_lowercase` (no context: capital sigma is always the medial form)."""
+# ------------------------------------------------- character classes
+# tokenizers tests characters with tables of several ages (Rust's std, the `unicode_categories` and
+# `unicode-normalization-alignments` crates, sentencepiece's scripts).  Each class here is the `regex`
+# module's (or `unicodedata`'s) with the differences `tokenizers` itself reports, found for every code
+# point by scripts/gen_hf_stage_unicode.py and read on first use.
+@functools.cache
+def stage_fixes() -> dict:
+    path = DATA_DIR / "hf_stage_unicode_fixes.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def _ranges_class(ranges: list[list[int]]) -> str:
+    return "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in ranges)
+
+
+@functools.cache
+def fixed_class(name: str, raw: str) -> regex.Pattern:
+    """`raw` (a `regex` class body) with the characters `tokenizers` adds or refuses for class `name`."""
+    fix = stage_fixes().get(name, {})
+    body = f"[{raw}]"
+    if fix.get("true"):
+        body = f"[{body}||[{_ranges_class(fix['true'])}]]"
+    if fix.get("false"):
+        body = f"[{body}--[{_ranges_class(fix['false'])}]]"
+    return regex.compile(body, regex.V1)
+
+
+# The raw classes, before tokenizers' differences (the generator compares against these).
+RAW_PUNCTUATION = r"\p{P}!-/:-@\[-`{-~"  # Rust's is_ascii_punctuation takes the ASCII symbols too
+RAW_NUMERIC = r"\p{N}"
+RAW_COMBINING_MARK = r"\p{M}"
+RAW_NONSPACING_MARK = r"\p{Mn}"
+RAW_CONTROL = r"[\p{Cc}\p{Cf}\p{Co}\p{Cs}]--[\t\n\r]"  # BERT: categories C* but not Cn; tab, LF, CR are whitespace
+
+
+def _matcher(name: str, raw: str) -> Callable[[str], bool]:
+    @functools.lru_cache(maxsize=8192)
+    def test(ch: str) -> bool:
+        return fixed_class(name, raw).match(ch) is not None
+    test.__name__ = f"is_{name}"
+    return test
+
+
+is_combining_mark = _matcher("combining_mark", RAW_COMBINING_MARK)
+is_nonspacing_mark = _matcher("nonspacing_mark", RAW_NONSPACING_MARK)
+is_control = _matcher("bert_control", RAW_CONTROL)
+
+
+@functools.cache
+def _lower_fixes() -> dict[str, str]:
+    return {chr(int(cp)): low for cp, low in stage_fixes().get("lowercase", {}).items()}
+
+
+def raw_lower(ch: str) -> str:
     return "\u03c3" if ch == "\u03a3" else ch.lower()
 
 
+@functools.lru_cache(maxsize=4096)
+def lower_char(ch: str) -> str:
+    """Rust's `char::to_lowercase` (no context: capital sigma is always the medial form)."""
+    fixed = _lower_fixes().get(ch)
+    return raw_lower(ch) if fixed is None else fixed
+
+
 def lowercase_str(text: str) -> str:
+    fixes = _lower_fixes()
+    if not fixes.keys().isdisjoint(text):
+        return "".join(map(lower_char, text))
     return text.replace("\u03a3", "\u03c3").lower() if "\u03a3" in text else text.lower()
 
 
@@ -279,6 +374,9 @@ def unicode_changes(form: str, text: str) -> list[Change]:
     return _recompose(items)
 
 
+_NON_ASCII_RUN = regex.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
+
+
 # -------------------------------------------------------------- normalizers
 class Normalizer:
     """A normalizer: `apply` edits an `AlignedText` (the reference); `normalize_str` is the fast path."""
@@ -304,10 +402,26 @@ class UnicodeForm(Normalizer):
 
     form: str
 
-    def apply(self, s: AlignedText) -> None:
-        if s.text.isascii():
-            return
+    def apply_whole(self, s: AlignedText) -> None:
+        """The plain reference for `apply`: the crate's iterators over the whole text."""
+        if s.text.isascii() or self.normalize_str(s.text) == s.text:
+            return  # each character then comes back as itself (change 0): the spans stay
         s.transform(unicode_changes(self.form, s.text))
+
+    def apply(self, s: AlignedText) -> None:
+        """`apply_whole`, run only on the stretches that change.  An ASCII character is a safe cut: it is a
+        starter, never decomposes and is never the second of a composing pair, so the crate's iterators
+        start afresh there; a stretch is a run of non-ASCII characters with the one character before it
+        (it may compose with what follows)."""
+        text = s.text
+        if text.isascii():
+            return
+        segments = []
+        for m in _NON_ASCII_RUN.finditer(text):
+            piece = m.group()
+            if self.normalize_str(piece) != piece:
+                segments.append((m.start(), m.end(), unicode_changes(self.form, piece)))
+        s.transform_segments(segments)
 
     def normalize_str(self, text: str) -> str:
         return unicode_normalize(self.form, text)
@@ -339,10 +453,6 @@ class Strip(Normalizer):
         if self.right:
             text = text.rstrip(chars)
         return text
-
-
-def is_combining_mark(ch: str) -> bool:
-    return ch not in _load_normalization_fixes() and unicodedata.category(ch) in ("Mn", "Mc", "Me")
 
 
 @dataclass(frozen=True)
@@ -399,12 +509,6 @@ class Prepend(Normalizer):
         return self.prefix + text if text else text
 
 
-def is_control(ch: str) -> bool:
-    """BERT's `is_control`: categories Cc, Cf, Co, Cs (the `unicode_categories` crate's `is_other` leaves
-    unassigned Cn alone), but tab, newline and carriage return are whitespace."""
-    return ch not in "\t\n\r" and unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs")
-
-
 def is_chinese_char(ch: str) -> bool:
     cp = ord(ch)
     return (0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x2A6DF or 0x2A700 <= cp <= 0x2B73F
@@ -436,7 +540,7 @@ class BertNormalizer(Normalizer):
             s.transform([c for ch in s.text for c in (((" ", 0), (ch, 1), (" ", 1)) if is_chinese_char(ch) else ((ch, 0),))])
         if self.strips_accents:
             UnicodeForm("NFD").apply(s)
-            s.filter(lambda ch: ch in _load_normalization_fixes() or unicodedata.category(ch) != "Mn")
+            s.filter(lambda ch: not is_nonspacing_mark(ch))
         if self.lowercase:
             s.lowercase()
 
@@ -447,9 +551,7 @@ class BertNormalizer(Normalizer):
         if self.handle_chinese_chars:
             text = _CJK.sub(r" \1 ", text)
         if self.strips_accents:
-            fixes = _load_normalization_fixes()
-            text = "".join(ch for ch in unicode_normalize("NFD", text)
-                           if ch in fixes or unicodedata.category(ch) != "Mn")
+            text = "".join(ch for ch in unicode_normalize("NFD", text) if not is_nonspacing_mark(ch))
         if self.lowercase:
             text = lowercase_str(text)
         return text

@@ -34,9 +34,7 @@ exists (ByteLevel, the regex splits), tested equal.
 from __future__ import annotations
 
 import functools
-import json
 import time
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -45,8 +43,9 @@ import regex
 from ...formats.gpt2_bytes import BYTE_TO_CHAR
 from ...tokenizer import patterns
 from ...tokenizer.patterns import unicode16_view
-from .normalizers import WHITE_SPACE, AlignedText, _same, pattern_matcher
-from .pipeline import BEHAVIORS, DATA_DIR, GPT2_SPLIT, SplitStep, compile_onig
+from .normalizers import (RAW_NUMERIC, RAW_PUNCTUATION, WHITE_SPACE, AlignedText, _matcher, _same, fixed_class,
+                          pattern_matcher, stage_fixes)
+from .pipeline import BEHAVIORS, GPT2_SPLIT, SplitStep, compile_onig
 
 Span = tuple[int, int]
 Match = tuple[int, int, bool]
@@ -143,17 +142,33 @@ def is_rust_whitespace(ch: str) -> bool:
     return ch in WHITE_SPACE
 
 
-def is_punctuation(ch: str) -> bool:
-    """tokenizers' `is_punc`: ASCII punctuation (symbols such as ``$+<=>^`|~`` included) or category P*."""
-    return (ch.isascii() and not ch.isalnum() and 0x21 <= ord(ch) <= 0x7E) or unicodedata.category(ch)[0] == "P"
+# tokenizers' `is_punc` (ASCII punctuation, symbols such as ``$+<=>^`|~`` included, or category P of the
+# `unicode_categories` crate) and Rust's `char::is_numeric`, with tokenizers' own differences.
+is_punctuation = _matcher("punctuation", RAW_PUNCTUATION)
+is_numeric = _matcher("numeric", RAW_NUMERIC)
 
 
-_NUMERIC = regex.compile(r"\p{N}")
+def _class_body(name: str, raw: str) -> str:
+    """The fixed class `name` as a `regex` V1 class, for the fast paths' patterns."""
+    return fixed_class(name, raw).pattern
 
 
-def is_numeric(ch: str) -> bool:
-    """Rust's `char::is_numeric` (categories Nd, Nl, No, Unicode 16)."""
-    return _NUMERIC.match(unicode16_view(ch)) is not None
+_WS_CLASS = "[" + "".join(f"\\U{ord(c):08x}" for c in sorted(WHITE_SPACE)) + "]"
+
+
+@functools.cache
+def _fast(kind: str) -> regex.Pattern:
+    """The fast paths' patterns, each one `findall` giving the same pieces as the reference."""
+    punct = _class_body("punctuation", RAW_PUNCTUATION)
+    numeric = _class_body("numeric", RAW_NUMERIC)
+    body = {
+        "whitespace_split": f"[^{_WS_CLASS[1:-1]}]+",
+        "bert": f"{punct}|[^[{_WS_CLASS[1:-1]}]||{punct}]+",
+        "punct": f"{punct}|(?:(?!{punct}).)+",
+        "digit": f"{numeric}|(?:(?!{numeric}).)+",
+        "digits": f"{numeric}+|(?:(?!{numeric}).)+",
+    }[kind]
+    return regex.compile(body, regex.V1 | regex.DOTALL)
 
 
 class PreTokenizer:
@@ -178,9 +193,13 @@ class PreTokenizer:
         start, end = (text.align[0][0], text.align[-1][1])
         return self.apply([Piece(text, start, end)], self.deadline() if deadline is None else deadline)
 
-    def split_str(self, text: str, deadline: float | None = None) -> list[str]:
-        """The pieces' texts (fast path where a subclass has one)."""
-        return [t for t, _, _ in self.pre_tokenize(text, deadline)]
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
+        """The pieces' texts (fast path where a subclass has one).  `at_start`: whether `text` begins the
+        input (false for a stretch after an added token), which only ``Metaspace(prepend_scheme="first")``
+        looks at."""
+        if at_start:
+            return [t for t, _, _ in self.pre_tokenize(text, deadline)]
+        return [p.text.text for p in self.pre_tokenize_aligned(AlignedText(text, None, 1), deadline)]
 
 
 def _each(pieces: list[Piece], fn: Callable[[Piece], list[Piece]]) -> list[Piece]:
@@ -203,7 +222,7 @@ class Split(PreTokenizer):
     def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
         return _each(pieces, lambda p: cut(p, self.step.matches(p.text.text, deadline), self.step.behavior))
 
-    def split_str(self, text: str, deadline: float | None = None) -> list[str]:
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
         return self.step.split(text, self.deadline() if deadline is None else deadline) if text else []
 
 
@@ -220,6 +239,9 @@ class Digits(PreTokenizer):
     def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
         return _each(pieces, _predicate_splitter(is_numeric, "Isolated" if self.individual_digits else "Contiguous"))
 
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
+        return _fast("digit" if self.individual_digits else "digits").findall(text)
+
 
 @dataclass(frozen=True)
 class Punctuation(PreTokenizer):
@@ -227,6 +249,11 @@ class Punctuation(PreTokenizer):
 
     def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
         return _each(pieces, _predicate_splitter(is_punctuation, self.behavior))
+
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
+        if self.behavior != "Isolated":
+            return super().split_str(text, deadline, at_start)
+        return _fast("punct").findall(text)
 
 
 @dataclass(frozen=True)
@@ -236,11 +263,17 @@ class CharDelimiterSplit(PreTokenizer):
     def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
         return _each(pieces, _predicate_splitter(lambda ch: ch == self.delimiter, "Removed"))
 
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
+        return [p for p in text.split(self.delimiter) if p]
+
 
 @dataclass(frozen=True)
 class WhitespaceSplit(PreTokenizer):
     def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
         return _each(pieces, _predicate_splitter(is_rust_whitespace, "Removed"))
+
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
+        return _fast("whitespace_split").findall(text)
 
 
 @dataclass(frozen=True)
@@ -250,6 +283,9 @@ class BertPreTokenizer(PreTokenizer):
     def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
         pieces = _each(pieces, _predicate_splitter(is_rust_whitespace, "Removed"))
         return _each(pieces, _predicate_splitter(is_punctuation, "Isolated"))
+
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
+        return _fast("bert").findall(text)
 
 
 # Rust regex's Unicode \w and \s (Unicode 16, through unicode16_view).
@@ -264,6 +300,12 @@ class Whitespace(PreTokenizer):
     def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
         return _each(pieces, lambda p: cut(p, [(s, e, not hit) for s, e, hit in regex_matches(_WORDS, p.text.text)],
                                            "Removed"))
+
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
+        view = unicode16_view(text)
+        if view is text:
+            return _WORDS.findall(text)
+        return [text[m.start():m.end()] for m in _WORDS.finditer(view)]
 
 
 @functools.cache
@@ -308,7 +350,7 @@ class ByteLevel(PreTokenizer):
                               for i, c in enumerate(byte_level_text(ch))])
         return out
 
-    def split_str(self, text: str, deadline: float | None = None) -> list[str]:
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
         if not text:
             return []
         if self.add_prefix_space and not text.startswith(" "):
@@ -342,16 +384,26 @@ class Metaspace(PreTokenizer):
 
         return _each(pieces, one)
 
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
+        if not text:
+            return []
+        rep = self.replacement
+        text = text.replace(" ", rep)
+        if not text.startswith(rep) and (self.prepend_scheme == "always" or (self.prepend_scheme == "first" and at_start)):
+            text = rep + text
+        if not self.split:
+            return [text]
+        parts = text.split(rep)
+        out = [parts[0]] if parts[0] else []
+        out.extend(rep + p for p in parts[1:])
+        return out
+
 
 @functools.cache
 def _script_fixes() -> dict[int, str]:
-    """Code point -> script where tokenizers' table (sentencepiece's, older Unicode) differs from `regex`'s;
-    generated from `tokenizers` itself by ``scripts/gen_hf_unicode_scripts.py``."""
-    path = DATA_DIR / "hf_unicode_scripts_fixes.json"
-    if not path.exists():
-        return {}
-    payload = json.loads(path.read_text())
-    return {cp: script for first, last, script in payload["ranges"] for cp in range(first, last + 1)}
+    """Code point -> class where UnicodeScripts' table (sentencepiece's, of an older Unicode) differs from
+    the `regex` module's script ("Any" for what it lacks), from scripts/gen_hf_stage_unicode.py."""
+    return {cp: name for first, last, name in stage_fixes().get("scripts", []) for cp in range(first, last + 1)}
 
 
 @functools.lru_cache(maxsize=65536)
@@ -365,9 +417,13 @@ def script_of(ch: str) -> str:
         return "Any"
     script = _script_fixes().get(cp)
     if script is None:
-        m = _script_regex().match(ch)
-        script = "Any" if m is None else m.lastgroup
+        script = _regex_script_of(ch)
     return "HAN" if script in ("HIRAGANA", "KATAKANA") else script
+
+
+def _regex_script_of(ch: str) -> str:
+    m = _script_regex().match(ch)
+    return "Any" if m is None else m.lastgroup
 
 
 @functools.cache
@@ -418,14 +474,29 @@ class Sequence(PreTokenizer):
             pieces = p.apply(pieces, deadline)
         return pieces
 
-    def split_str(self, text: str, deadline: float | None = None) -> list[str]:
-        if not all(isinstance(p, (Split, ByteLevel)) for p in self.pretokenizers):
-            return super().split_str(text, deadline)
+    def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
+        """Each step's fast path on each piece -- exact because every step cuts a piece alone, except that
+        ``Metaspace(prepend_scheme="first")`` must know which piece starts the input: the first one, as
+        long as no earlier step has removed text from the start (then the reference runs)."""
         deadline = self.deadline() if deadline is None else deadline
         parts = [text] if text else []
-        for p in self.pretokenizers:
+        for i, p in enumerate(self.pretokenizers):
+            if isinstance(p, Metaspace) and p.prepend_scheme == "first":
+                if not all(map(_keeps_start, self.pretokenizers[:i])):
+                    return super().split_str(text, deadline, at_start)
+                parts = [q for k, part in enumerate(parts) for q in p.split_str(part, deadline, at_start and k == 0) if q]
+                continue
             parts = [q for part in parts for q in p.split_str(part, deadline) if q]
         return parts
+
+
+def _keeps_start(p: PreTokenizer) -> bool:
+    """Whether the first piece after `p` still starts where the input starts (`p` removes nothing)."""
+    if isinstance(p, Split):
+        return p.step.behavior != "Removed"
+    if isinstance(p, Punctuation):
+        return p.behavior != "Removed"
+    return isinstance(p, (Digits, ByteLevel, Metaspace, UnicodeScripts))
 
 
 # ------------------------------------------------------------------ builder

@@ -30,15 +30,15 @@ import sys
 from array import array
 from dataclasses import dataclass
 from itertools import count, repeat
-from operator import add, mul
+from operator import add, methodcaller, mul
 from typing import Any
 
 from ...errors import WrongFileKindError
 from ...formats.file_kinds import describe_json
 from ...formats.gpt2_bytes import BYTE_TO_CHAR
 from ...formats.json_limits import load_json_bounded
-from ...formats.limits import (MAX_MERGES, MAX_SPECIAL_TOKENS, TokenBudget, check_count, check_pattern_size,
-                               check_special_tokens_size, check_token_id)
+from ...formats.limits import (MAX_MERGES, MAX_SPECIAL_TOKENS, MAX_TOKEN_BYTES, MAX_TOKEN_ID, MAX_TOTAL_TOKEN_BYTES,
+                               TokenBudget, check_count, check_pattern_size, check_special_tokens_size, check_token_id)
 from .bpe import KEY, BpeModel
 from .models import model_from_json
 from .models.read import model_type
@@ -189,11 +189,15 @@ def check_tokenizer_json_size(root: dict, source: str) -> None:
                     budget.add(len(item[0].encode("utf-8", "surrogatepass")), f"model.vocab[{i}]")
         if isinstance(vocab, dict):
             check_count(len(vocab), "vocabulary entries", source)
-            budget = TokenBudget(source)
-            for token, tid in vocab.items():
-                budget.add(len(token.encode("utf-8", "surrogatepass")), f"model.vocab entry {token[:40]!r}")
-                if type(tid) is int:
-                    check_token_id(tid, source, f"$.model.vocab[{token[:40]!r}]")
+            sizes = list(map(len, map(methodcaller("encode", "utf-8", "surrogatepass"), vocab)))
+            ids = [tid for tid in vocab.values() if type(tid) is int]
+            if (max(sizes, default=0) > MAX_TOKEN_BYTES or sum(sizes) > MAX_TOTAL_TOKEN_BYTES
+                    or max(ids, default=0) > MAX_TOKEN_ID):  # the careful pass names the entry
+                budget = TokenBudget(source)
+                for token, tid in vocab.items():
+                    budget.add(len(token.encode("utf-8", "surrogatepass")), f"model.vocab entry {token[:40]!r}")
+                    if type(tid) is int:
+                        check_token_id(tid, source, f"$.model.vocab[{token[:40]!r}]")
         if isinstance(merges, list):
             check_count(len(merges), "merges", source, MAX_MERGES,
                         real="the most in a real file is Gemma 3's 514,906")

@@ -1,14 +1,16 @@
-"""`SentencePieceEncoding`: a SentencePiece BPE ``.model`` with the engine's `Encoding` API.
+"""`SentencePieceEncoding`: a SentencePiece ``.model`` (BPE or Unigram) with the engine's `Encoding` API.
 
 Encoding a text is SentencePiece's pipeline (``sentencepiece_processor.cc``):
 
-1. *normalize*: a ``▁`` dummy prefix, spaces escaped to ``▁`` (and, if the
-   model asks, extra spaces removed).  Models with a precompiled character map
-   (NFKC-style rules) are refused: both Mistral models use none (normalizer
-   ``identity``), and a half-implemented map would give silently wrong ids;
+1. *normalize* (`engine.families.sentencepiece.normalize`): the model's
+   precompiled character map if it has one (nmt_nfkc and friends,
+   `engine.formats.charsmap`), a ``▁`` dummy prefix, spaces escaped to ``▁``
+   (and, if the model asks, extra spaces removed);
 2. *user-defined symbols* are cut out whole (``[REFERENCE_DOC_0]`` in v3): they
    are always matched, like SentencePiece does, so they are ordinary tokens;
-3. *BPE over characters* by piece score (`engine.families.sentencepiece.bpe`);
+3. the model: *BPE over characters* by piece score (`engine.families.sentencepiece.bpe`),
+   or *Unigram*: the best-scoring path through the lattice of pieces
+   (`engine.families.sentencepiece.unigram`), over the whole normalized text;
 4. *byte fallback*: a character the vocabulary lacks becomes one ``<0xXX>``
    token per UTF-8 byte (or ``<unk>`` when the model has no byte pieces).
 
@@ -39,6 +41,11 @@ token's leading space (the dummy prefix) is dropped, control symbols vanish,
 prefix is a virtual space at offset 0: the first piece's text starts with it
 (``" Hello"`` for ``"Hello"``) though it covers only the real characters.
 
+**Unigram** models have no merges and no cut into pieces (their float32
+totals run over the whole text, see `unigram`): `pretokenize` gives one piece
+per stretch of text, `bpe_trace` gives the lattice (`UnigramTrace`: every
+candidate with its score, the best path marked), a merge tree is the token alone.
+
 **Merge tree.**  A piece's merge is the last merge BPE makes on the piece's own
 characters (the merge order follows scores, highest first).  Leaves are single
 characters, and for byte-fallback tokens single bytes; user-defined symbols are
@@ -65,7 +72,9 @@ from .bpe import merge, merge_heap, priorities
 from .model_proto import (
     BYTE, CONTROL, NORMAL, PIECE_TYPES, UNKNOWN, UNUSED, USER_DEFINED, ModelProto, check_runnable, parse_model_proto,
 )
+from ...formats.charsmap import PrecompiledCharsmap
 from .normalize import normalize
+from .unigram import LatticeNode, UnigramModel, check_scores
 
 SPACE = "\u2581"  # ▁
 _MERGEABLE = (NORMAL, USER_DEFINED, UNUSED)
@@ -102,8 +111,30 @@ class SentencePieceTrace(BpeTrace):
         return [self.piece[starts[k] : starts[k + 1]] for k in range(len(starts) - 1)]
 
 
+class UnigramTrace(BpeTrace):
+    """A Unigram model's "trace" of one piece: the lattice instead of merges.
+
+    `nodes` are every candidate (piece at a position, or an unknown character)
+    with its score and best total, the winning path marked `best`; `steps` is
+    empty and ``parts_at(0)`` gives the winning path's pieces.  Node offsets are
+    characters of `text` (the piece with ``▁`` for spaces).
+    """
+
+    def __init__(self, piece: bytes, final_ids, nodes: tuple[LatticeNode, ...], text: str,
+                 parts: tuple[bytes, ...]) -> None:
+        super().__init__(piece, (), tuple(final_ids), ())
+        object.__setattr__(self, "nodes", nodes)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "parts", parts)
+
+    def parts_at(self, step: int) -> list[bytes]:
+        if step != 0:
+            raise IndexError(f"step {step} is outside 0..0 (a Unigram model has no merge steps)")
+        return list(self.parts)
+
+
 class SentencePieceEncoding(PicklableByName, SpecialTokens):
-    """A SentencePiece BPE model with the API of `engine.Encoding` (ids equal ``sentencepiece``'s)."""
+    """A SentencePiece BPE or Unigram model with the API of `engine.Encoding` (ids equal ``sentencepiece``'s)."""
 
     split_time_limit = None  # no split regex: whitespace and user-defined symbols only (see `engine.Encoding`)
 
@@ -138,17 +169,21 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
         self.unk_id = self._types.index(UNKNOWN)
         self.bos_id, self.eos_id = trainer.bos_id, trainer.eos_id
         self.byte_fallback = trainer.byte_fallback
+        self.is_unigram = trainer.model_type == 1
+        self._unigram = UnigramModel(pieces, self.unk_id) if self.is_unigram else None
+        self._charsmap = (PrecompiledCharsmap.parse(norm.precompiled_charsmap, source)
+                          if norm.precompiled_charsmap else None)
         self._unk_surface = trainer.unk_surface.encode("utf-8")
         self._has_unused = UNUSED in self._types
-        self._whole_pieces = whole_pieces_reachable and not self._has_unused
+        self._whole_pieces = whole_pieces_reachable and not self._has_unused and not self.is_unigram
         self._space = SPACE if norm.escape_whitespaces else " "
         self._simple_normalizer = (norm.escape_whitespaces and not norm.remove_extra_whitespaces
-                                   and not trainer.treat_whitespace_as_suffix)
+                                   and not trainer.treat_whitespace_as_suffix and self._charsmap is None)
         self._dummy = norm.add_dummy_prefix
         # User-defined symbols: leftmost, longest first -- SentencePiece's prefix matcher.
         self._user = re.compile("(" + "|".join(re.escape(u) for u in sorted(user, key=lambda u: (-len(u), u))) + ")") if user else None
         user_set = set(user)
-        self._cuttable = self._space == SPACE and not trainer.treat_whitespace_as_suffix and not any(
+        self._cuttable = not self.is_unigram and self._space == SPACE and not trainer.treat_whitespace_as_suffix and not any(
             _inner_space(p) for p in [p for p in self._scores if SPACE in p[1:]] if p not in user_set)
         self._cut = re.compile(f"{SPACE}*[^{SPACE}]+|{SPACE}+") if self._cuttable else None
         self._special_ids = frozenset(self._special.values())
@@ -206,7 +241,8 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
     # ------------------------------------------------------------- normalizing
     def normalize(self, text: str) -> tuple[str, list[int]]:
         """SentencePiece's normalization of `text` and ``norm_to_orig`` (see `sentencepiece_normalize`)."""
-        return normalize(text, self.model.normalizer, self.model.trainer.treat_whitespace_as_suffix)
+        return normalize(text, self.model.normalizer, self.model.trainer.treat_whitespace_as_suffix,
+                         self._charsmap, self._user)
 
     def _normalized(self, text: str) -> str:
         if self._simple_normalizer:
@@ -230,6 +266,8 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
 
     def _chunks(self, normalized: str) -> list[str]:
         """The normalized text cut into pieces: user-defined symbols whole, the rest before ``▁`` runs."""
+        if self.is_unigram:
+            return [normalized] if normalized else []
         parts = self._user.split(normalized) if self._user is not None else [normalized]
         if self._cut is None:
             return [p for p in parts if p]
@@ -263,6 +301,19 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
         i = self._ids.get(piece)
         return i is not None and self._types[i] == UNUSED
 
+    def _symbol_pieces(self, chunk: str) -> list[tuple[str, list[int]]]:
+        """The model's pieces of one chunk with their ids (unknown runs not yet joined)."""
+        if self._unigram is not None:
+            return [(chunk[s:e], self._bytes_of(chunk[s:e]) if i == self.unk_id else [i])
+                    for s, e, i in self._unigram.viterbi(chunk)]
+        return [(symbol, self._symbol_ids(symbol)) for symbol in self._symbols(chunk)]
+
+    def _bytes_of(self, symbol: str) -> list[int]:
+        """An unknown character: its byte pieces (byte fallback), else ``<unk>``."""
+        if self.byte_fallback:
+            return [self._byte_ids[b] for b in symbol.encode("utf-8")]
+        return [self.unk_id]
+
     def _symbol_ids(self, symbol: str) -> list[int]:
         i = self._ids.get(symbol)
         if i is not None:
@@ -273,6 +324,8 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
 
     def _piece_ids(self, chunk: str) -> tuple[int, ...]:
         """Ids of one piece, computed (no cache)."""
+        if self._unigram is not None:
+            return tuple(chain.from_iterable(ids for _, ids in self._symbol_pieces(chunk)))
         if self._whole_pieces:
             i = self._ids.get(chunk)
             if i is not None:
@@ -284,6 +337,12 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
         return tuple(chain.from_iterable(map(self._symbol_ids, symbols)))
 
     def _encode_normalized(self, normalized: str, out: list[int]) -> None:
+        if self._unigram is not None:  # one lattice over the whole text: no cut, no cache (see `unigram`)
+            start = len(out)
+            out.extend(self._piece_ids(normalized))
+            if not self.byte_fallback:
+                out[start:] = _collapse_unknown(out[start:], self.unk_id)
+            return
         chunks = self._chunks(normalized)
         cache = self._cache
         found = list(map(cache.get, chunks))
@@ -439,11 +498,10 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
                 continue
             chunk, offsets = norm
             pos = 0
-            for symbol in self._symbols(chunk):
+            for symbol, ids in self._symbol_pieces(chunk):
                 cs, ce = offsets[pos], offsets[pos + len(symbol)]
                 pos += len(symbol)
                 bs, be = byte_at(cs), byte_at(ce)  # type: ignore[misc]
-                ids = self._symbol_ids(symbol)
                 if ids == [self.unk_id] and prev_unknown and tokens:
                     last = tokens.pop()  # SentencePiece joins a run of unknown characters into one <unk>
                     cs, bs = last.char_start, last.byte_start
@@ -465,6 +523,8 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
         text = piece.decode("utf-8") if isinstance(piece, bytes) else piece
         self._check_text(text)
         chunk = text.replace(" ", SPACE) if self._space == SPACE else text
+        if self._unigram is not None:
+            return self._lattice_trace(chunk)
         symbols: list[str] = []
         frozen: list[bool] = []
         for k, part in enumerate(self._user.split(chunk) if self._user is not None else [chunk]):
@@ -497,13 +557,29 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
         return SentencePieceTrace(data, steps, final_ids, tuple((starts[l], starts[r]) for l, r, _ in events),
                                   tuple(starts[:-1]))
 
+    def _lattice_trace(self, chunk: str) -> UnigramTrace:
+        assert self._unigram is not None
+        shown = (lambda s: s.replace(SPACE, " ")) if self._space == SPACE else (lambda s: s)
+        pieces = self._symbol_pieces(chunk)
+        final_ids = list(chain.from_iterable(ids for _, ids in pieces))
+        if not self.byte_fallback:
+            final_ids = _collapse_unknown(final_ids, self.unk_id)
+        return UnigramTrace(shown(chunk).encode("utf-8"), final_ids, tuple(self._unigram.lattice(chunk)), chunk,
+                            tuple(shown(p).encode("utf-8") for p, _ in pieces))
+
+    def lattice(self, piece: str) -> list[LatticeNode]:
+        """A Unigram model's lattice on one piece (a space or ``▁`` is ``▁``; no dummy prefix added)."""
+        if self._unigram is None:
+            raise ValueError(f"{self.name} is a BPE model: it has merges (bpe_trace), not a lattice")
+        return list(self._lattice_trace(piece.replace(" ", SPACE) if self._space == SPACE else piece).nodes)
+
     # ------------------------------------------------- explaining, for the playground
     family = "sentencepiece"
 
     @property
     def uses_pair_merges(self) -> bool:
-        """True: `merges` and `merge_tree` are this model's own (by piece score), not recovered from byte ranks."""
-        return True
+        """True for BPE: `merges` and `merge_tree` are this model's own (by piece score); False for Unigram."""
+        return not self.is_unigram
 
     def stored_piece(self, token: int) -> str:
         """The model's own spelling of `token`: ``▁the`` (``▁`` is a space), ``<0x0A>`` (a byte), ``<s>``."""
@@ -525,6 +601,8 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
             text = part.decode("utf-8") if isinstance(part, bytes) else part
             return text.replace(" ", SPACE) if self._space == SPACE else text
 
+        if self.is_unigram:
+            return None  # Unigram joins nothing: it picks whole pieces
         joined = symbol(left) + symbol(right)
         i = self._ids.get(joined)
         if i is None or self._types[i] == UNUSED or (self._user is not None and self._user.fullmatch(joined)):
@@ -548,6 +626,8 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
         return dict(self._merges)
 
     def _recover_merges(self) -> dict[tuple[int, int], int]:
+        if self.is_unigram:
+            return {}
         order = sorted((i for i, t in enumerate(self._types) if t in (NORMAL, UNUSED) and len(self.pieces[i]) > 1),
                        key=lambda i: (-self.model.pieces[i][1], i))
         merges: dict[tuple[int, int], int] = {}
@@ -572,6 +652,8 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
         if token_id in self._special_ids:
             raise ValueError(
                 f"{token_id} is the special token {self.pieces[token_id]!r}: it is added whole, not built by merges")
+        if self.is_unigram:  # a Unigram piece is chosen whole: its tree is the token alone
+            return MergeNode(token_id, self.decode_single_token_bytes(token_id))
         self.merge_parents(token_id)
         assert self._parents is not None
         return build_merge_tree(token_id, self._parents, self.decode_single_token_bytes)
@@ -642,7 +724,7 @@ def _special_regex(tokens: frozenset[str]) -> re.Pattern:
 
 def load_sentencepiece_model(data: bytes, name: str | None = None, *, source: str = "<sentencepiece model>"
                              ) -> SentencePieceEncoding:
-    """A `SentencePieceEncoding` from the bytes of a SentencePiece BPE ``.model`` file.
+    """A `SentencePieceEncoding` from the bytes of a SentencePiece BPE or Unigram ``.model`` file.
 
     Raises `ValueError` naming `source`, the field and the fix for malformed
     or unsupported files.

@@ -20,7 +20,8 @@ package's parse of the same file.
 
 Every malformed input raises `ValueError` naming the file, the field and what
 to do about it; `check_runnable` also refuses, the same way, models that parse
-but that the engine cannot encode exactly (unigram, a precompiled charsmap).
+but that the engine cannot encode exactly (Word and Char models, a denormalizer's
+character map, a Unigram model with NaN scores).
 """
 from __future__ import annotations
 
@@ -319,29 +320,28 @@ def _leading_pieces(data: bytes, source: str = "<sentencepiece model>") -> tuple
 
 
 def check_runnable(model: ModelProto, source: str) -> None:
-    """Refuse, with the reason and the fix, a model our SentencePiece BPE cannot encode exactly.
+    """Refuse, with the reason and the fix, a model our SentencePiece encoder cannot encode exactly.
 
     The checks of ``model_interface.cc`` (one ``<unk>``, unique pieces, 256
-    byte pieces when ``byte_fallback``), plus what this engine leaves out: other
-    model types, and normalization by a precompiled character map.
+    byte pieces when ``byte_fallback``), finite scores for Unigram, plus what
+    this engine leaves out: Word and Char models, and a denormalizer's
+    character map (decoding rules).  A normalizer's ``precompiled_charsmap``
+    is checked when it is parsed (`engine.formats.charsmap`).
     """
-    trainer, norm = model.trainer, model.normalizer
-    if trainer.model_type != 2:
-        kind = {1: "unigram", 3: "word", 4: "char"}.get(trainer.model_type, str(trainer.model_type))
-        title = {1: "Unigram model (e.g. T5, ALBERT, XLM-R)", 3: "Word model", 4: "Char model"}.get(
-            trainer.model_type, f"model of type {trainer.model_type}")
+    trainer = model.trainer
+    if trainer.model_type not in (1, 2):
+        title = {3: "Word model", 4: "Char model"}.get(trainer.model_type, f"model of type {trainer.model_type}")
         raise UnsupportedModelError(
-            source, f"this is a SentencePiece {title}, trainer_spec.model_type is {kind}: not supported (yet); "
-                    "only SentencePiece BPE models (model_type: BPE) are",
-            "use a SentencePiece BPE .model file (Llama 2, Mistral v1-v3 style)")
-    if norm.precompiled_charsmap:
-        raise ValueError(
-            f"{source}: normalizer_spec.precompiled_charsmap is set ({norm.name or 'custom'} rules, "
-            f"{len(norm.precompiled_charsmap)} bytes); this engine does not implement SentencePiece's character "
-            "map and would give wrong ids. Use a model whose normalizer is 'identity' (no charsmap)")
+            source, f"this is a SentencePiece {title} (trainer_spec.model_type {trainer.model_type}): not supported; "
+                    "SentencePiece Unigram and BPE models are",
+            "use a SentencePiece Unigram or BPE .model file (T5, ALBERT, XLM-R, Llama 2, Mistral v1-v3 style)")
     if model.denormalizer is not None and model.denormalizer.precompiled_charsmap:
         raise ValueError(f"{source}: denormalizer_spec.precompiled_charsmap is set; decoding rules are not supported. "
                          "Use a model without a denormalizer")
+    if trainer.model_type == 1:
+        from .unigram import check_scores
+
+        check_scores(model.pieces, source)
     strings = [p for p, _, _ in model.pieces]
     types = [t for _, _, t in model.pieces]
     reserved = {p for p, t in zip(strings, types) if t in (CONTROL, UNKNOWN, BYTE)}

@@ -11,8 +11,14 @@ What it does (``normalizer.cc``), in order:
 * ``escape_whitespaces``: every space (U+0020 only) becomes ``▁`` (U+2581).
   A ``▁`` already in the text is kept, so it is the same symbol as a space.
 
-A precompiled character map (NFKC-like rules) is never applied here:
-`engine.families.sentencepiece.model_proto.check_runnable` refuses such models.
+Before these rules, each step of the scan takes the longest *user-defined
+symbol* at that point whole and unchanged (SentencePiece's ``PrefixMatcher``),
+or else the longest rule of the model's *precompiled character map*
+(`engine.formats.charsmap`: NFKC-like rules, ``"ｶﾞ"`` -> ``"ガ"``), or else one
+character; the whitespace rules then act on what the step produced (a rule
+that gives ``" "``, as nmt_nfkc does for U+3000, is a space like any other).
+`normalize` is that loop (``Normalizer::Normalize``); models with neither a
+map nor user-defined symbols take a shorter path with the same result.
 
 ``norm_to_orig[k]`` is the index in the original text of normalized character
 k, plus a final entry, so a normalized span ``[a, b)`` covers the original
@@ -21,13 +27,23 @@ k, plus a final entry, so a normalized span ``[a, b)`` covers the original
 """
 from __future__ import annotations
 
+import re
+
+from ...formats.charsmap import PrecompiledCharsmap
 from .model_proto import NormalizerSpec
 
 SPACE = "\u2581"  # ▁
 
 
-def normalize(text: str, spec: NormalizerSpec, treat_whitespace_as_suffix: bool = False) -> tuple[str, list[int]]:
-    """The normalized text and ``norm_to_orig`` (one entry per normalized character, plus the end)."""
+def normalize(text: str, spec: NormalizerSpec, treat_whitespace_as_suffix: bool = False,
+              charsmap: PrecompiledCharsmap | None = None, user: re.Pattern | None = None) -> tuple[str, list[int]]:
+    """The normalized text and ``norm_to_orig`` (one entry per normalized character, plus the end).
+
+    `charsmap` is the model's parsed ``precompiled_charsmap``; `user` matches its user-defined
+    symbols, longest first.
+    """
+    if charsmap is not None or user is not None:
+        return normalize_by_steps(text, spec, treat_whitespace_as_suffix, charsmap, user)
     remove = spec.remove_extra_whitespaces
     space = SPACE if spec.escape_whitespaces else " "
     if not text:
@@ -53,6 +69,88 @@ def normalize(text: str, spec: NormalizerSpec, treat_whitespace_as_suffix: bool 
         if not remove:
             prev_space = False
     consumed = len(text)
+    if remove:
+        while out and out[-1] == space:
+            out.pop()
+            consumed = n2o.pop()
+    if spec.add_dummy_prefix and treat_whitespace_as_suffix:
+        out.append(space)
+        n2o.append(consumed)
+    n2o.append(consumed)
+    return "".join(out), n2o
+
+
+def _steps(text: str, charsmap: PrecompiledCharsmap | None, user: re.Pattern | None) -> list[tuple[str, int]]:
+    """``NormalizePrefix`` along the text: (what the step gives, characters it consumes)."""
+    out: list[tuple[str, int]] = []
+    if charsmap is not None and user is None:  # runs the map has no rule for come back whole
+        for piece, start, end, rule in charsmap.segments(text):
+            if rule:
+                out.append((piece, end - start))
+            else:
+                out.extend((c, 1) for c in piece)
+        return out
+    data = b""
+    byte_at: list[int] = []
+    k, n = 0, len(text)
+    while k < n:
+        m = user.match(text, k) if user is not None else None
+        if m is not None:
+            out.append((m.group(), m.end() - k))
+            k = m.end()
+            continue
+        if charsmap is not None and not charsmap.is_inert(text[k]):
+            if not data:
+                data = text.encode("utf-8")
+                byte_at = [0]
+                for c in text:
+                    byte_at.append(byte_at[-1] + len(c.encode("utf-8")))
+            found = charsmap.longest_match(data, byte_at[k])
+            if found is not None:
+                end = k + 1
+                while byte_at[end] < byte_at[k] + found[0]:
+                    end += 1
+                out.append((found[1], end - k))
+                k = end
+                continue
+        out.append((text[k], 1))
+        k += 1
+    return out
+
+
+def normalize_by_steps(text: str, spec: NormalizerSpec, treat_whitespace_as_suffix: bool = False,
+                       charsmap: PrecompiledCharsmap | None = None, user: re.Pattern | None = None
+                       ) -> tuple[str, list[int]]:
+    """``Normalizer::Normalize`` step by step (see the module docstring); `normalize`'s result."""
+    if not text:
+        return "", [0]
+    remove = spec.remove_extra_whitespaces
+    space = SPACE if spec.escape_whitespaces else " "
+    steps = _steps(text, charsmap, user)
+    consumed, k = 0, 0
+    if remove:
+        while k < len(steps) and steps[k][0] == " ":
+            consumed += steps[k][1]
+            k += 1
+        if k == len(steps):
+            return "", [consumed]
+    out: list[str] = []
+    n2o: list[int] = []
+    if spec.add_dummy_prefix and not treat_whitespace_as_suffix:
+        out.append(space)
+        n2o.append(consumed)
+    prev_space = remove
+    for piece, length in steps[k:]:
+        if prev_space:
+            piece = piece.lstrip(" ")
+        if piece:
+            for c in piece:
+                out.append(space if c == " " else c)
+                n2o.append(consumed)
+            prev_space = piece.endswith(" ")
+        consumed += length
+        if not remove:
+            prev_space = False
     if remove:
         while out and out[-1] == space:
             out.pop()

@@ -408,8 +408,8 @@ def test_malformed_files_name_file_field_and_fix():
         with pytest.raises(ValueError, match="upload.model") as info:
             load_sentencepiece_model(bad, source="upload.model")
         assert "re-export" in str(info.value) or "Use" in str(info.value) or "must" in str(info.value)
-    with pytest.raises(ValueError, match="model_type is unigram"):
-        load_sentencepiece_model(_edited(lambda p: setattr(p.trainer_spec, "model_type", 1)), source="u.model")
+    with pytest.raises(ValueError, match="Word model"):
+        load_sentencepiece_model(_edited(lambda p: setattr(p.trainer_spec, "model_type", 3)), source="u.model")
     with pytest.raises(ValueError, match="precompiled_charsmap"):
         load_sentencepiece_model(_edited(lambda p: setattr(p.normalizer_spec, "precompiled_charsmap", b"\x01\x02")),
                                  source="u.model")

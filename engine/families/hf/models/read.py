@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 from itertools import repeat
+from operator import add, mul
 from typing import Any
 
 from ..bpe import KEY
@@ -108,20 +109,30 @@ def char_bpe(node: dict, where: Any) -> CharBpe:
 
 def bpe_merges(merges: list, vocab: dict[str, int], prefix: str, where: Any) -> tuple[dict[int, int], list[int]]:
     """``{left * KEY + right: rank}`` (a later duplicate wins, as tokenizers' HashMap) and rank -> made id; the
-    made token is ``left + right`` with the right part's `prefix` cut (by its length in bytes, as tokenizers)."""
+    made token is ``left + right`` with the right part's `prefix` cut (by its length in bytes, as tokenizers).
+
+    Gemma 3 lists 514,906 merges, so the table is built with C-level `map`s; `_bad_merge` runs only to say
+    what is wrong with a broken file."""
     cut = len(prefix.encode("utf-8"))
     try:
-        pairs = list(map(str.split, merges, repeat(" "), repeat(1))) if all(type(m) is str for m in merges) else merges
-        if not all(type(p) is list and len(p) == 2 and type(p[0]) is str and type(p[1]) is str for p in pairs):
+        if set(map(type, merges)) <= {str}:
+            pairs = list(map(str.split, merges, repeat(" "), repeat(1)))  # tokenizers: splitn(2, ' ')
+        else:
+            pairs = merges
+        if pairs and not (set(map(type, pairs)) == {list} and set(map(len, pairs)) == {2}):
+            raise KeyError
+        left, right = zip(*pairs) if pairs else ((), ())
+        if not set(map(type, left)) | set(map(type, right)) <= {str}:
             raise KeyError
         get = vocab.__getitem__
+        lid = list(map(get, left))
+        rid = list(map(get, right))
         if cut:
-            made = [get(a + b.encode("utf-8")[cut:].decode("utf-8")) for a, b in pairs]
-        else:
-            made = [get(a + b) for a, b in pairs]
-        keys = [get(a) * KEY + get(b) for a, b in pairs]
+            right = [b.encode("utf-8")[cut:].decode("utf-8") for b in right]
+        made = list(map(get, map(add, left, right)))
     except (KeyError, TypeError, UnicodeDecodeError):
         raise _bad_merge(merges, vocab, cut, where) from None
+    keys = map(add, map(mul, lid, repeat(KEY)), rid)
     return dict(zip(keys, range(len(made)))), made
 
 

@@ -57,3 +57,9 @@ SPICE = ("ﬁ", "ﬀ", "Å", "Å", "é", "é", "ẹ́", "e\u0301\u0323", "Σ", "
          "Hello", "WORLD", "naïve", "Ǆ", "x²", "…", "ﷺ", "\U0001d400", "123", "٣", "'s", "!!", "a-b", "▁")
 
 spicy_text = st.lists(st.one_of(st.sampled_from(SPICE), st.text(max_size=4)), max_size=12).map("".join)
+
+
+def code_point_chunks(last: int, size: int = 4096, sep: str = "a") -> list[str]:
+    """Every code point up to `last` (no surrogates), each after `sep`, in texts of `size` code points."""
+    cps = [c for c in range(last + 1) if not 0xD800 <= c <= 0xDFFF]
+    return ["".join(sep + chr(c) for c in cps[k:k + size]) + sep for k in range(0, len(cps), size)]

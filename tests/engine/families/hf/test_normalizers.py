@@ -8,7 +8,7 @@ from engine.errors import SplitTimeoutError
 from engine.families.hf import normalizers as N
 from engine.families.hf.normalizers import normalizer_from_json
 
-from .hf_oracle import hf_alignment, hf_normalizer, spicy_text, where
+from .hf_oracle import code_point_chunks, hf_alignment, hf_normalizer, spicy_text, where
 
 tokenizers = pytest.importorskip("tokenizers")
 
@@ -61,6 +61,17 @@ def test_hypothesis_text(node, text):
     expected, align = hf_alignment(hf_normalizer(node), text)
     assert ours.normalize_str(text) == expected
     assert ours.normalize(text) == (expected, align)
+
+
+@pytest.mark.parametrize("form", ["NFC", "NFD", "NFKC", "NFKD"])
+def test_unicode_forms_by_stretches_equal_the_whole_text_reference(form):
+    from engine.families.hf.normalizers import AlignedText, UnicodeForm
+    n = UnicodeForm(form)
+    for text in [*CASES, *code_point_chunks(0x2FFFF, sep="a\u0301 ")]:
+        a, b = AlignedText(text), AlignedText(text)
+        n.apply(a)
+        n.apply_whole(b)
+        assert (a.text, a.align) == (b.text, b.align)
 
 
 def test_bert_strip_accents_none_follows_lowercase():
@@ -138,3 +149,33 @@ def test_precompiled_bad_blob_names_the_json_path():
         normalizer_from_json(node, where())
     with pytest.raises(ValueError, match=r"\$\.normalizer\.precompiled_charsmap.*base64"):
         normalizer_from_json({"type": "Precompiled", "precompiled_charsmap": "!!"}, where())
+
+
+# ------------------------------------------------------------ every code point
+EVERY_CP = [{"type": "NFC"}, {"type": "NFD"}, {"type": "NFKC"}, {"type": "NFKD"}, {"type": "Lowercase"},
+            {"type": "StripAccents"}, {"type": "Strip", "strip_left": True, "strip_right": True},
+            {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True, "strip_accents": None, "lowercase": True},
+            {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": False, "strip_accents": True,
+             "lowercase": False}]
+
+
+def _every_code_point(last: int, aligned: bool) -> None:
+    for node in EVERY_CP:
+        ours, theirs = normalizer_from_json(node, where()), hf_normalizer(node)
+        for text in code_point_chunks(last):
+            if aligned:
+                assert ours.normalize(text) == hf_alignment(theirs, text), (node, text[1])
+            else:
+                assert ours.normalize_str(text) == theirs.normalize_str(text), (node, text[1])
+
+
+def test_every_bmp_code_point_in_context():
+    """Each BMP character between two letters: our classes (case, marks, controls, decompositions) are
+    tokenizers' own, down to the Unicode versions of its tables (engine/data/hf_stage_unicode_fixes.json)."""
+    _every_code_point(0xFFFF, aligned=False)
+
+
+@pytest.mark.slow
+def test_every_code_point_in_context_with_alignment():
+    _every_code_point(0x10FFFF, aligned=False)
+    _every_code_point(0xFFFF, aligned=True)

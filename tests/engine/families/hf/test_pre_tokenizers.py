@@ -8,7 +8,7 @@ from engine.errors import SplitTimeoutError
 from engine.families.hf.normalizers import AlignedText, normalizer_from_json
 from engine.families.hf.pre_tokenizers import pre_tokenizer_from_json
 
-from .hf_oracle import hf_normalizer, hf_pre_tokenizer, spicy_text, where
+from .hf_oracle import code_point_chunks, hf_normalizer, hf_pre_tokenizer, spicy_text, where
 
 tokenizers = pytest.importorskip("tokenizers")
 
@@ -52,6 +52,13 @@ def check(node, text):
     got = [(t, (s, e)) for t, s, e in ours.pre_tokenize(text)]
     assert got == expected, text
     assert ours.split_str(text) == [t for t, _ in expected], text
+    # a stretch after an added token: tokenizers has cut "x" off the front first, so the text starts at 1
+    pts = tokenizers.PreTokenizedString("x" + text)
+    pts.split(lambda i, ns: [ns[0:1], ns[1:len(ns.normalized)]] if len(ns.normalized) > 1 else [ns])
+    hf_pre_tokenizer(node).pre_tokenize(pts)
+    later = [t for t, o, _ in pts.get_splits("original", "char") if o[0] >= 1]
+    assert ours.split_str(text, at_start=False) == later, text
+    assert [p.text.text for p in ours.pre_tokenize_aligned(AlignedText(text, None, 1))] == later, text
 
 
 @pytest.mark.parametrize("node", NODES, ids=IDS)
@@ -128,3 +135,31 @@ def test_catastrophic_split_regex_is_stopped(monkeypatch):
         pre.pre_tokenize("a" * 60 + "b")
     with pytest.raises(SplitTimeoutError):
         pre.split_str("a" * 60 + "b")
+
+
+EVERY_CP = [{"type": "Punctuation", "behavior": "Isolated"}, {"type": "WhitespaceSplit"},
+            {"type": "Digits", "individual_digits": True}, {"type": "UnicodeScripts"}, {"type": "BertPreTokenizer"},
+            {"type": "Whitespace"}, {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": True},
+            {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True}]
+
+
+def _every_code_point(last: int, nodes) -> None:
+    for node in nodes:
+        ours, theirs = pre_tokenizer_from_json(node, where()), hf_pre_tokenizer(node)
+        for sep in ("a", "\u03b1"):
+            for text in code_point_chunks(last, sep=sep):
+                expected = [(t, *o) for t, o in theirs.pre_tokenize_str(text)]
+                assert ours.split_str(text) == [t for t, _, _ in expected], (node, text[1])
+                if node["type"] not in ("Whitespace", "ByteLevel") or last <= 0xFFFF:
+                    assert ours.pre_tokenize(text) == expected, (node, text[1])
+
+
+def test_every_bmp_code_point_in_context():
+    """Each BMP character between two Latin (then Greek) letters: punctuation, whitespace, digits and
+    scripts are tokenizers' own classes (engine/data/hf_stage_unicode_fixes.json)."""
+    _every_code_point(0xFFFF, [n for n in EVERY_CP if n["type"] not in ("Whitespace", "ByteLevel")])
+
+
+@pytest.mark.slow
+def test_every_code_point_in_context():
+    _every_code_point(0x10FFFF, EVERY_CP)

@@ -1,0 +1,177 @@
+"""The general tokenizer.json pipeline (`HfPipelineEncoding`): normalizer -> pre-tokenizer -> model ->
+post-processor -> decoder on small BERT-, T5-, WordLevel- and Gemma-style files built here, against Hugging Face
+`tokenizers`: ids, character offsets into the caller's text (also through normalizers), decode, and the ids
+with special tokens added."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tokenizers import Tokenizer
+
+from engine.families.hf.encoding import HfEncoding, load_tokenizer_json
+from engine.families.hf.general import HfPipelineEncoding
+from engine.sources.catalog import FAMILIES
+
+WORDS = ["hello", "world", "un", "##aff", "##able", "the", "##s", "cafe", "##é", "naive", "##ly", "a", "##b", "!", ",",
+         "'", "s", "中", "文", "x", "##x"]
+
+
+def _file(model, normalizer=None, pre_tokenizer=None, decoder=None, post_processor=None, added=()):
+    return json.dumps({"version": "1.0", "truncation": None, "padding": None, "added_tokens": list(added),
+                       "normalizer": normalizer, "pre_tokenizer": pre_tokenizer, "post_processor": post_processor,
+                       "decoder": decoder, "model": model})
+
+
+def _added(tid, content, special=True, normalized=False):
+    return {"id": tid, "content": content, "single_word": False, "lstrip": False, "rstrip": False,
+            "normalized": normalized, "special": special}
+
+
+BERT = _file(
+    {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##", "max_input_chars_per_word": 100,
+     "vocab": {w: i for i, w in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS])}},
+    {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True, "strip_accents": None, "lowercase": True},
+    {"type": "BertPreTokenizer"}, {"type": "WordPiece", "prefix": "##", "cleanup": True},
+    {"type": "BertProcessing", "sep": ["[SEP]", 3], "cls": ["[CLS]", 2]},
+    [_added(0, "[PAD]"), _added(1, "[UNK]"), _added(2, "[CLS]"), _added(3, "[SEP]"), _added(4, "[MASK]")])
+
+UNI_VOCAB = [["<pad>", 0.0], ["</s>", 0.0], ["<unk>", 0.0], ["▁", -2.0], ["▁hello", -5.0], ["▁world", -5.5],
+             ["h", -4.0], ["e", -4.0], ["l", -4.0], ["o", -4.0], ["w", -4.1], ["r", -4.2], ["d", -4.3], ["▁he", -4.5],
+             ["llo", -4.6], ["▁the", -3.0], ["s", -3.5], ["é", -6.0], ["<0xE4>", -9.0], ["<0xB8>", -9.0], ["<0xAD>", -9.0]]
+T5 = _file({"type": "Unigram", "unk_id": 2, "vocab": UNI_VOCAB, "byte_fallback": False},
+           {"type": "Sequence", "normalizers": [{"type": "NFKC"}, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}]},
+           {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": True},
+           {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": True},
+           {"type": "TemplateProcessing", "single": [{"Sequence": {"id": "A", "type_id": 0}}, {"SpecialToken": {"id": "</s>", "type_id": 0}}],
+            "pair": [{"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}], "special_tokens": {"</s>": {"id": "</s>", "ids": [1], "tokens": ["</s>"]}}},
+           [_added(0, "<pad>"), _added(1, "</s>"), _added(2, "<unk>")])
+UNI_BF = T5.replace('"byte_fallback": false', '"byte_fallback": true')
+
+WORDLEVEL = _file({"type": "WordLevel", "vocab": {"<unk>": 0, "hello": 1, "world": 2, "!": 3}, "unk_token": "<unk>"},
+                  {"type": "Lowercase"}, {"type": "Whitespace"})
+
+GEMMA_VOCAB = ["<pad>", "<eos>", "<bos>", "<unk>", *[f"<0x{b:02X}>" for b in range(256)], "▁", "h", "e", "l", "o", "▁h",
+               "he", "ll", "▁he", "llo", "▁hello", "w", "r", "d", "▁w", "▁wo", "rl", "rld", "▁world", "<start>"]
+GEMMA = _file({"type": "BPE", "dropout": None, "unk_token": "<unk>", "continuing_subword_prefix": None,
+               "end_of_word_suffix": None, "fuse_unk": True, "byte_fallback": True, "ignore_merges": False,
+               "vocab": {w: i for i, w in enumerate(GEMMA_VOCAB)},
+               "merges": [["▁", "h"], ["h", "e"], ["l", "l"], ["▁h", "e"], ["ll", "o"], ["▁he", "llo"], ["▁", "w"],
+                          ["▁w", "o"], ["r", "l"], ["rl", "d"], ["▁wo", "rld"]]},
+              {"type": "Replace", "pattern": {"String": " "}, "content": "▁"},
+              {"type": "Split", "pattern": {"String": " "}, "behavior": "MergedWithPrevious", "invert": False},
+              {"type": "Sequence", "decoders": [{"type": "Replace", "pattern": {"String": "▁"}, "content": " "},
+                                                {"type": "ByteFallback"}, {"type": "Fuse"}]},
+              {"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "<bos>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}],
+               "pair": [{"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}], "special_tokens": {"<bos>": {"id": "<bos>", "ids": [2], "tokens": ["<bos>"]}}},
+              [_added(0, "<pad>"), _added(1, "<eos>"), _added(2, "<bos>"), _added(3, "<unk>"),
+               _added(len(GEMMA_VOCAB) - 1, "<start>", special=False)])
+
+FILES = {"bert": BERT, "t5": T5, "unigram_byte_fallback": UNI_BF, "wordlevel": WORDLEVEL, "gemma": GEMMA}
+TEXTS = ["Hello, World!", "unaffable hellos", "Café NAÏVE naively", "中文x", "  hello   world  ", "", "ﬁ ½ Ａ", "a\u0301b",
+         "[CLS] hello [SEP]", "<start>hello<start> world", "hello</s>world", "tab\there\nnewline", "😀 hello 😀",
+         "xxxxxxxx", "ǅ İ ß ΣΑΣ"]
+
+
+@pytest.fixture(scope="module", params=list(FILES))
+def pair(request):
+    data = FILES[request.param]
+    return Tokenizer.from_str(data), load_tokenizer_json(data, name=request.param)
+
+
+def check_text(ref, ours, text):
+    """Special added tokens as plain text, non-special ones recognised (tokenizers' encode_special_tokens=True,
+    transformers' split_special_tokens=True); with the special ones allowed, as tokenizers' default."""
+    ref.encode_special_tokens = True
+    want = ref.encode(text, add_special_tokens=False)
+    assert ours.encode_ordinary(text) == want.ids, text
+    tokens = ours.tokenize(text, disallowed_special=())
+    assert [t.id for t in tokens] == want.ids, text
+    if not any(t.partial for t in tokens):
+        assert [(t.char_start, t.char_end) for t in tokens] == want.offsets, text
+    assert ours.decode(want.ids) == ref.decode(want.ids, skip_special_tokens=False), text
+    ref.encode_special_tokens = False
+    assert ours.encode(text, allowed_special="all") == ref.encode(text, add_special_tokens=False).ids, text
+    assert ours.encode_for_model(text) == ref.encode(text, add_special_tokens=True).ids, text
+
+
+def test_routes_to_the_general_class(pair):
+    _, ours = pair
+    assert isinstance(ours, HfPipelineEncoding) and not isinstance(ours, HfEncoding)
+    assert ours.family in FAMILIES
+
+
+def test_texts(pair):
+    ref, ours = pair
+    for text in TEXTS:
+        check_text(ref, ours, text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(list("helowrd HELLO,!é中ﬁ\u0301 \t\n") + ["[CLS]", "<start>", "</s>", "▁"]),
+                max_size=30).map("".join))
+def test_hypothesis(text):
+    for name, data in FILES.items():
+        ref, ours = _loaded(name)
+        check_text(ref, ours, text)
+
+
+_LOADED: dict = {}
+
+
+def _loaded(name):
+    if name not in _LOADED:
+        _LOADED[name] = (Tokenizer.from_str(FILES[name]), load_tokenizer_json(FILES[name], name=name))
+    return _LOADED[name]
+
+
+def test_special_added_tokens_are_plain_text_unless_allowed():
+    ref, ours = _loaded("bert")
+    text = "[CLS] hello"
+    assert ours.encode(text, disallowed_special=()) == ours.encode_ordinary(text)
+    with pytest.raises(ValueError, match=r"\[CLS\]"):
+        ours.encode(text)
+    assert ours.encode(text, allowed_special="all") == ref.encode(text, add_special_tokens=False).ids
+
+
+def test_wordpiece_steps_and_unigram_lattice():
+    _, bert = _loaded("bert")
+    assert [a.candidate for a in bert.model_steps("unaffable") if a.found] == ["un", "##aff", "##able"]
+    _, t5 = _loaded("t5")
+    best = [(n.start, n.end) for n in t5.model_steps("▁hello") if n.best]
+    assert best == [(0, 6)]
+    assert t5.bpe_trace("▁hello").steps == () and t5.bpe_trace("▁hello").final_ids == (4,)
+
+
+def test_char_bpe_trace_and_tree():
+    _, gemma = _loaded("gemma")
+    trace = gemma.bpe_trace("▁hello")
+    assert trace.final_ids == tuple(gemma.piece_ids("▁hello"))
+    assert [s.rank for s in trace.steps][-1] == gemma.encode_single_token("▁hello")
+    tree = gemma.merge_tree(gemma.encode_single_token("▁hello"))
+    assert tree.left is not None and tree.left.id == gemma.encode_single_token("▁he")
+
+
+def test_token_bytes_round_trip_through_encode_single_token():
+    for name in FILES:
+        _, ours = _loaded(name)
+        for tid in sorted(ours.model.vocab.values()):
+            assert ours.encode_single_token(ours.stored_piece(tid)) == tid
+
+
+def test_offsets_point_into_the_original_text_through_nfkc_and_lowercase():
+    _, bert = _loaded("bert")
+    text = "Café NAÏVE"
+    spans = [text[t.char_start:t.char_end] for t in bert.tokenize(text)]
+    assert spans == ["Café", "NAÏVE"]  # lowercased and accent-stripped to "cafe" and "naive", shown on the original
+
+
+def test_lossy_and_padding_shown():
+    assert _loaded("bert")[1].lossy and _loaded("t5")[1].lossy
+    data = json.loads(WORDLEVEL)
+    data["padding"] = {"strategy": "BatchLongest", "direction": "Right", "pad_to_multiple_of": None, "pad_id": 0,
+                       "pad_type_id": 0, "pad_token": "<unk>"}
+    enc = load_tokenizer_json(json.dumps(data))
+    assert enc.encode("hello world") == [1, 2] and "padding to BatchLongest" in enc.settings_note

@@ -1,0 +1,238 @@
+"""SentencePiece Unigram ``.model`` files against ``sentencepiece`` itself.
+
+Models: ``test_model.model`` and ``test_ja_model.model`` from the sentencepiece
+0.2.1 source package (Unigram, nfkc character map), and Unigram models trained
+here from the shared corpus with ``SentencePieceTrainer`` (byte fallback on and
+off, user-defined and control symbols, other normalizer settings).  The oracle
+is ``SentencePieceProcessor(model_proto=...).encode(text)`` and its normalizer.
+"""
+from __future__ import annotations
+
+import functools
+import io
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.families.sentencepiece.encoding import SentencePieceEncoding, UnigramTrace, load_sentencepiece_model
+from engine.families.sentencepiece.model_proto import parse_model_proto
+from engine.formats.charsmap import CharsmapError
+from tests.conftest import CORPUS, case_text, load_cases
+from tests.reference_packages import member
+
+spm = pytest.importorskip("sentencepiece")
+from sentencepiece import sentencepiece_model_pb2 as pb  # noqa: E402  (ships with sentencepiece)
+
+SDIST = {"test_model": "sentencepiece-0.2.1/test/test_model.model",
+         "test_ja_model": "sentencepiece-0.2.1/test/test_ja_model.model"}
+TRAINED = {  # name -> trainer options (besides the corpus, model_type=unigram)
+    "trained": dict(vocab_size=600),
+    "trained_bytes": dict(vocab_size=700, byte_fallback=True),
+    "trained_symbols": dict(vocab_size=600, user_defined_symbols=["<tool>", "[URL]", "New York", "▁▁"],
+                            control_symbols=["<ctrl>", "<sep>"], byte_fallback=True),
+    "trained_identity": dict(vocab_size=500, normalization_rule_name="identity", remove_extra_whitespaces=False,
+                             add_dummy_prefix=False),
+    "trained_nfkc_cf": dict(vocab_size=500, normalization_rule_name="nmt_nfkc_cf", split_by_whitespace=False),
+    "trained_suffix": dict(vocab_size=500, treat_whitespace_as_suffix=True),
+}
+NAMES = [*SDIST, *TRAINED]
+FAST = ["test_model", "test_ja_model", "trained_bytes", "trained_symbols"]
+
+
+@functools.lru_cache(maxsize=None)
+def model_bytes(name: str) -> bytes:
+    if name in SDIST:
+        return member("sentencepiece", SDIST[name])
+    lines = [line for line in (CORPUS / "taylorswift.txt").read_text(encoding="utf-8").splitlines() if line.strip()]
+    lines += [t for t in map(case_text, load_cases()) if not any(0xD800 <= ord(c) <= 0xDFFF for c in t)][:200]
+    out = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(lines), model_writer=out, model_type="unigram",
+                                   minloglevel=2, num_threads=1, **TRAINED[name])
+    return out.getvalue()
+
+
+@functools.lru_cache(maxsize=None)
+def reference(name: str):
+    return spm.SentencePieceProcessor(model_proto=model_bytes(name))
+
+
+@functools.lru_cache(maxsize=None)
+def enc(name: str) -> SentencePieceEncoding:
+    return load_sentencepiece_model(model_bytes(name), name, source=f"{name}.model")
+
+
+def check(name: str, text: str) -> None:
+    expected = reference(name).encode(text)
+    assert enc(name).encode_ordinary(text) == expected, (name, text[:200])
+
+
+SAMPLES = ["Hello world", "  I saw a girl   with a telescope.  ", "吾輩は猫である。名前はまだ無い。", "ｶﾞｷﾞ ①②　ＡＢＣ ﬁ x\u0301",
+           "", " ", "   ", "😀 unknown ☃☃☃ ǅ \U0001F9D1\u200d\U0001F4BB", "<s> </s> <unk> <ctrl> <tool>x[URL]New York",
+           "a\tb\nc\r\n  d", "▁▁ ▁x▁ ▁", "New  York New\u3000York", "ÀÉÎõü İı ß ΣΑΣ", "x" * 300, " " * 50 + "y"]
+
+
+# ------------------------------------------------------------------ ids equal the reference
+@pytest.mark.parametrize("name", NAMES)
+def test_samples(name):
+    assert enc(name).is_unigram and enc(name).n_vocab == reference(name).get_piece_size()
+    for text in SAMPLES:
+        check(name, text)
+
+
+@pytest.mark.parametrize("name", [n if n in FAST else pytest.param(n, marks=pytest.mark.slow) for n in NAMES])
+def test_corpus_cases(name):
+    checked = 0
+    for case in load_cases():
+        text = case_text(case)
+        if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+            continue
+        check(name, text)
+        checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("name", ["test_model", "trained_bytes"])
+def test_long_text_is_one_lattice(name):
+    """Float32 totals over a whole book: any cut into words would round differently somewhere."""
+    text = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")
+    check(name, text[:60_000])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40),
+       st.sampled_from(FAST))
+def test_hypothesis_any_text(text, name):
+    check(name, text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(list("the quick brown fox  ｶﾞ①ＡﬁÀ吾輩猫\u3000\t\n▁<>[]") + ["New York", "<tool>"]),
+                max_size=40).map("".join), st.sampled_from(NAMES))
+def test_hypothesis_model_alphabet(text, name):
+    check(name, text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("abcdeh lo▁ｶﾞ①吾輩")), max_size=25))
+def test_fast_viterbi_equals_reference(text):
+    for name in ("test_model", "trained_symbols", "trained_identity"):
+        model = enc(name)._unigram
+        assert model is not None
+        assert model.viterbi(text) == model.viterbi_reference(text)
+
+
+# ------------------------------------------------------------------ normalizer with the character map
+# The standalone normalizer knows neither the trainer's treat_whitespace_as_suffix nor the model's
+# user-defined symbols (only the processor hands it those): those two models are checked by encode and tokenize.
+@pytest.mark.parametrize("name", [n for n in NAMES if n not in ("trained_symbols", "trained_suffix")])
+def test_normalizer_and_offsets_equal_sentencepiece(name):
+    ref = spm.SentencePieceNormalizer(model_proto=model_bytes(name))
+    for text in SAMPLES:
+        expected, offsets = ref.normalize(text, with_offsets=True)
+        got, n2o = enc(name).normalize(text)
+        assert got == expected, (name, text)
+        assert n2o == offsets or not expected, (name, text)  # an empty result's one offset is moot
+
+
+# ------------------------------------------------------------------ explaining
+@pytest.mark.parametrize("name", FAST)
+def test_tokenize_offsets_equal_sentencepiece(name):
+    """Each token's byte span is the one sentencepiece reports (byte pieces of one character share it)."""
+    for text in SAMPLES + ["Hello, world!  Tokenizers are fun."]:
+        tokens = enc(name).tokenize(text, disallowed_special=())
+        pieces = reference(name).encode(text, out_type="proto").pieces
+        assert [t.id for t in tokens] == [p.id for p in pieces]
+        data = text.encode()
+        for t, p in zip(tokens, pieces):
+            if p.begin == p.end:  # a byte piece that is not the last of its character
+                continue
+            if t.partial:
+                assert (t.char_start, t.char_end) == (len(data[:p.begin].decode()), len(data[:p.end].decode()))
+            else:
+                assert (t.byte_start, t.byte_end) == (p.begin, p.end), (name, text, t, p)
+
+
+def test_lattice_trace_marks_the_best_path():
+    e = enc("test_model")
+    trace = e.bpe_trace(" Hello world")
+    assert isinstance(trace, UnigramTrace) and trace.steps == ()
+    assert list(trace.final_ids) == reference("test_model").encode("Hello world")
+    best = [n for n in trace.nodes if n.best]
+    assert [n.id for n in best] == list(trace.final_ids)
+    assert best[0].start == 0 and best[-1].end == len(trace.text)
+    assert all(a.end == b.start for a, b in zip(best, best[1:]))
+    assert b"".join(trace.parts_at(0)) == trace.piece == b" Hello world"
+    # every candidate's total is its score plus the best total where it starts; none beats the path's end
+    assert all(math.isfinite(n.total) and n.total <= n.score + 1e-3 for n in trace.nodes if n.start == 0)
+    assert best[-1].total == max(n.total for n in trace.nodes if n.end == len(trace.text) and n.best)
+    unknown = e.bpe_trace("☃")
+    assert [n.unknown for n in unknown.nodes] == [True] and list(unknown.final_ids) == [e.unk_id]
+    assert e.merge_tree(best[1].id).is_leaf and e.merges == {} and not e.uses_pair_merges
+    assert e.pretokenize("Hello world")[0].text == " Hello world"
+
+
+def test_decode_and_single_tokens():
+    e, ref = enc("trained_bytes"), reference("trained_bytes")
+    for text in SAMPLES:
+        ids = ref.encode(text)
+        assert e.decode(ids) == ref.decode(ids)
+    for i in range(e.n_vocab):
+        if not e.is_special_token(i) and e.piece_type(i) not in ("unused", "byte"):  # <0x61> and "a": same bytes
+            assert e.encode_single_token(e.decode_single_token_bytes(i)) == i
+
+
+# ------------------------------------------------------------------ crafted and refused
+def _edited(name: str, edit) -> bytes:
+    proto = pb.ModelProto()
+    proto.ParseFromString(model_bytes(name))
+    edit(proto)
+    return proto.SerializeToString()
+
+
+@pytest.mark.parametrize("score", [float("nan"), float("inf"), float("-inf")])
+def test_non_finite_scores_refused(score):
+    data = _edited("test_model", lambda p: setattr(p.pieces[10], "score", score))
+    with pytest.raises(ValueError, match=r"u\.model: pieces\[10\] .* finite"):
+        load_sentencepiece_model(data, source="u.model")
+
+
+def test_charsmap_pointing_outside_itself_refused():
+    def shrink(p):  # keep the trie, cut the outputs short: rules now point past the end
+        blob = p.normalizer_spec.precompiled_charsmap
+        size = int.from_bytes(blob[:4], "little")
+        p.normalizer_spec.precompiled_charsmap = blob[: 4 + size + 10]
+    e = load_sentencepiece_model(_edited("test_model", shrink), source="u.model")
+    with pytest.raises(CharsmapError, match="u.model: precompiled_charsmap: .* lies outside"):
+        e.encode("①ｶﾞ")
+    with pytest.raises(CharsmapError, match="claims"):
+        load_sentencepiece_model(_edited("test_model", lambda p: setattr(
+            p.normalizer_spec, "precompiled_charsmap", b"\xff\xff\xff\x00" + b"\x00" * 16)), source="u.model")
+
+
+def test_word_and_char_models_refused_by_name():
+    for kind, title in ((3, "Word model"), (4, "Char model")):
+        with pytest.raises(ValueError, match=title):
+            load_sentencepiece_model(_edited("test_model", lambda p: setattr(p.trainer_spec, "model_type", kind)),
+                                     source="u.model")
+
+
+def test_parsed_spec_matches_protobuf():
+    for name in SDIST:
+        ours, proto = parse_model_proto(model_bytes(name)), pb.ModelProto()
+        proto.ParseFromString(model_bytes(name))
+        assert ours.normalizer.precompiled_charsmap == proto.normalizer_spec.precompiled_charsmap
+        assert ours.trainer.model_type == proto.trainer_spec.model_type == 1
+
+
+def test_bpe_model_with_character_map():
+    """The character map serves BPE models too (SentencePiece's default nmt_nfkc, trained here)."""
+    lines = [line for line in (CORPUS / "taylorswift.txt").read_text(encoding="utf-8").splitlines() if line.strip()]
+    out = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(lines), model_writer=out, model_type="bpe", vocab_size=500,
+                                   minloglevel=2, num_threads=1, byte_fallback=True)
+    e, ref = load_sentencepiece_model(out.getvalue(), "bpe_nfkc"), spm.SentencePieceProcessor(model_proto=out.getvalue())
+    assert not e.is_unigram and e.model.normalizer.name == "nmt_nfkc"
+    for text in SAMPLES:
+        assert e.encode_ordinary(text) == ref.encode(text), text

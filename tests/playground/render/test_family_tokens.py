@@ -1,0 +1,58 @@
+"""render/tokens.py draws the families that change the text as they are: the spaces a WordPiece pre-tokenizer drops
+between the tokens (uncoloured), a ## continuation dimmed, a lower-cased or accent-stripped token underlined with
+the user's characters in its tooltip -- byte-level BPE unchanged -- and the fast builder equals the reference."""
+from __future__ import annotations
+
+import html as stdlib_html
+import re
+
+import pytest
+
+import engine
+from engine.sources.uploads import load_files
+from playground.cache import encodings
+from playground.render import tokens
+from tests.engine.sources.test_load_files import BERT_VOCAB
+
+
+@pytest.fixture(scope="module")
+def bert():
+    return load_files([("vocab.txt", BERT_VOCAB)])
+
+
+def draw(enc, text: str, **kw) -> str:
+    units = engine.explain.compare.group_tokens(enc.tokenize(text, allowed_special=set(), disallowed_special=()), text)
+    args = dict(show_ws=True, note=encodings.token_note(enc), source=text, **kw)
+    fast = tokens.token_units(units, "x", **args)
+    assert fast == tokens.token_units_reference(units, "x", **args)
+    return fast
+
+
+def test_wordpiece_gaps_continuations_and_changes(bert):
+    markup = draw(bert, "Hello tokenization É!")
+    assert markup.count('<span class="gap"><span class="ws">␣</span></span>') == 2  # the two spaces no token holds
+    assert markup.count('<span class="cont">##</span>') == 2  # ##iz, ##ation
+    assert 'class="cont">##</span>iz<' in markup and 'class="cont">##</span>ation<' in markup
+    norm = re.findall(r'<span class="tok norm[^"]*"[^>]*data-x="([^"]*)"', markup)
+    assert len(norm) == 2  # Hello -> hello, É -> e
+    assert "your text “Hello” → token “hello”" in stdlib_html.unescape(norm[0])
+    assert "your text “É” → token “e”" in stdlib_html.unescape(norm[1])
+
+
+def test_byte_level_bpe_is_drawn_as_before(bert):
+    gpt2 = engine.get_encoding("gpt2")
+    text = "Hello tokenization É!"
+    units = engine.explain.compare.group_tokens(gpt2.tokenize(text), text)
+    with_source = tokens.token_units(units, "x", show_ws=True, source=text)
+    assert with_source == tokens.token_units(units, "x", show_ws=True)
+    assert "gap" not in with_source and "norm" not in with_source
+
+
+@pytest.mark.parametrize("show_ws", [True, False])
+def test_fast_equals_reference_with_escaping(bert, show_ws):
+    text = "<b>Héllo</b> &amp;  \"tokenization\"\n\nworld's ##s"
+    units = engine.explain.compare.group_tokens(bert.tokenize(text, allowed_special=set(), disallowed_special=()), text)
+    args = dict(show_ws=show_ws, note=encodings.token_note(bert), source=text, pieces=None)
+    markup = tokens.token_units(units, "x", **args)
+    assert markup == tokens.token_units_reference(units, "x", **args)
+    assert "<b>" not in markup.replace('<span class="', "")
