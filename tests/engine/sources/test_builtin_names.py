@@ -15,6 +15,8 @@ from engine.sources import catalog
     ("glm-5", "glm5"), ("zai-org/GLM-4.7", "glm5"), ("GLM-5.1", "glm5"), ("glm-5.2", "glm5"),
     ("MiniMax-M1", "minimax-m3"), ("MiniMaxAI/MiniMax-Text-01", "minimax-m3"), ("minimax-m3", "minimax-m3"),
     ("claude-2.1", "claude-legacy"), ("claude-instant-1.2", "claude-legacy"), ("claude-v1", "claude-legacy"),
+    ("bert-base-uncased", "bert-base-uncased"), ("BAAI/bge-small-en-v1.5", "bert-base-uncased"),
+    ("sentence-transformers/all-MiniLM-L6-v2", "bert-base-uncased"), ("bge-large-en", "bert-base-uncased"),
     ("THUDM/glm-4-9b", "glm4"),  # named (like tiktoken's p50k_base) but not shipped: a different vocabulary
 ])
 def test_encoding_name_for_model(model, name):
@@ -22,7 +24,8 @@ def test_encoding_name_for_model(model, name):
 
 
 @pytest.mark.parametrize("model", ["deepseek-ai/DeepSeek-R1-Distill-Qwen-7B", "DeepSeek-R1-Distill-Llama-8B",
-                                   "glm-4.5", "MiniMax-M2", "claude-3-opus-20240229"])
+                                   "glm-4.5", "MiniMax-M2", "claude-3-opus-20240229",
+                                   "bert-base-cased", "bert-base-multilingual-uncased", "BAAI/bge-m3", "bge-small-zh-v1.5"])
 def test_models_with_another_tokenizer_are_not_mapped(model):
     with pytest.raises(UnknownModelError):
         engine.encoding_name_for_model(model)
@@ -46,10 +49,12 @@ def test_close_matches_are_suggested():
 
 
 def test_catalog_entries():
-    for name, maker in [("deepseek-v3", "DeepSeek"), ("glm5", "Zhipu AI"), ("minimax-m3", "MiniMax"), ("claude-legacy", "Anthropic")]:
+    for name, maker in [("deepseek-v3", "DeepSeek"), ("glm5", "Zhipu AI"), ("minimax-m3", "MiniMax"), ("claude-legacy", "Anthropic"),
+                        ("bert-base-uncased", "Google Research")]:
         found = catalog.entry(name)
-        assert found is not None and found.maker == maker and found.family == "tokenizer.json"
-        assert engine.get_encoding(name).name == name
+        assert found is not None and found.maker == maker
+        enc = engine.get_encoding(name)
+        assert enc.name == name and found.family == enc.family
     legacy = catalog.entry("claude-legacy")
     assert "pre-Claude-3" in legacy.models and "only from Anthropic's API" in legacy.note
     assert [m.name for m in catalog.search_encodings("deepseek-r1").matches][0] == "deepseek-v3"
