@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-MAKERS = ("OpenAI", "Meta", "Alibaba", "Mistral", "DeepSeek", "Zhipu AI", "MiniMax", "Anthropic", "Google Research")
+MAKERS = ("OpenAI", "Meta", "Alibaba", "Mistral", "DeepSeek", "Zhipu AI", "MiniMax", "Anthropic", "Google", "Google Research")
 YOURS = "Yours"  # a session's own tokenizers (trained or uploaded) are grouped under this maker
 
 # the families, by the name each encoding class gives as its `family`, for people
@@ -95,6 +95,10 @@ ENTRIES: tuple[CatalogEntry, ...] = (
     CatalogEntry("claude-legacy", "Anthropic", "Claude 1 and 2 only: the pre-Claude-3 tokenizer (tokenizer.json)",
                  ("claude-2.1", "claude-2.0", "claude-instant-1.2", "claude-v1"), "tokenizer.json",
                  note="Claude 3 and later use a private tokenizer: their counts come only from Anthropic's API (count_tokens)."),
+    CatalogEntry("gemma3", "Google", "Gemma 3, Gemma 3n (262,144 tokens, byte fallback)",
+                 ("gemma-3-27b-it", "google/gemma-3-4b-it", "gemma-3n-E4B-it", "gemma3:12b"), "char-bpe",
+                 note="Installed by the set-up step (scripts/install_gemma.py), not shipped: Gemma's vocabulary is "
+                      "under Google's Gemma Terms of Use."),
     CatalogEntry("bert-base-uncased", "Google Research", "BERT base/large uncased, bge-*-en, all-MiniLM (WordPiece, 30,522 tokens)",
                  ("bert-base-uncased", "BAAI/bge-small-en-v1.5", "sentence-transformers/all-MiniLM-L6-v2", "bert-large-uncased"),
                  "wordpiece"),
@@ -107,8 +111,19 @@ DEFAULT_SELECTION = ("gpt2", "cl100k_base", "o200k_base")
 
 
 def catalog() -> tuple[CatalogEntry, ...]:
-    """Every built-in vocabulary once, grouped by maker in `MAKERS` order."""
-    return ENTRIES
+    """Every built-in vocabulary on this machine once, grouped by maker in `MAKERS` order (a vocabulary
+    installed at set-up time, Gemma 3's, only once installed: `not_installed` lists the others)."""
+    missing = set(not_installed())
+    return tuple(e for e in ENTRIES if e.name not in missing)
+
+
+def not_installed() -> dict[str, str]:
+    """``{name: how to install it}`` for the built-ins whose set-up step has not run on this machine."""
+    from ..families.hf.builtins import INSTALLED_BUILTINS, installed_names
+
+    present = set(installed_names())
+    return {name: f"{name} is not installed here: run `python scripts/install_gemma.py` ({spec.terms})."
+            for name, spec in INSTALLED_BUILTINS.items() if name not in present}
 
 
 def entry(name: str) -> CatalogEntry | None:
@@ -167,13 +182,16 @@ def search_encodings(query: str, own: Iterable[str] = ()) -> SearchResult:
         by_model = canonical_name(encoding_name_for_model(q))
     except UnknownModelError as err:
         by_model, known_gap = None, err.note
+    missing = not_installed()
     if by_model is not None:
-        if by_model in _BY_NAME:
+        if by_model in missing:
+            note = missing[by_model]
+        elif by_model in _BY_NAME:
             matches.append(Match(by_model, f"{q} uses it"))
         else:
             note = f"{q} uses {by_model}, which this playground does not ship."
     words = q.lower().split()
-    for e in ENTRIES:
+    for e in catalog():
         if e.name == by_model:
             continue
         fields = {"name": " ".join((e.name, *e.aliases)), "maker": e.maker, "models": e.models + " " + " ".join(e.examples)}

