@@ -41,6 +41,8 @@ def throughput(name: str) -> tuple[float, float]:
         path = Path("/tmp/bench_vocab.txt")
         path.write_bytes(read_data_file(*VOCAB_TXT_BUILTINS[name].file))
         ref = tokenizers.BertWordPieceTokenizer(str(path), lowercase=True)._tokenizer
+    elif name in BUILTIN_FILES and BUILTIN_FILES[name].json is not None:
+        ref = tokenizers.Tokenizer.from_str(read_data_file(*BUILTIN_FILES[name].json).decode("utf-8"))
     else:
         o = (BUILTIN_FILES.get(name) or INSTALLED_BUILTINS[name]).original
         ref = tokenizers.Tokenizer.from_str(member(o.package, o.path).decode("utf-8"))

@@ -1,0 +1,28 @@
+"""Every view draws each new built-in (DeepSeek V3, GLM-5, MiniMax M3, Claude legacy, BERT, Gemma 3) with no
+exception or error, and the Vocabulary flags BERT's [unused] and Gemma's <unusedN> slots."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from playground import state
+from tests.conftest import APP_DIR, run_view
+
+TEXT = "Hello world!\nTokenization 🧩 and 日本語, 12345 café नमस्ते ﬁ"
+NEW = ["deepseek-v3", "glm5", "minimax-m3", "claude-legacy", "bert-base-uncased", "gemma3"]
+VIEWS = ["views.tokenize", "views.compare", "views.gallery", "views.tree", "views.steps", "views.vocab", "views.chunks"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def gemma_installed():
+    subprocess.run([sys.executable, "scripts/install_gemma.py"], cwd=APP_DIR, check=True, capture_output=True)
+
+
+@pytest.mark.parametrize("view", VIEWS)
+@pytest.mark.parametrize("name", NEW)
+def test_every_view_draws_the_new_builtins(view, name):
+    at = run_view(view, timeout=180, **{state.TEXT: TEXT, state.ENCODINGS: [name, "gpt2"], state.TOKEN_ENC: name,
+                                       "chunk_encoding": name})
+    assert not at.error, [e.value for e in at.error]
