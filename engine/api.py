@@ -1,8 +1,11 @@
 """`EncodingAPI`: what every tokenizer family of the engine offers, in one typed place.
 
-Four classes keep this contract today: the byte-level `Encoding` (tiktoken's rules, and minbpe's
+Five classes keep this contract today: the byte-level `Encoding` (tiktoken's rules, and minbpe's
 with explicit pair merges), `ModelEncoding` (tiktoken ranks plus a model's own text rules),
-`SentencePieceEncoding` and `HfEncoding` (a ``tokenizer.json``).  Callers that take "any
+`SentencePieceEncoding`, `HfEncoding` (a byte-level BPE ``tokenizer.json``) and `HfPipelineEncoding`
+(any other ``tokenizer.json``: WordPiece, WordLevel, Unigram, BPE over characters; its models merge
+nothing but BPE, so its ``bpe_trace`` has steps only for BPE and ``model_steps`` shows the others' work).
+Callers that take "any
 encoding" -- batch encoding, the explainers, the playground -- type against this Protocol, so a
 new family knows what it must offer and a caller never has to probe for an attribute.
 

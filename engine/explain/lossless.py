@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from typing import Any
 
 # (what the probe tests, the text): each a few characters of one kind of change.
-PROBES = (
-    ("compatibility characters are rewritten (NFKC)", "ﬁle ① ½ ＡＢ x² ℌ"),
+PROBES = (  # the most common change first: it is the one a user meets
     ("upper case is lowered", "Hello World"),
     ("accents are stripped", "café naïve Ångström"),
+    ("compatibility characters are rewritten (NFKC)", "ﬁle ① ½ ＡＢ x² ℌ"),
     ("canonical forms are changed (NFC/NFD)", "e\u0301 A\u030a \u00c5"),
     ("runs of whitespace are folded", "a  b\t\tc\n\nd"),
     ("leading or trailing spaces are dropped", " hello "),

@@ -26,7 +26,7 @@ from typing import Any
 
 from .gpt2_bytes import CHAR_TO_BYTE
 from .json_limits import load_json_bounded
-from .limits import TokenBudget, check_count, count_lines
+from .limits import MAX_MERGES, TokenBudget, check_count, count_lines
 
 BERT_SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 _BRACKETED = re.compile(r"\[[^\[\]\s]+\]|<[^<>\s]+>")
@@ -84,7 +84,8 @@ def wordpiece_root(data: bytes, source: str = "vocab.txt") -> dict[str, Any]:
 def byte_level_bpe_root(vocab_json: bytes, merges_txt: bytes, vocab_source: str = "vocab.json",
                         merges_source: str = "merges.txt") -> dict[str, Any]:
     """The tokenizer.json tree transformers builds for GPT-2/RoBERTa's ``vocab.json`` + ``merges.txt``."""
-    check_count(count_lines(merges_txt), "merge lines", merges_source)
+    check_count(count_lines(merges_txt), "merge lines", merges_source, MAX_MERGES,
+                real="the most in a real file are Gemma 3's 514,906")
     vocab = load_json_bounded(vocab_json, name=vocab_source)
     if not isinstance(vocab, dict) or not all(type(v) is int and v >= 0 for v in vocab.values()):
         raise ValueError(f"{vocab_source}: expected a JSON object mapping each token to its id (a non-negative integer)")

@@ -56,8 +56,9 @@ from ..tokenizer.patterns import RAW_PAT_STR
 KINDS = ("tiktoken", "data_gym", "minbpe", "tokenizer.json", "sentencepiece", "tekken")
 MODEL_KINDS = ("minbpe", "tokenizer.json", "sentencepiece", "tekken")  # files that carry their own split and specials
 # An uploaded tokenizer file (o200k: 3.6 MB; DeepSeek V4 tokenizer.json: 6.4 MB; Tekken .json: 19.3 MB; Gemma 3's
-# tokenizer.json, the largest: 33.4 MB).  Parsing Gemma 3's with json.loads peaks at +285 MB of RSS and
-# Hugging Face tokenizers' own load at +360 MB: 40 MB keeps one upload's peak within the store's budget.
+# tokenizer.json, the largest: 33.4 MB).  Loading Gemma 3's through load_files holds +164 MB and peaks at
+# +287 MB of RSS (json.loads alone: +285 MB; Hugging Face tokenizers' own load: +360 MB): 40 MB keeps one
+# upload's peak well within the store's budget (playground.cache.uploads.BUDGET_BYTES, 600 MB).
 MAX_FILE_BYTES = 40_000_000
 
 

@@ -23,8 +23,8 @@ of closed tabs (about 50 MB each in memory for an o200k-size one) would pile up 
 
 Per-token weights were measured as the RSS growth of loading one real tokenizer in a fresh
 process (o200k as a rank file 199,998 ids: +50.7 MB; DeepSeek V4 tokenizer.json 129,280 ids:
-+56.7 MB; Mistral v3 SentencePiece 32,768 ids: +16.1 MB; Tekken 240911 131,072 ids: +42.6 MB),
-rounded up.
++56.7 MB; Mistral v3 SentencePiece 32,768 ids: +16.1 MB; Tekken 240911 131,072 ids: +42.6 MB; Gemma 3's
+tokenizer.json through the general pipeline, 262,145 ids: +164 MB held, +287 MB at the peak), rounded up.
 """
 from __future__ import annotations
 
@@ -48,10 +48,12 @@ MAX_NAMES = 100_000  # names remembered for uniqueness (a few MB at most)
 FIXED_BYTES = 64_000  # an encoding's own objects besides its tokens (pattern, tables of 256)
 
 # Bytes of memory per token id, by the encoding's class (measured: see the module docstring).
-PER_TOKEN = {"Encoding": 260, "ModelEncoding": 340, "HfEncoding": 450, "SentencePieceEncoding": 500}
+PER_TOKEN = {"Encoding": 260, "ModelEncoding": 340, "HfEncoding": 450, "SentencePieceEncoding": 500,
+             "HfPipelineEncoding": 640}
 PER_TOKEN_DEFAULT = max(PER_TOKEN.values())
 # By upload kind (engine.load_tokenizer's): the class it builds, and the fewest file bytes one token takes.
-KIND_CLASS = {"tiktoken": "Encoding", "data_gym": "Encoding", "minbpe": "Encoding", "tokenizer.json": "HfEncoding",
+KIND_CLASS = {"detected": "HfPipelineEncoding", "tiktoken": "Encoding", "data_gym": "Encoding", "minbpe": "Encoding",
+              "tokenizer.json": "HfPipelineEncoding",  # the larger of the two a tokenizer.json builds
               "sentencepiece": "SentencePieceEncoding", "tekken": "ModelEncoding"}
 MIN_FILE_BYTES_PER_TOKEN = {
     "tiktoken": 7,  # "AA== 0\n"

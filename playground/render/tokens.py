@@ -350,4 +350,17 @@ def family_legend(family: str) -> str:
         return (f'<div class="fam-legend"><span class="sw">Ġ → {SPACE}</span>tokenizer.json stores tokens in GPT-2\'s '
                 "printable byte alphabet (Ġ is a space, Ċ a newline: ‘Ġthe’ is ‘ the’); drawn here as the text "
                 "they stand for, the stored spelling in the tooltip.</div>")
+    changed = (f'<span class="gap">{SPACE}</span>grey: text no token holds (the pre-tokenizer drops it). '
+               '<span class="sw norm">abc</span>underlined: the token is not your text as typed (the normalizer '
+               "changed it); hover for both.")
+    if family == "wordpiece":
+        return ('<div class="fam-legend"><span class="sw"><span class="cont">##</span>ing</span>WordPiece takes the '
+                "longest vocabulary entry each word starts with, then the longest ##-entry from where it ended: ## "
+                f"means glued to the token before, no space. {changed}</div>")
+    if family == "unigram":
+        return (f'<div class="fam-legend"><span class="sw">▁ → {SPACE}</span>Unigram cuts each word the most probable '
+                "way into vocabulary pieces (the best path by piece scores), so a word's pieces are not built from "
+                f"smaller ones; ▁ is a space, and one is put before the text. {changed}</div>")
+    if family in ("wordlevel", "char-bpe"):
+        return f'<div class="fam-legend">{changed}</div>'
     return ""

@@ -420,7 +420,7 @@ def _upload_section() -> None:
 def _loaded(enc: Any) -> None:
     """What was loaded: its family, its size, and whether it gives every text back (the lossy badge)."""
     family = engine.family_note(enc)
-    st.success(f"Loaded **{md(enc.name)}** ({md(family.title)}): {enc.n_vocab:,} ids, "
+    st.success(f"Loaded **{md(enc.name)}**, {md(family.title)}: {enc.n_vocab:,} ids, "
                f"{len(enc.special_tokens)} special. It is now in the sidebar's Encodings list for every view.")
     lossy = uploads.lossy_example(enc)
     if lossy is not None:

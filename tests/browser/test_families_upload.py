@@ -74,6 +74,8 @@ def _in_compare(page: Page, name: str) -> Locator:
     expect(page).to_have_url(re.compile(r"/compare"), timeout=FIRST)
     row = page.locator(f"#cmp-{slug(name)}")
     expect(row.locator("span.tok").first).to_be_visible(timeout=FIRST)
+    expect(page.get_by_test_id("stDataFrame").first).to_contain_text(name, timeout=FIRST)  # the Numbers table drawn
+    page.mouse.move(1, 1)  # the click left the pointer over a token: no tooltip in the screenshot
     return row
 
 
@@ -98,6 +100,7 @@ def test_claudes_legacy_tokenizer_shows_its_lossy_badge(page: Page, tmp_path, sc
     badge = page.get_by_test_id("stAlertContentWarning").filter(has_text="lossy")
     expect(badge).to_contain_text("comes back as", timeout=FIRST)
     expect(badge).to_contain_text("NFKC")
+    expect(page.get_by_role("button", name="Use in Compare")).to_be_visible()
     expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)
     expect(page.get_by_test_id("stException")).to_have_count(0)
     screenshot("issue23_claude_lossy_badge")
@@ -109,10 +112,22 @@ def test_a_bert_vocab_txt_shows_wordpiece_continuations(page: Page, tmp_path, sc
     expect(_loaded(page)).to_contain_text("36 ids", timeout=LOAD)
     row = _in_compare(page, "bert-toy")
     expect(row).to_contain_text("##ation")
+    expect(row.locator("span.gap")).to_have_count(3)  # the spaces the pre-tokenizer drops, drawn between the tokens
+    expect(row.locator("span.tok.norm").first).to_have_text("hello")  # "Hello", lower-cased: underlined
+    expect(row.locator("span.cont")).to_have_count(4)  # ##iz ##ation ##believ ##able
     expect(row.locator("span.tok")).to_have_count(len(["hello", "token", "##iz", "##ation", ",", "un", "##believ",
                                                        "##able", "world", "!"]))
     expect(page.get_by_test_id("stException")).to_have_count(0)
     screenshot("issue23_bert_wordpiece_compare")
+    # Tokenize, the one-tokenizer view: its legend says how to read ##, the grey gaps and the underlined tokens.
+    page.get_by_test_id("stSidebar").get_by_role("link", name="Tokenize").click()
+    page.get_by_test_id("stMain").get_by_role("radio", name="bert-toy", exact=True).click()
+    view = page.locator(f"#tokens-{slug('bert-toy')}")
+    expect(view.locator("span.tok").first).to_be_visible(timeout=FIRST)
+    expect(page.locator(".fam-legend")).to_contain_text("## means glued to the token before")
+    page.mouse.move(1, 1)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    screenshot("issue23_bert_wordpiece_tokenize")
 
 
 def test_a_unigram_tokenizer_json_tokenizes(page: Page, tmp_path, screenshot):
@@ -157,6 +172,9 @@ def test_this_machines_tokenizers_are_listed_and_load_on_a_click(page: Page, loc
     expect(pick).to_have_value(re.compile(r"^google-bert/bert-base-uncased · vocab\.txt · 0\.2 kB \(Hugging Face cache\)$"))
     page.get_by_role("button", name="Load from this machine").click()
     expect(_loaded(page)).to_contain_text("bert-base-uncased", timeout=LOAD)
+    # An uncased vocabulary lower-cases the text: lossy, shown with its example.
+    expect(page.get_by_test_id("stAlertContentWarning").filter(has_text="lossy")).to_contain_text("lowered")
+    expect(page.get_by_role("button", name="Use in Compare")).to_be_visible()
     expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)
     expect(page.get_by_test_id("stException")).to_have_count(0)
     screenshot("issue23_local_cache_listing")

@@ -34,7 +34,7 @@ from typing import Any
 
 from ...formats.gpt2_bytes import CHAR_TO_BYTE
 from .normalizers import Replace as ReplaceNormalizer
-from .normalizers import pattern_matcher, string_replace
+from .normalizers import pattern_matcher, stage_string, string_replace
 from .pre_tokenizers import PREPEND_SCHEMES
 
 
@@ -230,7 +230,7 @@ def decoder_from_json(node: Any, where: Any, path: str = "$.decoder") -> Decoder
     if kind == "Fuse":
         return Fuse()
     if kind == "Metaspace":
-        replacement = where.get(node, "replacement", path, str, "\u2581")
+        replacement = stage_string(node, "replacement", where, path, "\u2581")
         if len(replacement) != 1:
             raise where.fail(f"{path}.replacement", f"{replacement!r} is not one character", "give exactly one character")
         scheme = where.get(node, "prepend_scheme", path, str, "always")
@@ -241,14 +241,14 @@ def decoder_from_json(node: Any, where: Any, path: str = "$.decoder") -> Decoder
                              "(tokenizers refuses the file too)", 'set prepend_scheme to "never" or drop add_prefix_space')
         return Metaspace(replacement, scheme)
     if kind == "WordPiece":
-        return WordPiece(where.get(node, "prefix", path, str, "##"), where.get(node, "cleanup", path, bool, True))
+        return WordPiece(stage_string(node, "prefix", where, path, "##"), where.get(node, "cleanup", path, bool, True))
     if kind == "BPEDecoder":
-        return BPEDecoder(where.get(node, "suffix", path, str, "</w>"))
+        return BPEDecoder(stage_string(node, "suffix", where, path, "</w>"))
     if kind == "CTC":
-        return CTC(where.get(node, "pad_token", path, str, "<pad>"), where.get(node, "word_delimiter_token", path, str, "|"),
+        return CTC(stage_string(node, "pad_token", where, path, "<pad>"), stage_string(node, "word_delimiter_token", where, path, "|"),
                    where.get(node, "cleanup", path, bool, True))
     if kind == "Strip":
-        content = where.get(node, "content", path, str)
+        content = stage_string(node, "content", where, path)
         if len(content) != 1:
             raise where.fail(f"{path}.content", f"{content!r} is not one character", "give exactly one character")
         counts = [where.get(node, key, path, int) for key in ("start", "stop")]
@@ -257,7 +257,7 @@ def decoder_from_json(node: Any, where: Any, path: str = "$.decoder") -> Decoder
                 raise where.fail(f"{path}.{key}", f"{value} is negative", "give a count of characters")
         return Strip(content, *counts)
     if kind == "Replace":
-        content = where.get(node, "content", path, str)
+        content = stage_string(node, "content", where, path)
         matcher = pattern_matcher(where.get(node, "pattern", path, dict), where, f"{path}.pattern")
         return Replace(string_replace(matcher, content) if isinstance(matcher, str) else ReplaceNormalizer(matcher, content))
     raise where.fail(f"{path}.type", f"decoder {kind!r} is not known to this engine",

@@ -138,7 +138,8 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         """Token bytes -> id for the model's vocabulary (the first id of bytes several entries share), read-only."""
         if self._ranks is None:
             ranks: dict[bytes, int] = {}
-            for tid in sorted(self._stored):
+            # bytes several entries share go to the lowest id, an ordinary entry before a <0xXX> byte fallback
+            for tid in sorted(self._stored, key=lambda t: (self.is_byte_fallback(t), t)):
                 if tid not in self._added_by_id:
                     ranks.setdefault(self._decoder[tid], tid)
             self._ranks = ranks
@@ -271,14 +272,20 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         out: list[int] = []
         ids = self._cache.ids
         compute = self.model.ids
+        cut = self.model.sub_pieces if isinstance(self.model, CharBpe) else None
         deadline = None if self._pretok is None else self._pretok.deadline()  # one split budget for the whole text
         for part, tid, at_start in self._stretches(text, allowed):
             if tid is not None:
                 out.append(tid)
                 continue
             for piece in self._pieces(part, at_start, deadline):
-                if piece:
+                if not piece:
+                    continue
+                if cut is None:
                     out.extend(ids(piece, compute))
+                else:  # a long ▁-joined piece in parts that repeat (`CharBpe.sub_pieces`: the same ids)
+                    for sub in cut(piece):
+                        out.extend(ids(sub, compute))
         return out
 
     def encode_ordinary(self, text: str) -> list[int]:

@@ -32,9 +32,18 @@ Traps:
 * A ``Replace`` regex is a file's pattern, run like a ``Split`` pattern (on
   Oniguruma's Unicode classes, under the split time limit: one crafted to
   backtrack raises `SplitTimeoutError` naming its JSON path).
+* tokenizers' character tests come from tables of several ages (Rust's std,
+  the `unicode_categories` crate, the normalization crate); each class here
+  (`fixed_class`, `lower_char`) is Python's with the differences tokenizers
+  reports for every code point, listed in ``engine/data/hf_stage_unicode_fixes.json``
+  by ``scripts/gen_hf_stage_unicode.py``.
+* ``Precompiled`` reads SentencePiece's charsmap with `engine.formats.charsmap`
+  but applies it the way tokenizers does (per grapheme cluster, shortest rule).
 
 Each normalizer has `normalize_str` (the fast path, plain string operations)
-and `apply` (the reference: the same edit through `AlignedText`), tested equal.
+and `apply` (the reference: the same edit through `AlignedText`), tested equal;
+the Unicode forms' `apply` runs only on the stretches that change, beside
+`apply_whole`, the plain whole-text reference.
 """
 from __future__ import annotations
 
@@ -43,7 +52,7 @@ import binascii
 import functools
 import json
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 import regex
@@ -381,6 +390,8 @@ _NON_ASCII_RUN = regex.compile(r"[\x00-\x7f]?[^\x00-\x7f]+")
 class Normalizer:
     """A normalizer: `apply` edits an `AlignedText` (the reference); `normalize_str` is the fast path."""
 
+    limited = False  # whether it runs a file's regex (a Replace), under the split time limit
+
     def apply(self, s: AlignedText) -> None:
         raise NotImplementedError
 
@@ -474,6 +485,10 @@ class Replace(Normalizer):
     content: str
     literal: str | None = None  # a ``String`` pattern's text: `str.replace` finds the same matches
 
+    @property
+    def limited(self) -> bool:  # type: ignore[override]
+        return self.matcher.where is not None
+
     def spans(self, text: str, deadline: float | None = None) -> list[Span]:
         return [(a, b) for a, b, hit in self.matcher.matches(text, deadline) if hit]
 
@@ -481,8 +496,8 @@ class Replace(Normalizer):
         s.replace_spans(self.spans(s.text, deadline), self.content)
 
     def normalize_str(self, text: str, deadline: float | None = None) -> str:
-        if self.literal is not None:
-            return text.replace(self.literal, self.content)
+        if self.literal is not None:  # (tokenizers finds no match, not even an empty one, in empty text)
+            return text.replace(self.literal, self.content) if text else text
         out, last = [], 0
         for a, b in self.spans(text, deadline):
             out += (text[last:a], self.content)
@@ -574,18 +589,21 @@ class Precompiled(Normalizer):
     """
 
     charsmap: PrecompiledCharsmap
+    _hot_chars: dict = field(default_factory=dict, repr=False, compare=False)
 
     def _rule(self, chunk: str) -> str | None:
         found = self.charsmap.prefix_matches(chunk.encode("utf-8"), 0, 1)
         return self.charsmap.output(found[0][1]) if found else None
 
-    def changes(self, text: str) -> list[Change] | None:
-        """(char, change) for the whole text, or None when no rule applies."""
-        out: list[Change] = []
-        modified = False
+    def _cluster(self, cluster: str, out: list[Change], whole_text: bool = True) -> bool:
+        """Append one cluster's (char, change) to `out`; True if a rule applied.  With `whole_text` false
+        (a cluster alone) a shortfall that the character before the cluster would absorb raises
+        `_NeedsWholeText`."""
 
         def replace(old: str, new: str) -> None:
             diff = len(new) - len(old)
+            if diff < 0 and not new and not out and not whole_text:
+                raise _NeedsWholeText
             out.extend((c, 0) for c in new)
             if diff > 0:
                 for k in range(len(out) - diff, len(out)):
@@ -593,39 +611,127 @@ class Precompiled(Normalizer):
             elif diff < 0 and out:
                 out[-1] = (out[-1][0], out[-1][1] + diff)
 
+        if len(cluster.encode("utf-8")) < 6:
+            new = self._rule(cluster)
+            if new is not None:
+                replace(cluster, new)
+                return True
+        modified = False
+        for ch in cluster:
+            new = self._rule(ch)
+            if new is None:
+                out.append((ch, 0))
+            else:
+                modified = True
+                replace(ch, new)
+        return modified
+
+    def changes(self, text: str) -> list[Change] | None:
+        """The reference: (char, change) for the whole text, cluster by cluster, or None when no rule applies."""
+        out: list[Change] = []
+        modified = False
         for cluster in _GRAPHEME.findall(text):
-            if len(cluster.encode("utf-8")) < 6:
-                new = self._rule(cluster)
-                if new is not None:
-                    modified = True
-                    replace(cluster, new)
-                    continue
-            for ch in cluster:
-                new = self._rule(ch)
-                if new is None:
-                    out.append((ch, 0))
-                else:
-                    modified = True
-                    replace(ch, new)
+            modified = self._cluster(cluster, out) or modified
         return out if modified else None
 
+    def _hot(self, ch: str) -> bool:
+        """Whether a cluster holding `ch` may change: `ch` has a rule of its own, or it can join a cluster of
+        several characters (whose whole may match a rule), or it is a CR that a rule may start with."""
+        known = self._hot_chars.get(ch)
+        if known is None:
+            known = (self._rule(ch) is not None or _JOINS.match(ch) is not None
+                     or (ch == "\r" and not self.charsmap.is_inert(ch)))
+            if len(self._hot_chars) < 1 << 16:  # bounded: the distinct characters of the texts seen
+                self._hot_chars[ch] = known
+        return known
+
+    def touched_clusters(self, text: str) -> list[Span]:
+        """The clusters a rule may change: those holding a `_hot` character (every other cluster is one
+        character without a rule of its own), found without cutting the whole text into clusters."""
+        hot = [c for c in set(text) if self._hot(c)]
+        if not hot:
+            return []
+        out: list[Span] = []
+        done = 0
+        for m in regex.finditer("[" + "".join(map(regex.escape, hot)) + "]", text):
+            p = m.start()
+            if p < done:
+                continue
+            q = p
+            while q > done and not _cluster_starts_at(text, q):
+                q -= 1
+            while True:
+                e = _GRAPHEME.match(text, q).end()
+                if e > p:
+                    break
+                q = e
+            out.append((q, e))
+            done = e
+        return out
+
     def apply(self, s: AlignedText) -> None:
-        if all(map(self.charsmap.is_inert, s.text)):
+        text = s.text
+        segments = []
+        try:
+            for a, b in self.touched_clusters(text):
+                local: list[Change] = []
+                if self._cluster(text[a:b], local, whole_text=False):
+                    segments.append((a, b, local))
+        except _NeedsWholeText:
+            self.apply_whole(s)
             return
+        s.transform_segments(segments)
+
+    def apply_whole(self, s: AlignedText) -> None:
+        """The plain reference for `apply`: `changes` over the whole text."""
         changes = self.changes(s.text)
         if changes is not None:
             s.transform(changes)
 
     def normalize_str(self, text: str) -> str:
-        if all(map(self.charsmap.is_inert, text)):
+        out: list[str] = []
+        last = 0
+        for a, b in self.touched_clusters(text):
+            local: list[Change] = []
+            self._cluster(text[a:b], local)
+            out += (text[last:a], "".join(c for c, _ in local))
+            last = b
+        if not out:
             return text
-        changes = self.changes(text)
-        return text if changes is None else "".join(c for c, _ in changes)
+        out.append(text[last:])
+        return "".join(out)
+
+
+class _NeedsWholeText(Exception):
+    """A rule's empty output at the start of a cluster: tokenizers folds the shortfall into the character
+    before, which a cluster-by-cluster pass does not see."""
+
+
+_PREPEND = regex.compile(r"\p{Grapheme_Cluster_Break=Prepend}")
+# Characters that can share a grapheme cluster with a neighbour (UAX #29: everything but Other and controls).
+_JOINS = regex.compile(r"[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}\p{GCB=Prepend}\p{GCB=Regional_Indicator}"
+                       r"\p{GCB=L}\p{GCB=V}\p{GCB=T}\p{GCB=LV}\p{GCB=LVT}]")
+
+
+def _cluster_starts_at(text: str, q: int) -> bool:
+    """A sure grapheme cluster boundary before ``text[q]`` (q > 0): an ASCII character starts a cluster,
+    unless it is LF after CR, or a non-control after a Prepend character (UAX #29 GB3, GB5, GB9b)."""
+    c = text[q]
+    if ord(c) >= 0x80:
+        return False
+    prev = text[q - 1]
+    if c < " " or c == "\x7f":
+        return not (c == "\n" and prev == "\r")
+    return _PREPEND.match(prev) is None
 
 
 @dataclass(frozen=True)
 class Sequence(Normalizer):
     normalizers: tuple[Normalizer, ...]
+
+    @property
+    def limited(self) -> bool:  # type: ignore[override]
+        return any(n.limited for n in self.normalizers)
 
     def apply(self, s: AlignedText) -> None:
         for n in self.normalizers:
@@ -638,6 +744,20 @@ class Sequence(Normalizer):
 
 
 # ------------------------------------------------------------------ builder
+# A Replace content, a Prepend or a decoder's strings is inserted once per match or token, so a crafted
+# file with a long one would blow a short text up; real ones are one to a few characters.
+MAX_STAGE_STRING = 1_000
+
+
+def stage_string(node: Any, key: str, where: Any, path: str, default: Any = ...) -> str:
+    """A string field of a stage, refused past `MAX_STAGE_STRING` characters with its JSON path."""
+    value = where.get(node, key, path, str, default)
+    if len(value) > MAX_STAGE_STRING:
+        raise where.fail(f"{path}.{key}", f"{len(value):,} characters; the limit is {MAX_STAGE_STRING:,} "
+                         "(real ones have a few)", "use a shorter string")
+    return value
+
+
 UNICODE_FORMS = ("NFC", "NFD", "NFKC", "NFKD")
 KINDS = (*UNICODE_FORMS, "Lowercase", "Strip", "StripAccents", "Replace", "Prepend", "BertNormalizer",
          "Precompiled", "Sequence")
@@ -665,7 +785,7 @@ def normalizer_from_json(node: Any, where: Any, path: str = "$.normalizer") -> N
     if kind == "StripAccents":
         return StripAccents()
     if kind == "Prepend":
-        return Prepend(where.get(node, "prepend", path, str))
+        return Prepend(stage_string(node, "prepend", where, path))
     if kind == "BertNormalizer":
         return BertNormalizer(where.get(node, "clean_text", path, bool, True),
                               where.get(node, "handle_chinese_chars", path, bool, True),
@@ -673,7 +793,7 @@ def normalizer_from_json(node: Any, where: Any, path: str = "$.normalizer") -> N
                               where.get(node, "lowercase", path, bool, True))
     if kind == "Replace":
         pattern = where.get(node, "pattern", path, dict)
-        content = where.get(node, "content", path, str)
+        content = stage_string(node, "content", where, path)
         matcher = pattern_matcher(pattern, where, f"{path}.pattern")
         if isinstance(matcher, str):
             return string_replace(matcher, content)

@@ -134,6 +134,24 @@ def regex_matches(rx: regex.Pattern, text: str) -> list[Match]:
     return out
 
 
+def _pieces_at(text: str, align: list[Span], origin: int, bounds: list[Span]) -> list[Piece]:
+    """Pieces ``text[a:b]`` for each (a, b) in `bounds`, with their characters' spans from `align`."""
+    out = []
+    for a, b in bounds:
+        sub = align[a:b]
+        out.append(Piece(AlignedText(text[a:b], sub, sub[0][0]), sub[0][0], sub[-1][1]))
+    return out
+
+
+def _bounds(parts: list[str]) -> list[Span]:
+    """The (start, end) of consecutive `parts` that cover a text."""
+    out, pos = [], 0
+    for part in parts:
+        out.append((pos, pos + len(part)))
+        pos += len(part)
+    return out
+
+
 def cut(piece: Piece, matches: list[Match], behavior: str) -> list[Piece]:
     return [piece.cut(a, b) for a, b in apply_behavior(matches, behavior) if b > a]
 
@@ -184,14 +202,34 @@ class PreTokenizer:
 
     def pre_tokenize(self, text: str, deadline: float | None = None) -> list[tuple[str, int, int]]:
         """(piece text, start, end) per piece, spans in `text` (tokenizers' ``pre_tokenize_str``)."""
+        spans = self.cut_spans(text, self.deadline() if deadline is None else deadline)
+        if spans is not None:
+            return [(text[a:b], a, b) for a, b in spans]
         return [p.as_tuple() for p in self.pre_tokenize_aligned(AlignedText(text), deadline)]
 
     def pre_tokenize_aligned(self, text: AlignedText, deadline: float | None = None) -> list[Piece]:
         """The pieces of an already normalized text whose spans point into the original text."""
         if not text.text:
             return []
-        start, end = (text.align[0][0], text.align[-1][1])
-        return self.apply([Piece(text, start, end)], self.deadline() if deadline is None else deadline)
+        deadline = self.deadline() if deadline is None else deadline
+        spans = self.cut_spans(text.text, deadline)
+        if spans is not None:  # the fast path of a pre-tokenizer that only cuts
+            whole = Piece(text, text.align[0][0], text.align[-1][1])
+            return [whole.cut(a, b) for a, b in spans]
+        return self.pre_tokenize_reference(text, deadline)
+
+    def pre_tokenize_reference(self, text: AlignedText, deadline: float | None = None) -> list[Piece]:
+        """`pre_tokenize_aligned` through `apply` alone (the reference the fast paths are tested against)."""
+        if not text.text:
+            return []
+        deadline = self.deadline() if deadline is None else deadline
+        own = AlignedText(text.text, list(text.align), text.origin)  # the steps edit pieces in place; not the caller's
+        return self.apply([Piece(own, text.align[0][0], text.align[-1][1])], deadline)
+
+    def cut_spans(self, text: str, deadline: float | None = None) -> list[Span] | None:
+        """For a pre-tokenizer that only cuts (the pieces' texts are slices of `text`): the non-empty pieces'
+        spans, fast; None for one that changes the text (ByteLevel, Metaspace)."""
+        return None
 
     def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
         """The pieces' texts (fast path where a subclass has one).  `at_start`: whether `text` begins the
@@ -225,6 +263,9 @@ class Split(PreTokenizer):
     def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
         return self.step.split(text, self.deadline() if deadline is None else deadline) if text else []
 
+    def cut_spans(self, text: str, deadline: float | None = None) -> list[Span] | None:
+        return self.step.spans(text, self.deadline() if deadline is None else deadline) if text else []
+
 
 def _predicate_splitter(pred: Callable[[str], bool], behavior: str) -> Callable[[Piece], list[Piece]]:
     return lambda p: cut(p, char_matches(p.text.text, pred), behavior)
@@ -242,6 +283,9 @@ class Digits(PreTokenizer):
     def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
         return _fast("digit" if self.individual_digits else "digits").findall(text)
 
+    def cut_spans(self, text: str, deadline: float | None = None) -> list[Span] | None:
+        return [m.span() for m in _fast("digit" if self.individual_digits else "digits").finditer(text)]
+
 
 @dataclass(frozen=True)
 class Punctuation(PreTokenizer):
@@ -255,6 +299,11 @@ class Punctuation(PreTokenizer):
             return super().split_str(text, deadline, at_start)
         return _fast("punct").findall(text)
 
+    def cut_spans(self, text: str, deadline: float | None = None) -> list[Span] | None:
+        if self.behavior != "Isolated":
+            return [(p.start, p.end) for p in self.apply([Piece.whole(text)])] if text else []
+        return [m.span() for m in _fast("punct").finditer(text)]
+
 
 @dataclass(frozen=True)
 class CharDelimiterSplit(PreTokenizer):
@@ -266,6 +315,14 @@ class CharDelimiterSplit(PreTokenizer):
     def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
         return [p for p in text.split(self.delimiter) if p]
 
+    def cut_spans(self, text: str, deadline: float | None = None) -> list[Span] | None:
+        out, pos = [], 0
+        for part in text.split(self.delimiter):
+            if part:
+                out.append((pos, pos + len(part)))
+            pos += len(part) + 1
+        return out
+
 
 @dataclass(frozen=True)
 class WhitespaceSplit(PreTokenizer):
@@ -274,6 +331,9 @@ class WhitespaceSplit(PreTokenizer):
 
     def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
         return _fast("whitespace_split").findall(text)
+
+    def cut_spans(self, text: str, deadline: float | None = None) -> list[Span] | None:
+        return [m.span() for m in _fast("whitespace_split").finditer(text)]
 
 
 @dataclass(frozen=True)
@@ -286,6 +346,9 @@ class BertPreTokenizer(PreTokenizer):
 
     def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
         return _fast("bert").findall(text)
+
+    def cut_spans(self, text: str, deadline: float | None = None) -> list[Span] | None:
+        return [m.span() for m in _fast("bert").finditer(text)]
 
 
 # Rust regex's Unicode \w and \s (Unicode 16, through unicode16_view).
@@ -306,6 +369,9 @@ class Whitespace(PreTokenizer):
         if view is text:
             return _WORDS.findall(text)
         return [text[m.start():m.end()] for m in _WORDS.finditer(view)]
+
+    def cut_spans(self, text: str, deadline: float | None = None) -> list[Span] | None:
+        return [m.span() for m in _WORDS.finditer(unicode16_view(text))]
 
 
 @functools.cache
@@ -350,6 +416,23 @@ class ByteLevel(PreTokenizer):
                               for i, c in enumerate(byte_level_text(ch))])
         return out
 
+    def pre_tokenize_aligned(self, text: AlignedText, deadline: float | None = None) -> list[Piece]:
+        """`apply` on one text by list operations: the prefix takes the first character's span (what
+        `AlignedText.prepend` gives), the GPT-2 split covers the text, each byte takes its character's span."""
+        t, align = text.text, text.align
+        if not t:
+            return []
+        if self.add_prefix_space and not t.startswith(" "):
+            t, align = " " + t, [align[0]] + align
+        parts = _gpt2_step().split(t) if self.use_regex else [t]
+        out = []
+        for (a, b), part in zip(_bounds(parts), parts):
+            sub = align[a:b]
+            if not part.isascii():
+                sub = [span for ch, span in zip(part, sub) for _ in range(len(ch.encode("utf-8")))]
+            out.append(Piece(AlignedText(byte_level_text(part), sub, sub[0][0]), sub[0][0], sub[-1][1]))
+        return out
+
     def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
         if not text:
             return []
@@ -383,6 +466,22 @@ class Metaspace(PreTokenizer):
             return [p]
 
         return _each(pieces, one)
+
+    def pre_tokenize_aligned(self, text: AlignedText, deadline: float | None = None) -> list[Piece]:
+        """`apply` on one text by list operations: each space becomes `replacement` in place (its span
+        stays), a prefix takes the first character's span, and the cuts fall before each `replacement`."""
+        t, align = text.text, text.align
+        if not t:
+            return []
+        rep = self.replacement
+        t = t.replace(" ", rep)
+        if not t.startswith(rep) and (self.prepend_scheme == "always"
+                                      or (self.prepend_scheme == "first" and align[0][0] == 0)):
+            t, align = rep + t, [align[0]] + align
+        if not self.split:
+            return _pieces_at(t, align, text.origin, [(0, len(t))])
+        starts = [i for i, ch in enumerate(t) if ch == rep and i]
+        return _pieces_at(t, align, text.origin, list(zip([0, *starts], [*starts, len(t)])))
 
     def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
         if not text:
@@ -445,20 +544,19 @@ class UnicodeScripts(PreTokenizer):
     """``UnicodeScripts``: a new piece wherever the script changes (ignoring "Any" characters)."""
 
     def apply(self, pieces: list[Piece], deadline: float | None = None) -> list[Piece]:
-        def one(p: Piece) -> list[Piece]:
-            text = p.text.text
-            cuts = []
-            last = None
-            for i, ch in enumerate(text):
-                script = script_of(ch)
-                if script != "Any" and last != "Any" and last != script:
-                    cuts.append(i)
-                if script != "Any":
-                    last = script
-            cuts.append(len(text))
-            return [p.cut(a, b) for a, b in zip(cuts, cuts[1:])]
+        return _each(pieces, lambda p: [p.cut(a, b) for a, b in self.cut_spans(p.text.text)])
 
-        return _each(pieces, one)
+    def cut_spans(self, text: str, deadline: float | None = None) -> list[Span]:
+        cuts = []
+        last = None
+        for i, ch in enumerate(text):
+            script = script_of(ch)
+            if script != "Any" and last != "Any" and last != script:
+                cuts.append(i)
+            if script != "Any":
+                last = script
+        cuts.append(len(text))
+        return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
 
 
 @dataclass(frozen=True)
@@ -473,6 +571,14 @@ class Sequence(PreTokenizer):
         for p in self.pretokenizers:
             pieces = p.apply(pieces, deadline)
         return pieces
+
+    def cut_spans(self, text: str, deadline: float | None = None) -> list[Span] | None:
+        spans = [(0, len(text))] if text else []
+        for p in self.pretokenizers:
+            if p.cut_spans("", deadline) is None:
+                return None
+            spans = [(s + a, s + b) for s, e in spans for a, b in p.cut_spans(text[s:e], deadline)]
+        return spans
 
     def split_str(self, text: str, deadline: float | None = None, at_start: bool = True) -> list[str]:
         """Each step's fast path on each piece -- exact because every step cuts a piece alone, except that

@@ -67,3 +67,21 @@ def test_casing_is_read_from_the_vocabulary():
 def test_a_million_line_vocab_txt_is_refused_before_it_is_split():
     with pytest.raises(TokenizerTooLargeError, match="1,000,001 vocabulary lines"):
         wordpiece_root(b"a\n" * 1_000_001)
+
+
+def test_a_crafted_merges_txt_is_refused_before_it_is_split():
+    from engine.formats.limits import MAX_MERGES
+    from engine.formats.vocab_files import byte_level_bpe_root
+
+    with pytest.raises(TokenizerTooLargeError, match="merge lines"):
+        byte_level_bpe_root(VOCAB_JSON, b"a b\n" * (MAX_MERGES + 1))
+
+
+def test_a_gguf_vocabulary_loads_by_its_content():
+    from tests.reference_packages import member
+
+    data = member("llama-cpp-python", "llama_cpp_python-0.3.36/vendor/llama.cpp/models/ggml-vocab-llama-spm.gguf")
+    assert detect_files([("model.bin", data)]) == "gguf"
+    enc = load_files([("ggml-vocab-llama-spm.gguf", data)])
+    assert enc.n_vocab == 32_000 and enc.encode_ordinary("Hello world") == [15043, 3186]  # llama.cpp's .out vectors
+    assert enc.name.startswith("ggml-vocab-llama-spm-")

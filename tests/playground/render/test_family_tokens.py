@@ -56,3 +56,13 @@ def test_fast_equals_reference_with_escaping(bert, show_ws):
     markup = tokens.token_units(units, "x", **args)
     assert markup == tokens.token_units_reference(units, "x", **args)
     assert "<b>" not in markup.replace('<span class="', "")
+
+
+@pytest.mark.parametrize("family, says", [("wordpiece", "## means glued"), ("unigram", "most probable"),
+                                          ("wordlevel", "underlined"), ("tiktoken", None)])
+def test_each_normalizing_family_has_a_legend(family, says):
+    legend = tokens.family_legend(family)
+    if says is None:
+        assert legend == ""
+    else:
+        assert says in legend and "grey" in legend and legend.startswith('<div class="fam-legend">')

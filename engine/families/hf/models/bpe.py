@@ -13,16 +13,26 @@ leftmost on a tie; ids and the merge loop are shared).  What happens before the 
 * a merge ``a b`` makes the token ``a`` + ``b`` without ``b``'s prefix (the prefix's length in bytes
   is cut, as tokenizers does);
 * ``ignore_merges``: a piece that is itself in the vocabulary is that one token, before any prefix.
+
+Speed: SentencePiece-style files (Gemma 3) replace spaces with ``▁`` and often split nothing, so a
+piece is a whole line.  `sub_pieces` cuts it before each ``▁`` that follows a character ``c`` when no
+token a merge makes contains ``c▁``: then no merge can join across the cut, the merges on each side
+happen in the same order as on the whole, and the ids are the same -- while the short parts repeat
+and hit the encoding's piece cache.  (Gemma 3 has one such token, ``>▁</``, so it is never cut after ``>``.)
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..bpe import KEY, merge_ids_heap, merge_small
 from ....tokenizer.bpe import LONG_PIECE
 from .base import ModelToken, UnknownTokenMissingError, byte_fallback_name
 
-__all__ = ["CharBpe", "BpeStep"]
+__all__ = ["CharBpe", "BpeStep", "SPACE_MARK"]
+
+SPACE_MARK = "\u2581"  # ▁, SentencePiece's space
+_BEFORE_MARK = re.compile(f"(?<=[^{SPACE_MARK}]){SPACE_MARK}")
 
 
 @dataclass(frozen=True)
@@ -54,6 +64,35 @@ class CharBpe:
         self.suffix = end_of_word_suffix or ""
         self.ignore_merges = ignore_merges
         self._bytes = [vocab.get(byte_fallback_name(b)) for b in range(256)] if byte_fallback else None
+        self._no_cut_after = self._joined_before(SPACE_MARK)
+
+    def _joined_before(self, mark: str) -> frozenset[str] | None:
+        """The characters some made token has right before `mark` (None: never cut -- the vocabulary has no
+        `mark`, or the model's prefix, suffix or ignore_merges make a part depend on its neighbours)."""
+        if mark not in self.vocab or self.prefix or self.suffix or self.ignore_merges:
+            return None
+        made = set(self.merged_id)
+        found = set()
+        for token, tid in self.vocab.items():
+            if mark in token and tid in made:
+                found.update(m.group(1) for m in re.finditer(f"([^{mark}]){mark}", token))
+        return frozenset(found)
+
+    def sub_pieces(self, piece: str) -> list[str]:
+        """`piece` cut where no merge can join across (see the module docstring); ``[piece]`` if nowhere."""
+        blocked = self._no_cut_after
+        if blocked is None or len(piece) < 2:
+            return [piece]
+        vocab = self.vocab
+        out, start = [], 0
+        for m in _BEFORE_MARK.finditer(piece):
+            i = m.start()
+            c = piece[i - 1]
+            if c not in blocked and c in vocab:  # a character without its own token may fall back to <0x..>: keep
+                out.append(piece[start:i])
+                start = i
+        out.append(piece[start:])
+        return out
 
     def same_model(self, other: "CharBpe") -> bool:
         return (type(other) is CharBpe and self.unk_token == other.unk_token and self.fuse_unk == other.fuse_unk
@@ -113,6 +152,12 @@ class CharBpe:
             whole = self.vocab.get(piece)
             if whole is not None:
                 return (whole,)
+        subs = self.sub_pieces(piece)
+        if len(subs) > 1:
+            return tuple(i for sub in subs for i in self._merged(sub))
+        return self._merged(piece)
+
+    def _merged(self, piece: str) -> tuple[int, ...]:
         ids = self._initial_ids(piece)
         if len(ids) > LONG_PIECE:
             return tuple(merge_ids_heap(ids, self.pair_rank, self.merged_id))
@@ -124,10 +169,15 @@ class CharBpe:
             return []
         if self.ignore_merges and piece in self.vocab:
             return [ModelToken(self.vocab[piece], 0, len(piece))]
-        parts = self.initial(piece)
-        for _ in self._merge_steps(parts):  # each step joins two parts of `parts` in place
-            pass
-        return parts
+        out: list[ModelToken] = []
+        at = 0
+        for sub in self.sub_pieces(piece):
+            parts = self.initial(sub)
+            for _ in self._merge_steps(parts):  # each step joins two parts of `parts` in place
+                pass
+            out.extend(ModelToken(t.id, t.start + at, t.end + at, t.byte) for t in parts)
+            at += len(sub)
+        return out
 
     def _merge_steps(self, parts: list[ModelToken]):
         get = self.pair_rank.get

@@ -56,7 +56,7 @@ def _positive(value: int, path: str, where: Any) -> int:
 
 def _vocab(vocab: dict, where: Any, path: str = "$.model.vocab") -> dict[str, int]:
     values = list(vocab.values())
-    if not all(type(v) is int and v >= 0 for v in values):
+    if values and not (set(map(type, values)) == {int} and min(values) >= 0):
         bad = next(k for k, v in vocab.items() if not (type(v) is int and v >= 0))
         raise where.fail(f"{path}[{bad[:40]!r}]", f"id {json.dumps(vocab[bad])[:40]} is not a non-negative integer", "fix the id")
     if len(set(values)) != len(values):

@@ -78,3 +78,11 @@ def test_bad_strip_names_the_json_path():
         decoder_from_json({"type": "Strip", "content": "ab", "start": 1, "stop": 0}, where())
     with pytest.raises(ValueError, match=r"\$\.decoder\.stop"):
         decoder_from_json({"type": "Strip", "content": " ", "start": 1, "stop": -1}, where())
+
+
+def test_a_crafted_long_decoder_string_is_refused():
+    with pytest.raises(ValueError, match=r"\$\.decoder\.decoders\[0\]\.content"):
+        decoder_from_json({"type": "Sequence", "decoders": [
+            {"type": "Replace", "pattern": {"String": "▁"}, "content": "y" * 10_000}]}, where())
+    with pytest.raises(ValueError, match=r"\$\.decoder\.suffix"):
+        decoder_from_json({"type": "BPEDecoder", "suffix": "z" * 10_000}, where())

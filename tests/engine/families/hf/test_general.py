@@ -54,12 +54,12 @@ WORDLEVEL = _file({"type": "WordLevel", "vocab": {"<unk>": 0, "hello": 1, "world
                   {"type": "Lowercase"}, {"type": "Whitespace"})
 
 GEMMA_VOCAB = ["<pad>", "<eos>", "<bos>", "<unk>", *[f"<0x{b:02X}>" for b in range(256)], "▁", "h", "e", "l", "o", "▁h",
-               "he", "ll", "▁he", "llo", "▁hello", "w", "r", "d", "▁w", "▁wo", "rl", "rld", "▁world", "<start>"]
+               "he", "ll", "▁he", "llo", "▁hello", "w", "r", "d", "▁w", "▁wo", "rl", "rld", "▁world", "d▁", "<start>"]
 GEMMA = _file({"type": "BPE", "dropout": None, "unk_token": "<unk>", "continuing_subword_prefix": None,
                "end_of_word_suffix": None, "fuse_unk": True, "byte_fallback": True, "ignore_merges": False,
                "vocab": {w: i for i, w in enumerate(GEMMA_VOCAB)},
                "merges": [["▁", "h"], ["h", "e"], ["l", "l"], ["▁h", "e"], ["ll", "o"], ["▁he", "llo"], ["▁", "w"],
-                          ["▁w", "o"], ["r", "l"], ["rl", "d"], ["▁wo", "rld"]]},
+                          ["▁w", "o"], ["r", "l"], ["rl", "d"], ["▁wo", "rld"], ["d", "▁"]]},
               {"type": "Replace", "pattern": {"String": " "}, "content": "▁"},
               {"type": "Split", "pattern": {"String": " "}, "behavior": "MergedWithPrevious", "invert": False},
               {"type": "Sequence", "decoders": [{"type": "Replace", "pattern": {"String": "▁"}, "content": " "},
@@ -145,6 +145,14 @@ def test_wordpiece_steps_and_unigram_lattice():
     assert t5.bpe_trace("▁hello").steps == () and t5.bpe_trace("▁hello").final_ids == (4,)
 
 
+def test_char_bpe_cuts_long_pieces_only_where_no_merge_joins():
+    _, gemma = _loaded("gemma")
+    # "d▁" is a made token: never cut after d; nor after x, which has no token (its bytes may fall back)
+    assert gemma.model.sub_pieces("▁hello▁he▁dd▁he▁x▁o") == ["▁hello", "▁he", "▁dd▁he", "▁x▁o"]
+    ref, _ = _loaded("gemma")
+    check_text(ref, gemma, "hello world dd world hello d world")
+
+
 def test_char_bpe_trace_and_tree():
     _, gemma = _loaded("gemma")
     trace = gemma.bpe_trace("▁hello")
@@ -175,3 +183,58 @@ def test_lossy_and_padding_shown():
                        "pad_type_id": 0, "pad_token": "<unk>"}
     enc = load_tokenizer_json(json.dumps(data))
     assert enc.encode("hello world") == [1, 2] and "padding to BatchLongest" in enc.settings_note
+
+
+def test_keeps_the_encoding_api_pickles_and_round_trips_token_bytes():
+    import pickle
+
+    from engine.api import EncodingAPI
+
+    for name in FILES:
+        _, enc = _loaded(name)
+        assert isinstance(enc, EncodingAPI), name
+        back = pickle.loads(pickle.dumps(enc))
+        assert back.encode_ordinary("hello world ﬁ") == enc.encode_ordinary("hello world ﬁ") and back.same_tokenizer(enc)
+        for tid in sorted(enc.model.vocab.values()):
+            if not enc.is_byte_fallback(tid):  # (a <0xXX> token's byte is also an ordinary token's: that one wins)
+                assert enc.encode_single_token(enc.decode_single_token_bytes(tid)) == tid, (name, tid)
+
+
+@pytest.mark.parametrize("model,message", [
+    ({"type": "Unigram", "unk_id": 0, "vocab": [[f"p{i}", -1.0] for i in range(300_001)]},
+     r"300,001 vocabulary entries is more than this playground accepts"),
+    ({"type": "WordPiece", "unk_token": "[UNK]", "vocab": {f"w{i}": i for i in range(1_000_000)}},
+     r"1,000,000 vocabulary entries is more than"),
+    ({"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2}, "merges": ["a b"] * 600_001},
+     r"600,001 merges is more than this playground accepts \(600,000\); the most in a real file is Gemma 3's 514,906"),
+    ({"type": "Unigram", "unk_id": 0, "vocab": [["<unk>", 0.0], ["a", float("inf")]]}, r"\$\.model\.vocab\[1\]: expected"),
+    ({"type": "Unigram", "unk_id": 5, "vocab": [["<unk>", 0.0]]}, r"\$\.model\.unk_id: 5 is not the index"),
+])
+def test_crafted_models_are_refused_before_anything_is_built(model, message):
+    from engine.formats.limits import TokenizerTooLargeError
+
+    with pytest.raises((TokenizerTooLargeError, ValueError), match=message):
+        load_tokenizer_json(_file(model), source="crafted.json")
+
+
+def test_glm_sized_merges_are_accepted():
+    """321,649 merges (GLM-4.7's count) pass the size check that 300,000 used to stop."""
+    from engine.families.hf.tokenizer_json import check_tokenizer_json_size
+
+    check_tokenizer_json_size({"model": {"type": "BPE", "vocab": {}, "merges": ["a b"] * 321_649}}, "glm.json")
+
+
+def test_family_notes_explain_every_new_kind():
+    from engine.explain.families import family_note, pair_candidates, token_note
+
+    for name, family, kind in [("bert", "wordpiece", "WordPiece"), ("t5", "unigram", "Unigram"),
+                               ("wordlevel", "wordlevel", "WordLevel"), ("gemma", "char-bpe", "BPE")]:
+        _, enc = _loaded(name)
+        note = family_note(enc)
+        assert note.family == family and f"Model: {kind}" in [s.name for s in note.stages]
+    _, bert = _loaded("bert")
+    assert token_note(bert, bert.encode_single_token("##able")).kind == "stored"
+    assert pair_candidates(bert, [b"un", b"aff"]) == [None]
+    _, gemma = _loaded("gemma")
+    made = pair_candidates(gemma, [b" he", b"llo"])[0]
+    assert made is not None and made.made == gemma.encode_single_token("▁hello")

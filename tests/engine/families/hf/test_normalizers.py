@@ -26,6 +26,8 @@ NODES = [
     {"type": "Replace", "pattern": {"Regex": r"\s+"}, "content": " "},
     {"type": "Replace", "pattern": {"Regex": r"\p{L}"}, "content": "<>"},
     {"type": "Replace", "pattern": {"Regex": "[aeiou]+"}, "content": ""},
+    {"type": "Replace", "pattern": {"String": ""}, "content": "_"},
+    {"type": "Replace", "pattern": {"Regex": "a*"}, "content": "-"},
     {"type": "Prepend", "prepend": "▁"},
     {"type": "Prepend", "prepend": "<s>"},
     {"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "▁"},
@@ -106,40 +108,53 @@ def test_catastrophic_replace_regex_is_stopped(monkeypatch):
 
 
 # ------------------------------------------------------------------ Precompiled
-@pytest.fixture(scope="module")
-def charsmap_node() -> dict:
-    """The nmt_nfkc charsmap of sentencepiece's own test model, as a tokenizer.json node."""
+@pytest.fixture(scope="module", params=["test_model.model", "test_ja_model.model"])
+def charsmap_node(request) -> dict:
+    """The charsmap of one of sentencepiece's own test models, as a tokenizer.json node."""
     import base64
 
     from engine.families.sentencepiece.model_proto import parse_model_proto
     from tests.reference_packages import member
 
-    model = parse_model_proto(member("sentencepiece", "sentencepiece-0.2.1/test/test_model.model"))
+    model = parse_model_proto(member("sentencepiece", f"sentencepiece-0.2.1/test/{request.param}"))
     blob = model.normalizer.precompiled_charsmap
     assert len(blob) > 1000
     return {"type": "Precompiled", "precompiled_charsmap": base64.b64encode(blob).decode()}
 
 
 PRECOMPILED_CASES = CASES + ["ｶﾞｷﾞ ＡＢＣ １２３", "①②③ ㈱ ㍻", "\u3000全角\u3000", "Ａ\u0301", "ﬃ ﬄ", "x\u200by\ufeffz",
-                             "\u1e9b\u0323", "가\u0301"]
+                             "\u1e9b\u0323", "가\u0301", "\u200bstart", "ﬁ\u200b\u200bx", "\u0600a\u0301", "a\r\n\r\nb",
+                             "क्ष ﷺ", "\U0001F1EB\U0001F1F7\U0001F1EB", "A\u030a\u0301"]
+
+
+def _check_precompiled(ours, theirs, text):
+    from engine.families.hf.normalizers import AlignedText
+    expected, align = hf_alignment(theirs, text)
+    assert ours.normalize_str(text) == expected, text
+    assert ours.normalize(text) == (expected, align), text
+    whole = AlignedText(text)
+    ours.apply_whole(whole)
+    assert (whole.text, whole.align) == (expected, align), text
 
 
 def test_precompiled_unit_cases(charsmap_node):
     ours = normalizer_from_json(charsmap_node, where())
     theirs = hf_normalizer(charsmap_node)
     for text in PRECOMPILED_CASES:
-        expected, align = hf_alignment(theirs, text)
-        assert ours.normalize_str(text) == expected, text
-        assert ours.normalize(text) == (expected, align), text
+        _check_precompiled(ours, theirs, text)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 @given(text=spicy_text)
 def test_precompiled_hypothesis(charsmap_node, text):
-    ours = normalizer_from_json(charsmap_node, where())
-    expected, align = hf_alignment(hf_normalizer(charsmap_node), text)
-    assert ours.normalize_str(text) == expected
-    assert ours.normalize(text) == (expected, align)
+    _check_precompiled(normalizer_from_json(charsmap_node, where()), hf_normalizer(charsmap_node), text)
+
+
+def test_precompiled_every_bmp_code_point_in_context(charsmap_node):
+    ours, theirs = normalizer_from_json(charsmap_node, where()), hf_normalizer(charsmap_node)
+    for sep in ("a", "\u0301", "\u200b"):
+        for text in code_point_chunks(0xFFFF, sep=sep):
+            assert ours.normalize_str(text) == theirs.normalize_str(text), (sep, text[1])
 
 
 def test_precompiled_bad_blob_names_the_json_path():
@@ -179,3 +194,18 @@ def test_every_bmp_code_point_in_context():
 def test_every_code_point_in_context_with_alignment():
     _every_code_point(0x10FFFF, aligned=False)
     _every_code_point(0xFFFF, aligned=True)
+
+
+def test_a_crafted_long_replacement_is_refused_before_use():
+    node = {"type": "Sequence", "normalizers": [{"type": "Replace", "pattern": {"String": " "}, "content": "x" * 100_000}]}
+    with pytest.raises(ValueError, match=r"\$\.normalizer\.normalizers\[0\]\.content.*100,000 characters"):
+        normalizer_from_json(node, where())
+    with pytest.raises(ValueError, match=r"\$\.normalizer\.prepend"):
+        normalizer_from_json({"type": "Prepend", "prepend": "▁" * 5000}, where())
+
+
+def test_limited_says_whether_a_file_regex_runs():
+    assert normalizer_from_json({"type": "Sequence", "normalizers": [
+        {"type": "NFC"}, {"type": "Replace", "pattern": {"Regex": " +"}, "content": " "}]}, where()).limited
+    assert not normalizer_from_json({"type": "Sequence", "normalizers": [
+        {"type": "NFC"}, {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]}, where()).limited

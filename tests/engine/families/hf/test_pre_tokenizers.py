@@ -20,6 +20,8 @@ NODES = [
       for b in BEHAVIORS for i in (False, True)),
     *({"type": "Split", "pattern": {"String": "ab"}, "behavior": b, "invert": False} for b in BEHAVIORS),
     {"type": "Split", "pattern": {"Regex": r"\p{N}{1,3}"}, "behavior": "Isolated", "invert": False},
+    {"type": "Split", "pattern": {"String": ""}, "behavior": "Isolated", "invert": False},
+    {"type": "Split", "pattern": {"Regex": "a*"}, "behavior": "Removed", "invert": True},
     {"type": "Split", "pattern": {"Regex": r"(?=\p{Lu})"}, "behavior": "MergedWithNext", "invert": False},
     {"type": "Digits", "individual_digits": True}, {"type": "Digits", "individual_digits": False},
     *({"type": "Metaspace", "replacement": "▁", "prepend_scheme": p, "split": s}
@@ -51,6 +53,7 @@ def check(node, text):
     expected = [(t, tuple(o)) for t, o in hf_pre_tokenizer(node).pre_tokenize_str(text)]
     got = [(t, (s, e)) for t, s, e in ours.pre_tokenize(text)]
     assert got == expected, text
+    assert [(p.text.text, (p.start, p.end)) for p in ours.pre_tokenize_reference(AlignedText(text))] == expected, text
     assert ours.split_str(text) == [t for t, _ in expected], text
     # a stretch after an added token: tokenizers has cut "x" off the front first, so the text starts at 1
     pts = tokenizers.PreTokenizedString("x" + text)
@@ -104,8 +107,10 @@ def test_offsets_through_a_normalizer(pair, text):
     normalizer = normalizer_from_json(n_node, where())
     aligned = AlignedText(text)
     normalizer.apply(aligned)
-    got = [(p.text.text, (p.start, p.end)) for p in pre_tokenizer_from_json(p_node, where()).pre_tokenize_aligned(aligned)]
+    pre = pre_tokenizer_from_json(p_node, where())
+    got = [(p.text.text, (p.start, p.end)) for p in pre.pre_tokenize_aligned(aligned)]
     assert got == hf_pipeline_offsets(hf_normalizer(n_node), hf_pre_tokenizer(p_node), text)
+    assert [(p.text.text, (p.start, p.end)) for p in pre.pre_tokenize_reference(aligned)] == got
 
 
 def test_unknown_type_names_the_json_path():
