@@ -26,3 +26,11 @@ def test_every_view_draws_the_new_builtins(view, name):
     at = run_view(view, timeout=180, **{state.TEXT: TEXT, state.ENCODINGS: [name, "gpt2"], state.TOKEN_ENC: name,
                                        "chunk_encoding": name})
     assert not at.error, [e.value for e in at.error]
+
+
+def test_bpe_steps_shows_wordpiece_lookups_for_bert():
+    at = run_view("views.steps", **{state.TEXT: "tokenization", state.TOKEN_ENC: "bert-base-uncased"})
+    assert "WordPiece never merges" in at.info[0].value
+    (frame,) = [d.value for d in at.dataframe]
+    assert "##ization" in list(frame["looked up"]) and "✅" in list(frame["in the vocabulary"])
+    assert "[19204, 3989]" in at.success[0].value
