@@ -34,3 +34,15 @@ def test_bpe_steps_shows_wordpiece_lookups_for_bert():
     (frame,) = [d.value for d in at.dataframe]
     assert "##ization" in list(frame["looked up"]) and "✅" in list(frame["in the vocabulary"])
     assert "[19204, 3989]" in at.success[0].value
+
+
+def test_vocabulary_flags_berts_unused_slots():
+    from engine.explain.vocab import filter_tokens
+    import engine
+
+    bert = engine.get_encoding("bert-base-uncased")
+    ids = filter_tokens(bert, "unused")
+    assert len(ids) == 994 and bert.decode_single_token_bytes(ids[0]) == b"[unused0]"
+    assert filter_tokens(engine.get_encoding("gpt2"), "unused") == []
+    at = run_view("views.vocab", **{state.TOKEN_ENC: "bert-base-uncased", "vocab_filter": "unused"})
+    assert any(m.value.startswith("**994** of 30,517 tokens") for m in at.markdown)  # ordinary tokens: the 5 specials aside
