@@ -5,9 +5,8 @@ with explicit pair merges), `ModelEncoding` (tiktoken ranks plus a model's own t
 `SentencePieceEncoding`, `HfEncoding` (a byte-level BPE ``tokenizer.json``) and `HfPipelineEncoding`
 (any other ``tokenizer.json``: WordPiece, WordLevel, Unigram, BPE over characters; its models merge
 nothing but BPE, so its ``bpe_trace`` has steps only for BPE and ``model_steps`` shows the others' work).
-Callers that take "any
-encoding" -- batch encoding, the explainers, the playground -- type against this Protocol, so a
-new family knows what it must offer and a caller never has to probe for an attribute.
+Callers that take "any encoding" -- batch encoding, the explainers, the playground -- type against this
+Protocol, so a new family knows what it must offer and a caller never has to probe for an attribute.
 
 What only some families offer stays on their own classes: ``pat_str`` and ``eot_token``
 (a single split regex and ``<|endoftext|>`` exist only for tiktoken-style encodings), the batch

@@ -225,7 +225,7 @@ def read_gguf(data: bytes | memoryview | BinaryIO, source: str = "<gguf>") -> Gg
         raise r.fail(f"GGUF version {version} is not read here (versions 2 and 3 are)",
                      "Convert the model again with a recent llama.cpp (convert_hf_to_gguf.py)")
     tensor_count = r.u64()
-    kv_count = r.count(r.u64(), 8 + 8 + 4, MAX_KV, "metadata keys")  # a key: length, >= 1 byte, type, value
+    kv_count = r.count(r.u64(), 8 + 4 + 1, MAX_KV, "metadata keys")  # a key: its length, type, a value of >= 1 byte
     metadata: dict[str, Any] = {}
     types: dict[str, str] = {}
     for k in range(kv_count):

@@ -61,8 +61,9 @@ UPLOAD_LABELS = {
     "tiktoken rank file": "Rank file (.tiktoken: '<base64> <rank>' lines)",
     "encoder.json + vocab.bpe": "vocab.bpe",
     "minbpe .model": "minbpe .model file",
-    "tokenizer.json (Hugging Face)": "tokenizer.json (a byte-level BPE model, e.g. Llama 3's, Qwen's or DeepSeek's)",
-    "SentencePiece .model": "SentencePiece BPE tokenizer.model (with byte fallback, e.g. Mistral 7B's or Llama 2's)",
+    "tokenizer.json (Hugging Face)": "tokenizer.json (any model type: BPE as Llama 3's, Qwen's or DeepSeek's, WordPiece, "
+                                     "Unigram, WordLevel)",
+    "SentencePiece .model": "SentencePiece tokenizer.model (BPE or Unigram, e.g. Mistral 7B's, Llama 2's or T5's)",
     "Tekken .json (Mistral)": "Mistral tekken_*.json",
 }
 SAMPLE_TEXT = (
@@ -240,6 +241,11 @@ def _use_button(label: str, key: str, result_key: str, **kwargs) -> None:
             state.take_notices()  # still here: no page to switch to (the AppTest harness), already shown
 
 
+def _name_kind(kind: str) -> str:
+    """What a default name says when the file's own name is generic ("my-tokenizer" for a detected kind)."""
+    return "tokenizer" if kind == DETECT else ENGINE_KINDS[kind]
+
+
 def _on_new_file(key: str, kind: str) -> None:
     """A new file in an uploader (or none): the last result no longer describes it, so it goes (a
     failure must never sit under an old "Loaded …"); the name box gets a name from the file."""
@@ -248,7 +254,7 @@ def _on_new_file(key: str, kind: str) -> None:
     if isinstance(upload, list):  # the detecting uploader takes one or two files
         upload = upload[0] if upload else None
     if upload is not None:
-        st.session_state[U_NAME] = st.session_state[U_SUGGESTED] = uploads.suggest_name(upload.name, ENGINE_KINDS[kind])
+        st.session_state[U_NAME] = st.session_state[U_SUGGESTED] = uploads.suggest_name(upload.name, _name_kind(kind))
 
 
 # --------------------------------------------------------------- training
@@ -387,7 +393,8 @@ def _upload_section() -> None:
         pass
     elif ENGINE_KINDS[kind] in MODEL_KINDS:
         st.caption("This file carries its own split rules and special tokens. It is checked before use: at most "
-                   f"{UPLOAD_LIMIT_MB} MB and 300,000 tokens, every byte encodable, a test text given back exactly.")
+                   f"{UPLOAD_LIMIT_MB} MB and 300,000 tokens, every character of UTF-8 text encodable, a test text "
+                   "encoded; a tokenizer that does not give every text back is marked lossy, with an example.")
     else:
         cols = st.columns(2)
         choice = cols[0].selectbox("Split pattern", list(PATTERNS), index=1, key=U_PATTERN, persist_state="session")
@@ -404,7 +411,7 @@ def _upload_section() -> None:
     if main is not None:
         if U_NAME not in st.session_state:
             first = main[0] if isinstance(main, list) else main
-            st.session_state[U_NAME] = st.session_state[U_SUGGESTED] = uploads.suggest_name(first.name, ENGINE_KINDS[kind])
+            st.session_state[U_NAME] = st.session_state[U_SUGGESTED] = uploads.suggest_name(first.name, _name_kind(kind))
         st.text_input("Name", key=U_NAME, max_chars=uploads.MAX_NAME_CHARS,
                       help="How the sidebar, Compare and every view call it: letters, digits, '.', '_' or '-'.")
     if st.button("Load tokenizer", key=U_GO, disabled=main is None or not ok):
@@ -449,7 +456,7 @@ def _local_section() -> None:
             with uploads.STORE.reserve(need, entry.model) as reservation:
                 enc = engine.sources.uploads.load_files(local_files.read_local(entry, MAX_FILE_BYTES))
                 st.session_state[U_RESULT] = state.add_custom(
-                    enc, name=uploads.suggest_name(entry.model.rsplit("/", 1)[-1].replace(":", "-"), "local"),
+                    enc, name=uploads.suggest_name(entry.model.rsplit("/", 1)[-1].replace(":", "-"), "tokenizer"),
                     reservation=reservation, suffix_if_taken=True)
         except (ValueError, OSError) as exc:  # the file, the budget, a file gone or moved since the listing
             st.session_state.pop(U_RESULT, None)

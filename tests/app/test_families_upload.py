@@ -55,6 +55,12 @@ def test_claudes_legacy_tokenizer_loads_with_the_lossy_badge():
     assert ":orange-badge[lossy]" in badge and "NFKC" in badge and "comes back as" in badge
 
 
+def test_a_generic_file_name_gives_a_plain_default_name():
+    at = run_view("views.train", timeout=120)
+    at.file_uploader(key=DETECT_KEY).set_value([("tokenizer.json", b"{}", "application/json")]).run()
+    assert at.text_input(key=train_view.U_NAME).value == "my-tokenizer"
+
+
 def test_a_file_that_is_no_tokenizer_says_what_it_is():
     at = detect_upload([("notes.txt", b"just some words\nand more\n")])
     assert not loaded(at)

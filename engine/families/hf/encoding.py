@@ -34,7 +34,7 @@ from ...tokenizer.piece_cache import PieceCache
 from ...tokenizer.special_tokens import AllowedSpecial, DisallowedSpecial, SpecialTokens
 from .bpe import KEY
 from .pipeline import AddedToken, added_token_regex, find_added
-from .tokenizer_json import HfTokenizerSpec, parse_tokenizer_json, settings_note
+from .tokenizer_json import HfTokenizerSpec, settings_note
 
 _MATCHERS_MAX = 64
 _BYTE_TABLE = {ord(c): chr(b) for c, b in CHAR_TO_BYTE.items()}

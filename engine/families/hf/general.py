@@ -202,7 +202,8 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
     @property
     def split_time_limit(self) -> float | None:
         """Seconds one text's split may take: the file's Split (and Replace) patterns are a user's regexes."""
-        return patterns.SPLIT_TIMEOUT if self._pretok is not None and self._pretok.limited else None
+        limited = any(stage is not None and stage.limited for stage in (self._normalizer, self._pretok))
+        return patterns.SPLIT_TIMEOUT if limited else None
 
     @property
     def uses_pair_merges(self) -> bool:

@@ -57,7 +57,7 @@ from typing import Any, Callable, Iterable
 
 import regex
 
-from ...formats.charsmap import CharsmapError, PrecompiledCharsmap
+from ...formats.charsmap import PrecompiledCharsmap
 from ...formats.limits import check_pattern_size
 from .pipeline import DATA_DIR, SplitStep, _load_normalization_fixes, compile_onig, normalize as unicode_normalize
 
@@ -67,10 +67,6 @@ Change = tuple[str, int]
 # Rust's char::is_whitespace: the White_Space property.
 WHITE_SPACE = frozenset("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
                         "\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
-
-
-def is_whitespace(ch: str) -> bool:
-    return ch in WHITE_SPACE
 
 
 def _same(text: str) -> str:
@@ -474,7 +470,7 @@ class StripAccents(Normalizer):
         s.filter(lambda ch: not is_combining_mark(ch))
 
     def normalize_str(self, text: str) -> str:
-        return "".join(ch for ch in text if not is_combining_mark(ch))
+        return text if text.isascii() else fixed_class("combining_mark", RAW_COMBINING_MARK).sub("", text)
 
 
 @dataclass(frozen=True)
@@ -524,6 +520,9 @@ class Prepend(Normalizer):
         return self.prefix + text if text else text
 
 
+_TO_SPACE = {ord(ch): " " for ch in WHITE_SPACE}
+
+
 def is_chinese_char(ch: str) -> bool:
     cp = ord(ch)
     return (0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x2A6DF or 0x2A700 <= cp <= 0x2B73F
@@ -561,12 +560,14 @@ class BertNormalizer(Normalizer):
 
     def normalize_str(self, text: str) -> str:
         if self.clean_text:
-            text = "".join(" " if ch in WHITE_SPACE else ch for ch in text
-                           if not (ch == "\x00" or ch == "\ufffd" or is_control(ch)))
+            text = fixed_class("bert_control", RAW_CONTROL).sub("", text.replace("\x00", "").replace("\ufffd", ""))
+            text = text.translate(_TO_SPACE)
         if self.handle_chinese_chars:
             text = _CJK.sub(r" \1 ", text)
         if self.strips_accents:
-            text = "".join(ch for ch in unicode_normalize("NFD", text) if not is_nonspacing_mark(ch))
+            text = unicode_normalize("NFD", text)
+            if not text.isascii():
+                text = fixed_class("nonspacing_mark", RAW_NONSPACING_MARK).sub("", text)
         if self.lowercase:
             text = lowercase_str(text)
         return text
@@ -823,7 +824,6 @@ def precompiled_from_json(node: Any, where: Any, path: str) -> Normalizer:
         data = base64.b64decode(blob, validate=True)
     except (binascii.Error, ValueError):
         raise where.fail(f"{path}.precompiled_charsmap", "not base64", "write the charsmap as base64") from None
-    try:
-        return Precompiled(PrecompiledCharsmap.parse(data, f"{where.source}: {path}.precompiled_charsmap"))
-    except CharsmapError as exc:
-        raise where.fail(f"{path}.precompiled_charsmap", str(exc), "use the charsmap SentencePiece wrote") from None
+    # A CharsmapError (now, or from a later lookup that finds an index outside the blob) names the file,
+    # the JSON path and what is wrong.
+    return Precompiled(PrecompiledCharsmap.parse(data, f"{where.source}: {path}"))

@@ -27,9 +27,13 @@ The match rules (pattern.rs):
 Behaviours (``Removed``, ``Isolated``, ``MergedWithPrevious``,
 ``MergedWithNext``, ``Contiguous``) are `apply_behavior`.
 
-`PreTokenizer.pre_tokenize` is the reference (pieces with spans);
-`PreTokenizer.split_str` is the fast path for the pieces' texts alone where one
-exists (ByteLevel, the regex splits), tested equal.
+The reference is `apply` over `Piece`s (`PreTokenizer.pre_tokenize_reference`).
+The fast paths, each tested equal to it and to tokenizers: `split_str` (the
+pieces' texts alone, one regex or `str` call per step), `cut_spans` (the spans
+of a pre-tokenizer that only cuts, so `pre_tokenize` needs no `Piece`s), and
+list-based `pre_tokenize_aligned` for ByteLevel and Metaspace.  Punctuation,
+digits and scripts are tokenizers' own classes for every code point
+(`engine.families.hf.normalizers.fixed_class`, ``engine/data/hf_stage_unicode_fixes.json``).
 """
 from __future__ import annotations
 
@@ -379,16 +383,14 @@ def _gpt2_step() -> SplitStep:
     return SplitStep(compile_onig(GPT2_SPLIT, "ByteLevel"), "Isolated")
 
 
-_BYTE_CHARS = [BYTE_TO_CHAR[b] for b in range(256)]
-_UTF8_TO_BYTE_CHARS = {b: c for b, c in enumerate(_BYTE_CHARS)}
+# str.translate over the Latin-1 view of the UTF-8 bytes: code point b -> GPT-2's character for byte b.
+_LATIN1_TO_BYTE_CHARS = {b: BYTE_TO_CHAR[b] for b in range(256)}
 
 
 def byte_level_text(text: str) -> str:
     """Each UTF-8 byte of `text` as GPT-2's printable character."""
     return text.encode("utf-8").decode("latin-1").translate(_LATIN1_TO_BYTE_CHARS)
 
-
-_LATIN1_TO_BYTE_CHARS = {b: c for b, c in enumerate(_BYTE_CHARS)}
 
 
 @dataclass(frozen=True)

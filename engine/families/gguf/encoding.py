@@ -1,0 +1,256 @@
+"""A GGUF file's tokenizer -> the engine family that runs it exactly.
+
+The header (`engine.formats.gguf`) says which kind of tokenizer the model
+uses in ``tokenizer.ggml.model``, and llama.cpp (``src/llama-vocab.cpp``)
+runs each kind as its makers' library does.  Here each kind becomes the
+family that is already exact to that library:
+
+* ``gpt2`` -- byte-level BPE (tokens in GPT-2's byte alphabet, ``merges`` as
+  ``"a b"`` lines): a ``tokenizer.json`` tree with the makers' normalizer and
+  pre-tokenizer for ``tokenizer.ggml.pre`` (`engine.families.gguf.pre_tokenizers`),
+  run by the Hugging Face family;
+* ``gemma4`` -- BPE over characters with ``▁`` for spaces and byte fallback,
+  as Gemma's ``tokenizer.json`` (spaces replaced by ``▁``, no split);
+* ``llama`` -- SentencePiece BPE by piece scores (Llama 2, Phi-3, Mistral v1):
+  a SentencePiece ``ModelProto`` rebuilt from tokens, scores and token types
+  (GGUF's token types are SentencePiece's: 1 normal, 2 unknown, 3 control,
+  4 user-defined, 5 unused, 6 byte), ``add_space_prefix`` as the dummy prefix;
+* ``t5`` -- SentencePiece Unigram, with the ``precompiled_charsmap``;
+* ``bert`` -- WordPiece: llama.cpp's converter wrote word-initial pieces as
+  ``▁word`` and continuations bare; they are turned back into BERT's ``word`` /
+  ``##piece`` and run as a ``BertNormalizer`` + ``BertPreTokenizer`` + WordPiece
+  ``tokenizer.json`` tree.
+
+Control tokens (type 3) are special: never produced from text unless allowed,
+as llama.cpp with ``parse_special=false``; user-defined ones (type 4) are
+always matched whole.  `GgufTokenizer` keeps what the encoding itself does not
+carry: ``add_bos`` / ``add_eos`` and their ids (`with_special_tokens` adds them
+as ``llama_tokenize(add_special=true)`` does), the chat template, the kind.
+Any other ``tokenizer.ggml.model`` (``rwkv``, ``plamo2`` ...) is refused by name.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...errors import UnsupportedModelError
+from ...formats.gguf import read_gguf
+from ...formats.limits import MAX_MERGES, MAX_TOKEN_BYTES, MAX_TOKENS, MAX_TOTAL_TOKEN_BYTES, TokenizerTooLargeError, check_count
+from ..sentencepiece.model_proto import (
+    BYTE, CONTROL, NORMAL, UNKNOWN, UNUSED, USER_DEFINED, ModelProto, NormalizerSpec, TrainerSpec,
+)
+from .pre_tokenizers import rules_for
+
+__all__ = ["GgufTokenizer", "load_gguf", "read_gguf_tokenizer", "KINDS"]
+
+KINDS = {"gpt2": "byte-level BPE", "gemma4": "BPE with byte fallback (Gemma 4)", "llama": "SentencePiece BPE",
+         "t5": "SentencePiece Unigram", "bert": "WordPiece"}
+_TYPES = (NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE)
+
+
+@dataclass(frozen=True)
+class GgufTokenizer:
+    """A GGUF file's tokenizer: the encoding and the settings it does not carry itself."""
+
+    encoding: Any
+    kind: str  # tokenizer.ggml.model
+    pre: str | None  # tokenizer.ggml.pre
+    bos_id: int | None
+    eos_id: int | None
+    add_bos: bool
+    add_eos: bool
+    chat_template: str | None
+    metadata_end: int  # bytes of header the file needs (what a cut copy must keep)
+
+    def with_special_tokens(self, ids: list[int]) -> list[int]:
+        """`ids` with BOS/EOS added as llama.cpp adds them for ``add_special=true``."""
+        out = list(ids)
+        if self.add_bos and self.bos_id is not None:
+            out.insert(0, self.bos_id)
+        if self.add_eos and self.eos_id is not None:
+            out.append(self.eos_id)
+        return out
+
+
+def _get(md: dict, key: str, kind: type, source: str, default: Any = None) -> Any:
+    value = md.get(key, default)
+    if value is not None and kind is int and isinstance(value, bool):
+        value = int(value)
+    if value is not None and not isinstance(value, kind):
+        raise UnsupportedModelError(source, f"{key} is a {type(value).__name__}, not a {kind.__name__}",
+                                    "the file's metadata is damaged; convert the model again")
+    return value
+
+
+def _array(md: dict, key: str, n: int | None, source: str, required: bool = True) -> Any:
+    value = md.get(key)
+    if value is None:
+        if required:
+            raise UnsupportedModelError(source, f"the header has no {key}", "this GGUF file holds no tokenizer; "
+                                        "use a model file converted with its vocabulary")
+        return None
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+        raise UnsupportedModelError(source, f"{key} is not an array", "the file's metadata is damaged")
+    if n is not None and len(value) < n:
+        raise UnsupportedModelError(source, f"{key} has {len(value):,} entries for {n:,} tokens",
+                                    "the file's metadata is damaged; convert the model again")
+    return value
+
+
+def read_gguf_tokenizer(data: bytes, name: str | None = None, *, source: str = "<gguf>") -> GgufTokenizer:
+    """Read a GGUF file's header (or its first megabytes) and build its tokenizer."""
+    header = read_gguf(data, source)
+    md = header.metadata
+    kind = _get(md, "tokenizer.ggml.model", str, source)
+    if kind is None:
+        raise UnsupportedModelError(source, "the header has no tokenizer.ggml.model",
+                                    "this GGUF file holds no tokenizer; use a model file converted with its vocabulary")
+    if kind not in KINDS:
+        raise UnsupportedModelError(source, f"tokenizer.ggml.model is {kind!r}, a tokenizer kind this engine does not run "
+                                    f"(it runs {', '.join(sorted(KINDS))})", "upload the model's tokenizer.json instead")
+    tokens = _array(md, "tokenizer.ggml.tokens", None, source)
+    n = len(tokens)
+    _check_sizes(md, tokens, source)
+    if not all(isinstance(t, str) for t in tokens[:1]):
+        raise UnsupportedModelError(source, "tokenizer.ggml.tokens is not an array of strings", "the file is damaged")
+    types = _array(md, "tokenizer.ggml.token_type", n, source, required=False)
+    types = [int(t) if int(t) in _TYPES else NORMAL for t in types[:n]] if types is not None else [NORMAL] * n
+    pre = _get(md, "tokenizer.ggml.pre", str, source)
+    bos = _get(md, "tokenizer.ggml.bos_token_id", int, source)
+    eos = _get(md, "tokenizer.ggml.eos_token_id", int, source)
+    defaults = {"llama": (True, False), "bert": (True, False), "t5": (False, True)}.get(kind, (False, False))
+    if kind == "gpt2" and pre in ("llama-bpe", "llama3", "llama-v3"):
+        defaults = (True, False)
+    add_bos = bool(_get(md, "tokenizer.ggml.add_bos_token", bool, source, defaults[0]))
+    add_eos = bool(_get(md, "tokenizer.ggml.add_eos_token", bool, source, defaults[1]))
+    label = name or source
+    if kind in ("gpt2", "gemma4", "bert"):
+        root = _tokenizer_json(kind, pre, md, tokens, types, source)
+        from ..hf.load import encoding_from_root
+
+        encoding = encoding_from_root(root, label, source)
+    else:
+        from ..sentencepiece.encoding import SentencePieceEncoding
+
+        encoding = SentencePieceEncoding(label, _model_proto(kind, md, tokens, types, source), source=source)
+    template = md.get("tokenizer.chat_template")
+    return GgufTokenizer(encoding, kind, pre, bos, eos, add_bos, add_eos,
+                         template if isinstance(template, str) else None, header.metadata_end)
+
+
+def _check_sizes(md: dict, tokens: list[str], source: str) -> None:
+    """The engine's vocabulary limits (`engine.formats.limits`), before any table is built: the reader only
+    bounded the arrays by the file's size."""
+    check_count(len(tokens), "tokens", source, real="real GGUF vocabularies have at most about 262,000 tokens")
+    merges = md.get("tokenizer.ggml.merges")
+    if merges is not None and hasattr(merges, "__len__"):
+        check_count(len(merges), "merges", source, MAX_MERGES, real="real files have at most about 515,000")
+    longest = max(map(len, tokens), default=0)
+    if longest > MAX_TOKEN_BYTES:
+        raise TokenizerTooLargeError(f"{source}: a token of {longest:,} characters; the limit is {MAX_TOKEN_BYTES:,}. "
+                                     "The file may be corrupt or built to exhaust memory. Use a smaller tokenizer.")
+    total = sum(map(len, tokens))
+    if total > MAX_TOTAL_TOKEN_BYTES:
+        raise TokenizerTooLargeError(f"{source}: {total:,} characters of tokens in all; the limit is "
+                                     f"{MAX_TOTAL_TOKEN_BYTES:,}. Use a smaller tokenizer.")
+
+
+def load_gguf(data: bytes, name: str | None = None, *, source: str = "<gguf>"):
+    """The encoding of a GGUF file's tokenizer (see `read_gguf_tokenizer` for its settings)."""
+    return read_gguf_tokenizer(data, name, source=source).encoding
+
+
+# ------------------------------------------------------------------ SentencePiece kinds
+def _model_proto(kind: str, md: dict, tokens: list[str], types: list[int], source: str) -> ModelProto:
+    n = len(tokens)
+    scores = _array(md, "tokenizer.ggml.scores", n, source, required=False)
+    scores = [float(s) for s in scores[:n]] if scores is not None else [0.0] * n
+    unk = _get(md, "tokenizer.ggml.unknown_token_id", int, source)
+    if unk is not None and 0 <= unk < n:
+        # The header's unknown id is the one <unk> (Phi-3 types it CONTROL); other tokens typed UNKNOWN
+        # (Phi-3's [PAD32011] ...) are never produced from text: control tokens, as SentencePiece has them.
+        types = [CONTROL if t == UNKNOWN else t for t in types]
+        types[unk] = UNKNOWN
+    pieces = tuple(zip(tokens, scores, types))
+    byte_fallback = BYTE in types
+    unk_id = types.index(UNKNOWN) if UNKNOWN in types else 0
+    bos = _get(md, "tokenizer.ggml.bos_token_id", int, source, -1)
+    eos = _get(md, "tokenizer.ggml.eos_token_id", int, source, -1)
+    trainer = TrainerSpec(model_type=1 if kind == "t5" else 2, vocab_size=n, byte_fallback=byte_fallback,
+                          unk_id=unk_id, bos_id=bos, eos_id=eos)
+    charsmap = md.get("tokenizer.ggml.precompiled_charsmap")
+    blob = bytes(charsmap) if charsmap is not None and not isinstance(charsmap, str) else b""
+    if charsmap is not None and hasattr(charsmap, "typecode") and charsmap.typecode == "b":
+        blob = charsmap.tobytes()
+    prefix = bool(_get(md, "tokenizer.ggml.add_space_prefix", bool, source, True))
+    remove = bool(_get(md, "tokenizer.ggml.remove_extra_whitespaces", bool, source, False))
+    normalizer = NormalizerSpec(name="gguf", precompiled_charsmap=blob, add_dummy_prefix=prefix,
+                                remove_extra_whitespaces=remove, escape_whitespaces=True)
+    return ModelProto(pieces, trainer, normalizer)
+
+
+# ------------------------------------------------------------------ tokenizer.json kinds
+def _added(tokens: list[str], types: list[int]) -> list[dict]:
+    return [{"id": i, "content": tokens[i], "single_word": False, "lstrip": False, "rstrip": False,
+             "normalized": t == USER_DEFINED, "special": t == CONTROL}
+            for i, t in enumerate(types) if t in (CONTROL, USER_DEFINED)]
+
+
+def _tokenizer_json(kind: str, pre: str | None, md: dict, tokens: list[str], types: list[int], source: str) -> dict:
+    vocab = {t: i for i, t in enumerate(tokens)}
+    if kind == "bert":
+        return _bert_json(md, tokens, types, source)
+    merges = list(_array(md, "tokenizer.ggml.merges", None, source))
+    if kind == "gemma4":
+        unk = _get(md, "tokenizer.ggml.unknown_token_id", int, source)
+        return {
+            "version": "1.0", "added_tokens": _added(tokens, types),
+            "normalizer": {"type": "Replace", "pattern": {"String": " "}, "content": "\u2581"},
+            "pre_tokenizer": {"type": "Split", "pattern": {"String": " "}, "behavior": "MergedWithPrevious",
+                              "invert": False},
+            "post_processor": None,
+            "decoder": {"type": "Sequence", "decoders": [
+                {"type": "Replace", "pattern": {"String": "\u2581"}, "content": " "}, {"type": "ByteFallback"},
+                {"type": "Fuse"}]},
+            "model": {"type": "BPE", "dropout": None, "unk_token": tokens[unk] if unk is not None else None,
+                      "continuing_subword_prefix": None, "end_of_word_suffix": None, "fuse_unk": True,
+                      "byte_fallback": True, "ignore_merges": False, "vocab": vocab, "merges": merges},
+        }
+    rules = rules_for(pre, source)
+    return {
+        "version": "1.0", "added_tokens": _added(tokens, types), "normalizer": rules.normalizer,
+        "pre_tokenizer": rules.pre_tokenizer, "post_processor": None,
+        "decoder": {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True},
+        "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
+                  "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False,
+                  "ignore_merges": rules.ignore_merges, "vocab": vocab, "merges": merges},
+    }
+
+
+def _bert_json(md: dict, tokens: list[str], types: list[int], source: str) -> dict:
+    """BERT's vocabulary back from llama.cpp's spelling: ``▁word`` -> ``word``, ``piece`` -> ``##piece``,
+    ``[CLS]``-style tokens as they are."""
+    words = []
+    for t, kind in zip(tokens, types):
+        if kind == CONTROL or (t.startswith("[") and t.endswith("]")):
+            words.append(t)
+        elif t.startswith("\u2581"):
+            words.append(t[1:])
+        else:
+            words.append("##" + t)
+    vocab: dict[str, int] = {}
+    for i, w in enumerate(words):
+        vocab.setdefault(w, i)
+    unk = _get(md, "tokenizer.ggml.unknown_token_id", int, source, 100)
+    unk_token = words[unk] if 0 <= unk < len(words) else "[UNK]"
+    return {
+        "version": "1.0",
+        "added_tokens": [{"id": i, "content": words[i], "single_word": False, "lstrip": False, "rstrip": False,
+                          "normalized": False, "special": True} for i, k in enumerate(types) if k == CONTROL],
+        "normalizer": {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True,
+                       "strip_accents": None, "lowercase": True},
+        "pre_tokenizer": {"type": "BertPreTokenizer"}, "post_processor": None,
+        "decoder": {"type": "WordPiece", "prefix": "##", "cleanup": True},
+        "model": {"type": "WordPiece", "unk_token": unk_token, "continuing_subword_prefix": "##",
+                  "max_input_chars_per_word": 100, "vocab": vocab},
+    }

