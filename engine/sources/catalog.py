@@ -99,6 +99,10 @@ ENTRIES: tuple[CatalogEntry, ...] = (
                  ("gemma-3-27b-it", "google/gemma-3-4b-it", "gemma-3n-E4B-it", "gemma3:12b"), "char-bpe",
                  note="Installed by the set-up step (scripts/install_gemma.py), not shipped: Gemma's vocabulary is "
                       "under Google's Gemma Terms of Use."),
+    CatalogEntry("gemma4", "Google", "Gemma 4 (262,144 tokens, from llama.cpp's GGUF vocabulary)",
+                 ("gemma-4", "gemma4:latest"), "char-bpe",
+                 note="Installed by the set-up step (scripts/install_gemma.py), not shipped: Gemma's vocabulary is "
+                      "Google's, and Gemma 4's terms could not be checked offline."),
     CatalogEntry("bert-base-uncased", "Google Research", "BERT base/large uncased, bge-*-en, all-MiniLM (WordPiece, 30,522 tokens)",
                  ("bert-base-uncased", "BAAI/bge-small-en-v1.5", "sentence-transformers/all-MiniLM-L6-v2", "bert-large-uncased"),
                  "wordpiece"),

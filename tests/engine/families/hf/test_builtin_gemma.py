@@ -123,3 +123,33 @@ def test_a_sample_of_bmp_code_points_in_context(enc, ref):
 def test_every_bmp_code_point_in_context(enc, ref, around):
     cps = [c for c in range(0x10000) if not 0xD800 <= c < 0xE000]
     assert_same(enc, ref, ["".join(around.format(c=chr(c)) for c in cps[k:k + 4096]) for k in range(0, len(cps), 4096)])
+
+
+# ------------------------------------------------------------------ Gemma 4 (llama.cpp's GGUF vocabulary)
+G4 = INSTALLED_BUILTINS["gemma4"]
+
+
+@pytest.fixture(scope="module")
+def enc4(enc):  # `enc` ran the installer
+    return engine.get_encoding("gemma4")
+
+
+def test_gemma4_equals_llama_cpps_vectors(enc4):
+    texts = member(G4.original.package, G4.original.path + ".inp").decode("utf-8").split("\n__ggml_vocab_test__\n")
+    outs = member(G4.original.package, G4.original.path + ".out").decode("utf-8").split("\n")
+    cases = list(zip(texts, outs))
+    assert len(cases) >= 40
+    for text, out in cases:
+        assert enc4.encode_ordinary(text) == [int(x) for x in out.split()], text
+
+
+def test_gemma4_installed_compact_is_the_gguf(enc4):
+    data = member(G4.original.package, G4.original.path)
+    assert gzip.decompress(dump_pipeline_compact("gemma4", data)) == gzip.decompress((INSTALLED_DIR / G4.compact).read_bytes())
+    assert engine.encoding_name_for_model("gemma-4") == "gemma4" and enc4.n_vocab == 262_144
+
+
+def test_gemma4_shares_gemma3s_ordinary_vocabulary(enc, enc4):
+    """Gemma 4 keeps Gemma 3's ids for ordinary text (the two differ in a few reserved and added slots)."""
+    text = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")[:5_000] + " नमस्ते 日本語"
+    assert enc4.encode_ordinary(text) == enc.encode_ordinary(text)
