@@ -11,7 +11,7 @@ from playground import state
 from tests.conftest import APP_DIR, run_view
 
 TEXT = "Hello world!\nTokenization 🧩 and 日本語, 12345 café नमस्ते ﬁ"
-NEW = ["deepseek-v3", "glm5", "minimax-m3", "claude-legacy", "bert-base-uncased", "gemma3"]
+NEW = ["deepseek-v3", "glm5", "minimax-m3", "claude-legacy", "bert-base-uncased", "gemma3", "gemma4"]
 VIEWS = ["views.tokenize", "views.compare", "views.gallery", "views.tree", "views.steps", "views.vocab", "views.chunks"]
 
 
