@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import engine  # noqa: E402
 import bench_engine  # noqa: E402
 from bench_engine import corpora  # noqa: E402
-from engine.families.hf.tokenizer_json import BUILTIN_FILES  # noqa: E402
+from engine.families.hf.builtins import BUILTIN_FILES  # noqa: E402
 from engine.formats.tiktoken_files import read_data_file  # noqa: E402
 
 NAME = "deepseek-v4"

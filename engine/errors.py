@@ -69,10 +69,12 @@ class UnknownEncodingError(ValueError):
 class UnknownModelError(KeyError):
     """`encoding_name_for_model` does not know the model (tiktoken raises KeyError here)."""
 
-    def __init__(self, model_name: str, suggestions: list[str]) -> None:
+    def __init__(self, model_name: str, suggestions: list[str], note: str = "") -> None:
         self.model_name = model_name
         self.suggestions = suggestions
+        self.note = note  # why no local encoding can serve this model, when we know
         hint = f" Did you mean {' or '.join(map(repr, suggestions))}?" if suggestions else ""
+        hint += f" {note}" if note else ""
         super().__init__(
             f"Could not automatically map {model_name!r} to a tokeniser.{hint} "
             "Use `engine.get_encoding(name)` to pick the encoding explicitly "

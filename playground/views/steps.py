@@ -169,6 +169,28 @@ def _table(trace: engine.BpeTrace, k: int, family: str) -> None:
         st.caption(f"The first {TABLE_ROWS:,} of {len(trace.steps):,} steps.")
 
 
+NO_MERGES = ("wordpiece", "unigram", "wordlevel")  # families whose model never merges: their own steps instead
+
+
+def _no_merges(enc: engine.Encoding, note, piece: str) -> None:
+    """WordPiece, Unigram and WordLevel have no merge loop to replay: say so, and list the model's own steps
+    on the piece (WordPiece: each longest-match lookup, ``##`` marking a continuation)."""
+    st.info(f"{note.tree} {note.merges}")
+    try:
+        steps = enc.model_steps(piece)
+    except ValueError as err:
+        st.error(f"{md(err, 600)}. Choose another piece.")
+        return
+    if steps and note.family == "wordpiece":
+        st.dataframe(pd.DataFrame({"characters": [f"{a.start}–{a.end}" for a in steps],
+                                   "looked up": [a.candidate for a in steps],
+                                   "in the vocabulary": ["✅" if a.found else "" for a in steps]}),
+                     hide_index=True, width="stretch", key="steps_wordpiece")
+        st.caption("Longest match first: the longest vocabulary entry the piece starts with, then the longest "
+                   "##-entry that continues it; a piece with no match at some point becomes one [UNK].")
+    st.success(f"Ids for this piece: {enc.piece_ids(piece)}")
+
+
 def render() -> None:
     header("BPE steps", "replay the merge loop on one piece of your text, one merge at a time.")
     styles("tree")
@@ -177,6 +199,9 @@ def render() -> None:
     st.markdown(f"**{md(note.title)}**: {md(note.merges)}")
     piece = _choose_piece(name, enc)
     if not piece:
+        return
+    if note.family in NO_MERGES:
+        _no_merges(enc, note, piece)
         return
     try:
         trace = encodings.bpe_trace(name, enc, piece)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 import engine
+from engine.sources.catalog import entry as catalog_entry
 from playground import state
 from playground.cache import encodings, render_cache
 from playground.components.copy_button import copy_button
@@ -210,7 +211,7 @@ def _merge_tree_link(name: str, tokens) -> None:
 
 # ------------------------------------------------------------------ the view
 def render() -> None:
-    header("Tokenize", "type or paste text and see how a tokenizer (GPT, Llama, Qwen, Mistral, DeepSeek or your own) cuts it into tokens, byte by byte.")
+    header("Tokenize", "type or paste text and see how a tokenizer (GPT, Llama, Qwen, Mistral, DeepSeek, GLM, MiniMax, Claude 1/2 or your own) cuts it into tokens, byte by byte.")
     text = text_box()
     names = list(st.session_state.get(state.ENCODINGS) or [])
     if not names:
@@ -229,6 +230,9 @@ def _inspect(names: list[str], text: str) -> None:
     policy = st.session_state.get(state.SPECIAL, "text")
     show_ws = bool(st.session_state.get(state.SHOW_WS, True))
     enc = encodings.resolve(name)
+    found = catalog_entry(name)
+    if found is not None and found.note:  # what a built-in is not (Claude 3+'s private tokenizer, say)
+        st.caption(md(found.note))
     try:
         ids = render_cache.ids(name, enc, text, policy)
         view = render_cache.token_view(name, enc, text, policy, show_ws)

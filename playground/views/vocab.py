@@ -38,7 +38,8 @@ _SHOWN = state.VOCAB_SHOWN_IDS  # ids of the rows on screen, for the row-selecti
 
 PANES = {"search": "🔎 Search", "token": "🔬 One token", "lengths": "📏 Lengths", "glitch": "👾 Glitch tokens"}
 MODES = {"substring": "substring", "regex": "regex"}
-FILTERS = {"all": "All", "longest": "Longest", "invalid_utf8": "Not valid UTF-8", "leading_space": "Leading space",
+FILTERS = {"all": "All", "longest": "Longest", "invalid_utf8": "Not valid UTF-8", "unused": "Unused slots",
+           "leading_space": "Leading space",
            "digits": "Digits", "glitch": "Glitch (GPT-2)"}
 SHOW_ROWS = 2000  # rows sent to the table
 FAMILY = 40  # family members offered as chips

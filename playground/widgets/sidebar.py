@@ -13,7 +13,7 @@ from __future__ import annotations
 import streamlit as st
 
 import engine
-from engine.sources.catalog import entry, group_by_maker
+from engine.sources.catalog import entry, group_by_maker, not_installed
 from playground import state
 from playground.components import glossary_links, history
 from playground.render import css, html
@@ -81,6 +81,12 @@ def _browse(names: list[str]) -> None:
                         help=f"At most {state.MAX_SELECTED} at once." if full and name not in chosen else None)
             if name in why:
                 st.caption(md(f"↳ {why[name]}"))
+            found = entry(name)
+            if found is not None and found.note:
+                st.caption(md(found.note))
+    if not query.strip():
+        for how in not_installed().values():  # a vocabulary its terms keep out of the repository
+            st.caption(md(how))
 
 
 def _presentation() -> None:

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from tests.conftest import blocks, plain, run_view
 
 import engine
-from engine.families.hf.tokenizer_json import BUILTIN_FILES
+from engine.families.hf.builtins import BUILTIN_FILES
 from engine.families.sentencepiece.encoding import BUILTIN_MODELS
 from engine.formats.tiktoken_files import read_data_file
 from playground import state
@@ -125,7 +125,10 @@ def test_default_selection_and_grouped_picker():
     assert labels[pick_key("gpt2")].startswith("**gpt2** = **r50k_base** — GPT-2")
     assert "GPT-4o" in labels[pick_key("o200k_base")] and "Llama 3, 3.1" in labels[pick_key("llama3")]
     makers = [m.value for m in at.sidebar.markdown if m.value.startswith("**") and m.value.endswith("**")]
-    assert makers == ["**OpenAI**", "**Meta**", "**Alibaba**", "**Mistral**", "**DeepSeek**"]
+    assert makers == ["**OpenAI**", "**Meta**", "**Alibaba**", "**Mistral**", "**DeepSeek**", "**Zhipu AI**", "**MiniMax**",
+                      "**Anthropic**", "**Google**", "**Google Research**"]
+    assert "pre-Claude-3" in labels[pick_key("claude-legacy")]
+    assert any("only from Anthropic's API" in plain(c.value) for c in at.sidebar.caption)
     assert at.checkbox(key=pick_key("o200k_base")).value and not at.checkbox(key=pick_key("llama3")).value
 
 

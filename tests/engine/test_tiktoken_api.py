@@ -317,7 +317,7 @@ def test_open_model_names(model, encoding):
     assert engine.encoding_name_for_model(model) == encoding
 
 
-@pytest.mark.parametrize("model", ["llama-30b", "Llama-2-7b", "Qwen-7B", "Mistral-7B-v0.4", "deepseek-v3", "gpt4o", ""])
+@pytest.mark.parametrize("model", ["llama-30b", "Llama-2-7b", "Qwen-7B", "Mistral-7B-v0.4", "deepseek-v2", "gpt4o", ""])
 def test_unknown_models_raise_key_error_with_suggestions(model):
     if model in ("gpt4o", ""):  # names tiktoken knows nothing about either
         with pytest.raises(KeyError):
@@ -332,10 +332,12 @@ def test_unknown_models_raise_key_error_with_suggestions(model):
 def test_registry_names_and_errors():
     assert engine.list_tokenizer_names() == ["gpt2", "r50k_base", "cl100k_base", "o200k_base", "o200k_harmony",
                                              "llama3", "llama4", "qwen2.5", "qwen3.6", "mistral-tekken",
-                                             "mistral-v1", "mistral-v3", "deepseek-v4"]
+                                             "mistral-v1", "mistral-v3", "deepseek-v4", "deepseek-v3", "glm5",
+                                             "minimax-m3", "claude-legacy", "bert-base-uncased",
+                                             *engine.families.hf.builtins.installed_names()]  # gemma3 once installed
     # tiktoken's contract (every id one byte string and back): the SentencePiece models are left out
     assert engine.list_encoding_names() == [n for n in engine.list_tokenizer_names() if n not in ("mistral-v1",
-                                                                                                  "mistral-v3")]
+                                                                                                  "mistral-v3", "gemma3", "gemma4")]
     assert not hasattr(engine, "list_encodings")  # the earlier alias is gone: one name, list_tokenizer_names
     for bad in ["p50k_base", 3]:
         with pytest.raises(engine.UnknownEncodingError) as info:

@@ -24,7 +24,6 @@ from typing import Iterable, Mapping, Sequence
 
 from ...formats.gpt2_bytes import CHAR_TO_BYTE
 from ...formats.json_limits import load_json_bounded
-from ...formats.tiktoken_files import read_data_file
 from ...pickling import PicklableByName
 from ...records import BpeTrace, MergeStep, Piece, Token
 from ...tokenizer import patterns
@@ -35,7 +34,7 @@ from ...tokenizer.piece_cache import PieceCache
 from ...tokenizer.special_tokens import AllowedSpecial, DisallowedSpecial, SpecialTokens
 from .bpe import KEY
 from .pipeline import AddedToken, added_token_regex, find_added
-from .tokenizer_json import BUILTIN_FILES, HfTokenizerSpec, parse_compact, settings_note
+from .tokenizer_json import HfTokenizerSpec, settings_note
 
 _MATCHERS_MAX = 64
 _BYTE_TABLE = {ord(c): chr(b) for c, b in CHAR_TO_BYTE.items()}
@@ -475,10 +474,3 @@ def load_tokenizer_json(data: bytes | str, *, name: str | None = None, source: s
     root = load_json_bounded(data, name=source, expected="upload the tokenizer.json file itself")
     return encoding_from_root(root, name or source, source)
 
-
-def load_builtin(name: str, *, from_json: bool = False) -> HfEncoding:
-    """A shipped tokenizer by name, sha256-checked: from its compact form (fast) or from its tokenizer.json."""
-    files = BUILTIN_FILES[name]
-    if from_json:
-        return load_tokenizer_json(read_data_file(*files.json), name=name, source=files.json[0])
-    return HfEncoding(name, parse_compact(read_data_file(*files.compact), files.compact[0]))

@@ -39,7 +39,6 @@ from ...formats.gpt2_bytes import BYTE_TO_CHAR
 from ...formats.json_limits import load_json_bounded
 from ...formats.limits import (MAX_MERGES, MAX_SPECIAL_TOKENS, MAX_TOKEN_BYTES, MAX_TOKEN_ID, MAX_TOTAL_TOKEN_BYTES,
                                TokenBudget, check_count, check_pattern_size, check_special_tokens_size, check_token_id)
-from ...formats.tiktoken_files import read_data_file
 from .bpe import KEY, BpeModel
 from .models import model_from_json
 from .models.read import model_type
@@ -56,22 +55,6 @@ from .pipeline import (
 )
 
 COMPACT_FORMAT = "hf-bpe-compact/2"
-
-
-@dataclass(frozen=True)
-class BuiltinFiles:
-    """A shipped tokenizer.json and its compact form (each: file in engine/data, sha256 of the uncompressed bytes)."""
-
-    json: tuple[str, str]
-    compact: tuple[str, str]
-
-
-BUILTIN_FILES: dict[str, BuiltinFiles] = {
-    "deepseek-v4": BuiltinFiles(
-        ("deepseek_v4_tokenizer.json.gz", "8f9f37ca37fdc4f5fd36d5cf4d3b0e8392edb4e894fd10cc0d70b4957c8633cf"),
-        ("deepseek_v4_tokenizer.compact.gz", "c522ce3c73aacb6cc4f79f48ac930bc644eb729d6832a2b0fd62e145bff752ac"),
-    ),
-}
 
 
 class _Where:

@@ -27,7 +27,8 @@ from hypothesis import strategies as st
 import engine
 from engine.tokenizer.bpe import merge_heap, merge_reference
 from engine.families.hf import bpe as hf_bpe
-from engine.families.hf.encoding import HfEncoding, load_builtin, load_tokenizer_json
+from engine.families.hf.builtins import BUILTIN_FILES, load_builtin
+from engine.families.hf.encoding import HfEncoding, load_tokenizer_json
 from engine.families.hf.pipeline import (
     SplitStep,
     compile_onig,
@@ -36,7 +37,6 @@ from engine.families.hf.pipeline import (
     onig_find_spans,
 )
 from engine.families.hf.tokenizer_json import (
-    BUILTIN_FILES,
     dump_compact,
     is_byte_level,
     parse_compact,

