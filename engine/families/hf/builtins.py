@@ -38,8 +38,10 @@ from operator import add, mul
 from pathlib import Path
 
 from ...formats.tiktoken_files import read_data_file
+from ...formats.vocab_files import wordpiece_root
 from .bpe import KEY
-from .encoding import HfEncoding, load_tokenizer_json
+from .encoding import HfEncoding
+from .load import encoding_from_root, load_tokenizer_json
 from .tokenizer_json import dump_compact, parse_compact
 
 
@@ -177,9 +179,6 @@ VOCAB_TXT_BUILTINS: dict[str, VocabTxt] = {
 def load_vocab_txt_builtin(name: str):
     """A shipped ``vocab.txt`` as transformers builds it (`engine.formats.vocab_files.wordpiece_root`: BertNormalizer,
     BertPreTokenizer, WordPiece with ``##``) on the general pipeline (`engine.families.hf.general`)."""
-    from ...formats.vocab_files import wordpiece_root
-    from .load import encoding_from_root
-
     file = VOCAB_TXT_BUILTINS[name].file
     return encoding_from_root(wordpiece_root(read_data_file(*file), file[0]), name, file[0])
 

@@ -23,7 +23,6 @@ from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
 
 from ...formats.gpt2_bytes import CHAR_TO_BYTE
-from ...formats.json_limits import load_json_bounded
 from ...pickling import PicklableByName
 from ...records import BpeTrace, MergeStep, Piece, Token
 from ...tokenizer import patterns
@@ -465,12 +464,4 @@ def _steps(data: bytes, events: list[tuple[int, int, int]], merged_id: Sequence[
             x += x & -x
     return steps
 
-
-def load_tokenizer_json(data: bytes | str, *, name: str | None = None, source: str = "tokenizer.json"):
-    """The encoding of a ``tokenizer.json`` (an upload, say): an `HfEncoding` for byte-level BPE, an
-    `engine.families.hf.general.HfPipelineEncoding` for any other file; ValueError for a bad file."""
-    from .load import encoding_from_root
-
-    root = load_json_bounded(data, name=source, expected="upload the tokenizer.json file itself")
-    return encoding_from_root(root, name or source, source)
 

@@ -171,7 +171,7 @@ def spec_from_root(root: Any, source: str) -> HfTokenizerSpec:
     if not is_byte_level(root):
         raise ValueError(f"{source}: this {found.title} is not byte-level BPE with only Split/Digits/ByteLevel "
                          "pre-tokenizers and NFC/NFKC normalizers, which this fast path runs; load it with "
-                         "engine.families.hf.encoding.load_tokenizer_json (the general pipeline)")
+                         "engine.families.hf.load.load_tokenizer_json (the general pipeline)")
     return _spec(root, _Where(source))
 
 

@@ -74,7 +74,7 @@ from .model_proto import (
 )
 from ...formats.charsmap import PrecompiledCharsmap
 from .normalize import normalize
-from .unigram import LatticeNode, UnigramModel, check_scores
+from .unigram import LatticeNode, UnigramModel
 
 SPACE = "\u2581"  # ▁
 _MERGEABLE = (NORMAL, USER_DEFINED, UNUSED)

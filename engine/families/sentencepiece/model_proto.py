@@ -25,6 +25,7 @@ character map, a Unigram model with NaN scores).
 """
 from __future__ import annotations
 
+import math
 import re
 import struct
 from dataclasses import dataclass, field
@@ -319,6 +320,15 @@ def _leading_pieces(data: bytes, source: str = "<sentencepiece model>") -> tuple
     return pieces, pos
 
 
+def check_scores(pieces: tuple[tuple[str, float, int], ...], source: str) -> None:
+    """Refuse a Unigram model with a score that is not a finite number (NaN or infinite): no path could
+    be compared with another, and SentencePiece's result would depend on the order of comparisons."""
+    for i, (piece, score, kind) in enumerate(pieces):
+        if kind in (NORMAL, USER_DEFINED) and not math.isfinite(score):
+            raise ValueError(f"{source}: pieces[{i}] {piece!r} has the score {score}; a Unigram model needs finite "
+                             "scores (log-probabilities). Re-train or re-export the model")
+
+
 def check_runnable(model: ModelProto, source: str) -> None:
     """Refuse, with the reason and the fix, a model our SentencePiece encoder cannot encode exactly.
 
@@ -339,8 +349,6 @@ def check_runnable(model: ModelProto, source: str) -> None:
         raise ValueError(f"{source}: denormalizer_spec.precompiled_charsmap is set; decoding rules are not supported. "
                          "Use a model without a denormalizer")
     if trainer.model_type == 1:
-        from .unigram import check_scores
-
         check_scores(model.pieces, source)
     strings = [p for p, _, _ in model.pieces]
     types = [t for _, _, t in model.pieces]

@@ -41,7 +41,6 @@ best total, the winning path marked, for the playground to draw.
 """
 from __future__ import annotations
 
-import math
 import struct
 from array import array
 from dataclasses import dataclass
@@ -231,12 +230,3 @@ class UnigramModel:
         path = set(self.viterbi(text))
         return [LatticeNode(s, e, i, score, totals[k], (s, e, i) in path, i == self.unk_id)
                 for k, (s, e, i, score) in enumerate(nodes)]
-
-
-def check_scores(pieces: tuple[tuple[str, float, int], ...], source: str) -> None:
-    """Refuse a Unigram model with a score that is not a finite number (NaN or infinite): no path could
-    be compared with another, and SentencePiece's result would depend on the order of comparisons."""
-    for i, (piece, score, kind) in enumerate(pieces):
-        if kind in (NORMAL, USER_DEFINED) and not math.isfinite(score):
-            raise ValueError(f"{source}: pieces[{i}] {piece!r} has the score {score}; a Unigram model needs finite "
-                             "scores (log-probabilities). Re-train or re-export the model")

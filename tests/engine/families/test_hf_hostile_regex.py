@@ -36,7 +36,7 @@ def tokenizer_json(*splits: str) -> bytes:
 
 
 def hostile() -> engine.HfEncoding:
-    return engine.families.hf.encoding.load_tokenizer_json(tokenizer_json(HOSTILE), name="hostile", source="hostile.json")
+    return engine.families.hf.load.load_tokenizer_json(tokenizer_json(HOSTILE), name="hostile", source="hostile.json")
 
 
 @pytest.fixture
@@ -60,7 +60,7 @@ def test_uploaded_split_stops_at_the_limit_with_a_message_that_says_what_to_do(s
 
 def test_one_budget_for_the_whole_text(short_limit):
     """Many pieces, each under the limit alone, share one budget: a per-call limit would let 20 x 0.3 s run."""
-    enc = engine.families.hf.encoding.load_tokenizer_json(tokenizer_json(r"\s+", HOSTILE), name="hostile2", source="two.json")
+    enc = engine.families.hf.load.load_tokenizer_json(tokenizer_json(r"\s+", HOSTILE), name="hostile2", source="two.json")
     text = " ".join("a" * 27 + f"!{i}" for i in range(20))  # distinct pieces: no memo hit
     start = time.monotonic()
     with pytest.raises(engine.SplitTimeoutError, match="pretokenizers\\[1\\]"):
@@ -70,7 +70,7 @@ def test_one_budget_for_the_whole_text(short_limit):
 
 def test_a_benign_uploaded_pattern_splits_as_before():
     pattern = r"\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+|\s+"
-    enc = engine.families.hf.encoding.load_tokenizer_json(tokenizer_json(pattern), name="benign", source="benign.json")
+    enc = engine.families.hf.load.load_tokenizer_json(tokenizer_json(pattern), name="benign", source="benign.json")
     tokenizers = pytest.importorskip("tokenizers")
     theirs = tokenizers.Tokenizer.from_str(tokenizer_json(pattern).decode())
     for text in ["Hello world, 12345!", "a" * 38 + "!", "déjà vu\n\n  x", ""]:

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tokenizers import Tokenizer
 
-from engine.families.hf.encoding import HfEncoding, load_tokenizer_json
+from engine.families.hf.encoding import HfEncoding
+from engine.families.hf.load import load_tokenizer_json
 from engine.families.hf.general import HfPipelineEncoding
 from engine.sources.catalog import FAMILIES
 
