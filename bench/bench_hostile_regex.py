@@ -57,7 +57,7 @@ def hostile_encoding() -> engine.HfEncoding:
                   "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
                   "vocab": {BYTE_TO_CHAR[b]: b for b in range(256)}, "merges": []},
     }
-    return engine.families.hf.encoding.load_tokenizer_json(json.dumps(doc).encode(), name="hostile", source="hostile.json")
+    return engine.families.hf.load.load_tokenizer_json(json.dumps(doc).encode(), name="hostile", source="hostile.json")
 
 
 def corpus(n: int, i: int) -> str:
