@@ -2,6 +2,7 @@
 GPT-2's (no normalizer, lossless), Mistral's ▁, a link, and a session Unigram offered."""
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
 
 from tests.conftest import run_view
@@ -63,3 +64,14 @@ def test_a_session_unigram_is_offered():
     assert not at.exception and at.selectbox(key=state.PIPE_ENCODING).value == "jiutian-unigram"
     assert "Upload a tokenizer" not in "".join(c.value for c in at.caption)
     assert "▁" in page(at)
+
+
+def test_wrong_link_values_are_named_and_the_page_draws():
+    from tests.app.test_links import _assert_page_ok, _messages
+    for view, keys, wrong in (("views.pipeline", (state.PIPE_ENCODING, state.PIPE_TEXT), ("no-such-encoding", 42)),
+                              ("views.algorithms", (state.ALGO_TEXT, state.ALGO_BPE, state.ALGO_THIRD),
+                               ([1], "cl100k_base", 3))):
+        at = run_view(view, query={f"v.{k}": json.dumps(w) for k, w in zip(keys, wrong)}, _net=True)
+        _assert_page_ok(at)
+        text = " ".join(_messages(at))
+        assert all(f"v.{k}" in text for k in keys), (view, text)
