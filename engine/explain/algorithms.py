@@ -34,9 +34,11 @@ MAX_CANDIDATES = 400  # lattice nodes kept per piece (a 64-character piece has a
 
 @dataclass(frozen=True)
 class Merge:
-    """BPE step `index`: `left` + `right` became `merged` (token id `rank`); `parts` are the parts after it."""
+    """BPE step `index`: `left` + `right` became `merged` (token id `rank`) at `parts[position]`; `parts` are the
+    parts after it."""
 
     index: int
+    position: int
     left: str
     right: str
     merged: str
@@ -109,7 +111,7 @@ def piece_story(enc: Any, piece: str) -> PieceStory:
         trace = enc.bpe_trace(piece)
         ids = tuple(trace.final_ids)
         merges = () if too_long else tuple(
-            Merge(s.index, _text(s.left), _text(s.right), _text(s.merged), s.rank,
+            Merge(s.index, s.position, _text(s.left), _text(s.right), _text(s.merged), s.rank,
                   tuple(_text(p) for p in trace.parts_at(s.index + 1)))
             for s in trace.steps)
         return PieceStory(piece, algorithm, tuple(_token_text(enc, t) for t in ids), ids, merges=merges,

@@ -7,7 +7,7 @@ from typing import Callable, Sequence
 
 from engine.explain.algorithms import NAMES, RULES, PieceStory
 from engine.explain.pipeline import Change, Stages
-from playground.render.html import attrs, esc, token_color, visible
+from playground.render.html import SPACE, attrs, esc, token_color, visible
 
 STAGE_NAMES = ("text", "normalizer", "pre-tokenizer", "model", "post-processor", "decoder")
 
@@ -20,11 +20,17 @@ def _chip(label: str, sub: str | None, *, colour: int | None = None, cls: str = 
     return f"<span {attrs(a)}><bdi>{esc(visible(label))}</bdi>{tail}</span> "
 
 
+def _running(text: str) -> str:
+    """Escaped text with visible whitespace and a line-break chance after each space marker (the marker
+    is not a space, so without it a long text could only wrap inside a word)."""
+    return esc(visible(text)).replace(SPACE, SPACE + "<wbr>")
+
+
 def marked_text(text: str, changes: Sequence[Change], *, after: bool) -> str:
     """`text` with each normalizer change marked: the original (``after=False``) or what it became."""
     out, pos = [], 0
     for c in changes:
-        out.append(esc(visible(text[pos:c.start])))
+        out.append(_running(text[pos:c.start]))
         shown = c.after if after else c.before
         tip = f"“{visible(c.before)}” → “{visible(c.after)}”" if c.before and c.after else (
             f"“{visible(c.before)}” dropped" if c.before else f"“{visible(c.after)}” added")
@@ -34,7 +40,7 @@ def marked_text(text: str, changes: Sequence[Change], *, after: bool) -> str:
         else:
             out.append(f'<mark {attrs({"class": f"pl-{kind}", "title": tip})}>{esc(visible(shown))}</mark>')
         pos = max(pos, c.end)
-    out.append(esc(visible(text[pos:])))
+    out.append(_running(text[pos:]))
     return f'<div class="pl-text">{"".join(out)}</div>'
 
 
@@ -76,15 +82,15 @@ def stages(s: Stages, token_text: Callable[[int], str], *, max_chips: int = 400)
     rows.append(_row(4, "Post-processor", what, post, "post-processor"))
     if s.lossless is None:
         badge = '<span class="pl-badge pl-ok">lossless: decode(encode(text)) is your text</span>'
-        decoded = f'<div class="pl-text">{esc(visible(s.decoded))}</div>'
+        decoded = f'<div class="pl-text">{_running(s.decoded)}</div>'
     else:
         at = s.lossless.at
         back = s.lossless.back
         badge = (f'<span class="pl-badge pl-lossy">lossy: first difference at character {at:,} — '
                  f'“{esc(visible(s.text[at:at + 1]) or "end")}” came back as “{esc(visible(back[at:at + 1]) or "nothing")}”'
                  f' ({esc(s.lossless.reason)})</span>')
-        decoded = (f'<div class="pl-text">{esc(visible(back[:at]))}<mark class="pl-chg">{esc(visible(back[at:at + 1]))}'
-                   f'</mark>{esc(visible(back[at + 1:]))}</div>')
+        decoded = (f'<div class="pl-text">{_running(back[:at])}<mark class="pl-chg">{esc(visible(back[at:at + 1]))}'
+                   f'</mark>{_running(back[at + 1:])}</div>')
     rows.append(_row(5, "Decoder", "the tokens back to text", decoded + badge, "decoder"))
     return f'<div class="pipeline">{"".join(rows)}</div>'
 
@@ -112,10 +118,11 @@ def _steps(story: PieceStory, max_steps: int) -> str:
     rows: list[str] = []
     if story.algorithm == "bpe":
         for m in story.merges[:max_steps]:
-            parts = "".join(_chip(p, None, cls="tok" + (" pl-new" if p == m.merged else "")) for p in m.parts)
+            parts = "".join(f'<span {attrs({"class": "part new" if k == m.position else "part"})}>{esc(visible(p))}</span><wbr>'
+                            for k, p in enumerate(m.parts))
             rows.append(f'<li><span class="algo-what">{esc(visible(m.left))} + {esc(visible(m.right))} → '
                         f'<b>{esc(visible(m.merged))}</b> <small>rank {m.rank:,}</small></span>'
-                        f'<span class="gchips">{parts}</span></li>')
+                        f'<span class="algo-parts">{parts}</span></li>')
         if not story.merges:
             rows.append("<li>no merge: the piece is single bytes (or one token already)</li>")
         head = f"{len(story.merges)} merges, in rank order"
