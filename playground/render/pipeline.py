@@ -51,7 +51,10 @@ def _row(n: int, name: str, what: str, body: str, stage: str) -> str:
 
 def stages(s: Stages, token_text: Callable[[int], str], *, max_chips: int = 400) -> str:
     """The six stages of one tokenizer on one text, one row each, in the same layout for every family."""
-    more = lambda n: f'<span class="pl-more">… {n - max_chips:,} more</span>' if n > max_chips else ""  # noqa: E731
+
+    def more(n: int) -> str:
+        return f'<span class="pl-more">… {n - max_chips:,} more</span>' if n > max_chips else ""
+
     n_changes = len(s.changes)
     rows = [_row(0, "Your text", f"{len(s.text):,} characters", marked_text(s.text, s.changes, after=False), "text")]
     norm_note = (f"{n_changes:,} change{'s' if n_changes != 1 else ''} (marked)" if n_changes else "no change")
