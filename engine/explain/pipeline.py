@@ -112,6 +112,8 @@ def _describe(component: Any) -> str:
     inner = getattr(component, "normalizers", None)
     if isinstance(inner, tuple) and inner:
         return " → ".join(_describe(c) for c in inner)
+    if isinstance(getattr(component, "content", None), str) and getattr(component, "literal", None) is not None:
+        return f"Replace “{component.literal}” with “{component.content}”"  # a Replace of a literal string
     flags = [k.replace("_", " ") for k, v in getattr(component, "__dict__", {}).items() if v is True]
     name = type(component).__name__
     return f"{name} ({', '.join(flags)})" if flags else name

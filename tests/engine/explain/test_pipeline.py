@@ -116,6 +116,7 @@ def test_a_t5_style_unigram_file_equals_tokenizers():
     for text in EDGE_TEXTS[1:] + ["strawberry  Ｈｅｌｌｏ"]:
         s = pipeline_stages(enc, text)
         assert s.family == "unigram" and s.ids == ref.encode(text, add_special_tokens=False).ids
+        assert s.normalizer.startswith("Replace “")
         if ref.normalizer is not None:
             assert s.normalized == ref.normalizer.normalize_str(text)
         assert _apply(text, s.changes) == s.normalized
