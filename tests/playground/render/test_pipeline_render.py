@@ -1,0 +1,32 @@
+"""The pipeline drawings: every value escaped, changes marked in place, wrap chances only between words."""
+from __future__ import annotations
+
+import engine
+from engine.explain.algorithms import text_story
+from engine.explain.pipeline import Change, pipeline_stages
+from playground.render import pipeline as draw
+
+HOSTILE = '<img src=x onerror="alert(1)">&'
+
+
+def test_marked_text_escapes_and_marks_each_kind():
+    changes = [Change(0, 0, "", "▁"), Change(1, 2, "<", "&"), Change(3, 4, " ", "")]
+    before = draw.marked_text("a<b c", changes, after=False)
+    after = draw.marked_text("a<b c", changes, after=True)
+    assert "<b" not in before.replace("<bdi", "") and "&lt;" in before
+    assert 'class="pl-ins pl-gap"' in before and 'class="pl-del"' in before
+    assert '<mark class="pl-ins" title="“▁” added">▁</mark>' in after and 'class="pl-del pl-gap"' in after
+    assert "␣<wbr>" not in after  # the dropped space is a gap mark, not text
+
+
+def test_stages_escape_hostile_text_everywhere():
+    s = pipeline_stages(engine.get_encoding("bert-base-uncased"), HOSTILE)
+    markup = draw.stages(s, lambda tid: HOSTILE)
+    assert "<img" not in markup and 'onerror="' not in markup and "&lt;img" in markup
+
+
+def test_algorithm_card_escapes_and_lists_steps():
+    enc = engine.get_encoding("gpt2")
+    markup = draw.algorithm_card("<gpt2>", text_story(enc, HOSTILE))
+    assert "<gpt2>" not in markup and "&lt;gpt2&gt;" in markup and "<img" not in markup
+    assert 'data-algorithm="bpe"' in markup and "merges, in rank order" in markup
