@@ -149,6 +149,7 @@ GALLERY_OPEN_TOK_PREFIX = "gallery_open_tok_"
 GALLERY_OPEN_CMP_PREFIX = "gallery_open_cmp_"
 # views/steps.py
 STEPS_PIECE = "steps_piece"
+STEPS_WORDPIECE = "steps_wordpiece"  # WordPiece's lookups table
 STEPS_FIRST = "steps_first"
 STEPS_PREV = "steps_prev"
 STEPS_NEXT = "steps_next"

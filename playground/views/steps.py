@@ -185,7 +185,7 @@ def _no_merges(enc: engine.Encoding, note, piece: str) -> None:
         st.dataframe(pd.DataFrame({"characters": [f"{a.start}–{a.end}" for a in steps],
                                    "looked up": [a.candidate for a in steps],
                                    "in the vocabulary": ["✅" if a.found else "" for a in steps]}),
-                     hide_index=True, width="stretch", key="steps_wordpiece")
+                     hide_index=True, width="stretch", key=state.STEPS_WORDPIECE)
         st.caption("Longest match first: the longest vocabulary entry the piece starts with, then the longest "
                    "##-entry that continues it; a piece with no match at some point becomes one [UNK].")
     st.success(f"Ids for this piece: {enc.piece_ids(piece)}")
