@@ -98,6 +98,7 @@ MODEL_LABELS = {
     "mistral-v3": "Mistral v0.3 (mistral-v3)",
     "mistral-tekken": "Mistral NeMo and later (mistral-tekken)",
     "deepseek-v4": "DeepSeek V4 (deepseek-v4)",
+    "glm5": "GLM-5.2 (glm5)",
 }
 DEFAULT_MODELS = ["o200k_base", "llama3", "qwen2.5"]
 DEFAULT_CONVERSATION = [
@@ -129,7 +130,8 @@ PRESETS = {
 THINKING_LABELS = {True: "on", False: "off", None: "unset", "low": "low", "medium": "medium", "high": "high",
                    "max": "on, maximum effort"}
 THINKING_TITLES = {"harmony": "gpt-oss reasoning effort", "qwen3": "Qwen3 thinking", "qwen3.5": "Qwen 3.5/3.6 thinking", "deepseek": "DeepSeek V3.1 thinking",
-                   "deepseek-v4": "DeepSeek V4 thinking", "glm": "GLM thinking"}
+                   "deepseek-v4": "DeepSeek V4 thinking", "glm": "GLM thinking",
+                   "glm-5.1": "GLM-5.1 thinking", "glm-5.2": "GLM-5.2 thinking (effort Max when on)"}
 # A selectbox whose value is None shows "Choose an option": the switch holds words, mapped to the values here.
 UNSET = "unset"
 

@@ -114,3 +114,15 @@ def test_tool_definition_chips_say_so_and_hostile_descriptions_stay_text():
     markup = chat_markup.chat_tokens(chat_view.token_chips(result, enc), "t")
     assert "tool definitions" in markup and "<script" not in markup and "&lt;" in markup  # "<" is its own chip
     assert 'onmouseover=1"' not in markup
+
+
+def test_glm5_is_offered_with_its_thinking_switch():
+    at = _app(chat_conv=chat_view.pack(CONV, ["glm5"])).run()
+    assert not at.exception
+    assert "glm5" in at.multiselect(key=chat_view.K_PICK).options or chat_view.MODEL_LABELS["glm5"] in at.multiselect(key=chat_view.K_PICK).options
+    at.button(key="chat_preset_weather").click().run()
+    assert _table(at)[chat_view.MODEL_LABELS["glm5"]]["tokens"] == _expected("glm5", CONV, THREE[:1])
+    box = at.selectbox(key="chat_think_glm-5.2")
+    assert box.value is True and "on (default)" in box.options
+    box.set_value(False).run()
+    assert _table(at)[chat_view.MODEL_LABELS["glm5"]]["tokens"] == _expected("glm5", CONV, THREE[:1], False)

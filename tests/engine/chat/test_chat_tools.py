@@ -563,3 +563,34 @@ def test_the_engine_renders_every_format_itself_without_jinja2():
             "print(any(m in sys.modules for m in ('jinja2', 'transformers', 'openai_harmony', 'mistral_common')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# ---- GLM-5.1 / GLM-5.2: their own templates (the tool JSON by hand, a reasoning-effort turn)
+
+@pytest.mark.parametrize("version, thinking", [("5.1", True), ("5.1", False), ("5.2", True), ("5.2", False),
+                                               ("5.2", "high")])
+def test_glm5_tools_calls_and_thinking_equal_its_templates(version, thinking):
+    from tests.oracles.chat_templates import hf_ids, render
+    enc = engine.get_encoding("glm5")
+    kwargs = {"enable_thinking": thinking is not False}
+    if thinking == "high":
+        kwargs["reasoning_effort"] = "high"
+    for seed in SEEDS:
+        msgs, tools = conversation(seed)
+        if seed % 4 == 0:
+            msgs = msgs + [{"role": "user", "content": "why?"},
+                           {"role": "assistant", "content": "<think>\n because \n</think>\n\n  That is why.  "},
+                           {"role": "tool", "tool_call_id": "x", "content": "late"}]
+        if seed % 5 == 1:
+            tools = tools + [{"type": "function", "function": {"name": "strict_one", "description": "d", "strict": True,
+                                                               "parameters": {"type": "object", "properties": {}}}}]
+        got = chat_tokens(msgs, enc, format=f"glm-{version}", tools=tools, thinking=thinking)
+        text = render(f"glm-{version}", _glm_messages(msgs), tools, **kwargs)
+        assert got.text == text, (seed, got.text, text)
+        assert got.ids == hf_ids("glm-4.7-flash", text), seed
+        assert sum(p.tokens for p in got.breakdown()) == got.count
+
+
+def test_glm5_is_the_default_format_of_the_builtin_glm5():
+    out = chat_tokens([{"role": "user", "content": "hi"}], engine.get_encoding("glm5"))
+    assert out.format == "glm-5.2" and out.text == "[gMASK]<sop><|system|>Reasoning Effort: Max<|user|>hi<|assistant|><think>"
