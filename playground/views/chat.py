@@ -99,6 +99,7 @@ MODEL_LABELS = {
     "mistral-tekken": "Mistral NeMo and later (mistral-tekken)",
     "deepseek-v4": "DeepSeek V4 (deepseek-v4)",
     "glm5": "GLM-5.2 (glm5)",
+    "minimax-m3": "MiniMax-M3 (minimax-m3)",
 }
 DEFAULT_MODELS = ["o200k_base", "llama3", "qwen2.5"]
 DEFAULT_CONVERSATION = [
@@ -128,10 +129,11 @@ PRESETS = {
 }
 # A thinking switch's choices per format: (label, value); the format's default is marked in the label.
 THINKING_LABELS = {True: "on", False: "off", None: "unset", "low": "low", "medium": "medium", "high": "high",
-                   "max": "on, maximum effort"}
+                   "max": "on, maximum effort", "adaptive": "adaptive (the model decides)"}
 THINKING_TITLES = {"harmony": "gpt-oss reasoning effort", "qwen3": "Qwen3 thinking", "qwen3.5": "Qwen 3.5/3.6 thinking", "deepseek": "DeepSeek V3.1 thinking",
                    "deepseek-v4": "DeepSeek V4 thinking", "glm": "GLM thinking",
-                   "glm-5.1": "GLM-5.1 thinking", "glm-5.2": "GLM-5.2 thinking (effort Max when on)"}
+                   "glm-5.1": "GLM-5.1 thinking", "glm-5.2": "GLM-5.2 thinking (effort Max when on)",
+                   "minimax-m3": "MiniMax-M3 thinking mode"}
 # A selectbox whose value is None shows "Choose an option": the switch holds words, mapped to the values here.
 UNSET = "unset"
 

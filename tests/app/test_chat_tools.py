@@ -126,3 +126,14 @@ def test_glm5_is_offered_with_its_thinking_switch():
     assert box.value is True and "on (default)" in box.options
     box.set_value(False).run()
     assert _table(at)[chat_view.MODEL_LABELS["glm5"]]["tokens"] == _expected("glm5", CONV, THREE[:1], False)
+
+
+def test_minimax_m3_is_offered_with_its_thinking_modes():
+    at = _app(chat_conv=chat_view.pack(CONV, ["minimax-m3"])).run()
+    assert not at.exception
+    box = at.selectbox(key="chat_think_minimax-m3")
+    assert box.value == "adaptive" and "adaptive (the model decides) (default)" in box.options
+    before = _table(at)[chat_view.MODEL_LABELS["minimax-m3"]]["tokens"]
+    assert before == _expected("minimax-m3", CONV)
+    box.set_value(True).run()
+    assert _table(at)[chat_view.MODEL_LABELS["minimax-m3"]]["tokens"] == _expected("minimax-m3", CONV, thinking=True)

@@ -594,3 +594,39 @@ def test_glm5_tools_calls_and_thinking_equal_its_templates(version, thinking):
 def test_glm5_is_the_default_format_of_the_builtin_glm5():
     out = chat_tokens([{"role": "user", "content": "hi"}], engine.get_encoding("glm5"))
     assert out.format == "glm-5.2" and out.text == "[gMASK]<sop><|system|>Reasoning Effort: Max<|user|>hi<|assistant|><think>"
+
+
+# ---- MiniMax-M3: its own template (text markers, XML arguments, thinking modes)
+
+@pytest.mark.parametrize("thinking", ["adaptive", True, False])
+def test_minimax_m3_tools_calls_and_thinking_equal_its_template(thinking):
+    from tests.oracles.chat_templates import hf_ids, render
+    enc = engine.get_encoding("minimax-m3")
+    mode = {True: "enabled", False: "disabled", "adaptive": "adaptive"}[thinking]
+    for seed in SEEDS:
+        msgs, tools = conversation(seed)
+        if seed % 4 == 0:
+            nested = {"filters": {"lang": ["en", "ja"], "none": None, "deep": {"ok": True, "n": 1.5}}, "query": "q", "x": None}
+            msgs = msgs + [{"role": "assistant", "content": "<mm:think>\n because \n</mm:think>\n\n  That is why.  ",
+                            "tool_calls": [{"id": "abcdefghi", "type": "function", "function": {
+                                "name": "search_docs", "arguments": json.dumps(nested)}}]},
+                           {"role": "tool", "tool_call_id": "abcdefghi", "content": "r"},
+                           {"role": "system", "content": "late system"}, {"role": "user", "content": "and?"}]
+        if seed % 6 == 1:
+            msgs = [m for m in msgs if m["role"] != "system"]
+        got = chat_tokens(msgs, enc, format="minimax-m3", tools=tools, thinking=thinking)
+        text = render("minimax-m3", _glm_messages(msgs), tools, thinking_mode=mode)
+        assert got.text == text, (seed, got.text, text)
+        assert got.ids == hf_ids("minimax-m3", text), seed
+        assert sum(p.tokens for p in got.breakdown()) == got.count
+        assert ("later ones are left out" in got.note) == (seed % 4 == 0)
+        if seed % 4 == 0:
+            assert "]<]minimax[>[<filters>]<]minimax[>[<lang>]<]minimax[>[<item>en" in got.text and "<ok>true" in got.text
+
+
+def test_minimax_m3_default_is_adaptive_and_refuses_a_stray_tool_result():
+    enc = engine.get_encoding("minimax-m3")
+    out = chat_tokens([{"role": "user", "content": "hi"}], enc)
+    assert out.format == "minimax-m3" and out.text.endswith("]~b]user\nhi[e~[\n]~b]ai\n") and "mode: adaptive" in out.text
+    with pytest.raises(ChatFormatError, match="no assistant message with a tool call"):
+        chat_tokens([{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "a", "content": "r"}], enc)
