@@ -100,6 +100,7 @@ MODEL_LABELS = {
     "deepseek-v4": "DeepSeek V4 (deepseek-v4)",
     "glm5": "GLM-5.2 (glm5)",
     "minimax-m3": "MiniMax-M3 (minimax-m3)",
+    "deepseek-v3": "DeepSeek V3 (deepseek-v3)",
 }
 DEFAULT_MODELS = ["o200k_base", "llama3", "qwen2.5"]
 DEFAULT_CONVERSATION = [

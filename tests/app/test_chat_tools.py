@@ -137,3 +137,11 @@ def test_minimax_m3_is_offered_with_its_thinking_modes():
     assert before == _expected("minimax-m3", CONV)
     box.set_value(True).run()
     assert _table(at)[chat_view.MODEL_LABELS["minimax-m3"]]["tokens"] == _expected("minimax-m3", CONV, thinking=True)
+
+
+def test_deepseek_v3_is_offered_and_counts_as_its_template():
+    at = _app(chat_conv=chat_view.pack(CONV, ["deepseek-v3", "glm5", "minimax-m3"])).run()
+    assert not at.exception
+    rows = _table(at)
+    for name in ("deepseek-v3", "glm5", "minimax-m3"):
+        assert rows[chat_view.MODEL_LABELS[name]]["tokens"] == _expected(name, CONV), name

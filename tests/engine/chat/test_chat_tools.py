@@ -678,3 +678,30 @@ def test_minimax_m1_refuses_calls_and_nameless_results_with_the_reason():
         with pytest.raises(ChatFormatError, match="give the tool message a name"):
             chat_tokens([{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "a", "content": "r"}], enc,
                         format=f"minimax-{version}")
+
+
+# ---- DeepSeek V3 / R1: their own templates (conversation-wide flags included)
+
+@pytest.mark.parametrize("version, model", [("v3", "deepseek-v3"), ("r1", "deepseek-r1")])
+def test_deepseek_v3_and_r1_calls_and_results_equal_their_templates(version, model):
+    from tests.oracles.chat_templates import engine_encoding, hf_ids, render
+    # R1's tokenizer.json adds <think> / </think> (ids 128798-128799), which V3's (the built-in) lacks
+    enc = engine.get_encoding("deepseek-v3") if version == "v3" else engine_encoding(model)
+    for seed in SEEDS:
+        msgs, _tools = conversation(seed)  # neither template writes tool definitions
+        if seed % 5 == 0:
+            msgs = msgs + [{"role": "assistant", "content": "<think>hmm</think>Sure."}, {"role": "user", "content": "go"}]
+        got = chat_tokens(msgs, enc, format=f"deepseek-{version}")
+        text = render(model, msgs, None, bos_token="<｜begin▁of▁sentence｜>")
+        assert got.text == text, (seed, got.text, text)
+        assert got.ids == hf_ids(model, text), seed
+        assert sum(p.tokens for p in got.breakdown()) == got.count
+        dropped = [i for i, m in enumerate(msgs) if m.get("tool_calls") and m.get("content")]
+        assert ("the calls of message" in got.note) == (version == "v3" and bool(dropped)), (seed, got.note)
+
+
+def test_deepseek_v3_is_the_builtin_deepseek_v3s_format_and_refuses_tools():
+    enc = engine.get_encoding("deepseek-v3")
+    assert chat_tokens([{"role": "user", "content": "hi"}], enc).text == "<｜begin▁of▁sentence｜><｜User｜>hi<｜Assistant｜>"
+    with pytest.raises(ChatFormatError, match="writes no tool definitions"):
+        chat_tokens([{"role": "user", "content": "hi"}], enc, format="deepseek-r1", tools=[WEATHER])
