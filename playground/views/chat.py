@@ -101,8 +101,15 @@ MODEL_LABELS = {
     "glm5": "GLM-5.2 (glm5)",
     "minimax-m3": "MiniMax-M3 (minimax-m3)",
     "deepseek-v3": "DeepSeek V3 (deepseek-v3)",
+    "gemma3": "Gemma 3 (gemma3)",
 }
 DEFAULT_MODELS = ["o200k_base", "llama3", "qwen2.5"]
+
+
+def chat_models() -> list[str]:
+    """The encodings with a chat format that are available here (Gemma 3 only once installed)."""
+    available = set(engine.list_encoding_names())
+    return [n for n in FORMAT_OF_ENCODING if n in available]
 DEFAULT_CONVERSATION = [
     {"role": "system", "content": "You are a helpful assistant."},
     {"role": "user", "content": "What is the capital of France?"},
@@ -208,7 +215,7 @@ def parse_json(data: bytes) -> tuple[list[dict], list[str], list[str]]:
         raise ChatFormatError('expected {"messages": [{"role": ..., "content": ...}, ...]} (or just the list)')
     models = doc.get("models") if isinstance(doc.get("models"), list) else []
     messages, notes = _checked(doc["messages"])
-    return messages, [m for m in models if m in FORMAT_OF_ENCODING][:MAX_MODELS], notes
+    return messages, [m for m in models if m in chat_models()][:MAX_MODELS], notes
 
 
 def parse_settings(data: bytes) -> tuple[str, dict[str, Any]]:
@@ -308,7 +315,7 @@ def unpack_all(text: str) -> tuple[list[dict], list[str], str, dict[str, Any]]:
     tools = doc[2] if len(doc) == 4 else ""
     thinking = checked_thinking(doc[3]) if len(doc) == 4 else {}
     parse_tools(tools)  # refused here, with its reason, rather than loaded and refused on every rerun
-    models = [m for m in dict.fromkeys(doc[0].split(",")) if m in FORMAT_OF_ENCODING][:MAX_MODELS]
+    models = [m for m in dict.fromkeys(doc[0].split(",")) if m in chat_models()][:MAX_MODELS]
     rows = [dict(zip(FIELDS, r)) for r in doc[1]]
     total = sum(len(r["content"]) for r in rows if isinstance(r["content"], str))
     if total > max_conversation_chars():  # this page never makes such a code: refuse it rather than cut it
@@ -349,7 +356,7 @@ def _init() -> None:
 
 
 def _picked() -> list[str]:
-    return [n for n in st.session_state.get(K_PICK) or [] if n in FORMAT_OF_ENCODING][:MAX_MODELS]
+    return [n for n in st.session_state.get(K_PICK) or [] if n in chat_models()][:MAX_MODELS]
 
 
 def _clear_widgets() -> None:
@@ -655,7 +662,7 @@ def _table(messages: list[dict], tools: list[dict]) -> dict[str, tuple[Any, engi
     why" (one model that cannot express the conversation never hides the others' counts)."""
     st.subheader("Tokens per model")
     st.session_state.setdefault(K_PICK, list(DEFAULT_MODELS))
-    picked = st.multiselect("Models", list(FORMAT_OF_ENCODING), key=K_PICK, max_selections=MAX_MODELS,
+    picked = st.multiselect("Models", chat_models(), key=K_PICK, max_selections=MAX_MODELS,
                             persist_state="session", format_func=lambda n: MODEL_LABELS.get(n, n),
                             help="Each model's own chat format; counts include the tokens that prime the reply.")
     if not picked:

