@@ -108,7 +108,7 @@ DEFAULT_MODELS = ["o200k_base", "llama3", "qwen2.5"]
 
 def chat_models() -> list[str]:
     """The encodings with a chat format that are available here (Gemma 3 only once installed)."""
-    available = set(engine.list_encoding_names())
+    available = set(engine.list_tokenizer_names())  # SentencePiece and installed names included
     return [n for n in FORMAT_OF_ENCODING if n in available]
 DEFAULT_CONVERSATION = [
     {"role": "system", "content": "You are a helpful assistant."},

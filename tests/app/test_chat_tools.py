@@ -149,9 +149,10 @@ def test_deepseek_v3_is_offered_and_counts_as_its_template():
 
 def test_gemma3_is_offered_only_once_installed(monkeypatch):
     assert "gemma3" in engine.chat.FORMAT_OF_ENCODING
-    installed = "gemma3" in engine.list_encoding_names()
+    installed = "gemma3" in engine.list_tokenizer_names()
     assert ("gemma3" in chat_view.chat_models()) == installed
-    monkeypatch.setattr(engine, "list_encoding_names", lambda: ["o200k_base"])
+    assert {"mistral-v1", "mistral-v3", "mistral-tekken"} <= set(chat_view.chat_models())
+    monkeypatch.setattr(engine, "list_tokenizer_names", lambda: ["o200k_base"])
     assert chat_view.chat_models() == ["o200k_base"]
     # a share code naming a model this machine lacks reads without it
     assert chat_view.unpack(chat_view.pack(CONV, ["o200k_base", "gemma3"]))[1] == ["o200k_base"]
