@@ -176,7 +176,53 @@ class ModelEncoding(Encoding):
     # ---------------------------------------------------------- explaining
     def pretokenize(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
                     disallowed_special: DisallowedSpecial = "all") -> list[Piece]:
-        """The pieces BPE runs on; character offsets into `text` itself (see the module docstring)."""
+        """The pieces BPE runs on; character offsets into `text` itself (see the module docstring);
+        an added token (`added_tokens`) is one piece, as `encode` finds it."""
+        if not self._added_names:
+            return self._pretokenize_between_added(text, allowed_special, disallowed_special)
+        pieces: list[Piece] = []
+        byte_pos = 0
+        for start, end, tid in special_segments(text, self._added_names, self.added_tokens):
+            if tid is not None:
+                size = len(text[start:end].encode("utf-8"))
+                pieces.append(Piece(len(pieces), text[start:end], start, end, byte_pos, byte_pos + size, special=True))
+                byte_pos += size
+                continue
+            seg = self._pretokenize_between_added(text[start:end], allowed_special, disallowed_special)
+            pieces += [replace(p, index=len(pieces) + p.index, char_start=start + p.char_start, char_end=start + p.char_end,
+                               byte_start=byte_pos + p.byte_start, byte_end=byte_pos + p.byte_end) for p in seg]
+            if seg:
+                byte_pos = pieces[-1].byte_end
+        return pieces
+
+    def tokenize_with_pieces(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
+                             disallowed_special: DisallowedSpecial = "all") -> tuple[list[Token], list[Piece]]:
+        """Tokens and pieces (`tokenize`, `pretokenize`) from one split; character offsets into `text`
+        itself, byte offsets into the encoded bytes; an added token is one piece and one token."""
+        if not self._added_names:
+            return self._tokenize_between_added(text, allowed_special, disallowed_special)
+        tokens: list[Token] = []
+        pieces: list[Piece] = []
+        byte_pos = 0
+        for start, end, tid in special_segments(text, self._added_names, self.added_tokens):
+            if tid is not None:
+                data = text[start:end].encode("utf-8")
+                pieces.append(Piece(len(pieces), text[start:end], start, end, byte_pos, byte_pos + len(data), special=True))
+                tokens.append(Token(tid, data, byte_pos, byte_pos + len(data), start, end, len(pieces) - 1, special=True))
+                byte_pos += len(data)
+                continue
+            seg_tokens, seg_pieces = self._tokenize_between_added(text[start:end], allowed_special, disallowed_special)
+            base = len(pieces)
+            pieces += [replace(p, index=base + p.index, char_start=start + p.char_start, char_end=start + p.char_end,
+                               byte_start=byte_pos + p.byte_start, byte_end=byte_pos + p.byte_end) for p in seg_pieces]
+            tokens += [replace(t, piece_index=base + t.piece_index, char_start=start + t.char_start,
+                               char_end=start + t.char_end, byte_start=byte_pos + t.byte_start,
+                               byte_end=byte_pos + t.byte_end) for t in seg_tokens]
+            byte_pos += sum(len(t.bytes) for t in seg_tokens)
+        return tokens, pieces
+
+    def _pretokenize_between_added(self, text: str, allowed_special: AllowedSpecial,
+                                   disallowed_special: DisallowedSpecial) -> list[Piece]:
         # (Surrogates are repaired before chunking here, after it in `encode`: the two differ only
         # for a surrogate pair inside a run of more than 25,000 characters.)
         norm = normalize_with_offsets(text, self.normalization)
@@ -196,10 +242,8 @@ class ModelEncoding(Encoding):
                 byte_pos = pieces[-1].byte_end
         return pieces
 
-    def tokenize_with_pieces(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
-                             disallowed_special: DisallowedSpecial = "all") -> tuple[list[Token], list[Piece]]:
-        """Tokens and pieces (`tokenize`, `pretokenize`) from one split; character offsets into `text`
-        itself, byte offsets into the encoded bytes."""
+    def _tokenize_between_added(self, text: str, allowed_special: AllowedSpecial,
+                                disallowed_special: DisallowedSpecial) -> tuple[list[Token], list[Piece]]:
         norm = normalize_with_offsets(text, self.normalization)
         chunks = self._model_slices(norm.text)
         if norm.down is None and len(chunks) == 1:

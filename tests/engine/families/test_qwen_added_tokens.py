@@ -76,3 +76,18 @@ def test_special_ones_stay_governed_by_allowed_special():
         enc.encode("<tool_call><|im_end|>")
     assert enc.encode("<tool_call><|im_end|>", allowed_special="all")[-1] == enc.encode_single_token("<|im_end|>")
     assert enc.encode("<tool_call><|im_end|>", disallowed_special=())[0] == 151657
+
+
+@pytest.mark.parametrize("name", list(FILES))
+def test_the_explainers_show_an_added_token_as_one_token(name):
+    enc = engine.get_encoding(name)
+    text = "e\u0301 <tool_call>{\"a\": 1}</tool_call>\u0338 ok"
+    tokens, pieces = enc.tokenize_with_pieces(text)
+    assert [t.id for t in tokens] == enc.encode(text)
+    assert [p.text for p in enc.pretokenize(text)] == [p.text for p in pieces]
+    call = next(t for t in tokens if t.id == enc.encode("<tool_call>")[0])
+    assert text[call.char_start:call.char_end] == "<tool_call>" and pieces[call.piece_index].text == "<tool_call>"
+    assert [p.index for p in pieces] == list(range(len(pieces)))
+    for a, b in zip(tokens, tokens[1:]):
+        assert a.byte_end == b.byte_start and a.char_end <= b.char_start + 1
+    assert tokens[-1].char_end == len(text)
