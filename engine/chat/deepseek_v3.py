@@ -51,7 +51,8 @@ def _call(name: str, arguments: str, i: int) -> list[tuple[Kind, str, int]]:
 
 
 def parts(messages: Sequence[Message], version: str) -> tuple[list[tuple[Kind, str, int]], bool, list[int]]:
-    """The template's pieces, whether the reply is primed, and the messages whose calls V3 drops."""
+    """The template's pieces, whether the reply is primed, and the messages whose calls (V3) or whose
+    text beside calls (R1) the template leaves out."""
     out: list[tuple[Kind, str, int]] = [("template", BOS, FRAME)]
     systems = [(i, m) for i, m in enumerate(messages) if m.role == "system"]
     for k, (i, m) in enumerate(systems):
@@ -67,6 +68,8 @@ def parts(messages: Sequence[Message], version: str) -> tuple[list[tuple[Kind, s
             out += [("template", USER, i), ("content", m.content, i)]
         elif m.role == "assistant" and m.calls and (version == "r1" or not m.text):
             is_tool = False
+            if first_call_done and m.text:  # R1 writes text beside the conversation's first call only
+                dropped.append(i)
             for c in m.calls:
                 if not first_call_done:
                     out.append(("template", ASSISTANT, i))
@@ -113,9 +116,13 @@ def render(enc: object, messages: Sequence[Message], tools: Sequence[dict], thin
     unsupported_tools(tools, title, "its chat template writes no tool definitions")
     pieces, primed, dropped = parts(messages, version)
     notes = [ignored_names(f"{title}'s template", messages)]
-    if dropped:
+    listed = ", ".join(str(i + 1) for i in dropped)
+    if dropped and version == "v3":
         notes.append(f"{title}'s template writes only the text of a message that has text beside its calls: the calls "
-                     f"of message {', '.join(str(i + 1) for i in dropped)} are left out, as there.")
+                     f"of message {listed} are left out, as there.")
+    elif dropped:
+        notes.append(f"{title}'s template writes the text beside calls only for the conversation's first call: the "
+                     f"text of message {listed} is left out, as there.")
     priming = len(enc.encode(PRIMING[version], allowed_special="all")) if primed else 0
     return ChatTokens(f"deepseek-{version}", enc.name, tuple(render_whole(enc, pieces)), priming=priming,
                       note=" ".join(n for n in notes if n))

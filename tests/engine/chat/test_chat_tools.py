@@ -696,8 +696,11 @@ def test_deepseek_v3_and_r1_calls_and_results_equal_their_templates(version, mod
         assert got.text == text, (seed, got.text, text)
         assert got.ids == hf_ids(model, text), seed
         assert sum(p.tokens for p in got.breakdown()) == got.count
-        dropped = [i for i, m in enumerate(msgs) if m.get("tool_calls") and m.get("content")]
+        calling = [i for i, m in enumerate(msgs) if m.get("tool_calls")]
+        dropped = [i for i in calling if msgs[i].get("content")]
         assert ("the calls of message" in got.note) == (version == "v3" and bool(dropped)), (seed, got.note)
+        late_text = [i for i in calling[1:] if msgs[i].get("content")]
+        assert ("the text of message" in got.note) == (version == "r1" and bool(late_text)), (seed, got.note)
 
 
 def test_deepseek_v3_is_the_builtin_deepseek_v3s_format_and_refuses_tools():
