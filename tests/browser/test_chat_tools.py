@@ -44,3 +44,24 @@ def test_three_tools_on_five_models_and_the_thinking_switch(page: Page, screensh
                            timeout=FIRST)
     expect(page.get_by_test_id("stException")).to_have_count(0)
     screenshot("chat_thinking_off")
+
+
+def test_glm5_minimax_and_deepseek_v3_in_the_browser(page: Page, screenshot):
+    new = ["glm5", "minimax-m3", "deepseek-v3", "qwen2.5"]
+    code = chat_view.pack(CONV, new, json.dumps(THREE, indent=1))
+    page.goto("/chat?v.chat_conv=" + quote(json.dumps(code)))
+    expect(page.locator("div.chat")).to_have_count(3, timeout=FIRST)  # DeepSeek V3's template writes no tools
+    for name in ("glm5", "minimax-m3", "qwen2.5"):
+        n = chat_tokens(CONV, engine.get_encoding(name), tools=THREE).count
+        expect(page.get_by_text(f"{chat_view.MODEL_LABELS[name]} · {n} tokens")).to_be_visible()
+    expect(page.get_by_test_id("stAlert").filter(has_text=re.compile(r"writes\W*no\W*tool\W*definitions"))).to_have_count(1)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    page.get_by_text("Where the tokens go").scroll_into_view_if_needed()
+    screenshot("chat_glm5_minimax_deepseek_v3")
+    # MiniMax-M3's thinking mode: "enabled" primes <mm:think>
+    on = chat_tokens(CONV, engine.get_encoding("minimax-m3"), tools=THREE, thinking=True).count
+    page.get_by_test_id("stSelectbox").filter(has_text="MiniMax-M3 thinking mode").click()
+    page.get_by_role("option", name="on", exact=True).click()
+    expect(page.get_by_text(f"{chat_view.MODEL_LABELS['minimax-m3']} · {on} tokens")).to_be_visible(timeout=FIRST)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    screenshot("chat_minimax_thinking_on")

