@@ -337,9 +337,9 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
         return tuple(chain.from_iterable(map(self._symbol_ids, symbols)))
 
     def _encode_normalized(self, normalized: str, out: list[int]) -> None:
-        if self._unigram is not None:  # one lattice over the whole text: no cut, no cache (see `unigram`)
+        if self._unigram is not None:  # one lattice over the whole text; the model memoizes words (see `unigram`)
             start = len(out)
-            out.extend(self._piece_ids(normalized))
+            out.extend(self._unigram.ids(normalized, self._bytes_of))
             if not self.byte_fallback:
                 out[start:] = _collapse_unknown(out[start:], self.unk_id)
             return

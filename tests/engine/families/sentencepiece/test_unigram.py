@@ -125,6 +125,35 @@ def test_fast_viterbi_equals_reference(text):
         assert model.viterbi(text) == model.viterbi_reference(text)
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("abcdehlo▁▁▁ｶﾞ吾輩")), max_size=60),
+       st.sampled_from([0.0, -3e3, -2.5e5, -4e6, -7e7]), st.sampled_from(["test_model", "trained_bytes"]))
+def test_word_memo_equals_one_lattice_at_any_total(text, start_total, name):
+    """Words come from the memo only where no float32 near-tie can change the choice: from large totals
+    (coarse float32 steps, many near-ties) the path still equals the one-lattice reference."""
+    model = enc(name)._unigram
+    assert model is not None and model._words is not None
+    assert model.viterbi(text, start_total) == model.viterbi_reference(text, start_total)
+    assert model.viterbi(text, start_total) == model.viterbi_reference(text, start_total)  # memo warm
+
+
+def test_word_memo_is_used_and_exact_on_a_long_text():
+    """The memo fills with the text's words and a second encode (from the memo) gives the same ids."""
+    text = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")[:20_000]
+    e = load_sentencepiece_model(model_bytes("test_model"), "memo", source="test_model.model")
+    model = e._unigram
+    normalized = e._normalized(text)
+    assert model.viterbi(normalized) == model.viterbi_reference(normalized)
+    assert len(model._memo) > 500 and "▁the" in model._memo
+    assert e.encode_ordinary(text) == e.encode_ordinary(text) == reference("test_model").encode(text)
+
+
+def test_no_word_memo_when_a_piece_crosses_a_word_start():
+    """A user-defined ``▁▁`` crosses a word start: that model keeps the text as one lattice."""
+    assert enc("trained_symbols")._unigram._words is None
+    assert enc("test_model")._unigram._words is not None
+
+
 # ------------------------------------------------------------------ normalizer with the character map
 # The standalone normalizer knows neither the trainer's treat_whitespace_as_suffix nor the model's
 # user-defined symbols (only the processor hands it those): those two models are checked by encode and tokenize.
