@@ -83,6 +83,7 @@ class PrecompiledCharsmap:
     source: str = "<precompiled_charsmap>"
     _cache: dict = field(default_factory=dict, repr=False)  # output offset -> text; distinct offsets < len(outputs)
     _inert: dict = field(default_factory=dict, repr=False)  # character -> True if no rule starts with it
+    _pairs: dict = field(default_factory=dict, repr=False)  # two characters -> True if no rule matches at the first
 
     @classmethod
     def parse(cls, blob: bytes, source: str = "<precompiled_charsmap>") -> "PrecompiledCharsmap":
@@ -172,6 +173,19 @@ class PrecompiledCharsmap:
                 self._inert[char] = known
         return known
 
+    def _pair_dies(self, pair: str) -> bool:
+        """True if no rule can match at the first of two characters: no rule ends within the first, and
+        the trie has no path on through the second's first byte.  (NFKC-like maps hold rules that start
+        with common letters, ``a`` + a combining accent, so `is_inert` alone skips little of real text.)"""
+        known = self._pairs.get(pair)
+        if known is None:
+            data = pair.encode("utf-8", "surrogatepass")
+            first = len(pair[0].encode("utf-8", "surrogatepass"))
+            known = self._walk_dies(data[: first + 1])
+            if len(self._pairs) < 1 << 16:  # bounded: distinct pairs of the texts seen
+                self._pairs[pair] = known
+        return known
+
     def _walk_dies(self, data: bytes) -> bool:
         """True if the trie has no path through all of `data` and no rule ends inside it."""
         units, n = self.units, len(self.units)
@@ -211,13 +225,13 @@ class PrecompiledCharsmap:
         true), or a run of characters copied unchanged (``NormalizePrefix`` in a loop, over `text`'s
         UTF-8 bytes)."""
         out: list[tuple[str, int, int, bool]] = []
-        inert = self.is_inert
+        inert, pair_dies = self.is_inert, self._pair_dies
         data: bytes | None = None
         byte_at: list[int] = []
         k, n = 0, len(text)
         copy_from = 0
         while k < n:
-            if inert(text[k]):
+            if inert(text[k]) or (k + 1 < n and pair_dies(text[k:k + 2])):
                 k += 1
                 continue
             if data is None:

@@ -73,7 +73,7 @@ from .model_proto import (
     BYTE, CONTROL, NORMAL, PIECE_TYPES, UNKNOWN, UNUSED, USER_DEFINED, ModelProto, check_runnable, parse_model_proto,
 )
 from ...formats.charsmap import PrecompiledCharsmap
-from .normalize import normalize
+from .normalize import normalize, normalized_text
 from .unigram import LatticeNode, UnigramModel
 
 SPACE = "\u2581"  # ▁
@@ -249,6 +249,9 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
             if not text:
                 return ""
             return (SPACE if self._dummy else "") + text.replace(" ", SPACE)
+        if self._charsmap is not None and self._user is None:
+            return normalized_text(text, self.model.normalizer, self.model.trainer.treat_whitespace_as_suffix,
+                                   self._charsmap)
         return self.normalize(text)[0]
 
     # ------------------------------------------------------------- encoding

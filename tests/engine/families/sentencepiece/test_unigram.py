@@ -8,6 +8,7 @@ is ``SentencePieceProcessor(model_proto=...).encode(text)`` and its normalizer.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import io
 import math
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 
 from engine.families.sentencepiece.encoding import SentencePieceEncoding, UnigramTrace, load_sentencepiece_model
 from engine.families.sentencepiece.model_proto import parse_model_proto
+from engine.families.sentencepiece.normalize import normalize_by_steps, normalized_text
 from engine.formats.charsmap import CharsmapError
 from tests.conftest import CORPUS, case_text, load_cases
 from tests.reference_packages import member
@@ -152,6 +154,23 @@ def test_no_word_memo_when_a_piece_crosses_a_word_start():
     """A user-defined ``▁▁`` crosses a word start: that model keeps the text as one lattice."""
     assert enc("trained_symbols")._unigram._words is None
     assert enc("test_model")._unigram._words is not None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(list("ab e  \u3000\u00a8\u0301\u0308▁ｶﾞﬁ①Ａ\t\n") + ["a\u0301", " \u3000 "]),
+                max_size=30).map("".join), st.sampled_from(NAMES))
+def test_normalized_text_equals_the_stepwise_normalizer(text, name):
+    """The run-at-a-time normalizer gives the step-by-step one's text, for every model it serves."""
+    e = enc(name)
+    if e._charsmap is None or e._user is not None:
+        return
+    spec, suffix = e.model.normalizer, e.model.trainer.treat_whitespace_as_suffix
+    assert normalized_text(text, spec, suffix, e._charsmap) == normalize_by_steps(text, spec, suffix, e._charsmap)[0]
+    for remove, dummy in ((False, True), (True, False), (False, False)):  # the other whitespace settings
+        other = dataclasses.replace(spec, remove_extra_whitespaces=remove, add_dummy_prefix=dummy)
+        for sfx in (False, True):
+            assert (normalized_text(text, other, sfx, e._charsmap)
+                    == normalize_by_steps(text, other, sfx, e._charsmap)[0]), (remove, dummy, sfx)
 
 
 # ------------------------------------------------------------------ normalizer with the character map
