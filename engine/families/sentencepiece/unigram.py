@@ -66,8 +66,8 @@ _F32 = struct.Struct("<f")
 
 
 def _ulp(x: float) -> float:
-    """The float32 step at magnitude `x` (an upper bound for values up to `x`)."""
-    return math.ldexp(1.0, math.frexp(x)[1] - 23) if x > 0 else math.ldexp(1.0, -149)
+    """The float32 step between neighbours of magnitude up to `x` (at most twice a value's rounding)."""
+    return math.ldexp(1.0, math.frexp(x)[1] - 24) if x > 0 else math.ldexp(1.0, -149)
 
 
 def f32(x: float) -> float:
@@ -231,8 +231,10 @@ class UnigramModel:
         """One word's lattice alone, in float64 from total 0, as a memo entry: ``[best path, the path's
         node scores, tolerance, path score, ids (filled by `ids`), length]``.  The tolerance is the
         smallest gap between the best and the next candidate of any choice (a node's predecessor, and the
-        best node at the word's end) over ``2 * length + 4``: the float32 step the totals may have for
-        the word to be taken from the memo.
+        best node at the word's end) over ``length + 2``: the float32 step the totals may have for the
+        word to be taken from the memo.  (A path has at most `length` nodes, each rounding moves a total
+        by at most half a step, so two candidates' error differs by at most ``length`` steps, and reals
+        more than one step apart round to distinct floats in the same order.)
 
         Why a word can be memoized at all: no piece holds ``▁`` past its first character (`_words` is
         None otherwise), so no node crosses the start of a word and every path passes each word start.
@@ -283,7 +285,7 @@ class UnigramModel:
             node_scores.append(n_score[best])
             end = n_start[best]
             best = n_prev[best]
-        return [tuple(path[::-1]), tuple(node_scores[::-1]), gap / (2 * n + 4), math.fsum(node_scores), None, n]
+        return [tuple(path[::-1]), tuple(node_scores[::-1]), gap / (n + 2), math.fsum(node_scores), None, n]
 
     def _run(self, text: str, lo: int, hi: int, start_total: float) -> tuple[list[tuple[int, int, int]], float, float]:
         """``Lattice::Viterbi`` in float32 over ``text[lo:hi]`` from BOS at `start_total`: the best path
