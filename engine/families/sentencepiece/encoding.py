@@ -689,9 +689,21 @@ def _inner_space(piece: str) -> bool:
 
 def _collapse_unknown(ids: list[int], unk: int) -> list[int]:
     """SentencePiece (without byte fallback) joins a run of unknown characters into one ``<unk>``."""
-    if unk not in ids:
+    out: list[int] = []
+    start, n = 0, len(ids)
+    while True:  # from one unknown to the next with C-level `index` (texts hold few)
+        try:
+            k = ids.index(unk, start)
+        except ValueError:
+            break
+        out.extend(ids[start:k + 1])
+        start = k + 1
+        while start < n and ids[start] == unk:
+            start += 1
+    if not start:
         return ids
-    return [t for k, t in enumerate(ids) if not (t == unk and k and ids[k - 1] == unk)]
+    out.extend(ids[start:])
+    return out
 
 
 def _last_merge(piece: str, scores: Mapping[str, float]) -> tuple[str, str] | None:

@@ -122,6 +122,7 @@ class UnigramModel:
         # start, and then the text is one lattice (no word memo).
         self._words = None if any("▁" in p[1:] for p in in_trie) else re.compile("▁[^▁]*|[^▁]+")
         self._memo = PieceCache()  # word -> `_solve`'s (path, node scores, smallest gap)
+        self._spans = PieceCache()  # (span, start total) -> `_run`'s result: a rerun of a text finds its near-ties
 
     def _piece_score(self, i: int) -> float:
         """A node's score (float32, as ``Lattice::Node::score``): the piece's, or the user-defined bonus."""
@@ -166,7 +167,7 @@ class UnigramModel:
         """`viterbi` word by word (see `_solve`): ``(offset, memo entry, None)`` for a memoized word,
         ``(offset, None, path)`` for a span run as one float32 lattice."""
         words = self._words.findall(text)  # type: ignore[union-attr]
-        memo, maxabs = self._memo, self.maxabs
+        memo, spans, maxabs = self._memo, self._spans, self.maxabs
         # The library's totals are float32 sums; `approx` (float64) is within len(text) half-steps of them.
         slack = 1.0 + len(text) * 2.0 ** -23
         approx = start_total
@@ -199,11 +200,18 @@ class UnigramModel:
                     exact = rnd[0]
             end, k = pos + size, k + 1
             while True:
-                path, end_total, end_gap = self._run(text, pos, end, exact)
+                key = (text[pos:end], exact)  # the span's lattice depends on its text and its start total only
+                found = spans.get(key)
+                if found is None:
+                    found = self._run(key[0], 0, end - pos, exact)
+                    spans.remember({key: found})
+                path, end_total, end_gap = found
                 if k >= count or end_gap > 2 * _ulp(abs(end_total) + 2 * maxabs):
                     break
                 end += len(words[k])
                 k += 1
+            if pos:
+                path = [(pos + s, pos + e, i) for s, e, i in path]
             items.append((pos, None, path))
             exact = approx = end_total
             exact_at = len(items)
