@@ -257,19 +257,37 @@ class UnigramModel:
         ends: list[list[int]] = [[] for _ in range(n + 1)]
         ends[0].append(0)
         gap = math.inf
+        get, scores, user, unused, unk_id, unk_score = (self.table.get, self.scores, self.user, self.unused,
+                                                        self.unk_id, self.unk_score)
         for s in range(n):
             here = ends[s]
-            for e, i, score in self._nodes_from(word, s, n):
-                best, best_total, second = -1, 0.0, -math.inf
-                for node in here:
-                    total = n_total[node] + score
-                    if best < 0 or total > best_total:
-                        if best >= 0:
-                            second = best_total
-                        best, best_total = node, total
-                    elif total > second:
-                        second = total
-                gap = min(gap, best_total - second)
+            nodes = []  # `_nodes_from`, inline: this loop is the memo's cold cost
+            e = s + 1
+            while e <= n:
+                i = get(word[s:e])
+                if i is None:
+                    break
+                if i >= 0 and i not in unused:
+                    nodes.append((e, i, self._piece_score(i) if i in user else scores[i]))
+                e += 1
+            if not nodes or nodes[0][0] != s + 1:
+                nodes.append((s + 1, unk_id, unk_score))
+            for e, i, score in nodes:
+                if len(here) == 1:
+                    best = here[0]
+                    best_total = n_total[best] + score
+                else:
+                    best, best_total, second = -1, 0.0, -math.inf
+                    for node in here:
+                        total = n_total[node] + score
+                        if best < 0 or total > best_total:
+                            if best >= 0:
+                                second = best_total
+                            best, best_total = node, total
+                        elif total > second:
+                            second = total
+                    if best_total - second < gap:
+                        gap = best_total - second
                 n_start.append(s)
                 n_id.append(i)
                 n_prev.append(best)
