@@ -81,7 +81,7 @@ def engine_encoding(model: str):
     from unittest import mock
 
     from engine.families.hf import tokenizer_json
-    from engine.families.hf.encoding import load_tokenizer_json
+    from engine.families.hf.load import load_tokenizer_json
     data = member(PACKAGE, f"{DATA}/{model}/tokenizer.json.zip")
     original = tokenizer_json.check_count
 

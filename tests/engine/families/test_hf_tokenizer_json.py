@@ -28,7 +28,8 @@ import engine
 from engine.tokenizer.bpe import merge_heap, merge_reference
 from engine.families.hf import bpe as hf_bpe
 from engine.families.hf.builtins import BUILTIN_FILES, load_builtin
-from engine.families.hf.encoding import HfEncoding, load_tokenizer_json
+from engine.families.hf.encoding import HfEncoding
+from engine.families.hf.load import load_tokenizer_json
 from engine.families.hf.pipeline import (
     SplitStep,
     compile_onig,

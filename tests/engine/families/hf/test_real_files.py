@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tokenizers import Tokenizer
 
-from engine.families.hf.encoding import load_tokenizer_json
+from engine.families.hf.load import load_tokenizer_json
 from engine.families.hf.general import HfPipelineEncoding
 from tests import reference_packages as rp
 from tests.conftest import case_text, load_cases
