@@ -42,6 +42,7 @@ is not UTF-8 -- each raises `CharsmapError` naming the byte offset, never an
 """
 from __future__ import annotations
 
+import re
 import struct
 import sys
 from array import array
@@ -83,6 +84,8 @@ class PrecompiledCharsmap:
     source: str = "<precompiled_charsmap>"
     _cache: dict = field(default_factory=dict, repr=False)  # output offset -> text; distinct offsets < len(outputs)
     _inert: dict = field(default_factory=dict, repr=False)  # character -> True if no rule starts with it
+    _pairs: dict = field(default_factory=dict, repr=False)  # two characters -> True if no rule matches at the first
+    _skip: list = field(default_factory=list, repr=False)  # [pattern of the characters `segments` must look at]
 
     @classmethod
     def parse(cls, blob: bytes, source: str = "<precompiled_charsmap>") -> "PrecompiledCharsmap":
@@ -172,6 +175,34 @@ class PrecompiledCharsmap:
                 self._inert[char] = known
         return known
 
+    def _pair_dies(self, pair: str) -> bool:
+        """True if no rule can match at the first of two characters: no rule ends within the first, and
+        the trie has no path on through the second's first byte.  (NFKC-like maps hold rules that start
+        with common letters, ``a`` + a combining accent, so `is_inert` alone skips little of real text.)"""
+        known = self._pairs.get(pair)
+        if known is None:
+            data = pair.encode("utf-8", "surrogatepass")
+            first = len(pair[0].encode("utf-8", "surrogatepass"))
+            known = self._walk_dies(data[: first + 1])
+            if len(self._pairs) < 1 << 16:  # bounded: distinct pairs of the texts seen
+                self._pairs[pair] = known
+        return known
+
+    def _looked_at(self) -> re.Pattern:
+        """The characters `segments` must look at: every non-ASCII one, and each ASCII character that a
+        rule matches at when an ASCII character follows (none in the NFKC-like maps: their ASCII rules go
+        on with combining marks).  An ASCII character before a non-ASCII one is looked at from there."""
+        if not self._skip:
+            quiet = []
+            for c in range(128):
+                try:
+                    if all(self._walk_dies(bytes((c, d))) for d in range(128)):
+                        quiet.append(chr(c))
+                except CharsmapError:  # a crafted trie: look at that character, where the scan reports it
+                    pass
+            self._skip.append(re.compile("[^" + "".join(map(re.escape, quiet)) + "]" if quiet else "(?s:.)"))
+        return self._skip[0]
+
     def _walk_dies(self, data: bytes) -> bool:
         """True if the trie has no path through all of `data` and no rule ends inside it."""
         units, n = self.units, len(self.units)
@@ -211,47 +242,41 @@ class PrecompiledCharsmap:
         true), or a run of characters copied unchanged (``NormalizePrefix`` in a loop, over `text`'s
         UTF-8 bytes)."""
         out: list[tuple[str, int, int, bool]] = []
-        inert = self.is_inert
+        inert, pair_dies = self.is_inert, self._pair_dies
+        find = self._looked_at().search
         data: bytes | None = None
-        byte_at: list[int] = []
+        at_char = at_byte = 0  # a character index and its byte offset, moved forward as the scan goes
         k, n = 0, len(text)
         copy_from = 0
         while k < n:
-            if inert(text[k]):
-                k += 1
-                continue
-            if data is None:
-                data = text.encode("utf-8", "surrogatepass")
-                byte_at = _byte_starts(text)
-            found = self.longest_match(data, byte_at[k])
-            if found is None:
-                k += 1
-                continue
-            length, replacement = found
-            end = _char_end(byte_at, k, byte_at[k] + length)
-            if copy_from < k:
-                out.append((text[copy_from:k], copy_from, k, False))
-            out.append((replacement, k, end, True))
-            k = copy_from = end
+            m = find(text, k)
+            if m is None:
+                break
+            last = m.start()  # an ASCII character before a non-ASCII one may start a rule through it
+            k = last - 1 if last > k and text[last] >= "\x80" else last
+            while k <= last:
+                if inert(text[k]) or (k + 1 < n and pair_dies(text[k:k + 2])):
+                    k += 1
+                    continue
+                if data is None:
+                    data = text.encode("utf-8", "surrogatepass")
+                at_byte += len(text[at_char:k].encode("utf-8", "surrogatepass"))
+                at_char = k
+                found = self.longest_match(data, at_byte)
+                if found is None:
+                    k += 1
+                    continue
+                length, replacement = found
+                end, stop = k, at_byte + length
+                while at_byte < stop:  # a rule ends on a character boundary in every real map; a crafted
+                    at_byte += len(text[end].encode("utf-8", "surrogatepass"))  # one ending inside a
+                    end += 1  # character consumes that whole character
+                at_char = end
+                if copy_from < k:
+                    out.append((text[copy_from:k], copy_from, k, False))
+                out.append((replacement, k, end, True))
+                k = copy_from = end
         if copy_from < n:
             out.append((text[copy_from:n], copy_from, n, False))
         return out
 
-
-def _byte_starts(text: str) -> list[int]:
-    """Byte offset in ``text.encode()`` of each character, plus the end."""
-    acc = [0]
-    total = 0
-    for c in text:
-        o = ord(c)
-        total += 1 if o < 0x80 else 2 if o < 0x800 else 3 if o < 0x10000 else 4
-        acc.append(total)
-    return acc
-
-
-def _char_end(byte_at: list[int], k: int, byte_end: int) -> int:
-    """The index of the first character that starts at or after `byte_end` (a rule ends on a character
-    boundary in every real map; a crafted one ending inside a character consumes that whole character)."""
-    while byte_at[k] < byte_end:
-        k += 1
-    return k

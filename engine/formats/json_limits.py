@@ -11,7 +11,8 @@ fraction of a second; `load_json_bounded` then parses a file that passed.
 What the scan counts, outside strings: ``[`` and ``{`` (containers) and ``,``
 and ``:`` (about one per value).  Strings are cut out first: escaped
 backslashes and escaped quotes are removed (left to right, as JSON reads
-them), then every ``"..."`` span.  For invalid JSON the counts are only
+them), then every ``"..."`` span; the depth is walked over the brackets with
+each run of side-by-side empty containers kept as one (the same deepest level).  For invalid JSON the counts are only
 right up to the first error, which is where `json.loads` stops too.
 """
 from __future__ import annotations
@@ -30,7 +31,7 @@ _CHUNK = 1 << 20
 _STRUCTURE = b'"[]{},:'
 _NOT_STRUCTURE = bytes(b for b in range(256) if b not in _STRUCTURE)
 _OPEN_CLOSE = bytes.maketrans(b"[{]}", b"\x02\x02\x00\x00")  # +1 / -1 once 1 is subtracted per step
-_STRING = re.compile(rb'"[^"]*"')
+_EMPTY_RUN = re.compile(rb"(?:\x02\x00){2,}")
 _DEPTH_FIX = ("Real tokenizer files nest fewer than 10 levels, a chat export about 6; "
               "this one may be corrupt or built to exhaust the server.")
 
@@ -54,17 +55,20 @@ def scan_json(data: bytes | str, *, source: str, max_depth: int = MAX_JSON_DEPTH
         chunk = (pending + data[start : start + _CHUNK]).replace(b"\\\\", b"")
         pending = b"\\" if chunk.endswith(b"\\") else b""
         chunk = chunk[: len(chunk) - len(pending)].replace(b'\\"', b"").translate(None, _NOT_STRUCTURE)
-        outside = _STRING.sub(b"", b'"' + chunk if in_string else chunk)
-        quote = outside.find(b'"')  # an unclosed string runs into the next chunk
-        in_string = quote >= 0
-        if in_string:
-            outside = outside[:quote]
+        # Only quotes are left of the strings: the even parts between them are outside, and an odd
+        # number of quotes leaves a string open into the next chunk.
+        parts = (b'"' + chunk if in_string else chunk).split(b'"')
+        in_string = not len(parts) % 2
+        outside = b"".join(parts[::2])
         separators += outside.count(b",") + outside.count(b":")
         brackets = outside.translate(_OPEN_CLOSE, b",:")
         opened = brackets.count(2)
         containers += opened
         if brackets:
-            deepest = max(deepest, max(map(sub, accumulate(brackets, initial=depth), count(0))))
+            # A run of empty containers side by side (``["a","b"],["c","d"]`` once strings are cut out)
+            # peaks one level up as one of them does: kept as one, the walk below is short.
+            peaks = _EMPTY_RUN.sub(b"\x02\x00", brackets)
+            deepest = max(deepest, max(map(sub, accumulate(peaks, initial=depth), count(0))))
             depth += 2 * opened - len(brackets)
             if deepest > max_depth:
                 raise JsonLimitError(source, f"arrays and objects are nested at least {deepest:,} levels deep",

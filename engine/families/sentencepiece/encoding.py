@@ -73,7 +73,7 @@ from .model_proto import (
     BYTE, CONTROL, NORMAL, PIECE_TYPES, UNKNOWN, UNUSED, USER_DEFINED, ModelProto, check_runnable, parse_model_proto,
 )
 from ...formats.charsmap import PrecompiledCharsmap
-from .normalize import normalize
+from .normalize import normalize, normalized_text
 from .unigram import LatticeNode, UnigramModel
 
 SPACE = "\u2581"  # ▁
@@ -249,6 +249,9 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
             if not text:
                 return ""
             return (SPACE if self._dummy else "") + text.replace(" ", SPACE)
+        if self._charsmap is not None and self._user is None:
+            return normalized_text(text, self.model.normalizer, self.model.trainer.treat_whitespace_as_suffix,
+                                   self._charsmap)
         return self.normalize(text)[0]
 
     # ------------------------------------------------------------- encoding
@@ -337,9 +340,9 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
         return tuple(chain.from_iterable(map(self._symbol_ids, symbols)))
 
     def _encode_normalized(self, normalized: str, out: list[int]) -> None:
-        if self._unigram is not None:  # one lattice over the whole text: no cut, no cache (see `unigram`)
+        if self._unigram is not None:  # one lattice over the whole text; the model memoizes words (see `unigram`)
             start = len(out)
-            out.extend(self._piece_ids(normalized))
+            out.extend(self._unigram.ids(normalized, self._bytes_of))
             if not self.byte_fallback:
                 out[start:] = _collapse_unknown(out[start:], self.unk_id)
             return
@@ -686,9 +689,21 @@ def _inner_space(piece: str) -> bool:
 
 def _collapse_unknown(ids: list[int], unk: int) -> list[int]:
     """SentencePiece (without byte fallback) joins a run of unknown characters into one ``<unk>``."""
-    if unk not in ids:
+    out: list[int] = []
+    start, n = 0, len(ids)
+    while True:  # from one unknown to the next with C-level `index` (texts hold few)
+        try:
+            k = ids.index(unk, start)
+        except ValueError:
+            break
+        out.extend(ids[start:k + 1])
+        start = k + 1
+        while start < n and ids[start] == unk:
+            start += 1
+    if not start:
         return ids
-    return [t for k, t in enumerate(ids) if not (t == unk and k and ids[k - 1] == unk)]
+    out.extend(ids[start:])
+    return out
 
 
 def _last_merge(piece: str, scores: Mapping[str, float]) -> tuple[str, str] | None:

@@ -156,3 +156,37 @@ def test_real_blob_truncated_is_refused_or_safe():
             cm.normalize("ｶﾞｷﾞ ①ﬁ Ａ x\u0301 가")
         except CharsmapError:
             pass
+
+
+def _segments_plain(cm: PrecompiledCharsmap, text: str) -> list[tuple[str, int, int, bool]]:
+    """`segments` the plain way: the longest rule tried at every character."""
+    out, data, byte_at = [], text.encode("utf-8"), [0]
+    for c in text:
+        byte_at.append(byte_at[-1] + len(c.encode("utf-8")))
+    k = copy_from = 0
+    while k < len(text):
+        found = cm.longest_match(data, byte_at[k])
+        if found is None:
+            k += 1
+            continue
+        end = k + 1
+        while byte_at[end] < byte_at[k] + found[0]:
+            end += 1
+        if copy_from < k:
+            out.append((text[copy_from:k], copy_from, k, False))
+        out.append((found[1], k, end, True))
+        k = copy_from = end
+    if copy_from < len(text):
+        out.append((text[copy_from:], copy_from, len(text), False))
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from("abAe \u0301\u0308\u030aｶﾊﾞﾟ\u3099ﬁ①\u3000Ǆ가\u1100\u1161x😀"), max_size=40))
+def test_segments_skip_only_where_no_rule_matches(text):
+    """`segments` skips a character when the next one cannot continue any rule (``a`` before ``b``);
+    it gives what trying every character gives."""
+    for rule in RULES:
+        cm = charsmap(rule)
+        assert cm.segments(text) == _segments_plain(cm, text)
+    assert charsmap("nmt_nfkc")._pair_dies("ab") and not charsmap("nmt_nfkc")._pair_dies("a\u0301")

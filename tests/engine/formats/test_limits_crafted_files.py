@@ -205,6 +205,8 @@ def _depth(value) -> int:
     [["\\" * ((1 << 20) - 3)], [[[]]]],  # a backslash run that ends at a chunk boundary
     [[[[[[[[[[1]]]]]]]]], "\u00e9\u4e2d\ud83d\ude00"],
     {"k" * 10: {"v": [{"w": [1, 2, {"x": None}]}]}},
+    [["a", "b"], ["c", "d"], [[]], {}, {}, [{}, {}, [[["e"]]]], [], []],  # runs of empty containers side by side
+    {"merges": [["a", "b"]] * 300_000, "deep": [[[[{"x": [[], [], {}]}]]]]},  # runs across chunk boundaries
 ])
 def test_scan_depth_equals_the_parsed_depth(doc):
     for text in (json.dumps(doc), json.dumps(doc, ensure_ascii=False), json.dumps(doc, indent=1)):

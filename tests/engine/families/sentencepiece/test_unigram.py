@@ -8,6 +8,7 @@ is ``SentencePieceProcessor(model_proto=...).encode(text)`` and its normalizer.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import io
 import math
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 
 from engine.families.sentencepiece.encoding import SentencePieceEncoding, UnigramTrace, load_sentencepiece_model
 from engine.families.sentencepiece.model_proto import parse_model_proto
+from engine.families.sentencepiece.normalize import normalize_by_steps, normalized_text
 from engine.formats.charsmap import CharsmapError
 from tests.conftest import CORPUS, case_text, load_cases
 from tests.reference_packages import member
@@ -123,6 +125,52 @@ def test_fast_viterbi_equals_reference(text):
         model = enc(name)._unigram
         assert model is not None
         assert model.viterbi(text) == model.viterbi_reference(text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("abcdehlo▁▁▁ｶﾞ吾輩")), max_size=60),
+       st.sampled_from([0.0, -3e3, -2.5e5, -4e6, -7e7]), st.sampled_from(["test_model", "trained_bytes"]))
+def test_word_memo_equals_one_lattice_at_any_total(text, start_total, name):
+    """Words come from the memo only where no float32 near-tie can change the choice: from large totals
+    (coarse float32 steps, many near-ties) the path still equals the one-lattice reference."""
+    model = enc(name)._unigram
+    assert model is not None and model._words is not None
+    assert model.viterbi(text, start_total) == model.viterbi_reference(text, start_total)
+    assert model.viterbi(text, start_total) == model.viterbi_reference(text, start_total)  # memo warm
+
+
+def test_word_memo_is_used_and_exact_on_a_long_text():
+    """The memo fills with the text's words and a second encode (from the memo) gives the same ids."""
+    text = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")[:20_000]
+    e = load_sentencepiece_model(model_bytes("test_model"), "memo", source="test_model.model")
+    model = e._unigram
+    normalized = e._normalized(text)
+    assert model.viterbi(normalized) == model.viterbi_reference(normalized)
+    assert len(model._memo) > 500 and "▁the" in model._memo
+    assert e.encode_ordinary(text) == e.encode_ordinary(text) == reference("test_model").encode(text)
+
+
+def test_no_word_memo_when_a_piece_crosses_a_word_start():
+    """A user-defined ``▁▁`` crosses a word start: that model keeps the text as one lattice."""
+    assert enc("trained_symbols")._unigram._words is None
+    assert enc("test_model")._unigram._words is not None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(list("ab e  \u3000\u00a8\u0301\u0308▁ｶﾞﬁ①Ａ\t\n") + ["a\u0301", " \u3000 "]),
+                max_size=30).map("".join), st.sampled_from(NAMES))
+def test_normalized_text_equals_the_stepwise_normalizer(text, name):
+    """The run-at-a-time normalizer gives the step-by-step one's text, for every model it serves."""
+    e = enc(name)
+    if e._charsmap is None or e._user is not None:
+        return
+    spec, suffix = e.model.normalizer, e.model.trainer.treat_whitespace_as_suffix
+    assert normalized_text(text, spec, suffix, e._charsmap) == normalize_by_steps(text, spec, suffix, e._charsmap)[0]
+    for remove, dummy in ((False, True), (True, False), (False, False)):  # the other whitespace settings
+        other = dataclasses.replace(spec, remove_extra_whitespaces=remove, add_dummy_prefix=dummy)
+        for sfx in (False, True):
+            assert (normalized_text(text, other, sfx, e._charsmap)
+                    == normalize_by_steps(text, other, sfx, e._charsmap)[0]), (remove, dummy, sfx)
 
 
 # ------------------------------------------------------------------ normalizer with the character map
