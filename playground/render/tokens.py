@@ -37,9 +37,9 @@ def _unit_background(ids: tuple[int, ...]) -> str:
     return f"background:linear-gradient(90deg, {stops})"
 
 
-def unit_tip(unit, piece_text: str | None, n_vocab: int | None = None, notes=None) -> str:
-    """The tooltip of a drawn unit: id(s), bytes in hex, rank, piece, family notes -- plain text, one
-    fact a line.  The page composes the same text in the browser from a span's attributes
+def unit_tip(unit, piece_text: str | None, n_vocab: int | None = None, notes=None, source: str | None = None) -> str:
+    """The tooltip of a drawn unit: id(s), bytes in hex, rank, piece, family notes, and (given the `source` text)
+    what the tokenizer changed of the user's characters -- plain text, one fact a line.  The page composes the same text in the browser from a span's attributes
     (`unit_tip_parts`, playground/components/token_links.js); this is the reference the tests compare with."""
     ids = unit.ids
     lines = [("id " if len(ids) == 1 else f"{len(ids)} tokens: ids ") + " ".join(map(str, ids[:12]))
@@ -49,7 +49,8 @@ def unit_tip(unit, piece_text: str | None, n_vocab: int | None = None, notes=Non
         lines.append("special token: added whole")
     elif len(ids) == 1 and notes is None:  # a family's ids are not ranks
         lines.append(f"rank {ids[0]:,}" + (f" of {n_vocab:,}" if n_vocab else ""))
-    return "\n".join([*lines, *_tip_extra(unit, piece_text, notes)[0]])
+    changed = _changed(unit.text, source, unit.char_start, unit.char_end, ids[0], notes)[1]
+    return "\n".join([*lines, *_tip_extra(unit, piece_text, notes)[0], *([changed] if changed else [])])
 
 
 def _tip_bytes(unit) -> str:

@@ -95,8 +95,8 @@ def test_a_gguf_vocabulary_uploads_and_tokenizes(page: Page, tmp_path, screensho
 
 def test_claudes_legacy_tokenizer_shows_its_lossy_badge(page: Page, tmp_path, screenshot):
     data = member("anthropic", "anthropic/tokenizer.json")
-    _upload(page, _files(tmp_path, {"tokenizer.json": data}), "claude-legacy")
-    expect(_loaded(page)).to_contain_text("Loaded claude-legacy", timeout=LOAD)
+    _upload(page, _files(tmp_path, {"tokenizer.json": data}), "claude-upload")  # claude-legacy is a built-in name
+    expect(_loaded(page)).to_contain_text("Loaded claude-upload", timeout=LOAD)
     badge = page.get_by_test_id("stAlertContentWarning").filter(has_text="lossy")
     expect(badge).to_contain_text("comes back as", timeout=FIRST)
     expect(badge).to_contain_text("NFKC")
@@ -120,7 +120,7 @@ def test_a_bert_vocab_txt_shows_wordpiece_continuations(page: Page, tmp_path, sc
     expect(page.get_by_test_id("stException")).to_have_count(0)
     screenshot("issue23_bert_wordpiece_compare")
     # Tokenize, the one-tokenizer view: its legend says how to read ##, the grey gaps and the underlined tokens.
-    page.get_by_test_id("stSidebar").get_by_role("link", name="Tokenize").click()
+    page.get_by_test_id("stSidebar").get_by_role("link", name="Tokenize", exact=True).click()
     page.get_by_test_id("stMain").get_by_role("radio", name="bert-toy", exact=True).click()
     view = page.locator(f"#tokens-{slug('bert-toy')}")
     expect(view.locator("span.tok").first).to_be_visible(timeout=FIRST)

@@ -132,7 +132,7 @@ def expected_tips(name: str, text: str) -> dict[int, str]:
     kw = {"allowed_special": set(), "disallowed_special": ()}
     pieces = enc.pretokenize(text, **kw)
     notes = engine.explain.families.tokenize_text(enc, text, **kw).notes
-    return {unit.char_start: unit_tip(unit, pieces[unit.tokens[0].piece_index].text, enc.n_vocab, notes)
+    return {unit.char_start: unit_tip(unit, pieces[unit.tokens[0].piece_index].text, enc.n_vocab, notes, text)
             for unit in engine.explain.compare.group_tokens(enc.tokenize(text, **kw), text)}
 
 
