@@ -28,6 +28,25 @@ RULES = {  # each algorithm's rule, in one line for people
     "wordlevel": "Look the whole piece up; not in the vocabulary: the unknown token.",
 }
 NAMES = {"bpe": "BPE", "wordpiece": "WordPiece", "unigram": "Unigram", "wordlevel": "WordLevel"}
+# BPE is one algorithm with three starting points and two ways to pick the next pair: a family whose BPE
+# differs from byte-level BPE by ranks says so in its own line (keyed by `enc.family`).
+BPE_RULES = {
+    "sentencepiece": ("SentencePiece BPE", "Start from single characters (a character with no entry becomes its "
+                      "UTF-8 bytes, <0xNN>); again and again join the adjacent pair whose joined piece has the "
+                      "highest score, until no joined pair is in the vocabulary."),
+    "char-bpe": ("BPE over characters", "Start from single characters (with byte fallback where the file has it); "
+                 "again and again join the adjacent pair listed earliest in the file's merges, until no listed "
+                 "pair is left."),
+    "tokenizer.json": ("BPE", "Start from single bytes; again and again join the adjacent pair listed earliest in "
+                       "the file's merges, until no listed pair is left."),
+}
+
+
+def rule_of(story: "PieceStory") -> tuple[str, str]:
+    """The algorithm's name and its rule in one line, for the family that made `story`."""
+    if story.algorithm == "bpe" and story.family in BPE_RULES:
+        return BPE_RULES[story.family]
+    return NAMES[story.algorithm], RULES[story.algorithm]
 MAX_PIECE_CHARS = 64  # longer pieces show their tokens only: a step list that long teaches nothing more
 MAX_CANDIDATES = 400  # lattice nodes kept per piece (a 64-character piece has at most ~64 × longest-entry nodes)
 
@@ -82,6 +101,7 @@ class PieceStory:
     lookups: tuple[Lookup, ...] = ()
     candidates: tuple[Candidate, ...] = ()
     too_long: bool = False  # longer than MAX_PIECE_CHARS: only the tokens, no steps
+    family: str = ""  # the encoding's `family` (which BPE rule applies: `rule_of`)
 
 
 def algorithm_of(enc: Any) -> str:
@@ -115,7 +135,7 @@ def piece_story(enc: Any, piece: str) -> PieceStory:
                   tuple(_text(p) for p in trace.parts_at(s.index + 1)))
             for s in trace.steps)
         return PieceStory(piece, algorithm, tuple(_token_text(enc, t) for t in ids), ids, merges=merges,
-                          too_long=too_long)
+                          too_long=too_long, family=enc.family)
     ids = tuple(enc.piece_ids(piece.replace(" ", "▁")) if enc.family == "sentencepiece" else enc.piece_ids(piece))
     tokens = tuple(_token_text(enc, t) for t in ids)
     if too_long:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from engine.explain.algorithms import NAMES, RULES, PieceStory
+from engine.explain.algorithms import PieceStory, rule_of
 from engine.explain.pipeline import Change, Stages
 from playground.render.html import SPACE, attrs, esc, token_color, visible
 
@@ -103,8 +103,9 @@ def algorithm_card(title: str, story_list: Sequence[PieceStory], *, max_steps: i
     if not story_list:
         return f'<div class="algo"><h4>{esc(title)}</h4><div class="pl-none">no pieces</div></div>'
     algorithm = story_list[0].algorithm
+    name, rule = rule_of(story_list[0])
     parts = [f'<div {attrs({"class": "algo", "data-algorithm": algorithm})}><h4>{esc(title)}</h4>'
-             f'<div class="algo-rule"><b>{esc(NAMES[algorithm])}:</b> {esc(RULES[algorithm])}</div>']
+             f'<div class="algo-rule"><b>{esc(name)}:</b> {esc(rule)}</div>']
     for story in story_list:
         tokens = "".join(_chip(t, str(i), colour=i) for t, i in zip(story.tokens, story.ids))
         parts.append(f'<div class="algo-piece"><div class="algo-head">piece <code>{esc(visible(story.piece))}</code> → '
@@ -127,14 +128,15 @@ def _steps(story: PieceStory, max_steps: int) -> str:
                         f'<b>{esc(visible(m.merged))}</b> <small>rank {m.rank:,}</small></span>'
                         f'<span class="algo-parts">{parts}</span></li>')
         if not story.merges:
-            rows.append("<li>no merge: the piece is single bytes (or one token already)</li>")
-        head = f"{len(story.merges)} merges, in rank order"
+            rows.append("<li>no merge: the piece is one token already, or no pair of its parts is a token</li>")
+        order = "highest score first" if story.family == "sentencepiece" else "in rank order"
+        head = f"{len(story.merges)} merges, {order}"
     elif story.algorithm == "wordpiece":
         for a in story.lookups[:max_steps]:
             rows.append(f'<li {attrs({"class": "found" if a.found else "miss"})}><code>{esc(visible(a.candidate))}</code> '
                         f'{"✔ in the vocabulary: take it" if a.found else "✘ not in the vocabulary: one character shorter"}'
                         "</li>")
-        head = f"{len(story.lookups)} lookups, longest first"
+        head = f"{len(story.lookups)} lookup{'' if len(story.lookups) == 1 else 's'}, longest first"
     elif story.algorithm == "unigram":
         best = [c for c in story.candidates if c.best]
         path = " + ".join(f"{c.score:.2f}" for c in best)

@@ -1,6 +1,8 @@
 """The pipeline drawings: every value escaped, changes marked in place, wrap chances only between words."""
 from __future__ import annotations
 
+import pytest
+
 import engine
 from engine.explain.algorithms import text_story
 from engine.explain.pipeline import Change, pipeline_stages
@@ -30,3 +32,17 @@ def test_algorithm_card_escapes_and_lists_steps():
     markup = draw.algorithm_card("<gpt2>", text_story(enc, HOSTILE))
     assert "<gpt2>" not in markup and "&lt;gpt2&gt;" in markup and "<img" not in markup
     assert 'data-algorithm="bpe"' in markup and "merges, in rank order" in markup
+
+
+@pytest.mark.parametrize("name, says", [("gpt2", "lowest rank"), ("mistral-v1", "highest score"),
+                                        ("bert-base-uncased", "longest vocabulary entry")])
+def test_each_card_states_its_own_familys_rule(name, says):
+    """SentencePiece BPE picks the pair with the highest score, not the lowest rank: its card says so."""
+    import engine
+    from engine.explain.algorithms import text_story
+    from playground.render.pipeline import algorithm_card
+
+    card = algorithm_card(name, text_story(engine.get_encoding(name), "strawberry"))
+    assert says in card
+    if name == "mistral-v1":
+        assert "lowest rank" not in card and "SentencePiece BPE" in card
