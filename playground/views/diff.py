@@ -25,6 +25,8 @@ PRESETS = {
     "gpt2 → o200k": ("gpt2", "o200k_base"),
     "Llama 3 → Llama 4": ("llama3", "llama4"),
     "Qwen 2.5 → Qwen 3.6": ("qwen2.5", "qwen3.6"),
+    "DeepSeek V3 → V4": ("deepseek-v3", "deepseek-v4"),
+    "Gemma 3 → Gemma 4": ("gemma3", "gemma4"),  # offered once installed (scripts/install_gemma.py)
     "yours → gpt2": (None, "gpt2"),  # the session's newest own tokenizer against GPT-2's
 }
 GROUPS = {"shared": "shared", "only_a": "only in A", "only_b": "only in B"}
@@ -81,7 +83,10 @@ def _choose() -> tuple[str, str]:
         if st.session_state.get(key) not in names:  # a released tokenizer, a bad link
             st.session_state[key] = "gpt2" if key == K_A else "o200k_base"
     own = bool(st.session_state.get(state.CUSTOM))
-    st.pills("Presets", list(PRESETS), key=K_PRESET, persist_state="session", on_change=_apply_preset,
+    offered = [p for p, (a, b) in PRESETS.items() if (a is None or a in names) and b in names]
+    if st.session_state.get(K_PRESET) not in offered:
+        st.session_state[K_PRESET] = None
+    st.pills("Presets", offered, key=K_PRESET, persist_state="session", on_change=_apply_preset,
              help="Pairs people ask about; “yours → gpt2” compares the tokenizer you trained or uploaded last"
                   + ("." if own else " (none yet: make one in Train your own)."))
     if st.session_state.get(K_PRESET) == "yours → gpt2" and not own:

@@ -71,3 +71,19 @@ def test_a_trained_tokenizer_against_gpt2():
     m = metrics(at)
     assert m["Only in A"] == f"{len(mine - gpt2):,}" and m["Shared"] == f"{len(mine & gpt2):,}"
     assert m["Shared"] != "264"  # some of its 8 merges are GPT-2 tokens, not all (Cyrillic pairs are not)
+
+
+def test_deepseek_preset_compares_v3_with_v4():
+    """DeepSeek V3 and V4 share one vocabulary: the preset shows every ordinary token shared, and only their
+    special tokens differ."""
+    import engine
+    from engine.explain.diff import vocab_diff
+
+    at = run_view("views.diff", timeout=180)
+    at.pills(key="diff_preset").set_value("DeepSeek V3 → V4").run()
+    assert not at.exception
+    assert (at.session_state[state.DIFF_A], at.session_state[state.DIFF_B]) == ("deepseek-v3", "deepseek-v4")
+    d = vocab_diff(engine.get_encoding("deepseek-v3"), engine.get_encoding("deepseek-v4"))
+    assert d.only_a == d.only_b == 0 and d.specials_only_b
+    m = {x.label: x.value for x in at.metric}
+    assert m["Only in A"] == "0" and m["Only in B"] == "0" and m["Shared"] == f"{d.shared:,}"
