@@ -7,6 +7,7 @@ from tests.conftest import plain, run_view
 
 import engine
 from playground import state
+from playground.views.diff import GROUPS
 
 
 def diff_app(**session):
@@ -29,8 +30,9 @@ def test_gpt2_to_o200k_counts_are_set_arithmetic():
     chart = at.get("vega_lite_chart")[0].proto
     table = chart.data.data if chart.data.data else chart.datasets[0].data.data
     frame = pyarrow.ipc.open_stream(table).read_all().to_pandas()
-    assert frame.groupby("group")["tokens"].sum().to_dict() == {"shared": len(a & b), "only in A": len(a - b),
-                                                               "only in B": len(b - a)}
+    both, only_a, only_b = GROUPS.values()  # the chart's group labels
+    assert frame.groupby("group")["tokens"].sum().to_dict() == {both: len(a & b), only_a: len(a - b),
+                                                               only_b: len(b - a)}
     page = "\n".join(md.value for md in at.markdown)
     assert 'data-group="only in B"' in page and "&lt;|endoftext|&gt;" in page
     assert len(at.dataframe[0].value) == 40  # the largest rank moves

@@ -32,7 +32,7 @@ from ...tokenizer.merges import MergeNode, build_merge_tree
 from ...tokenizer.piece_cache import PieceCache
 from ...tokenizer.special_tokens import AllowedSpecial, DisallowedSpecial, SpecialTokens
 from .bpe import KEY
-from .pipeline import AddedToken, added_token_regex, find_added
+from .pipeline import AddedToken, added_token_regex, find_added, remembered_regex
 from .tokenizer_json import HfTokenizerSpec, settings_note
 
 _MATCHERS_MAX = 64
@@ -132,14 +132,7 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
     # ------------------------------------------------------------- encoding
     def _special_pattern(self, tokens: frozenset[str]) -> re.Pattern | None:
         """A trie regex finding any of `tokens` (for the disallowed-special check), built once per set."""
-        found = self._checkers.get(tokens)
-        if found is None:
-            found = added_token_regex(tokens)
-            with self._lock:
-                if len(self._checkers) >= _MATCHERS_MAX:
-                    self._checkers.clear()
-                self._checkers[tokens] = found
-        return found
+        return remembered_regex(self._checkers, self._lock, tokens, _MATCHERS_MAX)
 
     def _matcher(self, allowed: frozenset[str]) -> tuple:
         """(raw regex, normalized regex, content -> token) for the non-special tokens plus `allowed`."""

@@ -44,7 +44,7 @@ from .encoding import _byte_offsets, check_no_surrogates
 from .models import CharBpe, Unigram, WordLevel, WordPiece
 from .models.base import ModelToken
 from .normalizers import AlignedText
-from .pipeline import added_token_regex, find_added
+from .pipeline import added_token_regex, find_added, remembered_regex
 from .tokenizer_json import PipelineSpec, settings_note
 
 __all__ = ["HfPipelineEncoding", "FAMILY_OF_MODEL"]
@@ -231,14 +231,8 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         return [p.text.text for p in self._pretok.pre_tokenize_aligned(AlignedText(text, None, 1), deadline)]
 
     def _special_pattern(self, tokens: frozenset[str]) -> re.Pattern | None:
-        found = self._checkers.get(tokens)
-        if found is None:
-            found = added_token_regex(tokens)
-            with self._lock:
-                if len(self._checkers) >= _MATCHERS_MAX:
-                    self._checkers.clear()
-                self._checkers[tokens] = found
-        return found
+        """A trie regex finding any of `tokens` (for the disallowed-special check), built once per set."""
+        return remembered_regex(self._checkers, self._lock, tokens, _MATCHERS_MAX)
 
     def _matcher(self, allowed: frozenset[str]) -> tuple:
         """(raw regex, normalized regex, content -> token) for the non-special tokens plus `allowed`."""

@@ -469,6 +469,19 @@ def added_token_regex(contents: Iterable[str]) -> re.Pattern | None:
     return re.compile(literal_trie_pattern(contents))
 
 
+def remembered_regex(cache: dict, lock, tokens: frozenset[str], limit: int) -> re.Pattern | None:
+    """`added_token_regex(tokens)`, kept in `cache` (emptied past `limit` sets, under `lock`): both tokenizer.json
+    encodings check a text for disallowed specials with one regex per set of tokens."""
+    found = cache.get(tokens)
+    if found is None:
+        found = added_token_regex(tokens)
+        with lock:
+            if len(cache) >= limit:
+                cache.clear()
+            cache[tokens] = found
+    return found
+
+
 def find_added(text: str, rx: re.Pattern | None, by_content: dict[str, AddedToken]) -> list[tuple[int, int, int | None]]:
     """Split `text` into (start, end, added token id or None), as tokenizers' `find_matches`."""
     if rx is None or not text:

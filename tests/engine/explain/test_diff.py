@@ -18,7 +18,7 @@ def check(a, b) -> engine.explain.diff.VocabDiff:
     assert d.shared + d.only_a == d.n_a and d.shared + d.only_b == d.n_b
     assert d.same_id == sum(a.mergeable_ranks[t] == b.mergeable_ranks[t] for t in va & vb)
     assert d.merged_shared == sum(len(t) > 1 for t in va & vb)
-    for group, keys in (("shared", va & vb), ("only_a", va - vb), ("only_b", vb - va)):
+    for group, keys in zip(d.lengths, (va & vb, va - vb, vb - va)):  # keys in order: both, only in A, only in B
         hist = Counter(min(len(t), LONG) for t in keys)
         assert dict(d.lengths[group]) == dict(hist)
     assert all(s.bytes in va - vb and s.id_a == a.mergeable_ranks[s.bytes] for s in d.samples_only_a)
