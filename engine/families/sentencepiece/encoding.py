@@ -391,8 +391,21 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
         return out
 
     def encode_single_token(self, text_or_bytes: str | bytes) -> int:
-        """The id of one piece, given as its text (``▁`` or space, ``<0x0A>`` for a byte piece); KeyError if none."""
-        text = text_or_bytes.decode("utf-8", "replace") if isinstance(text_or_bytes, bytes) else text_or_bytes
+        """The id of one piece, given as its text (``▁`` or space, ``<0x0A>`` for a byte piece) or as its
+        bytes; KeyError if none.  Bytes that are not UTF-8 text, or one byte no ordinary piece spells, name a
+        byte piece, so every byte piece's bytes lead back to it unless an ordinary piece has the same bytes."""
+        if isinstance(text_or_bytes, (bytes, bytearray)):
+            try:
+                text = bytes(text_or_bytes).decode("utf-8")
+            except UnicodeDecodeError:
+                text = None
+            if text is None or (len(text_or_bytes) == 1 and text not in self._special
+                                and self._ids.get(text.replace(" ", SPACE) if self._space == SPACE else text) is None):
+                if len(text_or_bytes) == 1 and self.byte_fallback:
+                    return self._byte_ids[text_or_bytes[0]]
+                raise KeyError(f"{text_or_bytes!r} is not a single token of {self.name}")
+        else:
+            text = text_or_bytes
         if text in self._special:
             return self._special[text]
         m = _BYTE_PIECE.fullmatch(text)
