@@ -28,9 +28,10 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from .compare import text_stats
+from .lossless import count_unknown
 
 LANGUAGES_FILE = Path(__file__).resolve().parent.parent / "data" / "languages.json"
 
@@ -46,6 +47,7 @@ class ArenaEntry:
     bytes: int  # UTF-8 bytes
     rank: int
     ratio: float  # tokens / fewest tokens of any tokenizer (1.0 for the best; 1.0 for all on an empty text)
+    unknown: int = 0  # how many of the tokens are unknown tokens (<unk>, [UNK]): text the tokenizer lost
 
     @property
     def chars_per_token(self) -> float:
@@ -60,11 +62,14 @@ def _ratio(tokens: int, best: int) -> float:
     return tokens / best if best else (1.0 if tokens == 0 else float("inf"))
 
 
-def rank_counts(counts: Sequence[tuple[str, int]], text: str) -> list[ArenaEntry]:
+def rank_counts(counts: Sequence[tuple[str, int]], text: str,
+                unknown: Mapping[str, int] | None = None) -> list[ArenaEntry]:
     """Rank ``(name, tokens)`` pairs measured on `text`: fewest tokens first, ties in the given order.
+    `unknown` gives, by name, how many of those tokens are unknown tokens (absent: none).
 
     Sorting once, a tokenizer's rank is 1 + the position of the first entry with its count.
     """
+    unknown = unknown or {}
     if not counts:
         return []
     stats = text_stats("", text, 0)
@@ -76,7 +81,8 @@ def rank_counts(counts: Sequence[tuple[str, int]], text: str) -> list[ArenaEntry
         name, tokens = counts[i]
         if position == 0 or tokens != counts[order[position - 1]][1]:
             rank = position + 1
-        out.append(ArenaEntry(name, tokens, stats.chars, stats.bytes, rank, _ratio(tokens, best)))
+        out.append(ArenaEntry(name, tokens, stats.chars, stats.bytes, rank, _ratio(tokens, best),
+                              unknown.get(name, 0)))
     return out
 
 
@@ -95,7 +101,12 @@ def rank_counts_reference(counts: Sequence[tuple[str, int]], text: str) -> list[
 
 def rank_encodings(text: str, encodings: Iterable[Any], **encode_kwargs: Any) -> list[ArenaEntry]:
     """Encode `text` with each encoding (``encode_kwargs`` as for ``enc.encode``) and rank them."""
-    return rank_counts([(enc.name, len(enc.encode(text, **encode_kwargs))) for enc in encodings], text)
+    counts, unknown = [], {}
+    for enc in encodings:
+        ids = enc.encode(text, **encode_kwargs)
+        counts.append((enc.name, len(ids)))
+        unknown[enc.name] = count_unknown(enc, ids)
+    return rank_counts(counts, text, unknown)
 
 
 def distinct_encodings(encodings: Iterable[Any]) -> tuple[list[Any], dict[str, str]]:
@@ -139,6 +150,7 @@ class LanguageCell:
     chars: int
     vs_english: float  # tokens / English's tokens with the same tokenizer
     vs_best: float  # tokens / the fewest any tokenizer needs for this language
+    unknown: int = 0  # unknown tokens (<unk>, [UNK]) among them: this tokenizer lost part of the sentence
 
 
 @dataclass(frozen=True)
@@ -149,16 +161,18 @@ class LanguageMatrix:
     encodings: tuple[str, ...]
     tokens: tuple[tuple[int, ...], ...]  # tokens[row][column]
     reference: int  # the row every `vs_english` divides by
+    unknown: tuple[tuple[int, ...], ...] = ()  # unknown tokens among tokens[row][column] (empty: none counted)
 
     def cells(self) -> list[LanguageCell]:
         """One record per (language, tokenizer): plain data for a table or a heatmap."""
         out = []
         ref = self.tokens[self.reference] if self.languages else ()
-        for sample, row in zip(self.languages, self.tokens):
+        lost = self.unknown or tuple((0,) * len(self.encodings) for _ in self.languages)
+        for sample, row, lost_row in zip(self.languages, self.tokens, lost):
             best = min(row, default=0)
-            for name, n, base in zip(self.encodings, row, ref):
+            for name, n, base, unk in zip(self.encodings, row, ref, lost_row):
                 out.append(LanguageCell(sample.code, sample.language, sample.script, name, n, len(sample.text),
-                                        _ratio(n, base), _ratio(n, best)))
+                                        _ratio(n, base), _ratio(n, best), unk))
         return out
 
     def worst(self) -> list[LanguageCell]:
@@ -188,6 +202,8 @@ def language_matrix(encodings: Sequence[Any], samples: Sequence[LanguageSample] 
     if samples and reference not in codes:
         raise ValueError(f"No language sample has the code {reference!r}; pass one of {', '.join(codes)} "
                          "as `reference`.")
-    tokens = tuple(tuple(len(enc.encode_ordinary(s.text)) for enc in encodings) for s in samples)
+    ids = [[enc.encode_ordinary(s.text) for enc in encodings] for s in samples]
+    tokens = tuple(tuple(len(i) for i in row) for row in ids)
+    unknown = tuple(tuple(count_unknown(enc, i) for enc, i in zip(encodings, row)) for row in ids)
     return LanguageMatrix(samples, tuple(enc.name for enc in encodings), tokens,
-                          codes.index(reference) if samples else 0)
+                          codes.index(reference) if samples else 0, unknown)

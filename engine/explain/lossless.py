@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 # (what the probe tests, the text): each a few characters of one kind of change.
 PROBES = (  # the most common change first: it is the one a user meets
@@ -94,3 +94,37 @@ def lossy_example(enc: Any) -> RoundTrip | None:
                 return shorter
         return found
     return None
+
+
+def unknown_token_ids(enc: Any) -> frozenset[int]:
+    """The id(s) of `enc`'s unknown token (``<unk>``, ``[UNK]``): what a model writes for text it cannot
+    spell, so a count that includes one is not what the text costs -- the text is gone.  Empty for a
+    tokenizer that spells every text (byte-level BPE, byte fallback never needs it).
+
+    Each family keeps its unknown token in its own place: a SentencePiece model's piece typed UNKNOWN,
+    a tokenizer.json model's ``unk_token`` (BPE, WordPiece, WordLevel) or ``unk_id`` (Unigram).
+    """
+    found: set[int] = set()
+    unk_id = getattr(enc, "unk_id", None)  # SentencePiece (and GGUF files read as SentencePiece)
+    if isinstance(unk_id, int) and getattr(enc, "piece_type", None) is not None:
+        try:
+            if enc.piece_type(unk_id) == "unknown":
+                found.add(unk_id)
+        except (KeyError, ValueError):
+            pass
+    model = getattr(enc, "model", None) or getattr(enc, "_model", None)  # tokenizer.json pipelines
+    if model is not None and not isinstance(model, (bytes, str)):
+        model_unk = getattr(model, "unk_id", None)
+        if isinstance(model_unk, int):
+            found.add(model_unk)
+        token = getattr(model, "unk_token", None)
+        vocab = getattr(model, "vocab", None)
+        if isinstance(token, str) and isinstance(vocab, dict) and isinstance(vocab.get(token), int):
+            found.add(vocab[token])
+    return frozenset(found)
+
+
+def count_unknown(enc: Any, ids: Iterable[int]) -> int:
+    """How many of `ids` are `enc`'s unknown token."""
+    unknown = unknown_token_ids(enc)
+    return sum(1 for t in ids if t in unknown) if unknown else 0

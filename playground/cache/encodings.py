@@ -211,17 +211,14 @@ def distinct(names: tuple[str, ...], _encs: tuple) -> tuple[list[str], dict[str,
     return [e.name for e in kept], aliases
 
 
-@st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
-def _count(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> int:
-    if len(_text) > INLINE_CHARS:
-        return len(encode(name, _enc, _text, policy))  # a job process, its result cached there
-    with off_turn(_enc):
-        return len(_enc.encode(_text, **policy_kwargs(policy)))
-
-
 def count(name: str, enc: engine.Encoding, key: str, text: str, policy: str) -> int:
     """Tokens of `text` (digest `key`) as a plain int; a failure (a split pattern's time limit) is
     remembered, not paid again."""
+    return count_and_unknown(name, enc, key, text, policy)[0]
+
+
+def count_and_unknown(name: str, enc: engine.Encoding, key: str, text: str, policy: str) -> tuple[int, int]:
+    """(tokens, how many of them are the unknown token) of `text` (digest `key`), as `count`."""
     failure_key = ("arena_count", name, policy, key)
     jobs.raise_if_failed(failure_key)
     try:
@@ -229,6 +226,16 @@ def count(name: str, enc: engine.Encoding, key: str, text: str, policy: str) -> 
     except ValueError as error:
         jobs.remember_failure(failure_key, error)
         raise
+
+
+@st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
+def _count(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> tuple[int, int]:
+    if len(_text) > INLINE_CHARS:
+        ids = encode(name, _enc, _text, policy)  # a job process, its result cached there
+    else:
+        with off_turn(_enc):
+            ids = _enc.encode(_text, **policy_kwargs(policy))
+    return len(ids), engine.explain.lossless.count_unknown(_enc, ids)
 
 
 @st.cache_resource(max_entries=8, ttl=CACHE_TTL, show_spinner="Encoding the language samples…")

@@ -70,16 +70,17 @@ def render() -> None:
         return
     policy = st.session_state.get(state.SPECIAL, "text")
     key = render_cache.text_key(text)
-    counts = []
+    counts, unknown = [], {}
     for name in chosen:
         try:
-            counts.append((name, encodings.count(name, encodings.resolve(name), key, text, policy)))
+            tokens, unknown[name] = encodings.count_and_unknown(name, encodings.resolve(name), key, text, policy)
+            counts.append((name, tokens))
         except ValueError as error:  # refused special-token text (every tokenizer would), or this one failed
             refuse_message(error, name)
             if _refused(error):
                 return
     if counts:
-        _your_text(engine.explain.arena.rank_counts(counts, text))
+        _your_text(engine.explain.arena.rank_counts(counts, text, unknown))
     _languages([name for name, _ in counts] or chosen)
 
 
@@ -108,6 +109,10 @@ def _summary(ranked: list[ArenaEntry]) -> str:
             f"{html.plural(ranked[0].tokens, 'token')} ({ranked[0].chars_per_token:.2f} characters per token).")
     if worst.tokens > ranked[0].tokens:
         line += f" {md(worst.name)} needs {worst.ratio:.2f}× as many ({worst.tokens:,})."
+    lost = [e for e in ranked if e.unknown]
+    if lost:
+        line += (" " + "; ".join(f"{md(e.name)} wrote {html.plural(e.unknown, 'unknown token')}" for e in lost)
+                 + ": text it cannot spell is lost, so its count is not what the text costs (⚠ unknown in the table).")
     return line
 
 
@@ -119,6 +124,7 @@ def _frame(ranked: list[ArenaEntry]) -> pd.DataFrame:
         "chars/token": round(e.chars_per_token, 3),
         "bytes/token": round(e.bytes_per_token, 3),
         "× best": round(e.ratio, 3),
+        **({"⚠ unknown": e.unknown} if any(x.unknown for x in ranked) else {}),
     } for e in ranked])
 
 
@@ -136,6 +142,7 @@ def _bar_chart(frame: pd.DataFrame) -> alt.LayerChart:
     # drop fit-y with a console warning
     return (bars + labels).transform_calculate(
         label="format(datum.tokens, ',') + ' · ×' + format(datum['× best'], '.2f')"
+              + (" + (datum['⚠ unknown'] > 0 ? ' ⚠' : '')" if "⚠ unknown" in frame else "")
     ).properties(height=frame_height)
 
 
@@ -149,7 +156,8 @@ def _your_text(ranked: list[ArenaEntry]) -> None:
         st.dataframe(frame, hide_index=True, key=state.ARENA_TABLE, height=min(38 + 35 * len(frame), 500),
                      column_config={"rank": number(width=48), "tokenizer": st.column_config.TextColumn(width=130),
                                     "tokens": number(width=70, format="%d"), "chars/token": number(width=88, format="%.3f"),
-                                    "bytes/token": number(width=88, format="%.3f"), "× best": number(width=64, format="%.3f")})
+                                    "bytes/token": number(width=88, format="%.3f"), "× best": number(width=64, format="%.3f"),
+                                    "⚠ unknown": number(width=80, format="%d", help="unknown tokens ([UNK], <unk>): text this tokenizer lost")})
     with right:
         st.altair_chart(_bar_chart(frame), width="stretch", height=24 * len(frame) + 60)
     st.caption("Rank 1 needs the fewest tokens; equal counts share a rank and the next rank skips (1, 1, 3). "
@@ -166,13 +174,17 @@ def _heatmap(cells: pd.DataFrame, names: list[str], order: list[str], metric: st
         y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelLimit=220, labelOverlap=False)),
         tooltip=[alt.Tooltip("label:N", title="language"), "script", alt.Tooltip("encoding:N", title="tokenizer"),
                  alt.Tooltip("tokens:Q", format=","), alt.Tooltip("vs_english:Q", title="× English", format=".2f"),
-                 alt.Tooltip("vs_best:Q", title="× best tokenizer", format=".2f")],
+                 alt.Tooltip("vs_best:Q", title="× best tokenizer", format=".2f"),
+                 alt.Tooltip("unknown:Q", title="unknown tokens (text lost)")],
     )
     scale = alt.Scale(scheme="orangered", type="log") if metric != "tokens" else alt.Scale(scheme="orangered")
     rect = base.mark_rect().encode(color=alt.Color(f"{metric}:Q", scale=scale, title=title,
                                                   legend=alt.Legend(orient="right", format=fmt)))
-    text = base.mark_text(fontSize=10).encode(
-        text=alt.Text(f"{metric}:Q", format=fmt),
+    # a cell whose count includes unknown tokens is marked: the text was lost, not cheaply encoded
+    text = base.transform_calculate(
+        shown=f"format(datum['{metric}'], '{fmt}') + (datum.unknown > 0 ? '⚠' : '')"
+    ).mark_text(fontSize=10).encode(
+        text=alt.Text("shown:N"),
         color=alt.condition(f"datum.{metric} > {_dark_above(cells, metric)}", alt.value("white"), alt.value("#222")))
     return (rect + text).properties(height=ROW * len(order))
 
@@ -205,7 +217,9 @@ def _languages(names: list[str]) -> None:
                + (f" and your {html.plural(len(own), 'own sentence')} ({OWN_CODE}…)" if own else "")
                + ", encoded now by each tokenizer. × English = tokens ÷ that tokenizer's "
                "English tokens (the tax a speaker pays); × best tokenizer = tokens ÷ the fewest any chosen "
-               "tokenizer needs for that language. Colours on a log scale.")
+               "tokenizer needs for that language. Colours on a log scale."
+               + (" ⚠ = part of that sentence became the tokenizer's unknown token ([UNK], <unk>): the text is "
+                  "lost, so the low count is not a low cost." if any(c.unknown for c in matrix.cells()) else ""))
     _heatmap_downloads(matrix)
     _own_sentences(matrix.languages[matrix.reference].text)
 

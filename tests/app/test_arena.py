@@ -160,3 +160,26 @@ def test_a_failure_is_remembered(monkeypatch):
         encodings.count("slow-2", slow, "k-slow-2", text, "text")
     assert again.value is first.value  # raised from memory, not computed again
     jobs.clear()
+
+
+def test_arena_marks_counts_that_lost_text():
+    """BERT writes [UNK] for the emoji: its row says how many, the summary says why the count is not a
+    cost, and the heatmap's cells and caption mark the languages it lost; gpt2 loses nothing."""
+    from engine.explain.lossless import count_unknown
+
+    at = app("views.arena", arena_pick=["gpt2", "bert-base-uncased"])
+    table = at.dataframe[0].value
+    bert = engine.get_encoding("bert-base-uncased")
+    lost = dict(zip(table["tokenizer"], table["⚠ unknown"]))
+    assert lost == {"gpt2": 0, "bert-base-uncased": count_unknown(bert, bert.encode(TEXT))} and lost["bert-base-uncased"] > 0
+    summary = plain(next(m.value for m in at.markdown if "fewest tokens" in m.value))
+    assert "bert-base-uncased wrote" in summary and "not what the text costs" in summary
+    assert any("⚠ = part of that sentence became" in plain(c.value) for c in at.caption)
+    spec = json.dumps(json.loads(at.get("vega_lite_chart")[1].proto.spec))
+    assert "datum.unknown > 0" in spec
+
+
+def test_arena_without_lost_text_has_no_unknown_column():
+    at = app("views.arena", arena_pick=["gpt2", "o200k_base"])
+    assert "⚠ unknown" not in at.dataframe[0].value
+    assert not any("⚠ =" in plain(c.value) for c in at.caption)

@@ -66,3 +66,74 @@ def test_claudes_legacy_tokenizer_loads_with_an_nfkc_example():
     assert found is not None and "NFKC" in found.reason
     assert unicodedata.normalize("NFKC", found.text) == found.back != found.text
     assert len(found.text) <= 4
+
+
+def _bert_reference():
+    import tokenizers
+
+    from engine.families.hf.builtins import VOCAB_TXT_BUILTINS
+    from engine.formats.tiktoken_files import read_data_file
+
+    vocab = read_data_file(*VOCAB_TXT_BUILTINS["bert-base-uncased"].file).decode("utf-8").split("\n")
+    vocab = {w: i for i, w in enumerate(vocab) if w}
+    return tokenizers.Tokenizer(tokenizers.models.WordPiece(vocab, unk_token="[UNK]")), vocab
+
+
+def test_unknown_tokens_are_the_ones_the_reference_writes_as_unk():
+    """BERT writes [UNK] for what it cannot spell (Inuktitut, emoji, Javanese): `count_unknown` counts
+    exactly the [UNK]s `tokenizers` gives; a byte-level or byte-fallback tokenizer never writes one."""
+    from engine.explain.lossless import count_unknown, unknown_token_ids
+
+    text = "ᐃᓄᒃᑎᑐᑦ 😀 ꦗꦮ hello Ꙭ world ⸻ café"
+    bert = engine.get_encoding("bert-base-uncased")
+    ref, vocab = _bert_reference()
+    ref.normalizer = tokenizers_bert_normalizer()
+    ref.pre_tokenizer = tokenizers_bert_pre_tokenizer()
+    assert bert.encode_ordinary(text) == ref.encode(text, add_special_tokens=False).ids
+    theirs = ref.encode(text, add_special_tokens=False).tokens.count("[UNK]")
+    assert theirs >= 3 and count_unknown(bert, bert.encode_ordinary(text)) == theirs
+    assert unknown_token_ids(bert) == {vocab["[UNK]"]}
+    assert unknown_token_ids(engine.get_encoding("mistral-v1")) == {0}  # <unk>, typed UNKNOWN in the .model
+    for name in ("gpt2", "o200k_base", "mistral-v1", "claude-legacy"):
+        enc = engine.get_encoding(name)
+        assert count_unknown(enc, enc.encode_ordinary(text)) == 0, name
+
+
+def test_a_unigram_model_without_byte_fallback_counts_its_unk():
+    """sentencepiece's own test model has no byte fallback: a character it lacks becomes <unk> (id 0)."""
+    import sentencepiece
+
+    from engine.explain.lossless import count_unknown
+
+    data = member("sentencepiece", "sentencepiece-0.2.1/test/test_model.model")
+    enc = load_tokenizer("sentencepiece", ("test_model.model", data))
+    ref = sentencepiece.SentencePieceProcessor(model_proto=data)
+    text = "hello ᐃᓄᒃᑎᑐᑦ world 😀"
+    ids = enc.encode_ordinary(text)
+    assert ids == ref.encode(text)
+    assert count_unknown(enc, ids) == sum(1 for i in ref.encode(text) if ref.is_unknown(i)) > 0
+
+
+def test_the_arena_counts_lost_text_per_cell():
+    from engine.explain.lossless import count_unknown
+
+    encs = [engine.get_encoding(n) for n in ("gpt2", "bert-base-uncased")]
+    matrix = engine.language_matrix(encs)
+    cells = {(c.code, c.encoding): c for c in matrix.cells()}
+    for sample in matrix.languages:
+        for enc in encs:
+            assert cells[sample.code, enc.name].unknown == count_unknown(enc, enc.encode_ordinary(sample.text))
+    assert not any(c.unknown for c in matrix.cells() if c.encoding == "gpt2")
+    assert any(c.unknown for c in matrix.cells() if c.encoding == "bert-base-uncased")
+    ranked = engine.rank_encodings("ᐃᓄᒃᑎᑐᑦ hi", encs)
+    assert {e.name: e.unknown for e in ranked} == {"gpt2": 0, "bert-base-uncased": 1}
+
+
+def tokenizers_bert_normalizer():
+    import tokenizers
+    return tokenizers.normalizers.BertNormalizer(lowercase=True)
+
+
+def tokenizers_bert_pre_tokenizer():
+    import tokenizers
+    return tokenizers.pre_tokenizers.BertPreTokenizer()
