@@ -229,7 +229,7 @@ def heatmap_rows(matrix: engine.explain.arena.LanguageMatrix) -> list[dict]:
     """One record per (language, tokenizer), the heatmap's cells, for the CSV."""
     return [{"language": c.language, "code": c.code, "script": c.script, "tokenizer": c.encoding,
              "tokens": c.tokens, "characters": c.chars, "x_english": round(c.vs_english, 4),
-             "x_best": round(c.vs_best, 4)} for c in matrix.cells()]
+             "x_best": round(c.vs_best, 4), "unknown_tokens": c.unknown} for c in matrix.cells()]
 
 
 def heatmap_csv(matrix: engine.explain.arena.LanguageMatrix) -> str:
@@ -243,7 +243,7 @@ def heatmap_csv(matrix: engine.explain.arena.LanguageMatrix) -> str:
 
 def heatmap_json(matrix: engine.explain.arena.LanguageMatrix) -> str:
     """The tokenizers, the reference language and per language its sentence and, per tokenizer, the
-    tokens and both ratios."""
+    tokens, both ratios and how many of the tokens are unknown tokens (lost text)."""
     cells = {(c.code, c.encoding): c for c in matrix.cells()}
     return json.dumps({
         "tokenizers": list(matrix.encodings),
@@ -254,6 +254,7 @@ def heatmap_json(matrix: engine.explain.arena.LanguageMatrix) -> str:
             "tokens": {n: cells[(s.code, n)].tokens for n in matrix.encodings},
             "x_english": {n: round(cells[(s.code, n)].vs_english, 4) for n in matrix.encodings},
             "x_best": {n: round(cells[(s.code, n)].vs_best, 4) for n in matrix.encodings},
+            "unknown_tokens": {n: cells[(s.code, n)].unknown for n in matrix.encodings},
         } for s in matrix.languages],
     }, ensure_ascii=False, indent=1)
 

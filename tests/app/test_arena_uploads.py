@@ -151,3 +151,14 @@ def test_the_arena_page_offers_both_downloads():
     at = arena(arena_pick=["gpt2", "o200k_base"])
     labels = [b.proto.label for b in at.get("download_button")]
     assert "Download CSV" in labels and "Download JSON" in labels
+
+
+def test_heatmap_exports_say_which_counts_lost_text():
+    encs = [engine.get_encoding("gpt2"), engine.get_encoding("bert-base-uncased")]
+    matrix = engine.language_matrix(encs)
+    cells = {(c.code, c.encoding): c for c in matrix.cells()}
+    rows = list(csv.DictReader(io.StringIO(arena_view.heatmap_csv(matrix))))
+    assert all(int(r["unknown_tokens"]) == cells[(r["code"], r["tokenizer"])].unknown for r in rows)
+    doc = json.loads(arena_view.heatmap_json(matrix))
+    thai = next(entry for entry in doc["languages"] if entry["code"] == "th")
+    assert thai["unknown_tokens"]["gpt2"] == 0 and thai["unknown_tokens"]["bert-base-uncased"] > 0
