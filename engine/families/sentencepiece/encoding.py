@@ -235,8 +235,10 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
         return PIECE_TYPES[self._types[token]]
 
     def clear_cache(self) -> None:
-        """Empty the piece cache (to measure cold-cache speed)."""
+        """Empty the piece cache and a Unigram model's word memo (to measure cold-cache speed)."""
         self._cache.clear()
+        if self._unigram is not None:
+            self._unigram.clear()
 
     # ------------------------------------------------------------- normalizing
     def normalize(self, text: str) -> tuple[str, list[int]]:
