@@ -189,7 +189,7 @@ class PrecompiledCharsmap:
         return known
 
     def _looked_at(self) -> re.Pattern:
-        """The characters `segments` must look at: every non-ASCII one, and each ASCII character that a
+        """Runs of the characters `segments` must look at: every non-ASCII one, and each ASCII character that a
         rule matches at when an ASCII character follows (none in the NFKC-like maps: their ASCII rules go
         on with combining marks).  An ASCII character before a non-ASCII one is looked at from there."""
         if not self._skip:
@@ -200,7 +200,7 @@ class PrecompiledCharsmap:
                         quiet.append(chr(c))
                 except CharsmapError:  # a crafted trie: look at that character, where the scan reports it
                     pass
-            self._skip.append(re.compile("[^" + "".join(map(re.escape, quiet)) + "]" if quiet else "(?s:.)"))
+            self._skip.append(re.compile("[^" + "".join(map(re.escape, quiet)) + "]+" if quiet else "(?s:.+)"))
         return self._skip[0]
 
     def _walk_dies(self, data: bytes) -> bool:
@@ -243,6 +243,7 @@ class PrecompiledCharsmap:
         UTF-8 bytes)."""
         out: list[tuple[str, int, int, bool]] = []
         inert, pair_dies = self.is_inert, self._pair_dies
+        inert_get, pair_get = self._inert.get, self._pairs.get  # the learned answers, without a call
         find = self._looked_at().search
         data: bytes | None = None
         at_char = at_byte = 0  # a character index and its byte offset, moved forward as the scan goes
@@ -252,10 +253,18 @@ class PrecompiledCharsmap:
             m = find(text, k)
             if m is None:
                 break
-            last = m.start()  # an ASCII character before a non-ASCII one may start a rule through it
-            k = last - 1 if last > k and text[last] >= "\x80" else last
+            first, last = m.start(), m.end() - 1  # a run of characters to look at, one by one
+            # an ASCII character before a non-ASCII one may start a rule through it
+            k = first - 1 if first > k and text[first] >= "\x80" else first
             while k <= last:
-                if inert(text[k]) or (k + 1 < n and pair_dies(text[k:k + 2])):
+                quiet = inert_get(text[k])
+                if quiet is None:
+                    quiet = inert(text[k])
+                if not quiet and k + 1 < n:
+                    quiet = pair_get(text[k:k + 2])
+                    if quiet is None:
+                        quiet = pair_dies(text[k:k + 2])
+                if quiet:
                     k += 1
                     continue
                 if data is None:
