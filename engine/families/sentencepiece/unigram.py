@@ -50,7 +50,8 @@ import re
 import struct
 from array import array
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, compress, repeat
+from operator import itemgetter, le, not_
 from typing import Callable
 
 from ...tokenizer.piece_cache import PieceCache
@@ -90,8 +91,11 @@ class LatticeNode:
 
 
 # A memo entry: a word's path from total 0 and what the walk needs to take it from the memo.
-PATH, SCORES, ROOM, SUM, IDS, SIZE, WORD = range(7)
-_EPS = math.ldexp(1.0, -8)  # half the float32 step below 2**17 > RESET: one rounding's largest error there
+PATH, SCORES, ROOM, SUM, IDS, SIZE, WORD, WEIGHT = range(8)
+_ROOM, _SUM, _SIZE, _WEIGHT, _SCORES = map(itemgetter, (ROOM, SUM, SIZE, WEIGHT, SCORES))
+# Half the float32 step below 2**17 > RESET (one rounding's largest error there), plus far more than
+# float64's own rounding adds to `approx` per word.
+_EPS = math.ldexp(1.0, -8) + math.ldexp(1.0, -24)
 
 
 class UnigramModel:
@@ -172,38 +176,58 @@ class UnigramModel:
         and a word has at most as many nodes as characters (`since` counts them).  A memo entry is taken
         when the total's magnitude, so bounded, stays below its `ROOM` (see `_solve`); otherwise the
         exact total is caught up (float32 along the memoized paths: no reset falls inside them) and
-        the word is run."""
+        the word is run.  Words are checked a block at a time: `bound` is the largest that magnitude
+        can get within the block (each word moves it by at most its `WEIGHT`), and only the words whose
+        `ROOM` is below it are checked one by one; the rest are taken as they are."""
         words = self._words.findall(text)  # type: ignore[union-attr]
         memo, spans = self._memo, self._spans
+        entries = list(map(memo.get, words))
+        if None in entries:
+            new = {w: self._solve(w) for w in set(compress(words, map(not_, entries)))}
+            memo.remember(new)
+            entries = list(map(new.get, words, entries))
+        rooms = list(map(_ROOM, entries))
+        weights = list(map(_WEIGHT, entries))
         approx = exact = start_total
         exact_at = since = 0
         rnd = array("f", b"\x00\x00\x00\x00")
         items: list[list] = []
-        append = items.append
-        for word in words:
-            entry = memo.get(word)
-            if entry is None:
-                entry = self._solve(word)
-                memo.remember({word: entry})
-            if abs(approx) + since * _EPS < entry[ROOM]:
-                append(entry)
-                approx += entry[SUM]
-                since += entry[SIZE]
-                continue
-            if since:  # catch the exact total up along the memoized words since it was known
-                for done in items[exact_at:]:
-                    for score in done[SCORES]:
+        i, count, block = 0, len(entries), 64
+        while i < count:
+            end = min(count, i + block)
+            bound = abs(approx) + since * _EPS + sum(weights[i:end])
+            risky = list(compress(range(i, end), map(le, rooms[i:end], repeat(bound))))
+            block = 64 if risky else 2 * block
+            for j in chain(risky, (end,)):
+                if j > i:  # words that are safe anywhere below `bound`
+                    part = entries[i:j]
+                    items += part
+                    approx += sum(map(_SUM, part))
+                    since += sum(map(_SIZE, part))
+                if j == end:
+                    break
+                entry = entries[j]
+                i = j + 1
+                if abs(approx) + since * _EPS < entry[ROOM]:
+                    items.append(entry)
+                    approx += entry[SUM]
+                    since += entry[SIZE]
+                    continue
+                if since:  # catch the exact total up along the memoized words since it was known
+                    for score in chain.from_iterable(map(_SCORES, items[exact_at:])):
                         rnd[0] = exact + score
                         exact = rnd[0]
-            key = (word, exact)  # a word's pass depends on its text and its start total only
-            found = spans.get(key)
-            if found is None:
-                path, end_total = self._relax(word, exact)
-                found = [path, (), -math.inf, end_total, None, len(word), word]
-                spans.remember({key: found})
-            append(found)
-            exact = approx = found[SUM]
-            exact_at, since = len(items), 0
+                word = words[j]
+                key = (word, exact)  # a word's pass depends on its text and its start total only
+                found = spans.get(key)
+                if found is None:
+                    path, end_total = self._relax(word, exact)
+                    found = [path, (), -math.inf, end_total, None, len(word), word, 0.0]
+                    spans.remember({key: found})
+                items.append(found)
+                exact = approx = found[SUM]
+                exact_at, since = len(items), 0
+            i = end
         return items
 
     def _offers(self, text: str, s: int, n: int) -> list[tuple[int, int, float]]:
@@ -225,7 +249,7 @@ class UnigramModel:
 
     def _solve(self, word: str) -> list:
         """One word's pass alone, in float64 from total 0, as a memo entry: ``[path, the path's node
-        scores, ROOM, path score, ids (filled by `ids`), length, word]``.
+        scores, ROOM, path score, ids (filled by `ids`), length, word, WEIGHT]``.
 
         Why the text is a chain of words: no piece holds ``▁`` past its first character (`_words` is
         None otherwise) and unknown nodes are one character, so a node ``[s, e)`` with ``s < b < e`` for
@@ -280,7 +304,8 @@ class UnigramModel:
             if math.ldexp(1.0, k - 24) >= tolerance:
                 k -= 1
             room = min(math.ldexp(1.0, min(k, 1000)), RESET) - (n + 1) * self.maxabs
-        return [tuple(path), tuple(scores), room, sum(scores), None, n, word]
+        # WEIGHT: how far the total's magnitude, with its error bound, can move over this word
+        return [tuple(path), tuple(scores), room, sum(scores), None, n, word, sum(map(abs, scores)) + n * _EPS]
 
     def _relax(self, text: str, start_total: float) -> tuple[list[tuple[int, int, int]], float]:
         """``EncodeOptimized`` in float32 over `text` from the total `start_total`: the best path and the
