@@ -92,7 +92,7 @@ class LatticeNode:
 
 # A memo entry: a word's path from total 0 and what the walk needs to take it from the memo.
 PATH, SCORES, ROOM, SUM, IDS, SIZE, WORD, WEIGHT = range(8)
-_ROOM, _SUM, _SIZE, _WEIGHT, _SCORES = map(itemgetter, (ROOM, SUM, SIZE, WEIGHT, SCORES))
+_ROOM, _SUM, _SIZE, _WEIGHT, _SCORES, _IDS = map(itemgetter, (ROOM, SUM, SIZE, WEIGHT, SCORES, IDS))
 # Half the float32 step below 2**17 > RESET (one rounding's largest error there), plus far more than
 # float64's own rounding adds to `approx` per word.
 _EPS = math.ldexp(1.0, -8) + math.ldexp(1.0, -24)
@@ -160,12 +160,15 @@ class UnigramModel:
             path = self._relax(text, 0.0)[0]
             return list(chain.from_iterable(unknown(text[s:e]) if i == unk_id else (i,) for s, e, i in path))
         items = self._walk(text, 0.0)
-        for item in items:
-            if item[IDS] is None:
-                word = item[WORD]
-                item[IDS] = tuple(chain.from_iterable(
-                    unknown(word[s:e]) if i == unk_id else (i,) for s, e, i in item[PATH]))
-        return list(chain.from_iterable([item[IDS] for item in items]))
+        found = list(map(_IDS, items))
+        if None in found:
+            for item in compress(items, map(not_, found)):
+                if item[IDS] is None:
+                    word = item[WORD]
+                    item[IDS] = tuple(chain.from_iterable(
+                        unknown(word[s:e]) if i == unk_id else (i,) for s, e, i in item[PATH]))
+            found = list(map(_IDS, items))
+        return list(chain.from_iterable(found))
 
     def _walk(self, text: str, start_total: float) -> list[list]:
         """`viterbi` word by word: one item per word, a memo entry (`_solve`) where the memo is provably
@@ -230,23 +233,6 @@ class UnigramModel:
             i = end
         return items
 
-    def _offers(self, text: str, s: int, n: int) -> list[tuple[int, int, float]]:
-        """The nodes from `s` in the order ``EncodeOptimized`` offers them: ``(end, id, score)``, shortest
-        first, the unknown node last where no one-character piece starts there."""
-        get, scores = self.table.get, self.node_scores
-        out = []
-        e = s + 1
-        while e <= n:
-            i = get(text[s:e])
-            if i is None:
-                break
-            if i >= 0:
-                out.append((e, i, scores[i]))
-            e += 1
-        if not out or out[0][0] != s + 1:
-            out.append((s + 1, self.unk_id, self.unk_score))
-        return out
-
     def _solve(self, word: str) -> list:
         """One word's pass alone, in float64 from total 0, as a memo entry: ``[path, the path's node
         scores, ROOM, path score, ids (filled by `ids`), length, word, WEIGHT]``.
@@ -268,21 +254,40 @@ class UnigramModel:
         and no reset falls inside while that stays at most `RESET`.  `ROOM` is the largest ``|T|`` (plus
         the walk's bound on its error) for which both hold."""
         n = len(word)
+        get, node_scores, unk_id, unk_score = self.table.get, self.node_scores, self.unk_id, self.unk_score
         best = [0.0] * (n + 1)
         second = [-math.inf] * (n + 1)
         frm = [-1] * (n + 1)
         ids = [0] * (n + 1)
-        node_score = [0.0] * (n + 1)
         frm[0] = 0
-        for s in range(n):
+        for s in range(n):  # the offers as `nodes` lists them, inline: this loop is the memo's cold cost
             here = best[s]
-            for e, i, score in self._offers(word, s, n):
-                c = here + score
+            single = False
+            e = s + 1
+            while e <= n:
+                i = get(word[s:e])
+                if i is None:
+                    break
+                if i >= 0:
+                    c = here + node_scores[i]
+                    if frm[e] < 0:
+                        best[e], frm[e], ids[e] = c, s, i
+                    elif c > best[e]:
+                        second[e] = best[e]
+                        best[e], frm[e], ids[e] = c, s, i
+                    elif c > second[e]:
+                        second[e] = c
+                    if e == s + 1:
+                        single = True
+                e += 1
+            if not single:
+                c = here + unk_score
+                e = s + 1
                 if frm[e] < 0:
-                    best[e], frm[e], ids[e], node_score[e] = c, s, i, score
+                    best[e], frm[e], ids[e] = c, s, unk_id
                 elif c > best[e]:
                     second[e] = best[e]
-                    best[e], frm[e], ids[e], node_score[e] = c, s, i, score
+                    best[e], frm[e], ids[e] = c, s, unk_id
                 elif c > second[e]:
                     second[e] = c
         gap = min(map(float.__sub__, best, second))
@@ -292,7 +297,7 @@ class UnigramModel:
         while e > 0:
             s = frm[e]
             path.append((s, e, ids[e]))
-            scores.append(node_score[e])
+            scores.append(unk_score if ids[e] == unk_id else node_scores[ids[e]])
             e = s
         path.reverse()
         scores.reverse()
