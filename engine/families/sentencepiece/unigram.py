@@ -50,7 +50,8 @@ import re
 import struct
 from array import array
 from dataclasses import dataclass
-from itertools import chain, compress, repeat
+from bisect import bisect_right
+from itertools import accumulate, chain, compress, repeat
 from operator import itemgetter, le, not_
 from typing import Callable
 
@@ -92,10 +93,35 @@ class LatticeNode:
 
 # A memo entry: a word's path from total 0 and what the walk needs to take it from the memo.
 PATH, SCORES, ROOM, SUM, IDS, SIZE, WORD, WEIGHT = range(8)
-_ROOM, _SUM, _SIZE, _WEIGHT, _SCORES, _IDS = map(itemgetter, (ROOM, SUM, SIZE, WEIGHT, SCORES, IDS))
+_ROOM, _SUM, _SIZE, _WEIGHT, _IDS, _WORD = map(itemgetter, (ROOM, SUM, SIZE, WEIGHT, IDS, WORD))
 # Half the float32 step below 2**17 > RESET (one rounding's largest error there), plus far more than
 # float64's own rounding adds to `approx` per word.
 _EPS = math.ldexp(1.0, -8) + math.ldexp(1.0, -24)
+
+
+def fold(total: float, scores) -> float:
+    """`total` plus each of `scores` in turn, rounded to float32 each time (C++ ``float`` arithmetic)."""
+    rnd = array("f", b"\x00\x00\x00\x00")
+    for score in scores:
+        rnd[0] = total + score
+        total = rnd[0]
+    return total
+
+
+_HALF = "half"  # `_integer_steps` of a word holding an exact half-step
+
+
+def _integer_steps(scores, q: float) -> int | str:
+    """``sum(round(score / q))`` for `scores` (exact: q is a power of two), or `_HALF` if one of them is an
+    exact half-multiple of q (its rounding would depend on the total it is added to)."""
+    out = 0
+    for score in scores:
+        v = score / q
+        r = round(v)
+        if abs(v - r) == 0.5:
+            return _HALF
+        out += r
+    return out
 
 
 class UnigramModel:
@@ -132,11 +158,13 @@ class UnigramModel:
         self._words = None if any("▁" in p[1:] for p in in_trie) else re.compile("▁[^▁]*|[^▁]+")
         self._memo = PieceCache()  # word -> `_solve`'s entry
         self._spans = PieceCache()  # (word, exact start total) -> `_relax` of it: a rerun finds its near-ties
+        self._steps: dict[int, PieceCache] = {}  # binade k -> word -> `_integer_steps` (see `_catch_up`)
 
     def clear(self) -> None:
         """Forget every memoized word (to measure cold speed)."""
         self._memo.clear()
         self._spans.clear()
+        self._steps.clear()
 
     # ------------------------------------------------------------------ fast
     def viterbi(self, text: str, start_total: float = 0.0) -> list[tuple[int, int, int]]:
@@ -193,7 +221,6 @@ class UnigramModel:
         weights = list(map(_WEIGHT, entries))
         approx = exact = start_total
         exact_at = since = 0
-        rnd = array("f", b"\x00\x00\x00\x00")
         items: list[list] = []
         i, count, block = 0, len(entries), 64
         while i < count:
@@ -217,9 +244,7 @@ class UnigramModel:
                     since += entry[SIZE]
                     continue
                 if since:  # catch the exact total up along the memoized words since it was known
-                    for score in chain.from_iterable(map(_SCORES, items[exact_at:])):
-                        rnd[0] = exact + score
-                        exact = rnd[0]
+                    exact = self._catch_up(exact, items[exact_at:])
                 word = words[j]
                 key = (word, exact)  # a word's pass depends on its text and its start total only
                 found = spans.get(key)
@@ -232,6 +257,49 @@ class UnigramModel:
                 exact_at, since = len(items), 0
             i = end
         return items
+
+    def _catch_up(self, total: float, entries: list[list]) -> float:
+        """The library's float32 total after the memoized `entries` from `total` (no reset falls inside
+        them: `_walk` took them below `RESET`).  `fold` is the plain way, node by node.
+
+        Faster where the totals stay in one binade: float32 numbers of magnitude in ``[2**k, 2**(k+1)]``
+        are the multiples of ``q = 2**(k-23)``, so from a total ``T = m*q`` a node adds exactly
+        ``q * round(score / q)`` (round to nearest; an exact half would round to even and depend on m,
+        so a word with one is folded node by node).  While every total of a run of words stays in that
+        binade (the run's `WEIGHT` bounds how far they move), the run adds ``q`` times the sum of its
+        words' integers, kept per binade and word."""
+        i, n = 0, len(entries)
+        cum = list(accumulate(map(_WEIGHT, entries)))
+        while i < n:
+            a = abs(total)
+            if a >= 1.0:
+                k = math.frexp(a)[1] - 1  # a in [2**k, 2**(k+1))
+                room = min(a - math.ldexp(1.0, k), math.ldexp(1.0, k + 1) - a)
+                j = bisect_right(cum, room + (cum[i - 1] if i else 0.0), i)
+                if j > i:
+                    steps = self._steps.get(k)
+                    if steps is None:
+                        steps = self._steps[k] = PieceCache()
+                    words = list(map(_WORD, entries[i:j]))
+                    ns = list(map(steps.get, words))
+                    if None in ns:
+                        q = math.ldexp(1.0, k - 23)
+                        new = {w: _integer_steps(entries[i + t][SCORES], q)
+                               for t, w in enumerate(words) if ns[t] is None}
+                        steps.remember(new)
+                        ns = list(map(new.get, words, ns))
+                    if _HALF in ns:  # a word with an exact half: up to it here, itself node by node
+                        j = i + ns.index(_HALF)
+                        ns = ns[: j - i]
+                    total += math.ldexp(sum(ns), k - 23)
+                    i = j
+                    if i == n:
+                        break
+                    if ns:
+                        continue
+            total = fold(total, entries[i][SCORES])
+            i += 1
+        return total
 
     def _solve(self, word: str) -> list:
         """One word's pass alone, in float64 from total 0, as a memo entry: ``[path, the path's node

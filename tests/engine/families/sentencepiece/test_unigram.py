@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from engine.families.sentencepiece.encoding import SentencePieceEncoding, UnigramTrace, load_sentencepiece_model
 from engine.families.sentencepiece.model_proto import parse_model_proto
 from engine.families.sentencepiece.normalize import normalize_by_steps, normalized_text
+from engine.families.sentencepiece.unigram import SCORES, WEIGHT, WORD, fold
 from engine.formats.charsmap import CharsmapError
 from tests.conftest import CORPUS, case_text, load_cases
 from tests.reference_packages import member
@@ -290,3 +291,27 @@ def test_bpe_model_with_character_map():
     assert not e.is_unigram and e.model.normalizer.name == "nmt_nfkc"
     for text in SAMPLES:
         assert e.encode_ordinary(text) == ref.encode(text), text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["▁the", "▁a", "▁Hello", "▁world", "▁Darkest", "ｶﾞ", "▁吾輩は猫", "▁x", "▁", "▁zzzz"]),
+                max_size=60),
+       st.floats(min_value=-1.3e5, max_value=1.3e5, width=32), st.sampled_from(["test_model", "trained_bytes"]))
+def test_catch_up_by_binade_equals_the_float32_fold(words, total, name):
+    """The exact total after memoized words, a binade at a time, equals adding node by node in float32
+    (from any total, on both sides of zero, across powers of two)."""
+    model = enc(name)._unigram
+    entries = [model._solve(w) for w in words]
+    plain = fold(total, [score for entry in entries for score in entry[SCORES]])
+    assert model._catch_up(total, entries) == plain
+
+
+def test_catch_up_exact_half_steps():
+    """A score that is an exact half of the float32 step rounds to even: such a word is folded node by node."""
+    model = enc("test_model")._unigram
+    half = [model._solve("▁the")[:]]
+    half[0][SCORES] = (-0.00390625,)  # half the step (2**-7) of totals in [65536, 131072)
+    half[0][WORD] = "half-step word"
+    half[0][WEIGHT] = 0.00390625 + 2 ** -8
+    for total in (-70000.0, -70000.0078125, 70000.0078125):
+        assert model._catch_up(total, half * 3) == fold(total, [-0.00390625] * 3)
