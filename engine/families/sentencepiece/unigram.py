@@ -180,23 +180,32 @@ class UnigramModel:
             pos += item[SIZE]
         return out
 
-    def ids(self, text: str, unknown: Callable[[str], list[int]]) -> list[int]:
-        """The ids of the best path, an unknown node's character as ``unknown(char)`` gives them.  The
-        memo keeps a word's ids too, so one model serves one `unknown` (its encoding's)."""
+    def ids(self, text: str, unknown: Callable[[str], list[int]],
+            join: Callable[[list[int]], list[int]] | None = None) -> list[int]:
+        """The ids of the best path, an unknown node's character as ``unknown(char)`` gives them, then
+        `join` (if given) over them: the caller's rule for runs of unknown ids.  The memo keeps a word's
+        ids too, so one model serves one `unknown` and one `join` (its encoding's).
+
+        `join` runs on each word's ids alone where the model offers ``▁`` by itself: then every word
+        after the first starts with a known node, so no run of unknown nodes spans two words."""
         unk_id = self.unk_id
         if self._words is None:
             path = self._relax(text, 0.0)[0]
-            return list(chain.from_iterable(unknown(text[s:e]) if i == unk_id else (i,) for s, e, i in path))
+            out = list(chain.from_iterable(unknown(text[s:e]) if i == unk_id else (i,) for s, e, i in path))
+            return join(out) if join is not None else out
+        per_word = join is not None and self.table.get("▁", -1) >= 0
         items = self._walk(text, 0.0)
         found = list(map(_IDS, items))
         if None in found:
             for item in compress(items, map(not_, found)):
                 if item[IDS] is None:
                     word = item[WORD]
-                    item[IDS] = tuple(chain.from_iterable(
+                    word_ids = list(chain.from_iterable(
                         unknown(word[s:e]) if i == unk_id else (i,) for s, e, i in item[PATH]))
+                    item[IDS] = tuple(join(word_ids) if per_word else word_ids)  # type: ignore[misc]
             found = list(map(_IDS, items))
-        return list(chain.from_iterable(found))
+        out = list(chain.from_iterable(found))
+        return join(out) if join is not None and not per_word else out
 
     def _walk(self, text: str, start_total: float) -> list[list]:
         """`viterbi` word by word: one item per word, a memo entry (`_solve`) where the memo is provably
@@ -227,7 +236,7 @@ class UnigramModel:
             end = min(count, i + block)
             bound = abs(approx) + since * _EPS + sum(weights[i:end])
             risky = list(compress(range(i, end), map(le, rooms[i:end], repeat(bound))))
-            block = 64 if risky else 2 * block
+            block = 64 if risky else min(2 * block, 1024)
             for j in chain(risky, (end,)):
                 if j > i:  # words that are safe anywhere below `bound`
                     part = entries[i:j]

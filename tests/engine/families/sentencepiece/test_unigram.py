@@ -315,3 +315,15 @@ def test_catch_up_exact_half_steps():
     half[0][WEIGHT] = 0.00390625 + 2 ** -8
     for total in (-70000.0, -70000.0078125, 70000.0078125):
         assert model._catch_up(total, half * 3) == fold(total, [-0.00390625] * 3)
+
+
+@pytest.mark.parametrize("name", ["test_model", "test_ja_model", "trained", "trained_identity", "trained_nfkc_cf"])
+def test_unknown_runs_joined_per_word(name):
+    """Runs of unknown characters become one ``<unk>`` per run, joined inside each memoized word: a run
+    never spans two words (each starts with a known ``▁``), also at the text's first word."""
+    for text in ["☃☃ ☃☃☃ x☃ ☃", "☃", "☃ ", " ☃☃", "a☃☃b ☃c☃ ☃☃☃☃ ☃", "☃\u3000☃  ☃", "☃▁☃"]:
+        e = enc(name)
+        assert e._unigram.table.get("▁", -1) >= 0
+        e.clear_cache()
+        check(name, text)
+        check(name, text)  # from the memo
