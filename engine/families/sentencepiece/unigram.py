@@ -30,7 +30,9 @@ texts its near-ties differ from 0.2.3's.  This module follows 0.2.3, the
 library the tests run.)
 
 **Words.**  When no piece holds ``▁`` past its first character, the text is a
-chain of *words* (``▁`` and what follows up to the next ``▁``), and the pass over
+chain of *words* (``▁`` and what follows up to the next ``▁``; when the pieces
+that do hold one, such as a user-defined ``▁▁``, have only ``▁`` before it, a
+word starts at the first ``▁`` of each run instead), and the pass over
 the text is the pass over each word in turn, each from the float32 total where
 the previous word ended (proof in `UnigramModel._solve`).  A word's path from
 total 0 in float64 is memoized; it is the library's path from any total T
@@ -153,9 +155,13 @@ class UnigramModel:
         self.table = table
         # Largest node score in magnitude: bounds how far totals move within one word.
         self.maxabs = max([abs(self.unk_score), *map(abs, self.node_scores.values())])
-        # Words start at each ``▁``; a piece holding ``▁`` past its first character would cross a word
-        # start, and then the text is one pass (no word memo).
-        self._words = None if any("▁" in p[1:] for p in in_trie) else re.compile("▁[^▁]*|[^▁]+")
+        # Words start at a ``▁`` no piece can cross.  A piece crossing position b holds text[b] = ``▁``
+        # past its first character, right after text[b-1]; so with no such piece every ``▁`` starts a word,
+        # and when only ``▁`` comes before those (``▁▁``), every ``▁`` after another character does.
+        # Otherwise the text is one pass (no word memo).
+        before = {p[j - 1] for p in in_trie for j in range(1, len(p)) if p[j] == "▁"}
+        self._words = (re.compile("▁[^▁]*|[^▁]+") if not before else
+                       re.compile("▁+[^▁]*|[^▁]+") if before == {"▁"} else None)
         self._memo = PieceCache()  # word -> `_solve`'s entry
         self._spans = PieceCache()  # (word, exact start total) -> `_relax` of it: a rerun finds its near-ties
         self._steps: dict[int, PieceCache] = {}  # binade k -> word -> `_integer_steps` (see `_catch_up`)
@@ -314,8 +320,8 @@ class UnigramModel:
         """One word's pass alone, in float64 from total 0, as a memo entry: ``[path, the path's node
         scores, ROOM, path score, ids (filled by `ids`), length, word, WEIGHT]``.
 
-        Why the text is a chain of words: no piece holds ``▁`` past its first character (`_words` is
-        None otherwise) and unknown nodes are one character, so a node ``[s, e)`` with ``s < b < e`` for
+        Why the text is a chain of words: no piece can cross a word start (`_words` is None otherwise:
+        see its comment) and unknown nodes are one character, so a node ``[s, e)`` with ``s < b < e`` for
         a word start ``b`` cannot exist: ``best[e]`` for ``e > b`` is made from ``best[p]``, ``p >= b``
         only, and a reset at ``p >= b`` touches only ``best[p:]``.  So the pass from ``b`` on is the pass
         over the rest of the text from the one float32 number ``best[b]``.

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from engine.families.sentencepiece.encoding import SentencePieceEncoding, UnigramTrace, load_sentencepiece_model
 from engine.families.sentencepiece.model_proto import parse_model_proto
 from engine.families.sentencepiece.normalize import normalize_by_steps, normalized_text
-from engine.families.sentencepiece.unigram import SCORES, WEIGHT, WORD, fold
+from engine.families.sentencepiece.model_proto import NORMAL, UNKNOWN, USER_DEFINED
+from engine.families.sentencepiece.unigram import SCORES, WEIGHT, WORD, UnigramModel, fold
 from engine.formats.charsmap import CharsmapError
 from tests.conftest import CORPUS, case_text, load_cases
 from tests.reference_packages import member
@@ -133,7 +134,7 @@ def test_fast_viterbi_equals_reference(text):
 @settings(max_examples=150, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("abcdehlo▁▁▁ｶﾞ吾輩")), max_size=60),
        st.sampled_from([0.0, -3e3, -65_530.0, -99_990.0, -99_999.96875, -100_000.0, -100_000.0078125, 4e5]),
-       st.sampled_from(["test_model", "trained_bytes"]))
+       st.sampled_from(["test_model", "trained_bytes", "trained_symbols"]))
 def test_word_memo_equals_one_lattice_at_any_total(text, start_total, name):
     """Words come from the memo only where no float32 near-tie can change the choice and no score reset
     falls inside them: from large totals and right at the reset threshold the path still equals the
@@ -155,10 +156,31 @@ def test_word_memo_is_used_and_exact_on_a_long_text():
     assert e.encode_ordinary(text) == e.encode_ordinary(text) == reference("test_model").encode(text)
 
 
-def test_no_word_memo_when_a_piece_crosses_a_word_start():
-    """A user-defined ``▁▁`` crosses a word start: that model keeps the text as one lattice."""
-    assert enc("trained_symbols")._unigram._words is None
-    assert enc("test_model")._unigram._words is not None
+def _hand_model(*extra: tuple[str, float, int]) -> UnigramModel:
+    pieces = (("<unk>", 0.0, UNKNOWN), ("▁", -2.0, NORMAL), ("a", -2.5, NORMAL), ("b", -3.0, NORMAL),
+              ("▁a", -3.5, NORMAL), ("ab", -4.0, NORMAL), *extra)
+    return UnigramModel(pieces, 0)
+
+
+def test_words_where_no_piece_crosses_a_word_start():
+    """A word starts at a ``▁`` that no piece can cross: at every ``▁`` when no piece holds one past its
+    first character; only after a character other than ``▁`` when the pieces that do hold one have only
+    ``▁`` before it (``▁▁``, user-defined in `trained_symbols`); else the text is one pass (``a▁b``)."""
+    assert _hand_model()._words.findall("▁ab▁▁a▁") == ["▁ab", "▁", "▁a", "▁"]
+    assert _hand_model(("▁▁", 0.0, USER_DEFINED))._words.findall("▁ab▁▁a▁") == ["▁ab", "▁▁a", "▁"]
+    assert enc("trained_symbols")._unigram._words is not None
+    assert _hand_model(("a▁b", -1.0, NORMAL))._words is None
+    assert _hand_model(("▁▁", -1.0, NORMAL), ("b▁", -1.0, NORMAL))._words is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab▁▁▁")), max_size=40),
+       st.sampled_from([0.0, -99_990.0, -65_536.0, 4e5]))
+def test_hand_models_memo_equals_the_whole_pass(text, start_total):
+    for model in (_hand_model(), _hand_model(("▁▁", 0.0, USER_DEFINED)), _hand_model(("▁▁▁", -1.0, NORMAL)),
+                  _hand_model(("a▁b", -1.0, NORMAL))):
+        assert model.viterbi(text, start_total) == model.viterbi_reference(text, start_total)
+        assert model.viterbi(text, start_total) == model.viterbi_reference(text, start_total)
 
 
 @settings(max_examples=200, deadline=None)
