@@ -99,6 +99,7 @@ _ROOM, _SUM, _SIZE, _WEIGHT, _IDS, _WORD = map(itemgetter, (ROOM, SUM, SIZE, WEI
 # Half the float32 step below 2**17 > RESET (one rounding's largest error there), plus far more than
 # float64's own rounding adds to `approx` per word.
 _EPS = math.ldexp(1.0, -8) + math.ldexp(1.0, -24)
+_BINADES_UP_TO = math.ldexp(1.0, 17)  # totals below it round by at most `_EPS`
 
 
 def fold(total: float, scores) -> float:
@@ -287,7 +288,7 @@ class UnigramModel:
         cum = list(accumulate(map(_WEIGHT, entries)))
         while i < n:
             a = abs(total)
-            if a >= 1.0:
+            if 1.0 <= a < _BINADES_UP_TO:  # where `WEIGHT` (its `_EPS` per node) bounds the drift
                 k = math.frexp(a)[1] - 1  # a in [2**k, 2**(k+1))
                 room = min(a - math.ldexp(1.0, k), math.ldexp(1.0, k + 1) - a)
                 j = bisect_right(cum, room + (cum[i - 1] if i else 0.0), i)
