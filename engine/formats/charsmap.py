@@ -54,6 +54,7 @@ Span = tuple[int, int]
 
 # Real maps are small (nmt_nfkc about 240 kB, nfkc_cf a little more); a larger one is a crafted file.
 MAX_CHARSMAP_BYTES = 8_000_000
+MAX_SKIPPABLE = 20_000  # non-ASCII characters the scan's pattern skips (a character class that size compiles fast)
 MAX_TRIE_RESULTS = 32  # Normalizer::kMaxTrieResultsSize: later (longer) prefix matches are not seen
 _LEAF_FLAG = 1 << 31
 
@@ -85,7 +86,7 @@ class PrecompiledCharsmap:
     _cache: dict = field(default_factory=dict, repr=False)  # output offset -> text; distinct offsets < len(outputs)
     _inert: dict = field(default_factory=dict, repr=False)  # character -> True if no rule starts with it
     _pairs: dict = field(default_factory=dict, repr=False)  # two characters -> True if no rule matches at the first
-    _skip: list = field(default_factory=list, repr=False)  # [pattern of the characters `segments` must look at]
+    _skip: list = field(default_factory=list, repr=False)  # [pattern, quiet ASCII class, live lead bytes, skippable]
 
     @classmethod
     def parse(cls, blob: bytes, source: str = "<precompiled_charsmap>") -> "PrecompiledCharsmap":
@@ -189,9 +190,17 @@ class PrecompiledCharsmap:
         return known
 
     def _looked_at(self) -> re.Pattern:
-        """The characters `segments` must look at: every non-ASCII one, and each ASCII character that a
-        rule matches at when an ASCII character follows (none in the NFKC-like maps: their ASCII rules go
-        on with combining marks).  An ASCII character before a non-ASCII one is looked at from there."""
+        """Runs of the characters `segments` must look at: each ASCII character that a rule matches at
+        when an ASCII character follows (none in the NFKC-like maps: their ASCII rules go on with
+        combining marks), and every non-ASCII one not yet known to be *skippable*.  An ASCII character
+        before a looked-at non-ASCII one is looked at from there.
+
+        A non-ASCII character is skippable when no rule starts with it (`is_inert`) and no rule that
+        starts with a quiet ASCII character (one not looked at) goes on into it: the trie has no path
+        from any quiet ASCII character through its first byte.  Then no rule can start at it or run
+        through it from the character before, so skipping it as a copied character is what the
+        character-by-character scan does.  (A looked-at character before it gets the full scan.)
+        `segments` learns skippable characters as it meets them (bounded), and the pattern is rebuilt."""
         if not self._skip:
             quiet = []
             for c in range(128):
@@ -200,8 +209,28 @@ class PrecompiledCharsmap:
                         quiet.append(chr(c))
                 except CharsmapError:  # a crafted trie: look at that character, where the scan reports it
                     pass
-            self._skip.append(re.compile("[^" + "".join(map(re.escape, quiet)) + "]" if quiet else "(?s:.)"))
+            live = set()  # first bytes of a UTF-8 sequence that a path from a quiet ASCII character reaches
+            for c in quiet:
+                for lead in range(0xC2, 0xF5):
+                    try:
+                        if not self._walk_dies(bytes((ord(c), lead))):
+                            live.add(lead)
+                    except CharsmapError:
+                        live.add(lead)
+            quiet_class = "".join(map(re.escape, quiet))
+            self._skip.extend([None, quiet_class, frozenset(live), set()])
+            self._skip[0] = re.compile("[^" + quiet_class + "]+" if quiet else "(?s:.+)")
         return self._skip[0]
+
+    def _learn_skippable(self, chars: set[str]) -> None:
+        """Add non-ASCII characters `is_inert` said yes to, whose first byte no quiet ASCII path reaches,
+        to the pattern's skipped class (at most `MAX_SKIPPABLE`: the distinct characters of the texts seen)."""
+        _, quiet_class, live, known = self._skip
+        new = {c for c in chars if c not in known and c.encode("utf-8", "surrogatepass")[0] not in live}
+        if not new or not quiet_class or len(known) + len(new) > MAX_SKIPPABLE:
+            return
+        known |= new
+        self._skip[0] = re.compile("[^" + quiet_class + "".join(map(re.escape, sorted(known))) + "]+")
 
     def _walk_dies(self, data: bytes) -> bool:
         """True if the trie has no path through all of `data` and no rule ends inside it."""
@@ -243,7 +272,9 @@ class PrecompiledCharsmap:
         UTF-8 bytes)."""
         out: list[tuple[str, int, int, bool]] = []
         inert, pair_dies = self.is_inert, self._pair_dies
+        inert_get, pair_get = self._inert.get, self._pairs.get  # the learned answers, without a call
         find = self._looked_at().search
+        inert_met: set[str] = set()  # non-ASCII characters no rule starts with, met on the way
         data: bytes | None = None
         at_char = at_byte = 0  # a character index and its byte offset, moved forward as the scan goes
         k, n = 0, len(text)
@@ -252,10 +283,20 @@ class PrecompiledCharsmap:
             m = find(text, k)
             if m is None:
                 break
-            last = m.start()  # an ASCII character before a non-ASCII one may start a rule through it
-            k = last - 1 if last > k and text[last] >= "\x80" else last
+            first, last = m.start(), m.end() - 1  # a run of characters to look at, one by one
+            # an ASCII character before a non-ASCII one may start a rule through it
+            k = first - 1 if first > k and text[first] >= "\x80" else first
             while k <= last:
-                if inert(text[k]) or (k + 1 < n and pair_dies(text[k:k + 2])):
+                quiet = inert_get(text[k])
+                if quiet is None:
+                    quiet = inert(text[k])
+                if quiet and text[k] >= "\x80":
+                    inert_met.add(text[k])
+                if not quiet and k + 1 < n:
+                    quiet = pair_get(text[k:k + 2])
+                    if quiet is None:
+                        quiet = pair_dies(text[k:k + 2])
+                if quiet:
                     k += 1
                     continue
                 if data is None:
@@ -278,5 +319,7 @@ class PrecompiledCharsmap:
                 k = copy_from = end
         if copy_from < n:
             out.append((text[copy_from:n], copy_from, n, False))
+        if inert_met:
+            self._learn_skippable(inert_met)
         return out
 

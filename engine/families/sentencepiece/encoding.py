@@ -235,8 +235,10 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
         return PIECE_TYPES[self._types[token]]
 
     def clear_cache(self) -> None:
-        """Empty the piece cache (to measure cold-cache speed)."""
+        """Empty the piece cache and a Unigram model's word memo (to measure cold-cache speed)."""
         self._cache.clear()
+        if self._unigram is not None:
+            self._unigram.clear()
 
     # ------------------------------------------------------------- normalizing
     def normalize(self, text: str) -> tuple[str, list[int]]:
@@ -311,6 +313,9 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
                     for s, e, i in self._unigram.viterbi(chunk)]
         return [(symbol, self._symbol_ids(symbol)) for symbol in self._symbols(chunk)]
 
+    def _join_unknown(self, ids: list[int]) -> list[int]:
+        return _collapse_unknown(ids, self.unk_id)
+
     def _bytes_of(self, symbol: str) -> list[int]:
         """An unknown character: its byte pieces (byte fallback), else ``<unk>``."""
         if self.byte_fallback:
@@ -340,11 +345,9 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
         return tuple(chain.from_iterable(map(self._symbol_ids, symbols)))
 
     def _encode_normalized(self, normalized: str, out: list[int]) -> None:
-        if self._unigram is not None:  # one lattice over the whole text; the model memoizes words (see `unigram`)
-            start = len(out)
-            out.extend(self._unigram.ids(normalized, self._bytes_of))
-            if not self.byte_fallback:
-                out[start:] = _collapse_unknown(out[start:], self.unk_id)
+        if self._unigram is not None:  # one pass over the whole text; the model memoizes words (see `unigram`)
+            out.extend(self._unigram.ids(normalized, self._bytes_of,
+                                         None if self.byte_fallback else self._join_unknown))
             return
         chunks = self._chunks(normalized)
         cache = self._cache

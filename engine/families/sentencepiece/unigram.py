@@ -1,48 +1,49 @@
-"""SentencePiece's Unigram segmentation (``unigram_model.cc``: ``Lattice::Viterbi``), exactly.
+"""SentencePiece's Unigram segmentation (``unigram_model.cc``: ``Model::EncodeOptimized``), exactly.
 
 A Unigram model gives every piece a score (a log-probability).  Each way of
 cutting the normalized text into pieces is a path through a *lattice*; the path
-with the highest total score wins.  Viterbi finds it in one pass from the left:
-every node (a piece at a position) takes as its predecessor the best of the
-nodes that end where it starts.  The traps, all as the tested ``sentencepiece``
-has them:
+with the highest total score wins.  ``sentencepiece`` 0.2.3's ``encode`` runs
+``EncodeOptimized``: one pass from the left keeping ``best[p]``, the best total
+of a path ending at position ``p``; at each start ``s`` every piece ``[s, e)``
+offers ``best[s] + score`` to ``best[e]``.  The traps, all as that library has them:
 
-* **float32 totals**: a node's total is ``float(predecessor total + its score)``,
-  rounded to float32 for *each* candidate predecessor before they are compared.
-  Long texts make totals large and the rounding coarse (near -400,000 a float32
-  step is 1/32), so the winner of a near-tie depends on every earlier rounding:
-  the whole normalized text is one lattice.  Words are still memoized, where that
-  is provably the same (see `UnigramModel._solve`): no piece crosses a word start,
-  and a word whose every choice wins by more than the float32 error at the
-  current total comes from the memo; a word with a near-tie is run in float32
-  from the library's exact total there;
-* **ties** keep the first candidate: predecessors in the order they were added
-  (by start position, then shortest first), replaced only by a strictly higher
-  total; the winning path is read back from the end.  (This is not the same as
-  ``EncodeOptimized``'s forward relaxation in float64 or float32: on runs like
-  ``ZZZZ...`` and on a 185k-character book only this order matches the library);
+* **float32**: totals are C ``float``; each offer is rounded to float32 before
+  it is compared, and the first of equal offers stays (starts are visited left
+  to right, pieces from one start shortest first, the unknown node last);
+* **score reset**: when ``|best[s]|`` passes 100,000 (``kScoreResetThreshold``)
+  at the start ``s``, that total is subtracted (in float32) from ``best[s]`` and
+  from every ``best[e]`` already set beyond it, so totals stay small and float32
+  steps fine (at most 1/128).  Which near-ties go which way depends on where the
+  resets fall: the text behaves as one pass, not as separate sentences;
 * **unknown**: where no piece of exactly one character starts (UNUSED pieces
   do not count), a one-character unknown node scored ``min(normal scores) - 10``
-  is added, so every text has a path.  The caller turns unknown nodes into
-  ``<0xXX>`` byte pieces (byte fallback) or joins runs of them into one ``<unk>``;
-* **user-defined symbols** are in the lattice with the score
-  ``bytes * max(normal scores) - 0.1``, high enough that they always win
-  (``max`` starts from ``FLT_MIN``, the smallest positive float, so for all-negative
-  scores the bonus is about ``-0.1``);
-* control, unknown and byte pieces are never in the lattice; UNUSED pieces are
-  walked through but never chosen.
+  is offered.  The caller turns unknown nodes into ``<0xXX>`` byte pieces (byte
+  fallback) or joins runs of them into one ``<unk>``;
+* **user-defined symbols** score ``float(0.1 * (UTF-8 bytes - 1))``: never
+  below a normal piece's log-probability, and longer symbols first;
+* control, unknown and byte pieces are never offered; UNUSED pieces are walked
+  through but never chosen.
 
-Known difference: on one 185k-character English text, past 115k characters
-(totals near -430,000) a near-tie goes ``k|est`` here and ``ke|st`` in
-``sentencepiece`` 0.2.3; float64 totals fix that text but break runs like
-``ZZZZ...``, which float32 matches.  Every other test text agrees.
+(``sentencepiece`` 0.2.1 ran the same pass without the reset, comparing offers
+in float64 and scoring user-defined symbols ``bytes * max score - 0.1``; on long
+texts its near-ties differ from 0.2.3's.  This module follows 0.2.3, the
+library the tests run.)
 
-`viterbi` memoizes words and makes the nodes as it goes (a dict of every piece
-prefix stands in for the trie: the scan from one start stops at the first prefix
-no piece has);
-`viterbi_reference` builds the whole lattice first and rounds with `struct`, the
-plain version, tested equal.  `lattice` gives every node with its score and
-best total, the winning path marked, for the playground to draw.
+**Words.**  When no piece holds ``▁`` past its first character, the text is a
+chain of *words* (``▁`` and what follows up to the next ``▁``; when the pieces
+that do hold one, such as a user-defined ``▁▁``, have only ``▁`` before it, a
+word starts at the first ``▁`` of each run instead), and the pass over
+the text is the pass over each word in turn, each from the float32 total where
+the previous word ended (proof in `UnigramModel._solve`).  A word's path from
+total 0 in float64 is memoized; it is the library's path from any total T
+wherever every choice in the word wins by more than float32 rounding can move at
+T's magnitude, and no reset falls inside the word.  Other words are run in
+float32 from the library's exact total there (kept by `_walk`).
+
+`viterbi` is that fast walk; `viterbi_reference` is the plain whole-text pass
+(every node listed first, rounding with `struct`), tested equal.  `lattice`
+gives every node with its score and the total it offers, the winning path
+marked, for the playground to draw.
 """
 from __future__ import annotations
 
@@ -51,7 +52,9 @@ import re
 import struct
 from array import array
 from dataclasses import dataclass
-from itertools import chain
+from bisect import bisect_right
+from itertools import accumulate, chain, compress, repeat
+from operator import itemgetter, le, not_
 from typing import Callable
 
 from ...tokenizer.piece_cache import PieceCache
@@ -60,7 +63,7 @@ from .model_proto import NORMAL, UNUSED, USER_DEFINED
 __all__ = ["UnigramModel", "LatticeNode", "UNK_PENALTY"]
 
 UNK_PENALTY = 10.0  # kUnkPenalty
-FLT_MIN = 1.1754943508222875e-38
+RESET = 100_000.0  # kScoreResetThreshold: a total past it in magnitude is rebased to 0
 FLT_MAX = 3.4028234663852886e38
 _F32 = struct.Struct("<f")
 
@@ -78,8 +81,8 @@ def f32(x: float) -> float:
 @dataclass(frozen=True)
 class LatticeNode:
     """A candidate on the lattice: ``text[start:end]`` as piece `id` (`unknown`: the unknown node), its
-    `score` and the best `total` of a path ending with it; `best` marks the nodes of the winning path.
-    Offsets are characters of the normalized text."""
+    `score` and the `total` it offers (float32 of the best total at `start` plus `score`, after any score
+    reset); `best` marks the nodes of the winning path.  Offsets are characters of the normalized text."""
 
     start: int
     end: int
@@ -90,277 +93,368 @@ class LatticeNode:
     unknown: bool = False
 
 
+# A memo entry: a word's path from total 0 and what the walk needs to take it from the memo.
+PATH, SCORES, ROOM, SUM, IDS, SIZE, WORD, WEIGHT = range(8)
+_ROOM, _SUM, _SIZE, _WEIGHT, _IDS, _WORD = map(itemgetter, (ROOM, SUM, SIZE, WEIGHT, IDS, WORD))
+# Half the float32 step below 2**17 > RESET (one rounding's largest error there), plus far more than
+# float64's own rounding adds to `approx` per word.
+_EPS = math.ldexp(1.0, -8) + math.ldexp(1.0, -24)
+_BINADES_UP_TO = math.ldexp(1.0, 17)  # totals below it round by at most `_EPS`
+
+
+def fold(total: float, scores) -> float:
+    """`total` plus each of `scores` in turn, rounded to float32 each time (C++ ``float`` arithmetic)."""
+    rnd = array("f", b"\x00\x00\x00\x00")
+    for score in scores:
+        rnd[0] = total + score
+        total = rnd[0]
+    return total
+
+
+_HALF = "half"  # `_integer_steps` of a word holding an exact half-step
+
+
+def _integer_steps(scores, q: float) -> int | str:
+    """``sum(round(score / q))`` for `scores` (exact: q is a power of two), or `_HALF` if one of them is an
+    exact half-multiple of q (its rounding would depend on the total it is added to)."""
+    out = 0
+    for score in scores:
+        v = score / q
+        r = round(v)
+        if abs(v - r) == 0.5:
+            return _HALF
+        out += r
+    return out
+
+
 class UnigramModel:
-    """The lattice side of a SentencePiece Unigram model: pieces, scores, the prefix table."""
+    """The lattice side of a SentencePiece Unigram model: pieces, node scores, the prefix table, the memo."""
 
     def __init__(self, pieces: tuple[tuple[str, float, int], ...], unk_id: int) -> None:
         self.unk_id = unk_id
         normal = [score for _, score, kind in pieces if kind == NORMAL]
         self.min_score = min(normal, default=FLT_MAX)
-        self.max_score = max(max(normal, default=FLT_MIN), FLT_MIN)
         self.unk_score = f32(self.min_score - UNK_PENALTY)
-        # piece text -> id for pieces in the trie (normal, user-defined, unused); every proper prefix -> -1
-        self.scores: dict[int, float] = {}
-        self.user: dict[int, int] = {}  # user-defined id -> its length in UTF-8 bytes
-        self.unused: set[int] = set()
+        # Node scores (float32) of the pieces offered: normal ones and user-defined symbols
+        # (``GetUserDefinedScore``; ``EncodeOptimized`` passes the length in UTF-8 bytes).
+        self.node_scores: dict[int, float] = {}
+        self.user: set[int] = set()
         in_trie: dict[str, int] = {}
         for i, (piece, score, kind) in enumerate(pieces):
             if kind not in (NORMAL, USER_DEFINED, UNUSED):
                 continue
             in_trie.setdefault(piece, i)  # the first of duplicates, as model_interface.cc keeps it
-            self.scores[i] = score
             if kind == USER_DEFINED:
-                self.user[i] = len(piece.encode("utf-8"))
-            elif kind == UNUSED:
-                self.unused.add(i)
+                self.user.add(i)
+                self.node_scores[i] = f32(0.1 * (len(piece.encode("utf-8")) - 1))
+            elif kind == NORMAL:
+                self.node_scores[i] = score
+        # text -> id of an offered piece; -1 for a proper prefix of a piece or an UNUSED piece (the scan
+        # walks on through both, as through the trie, and offers neither)
         table = dict.fromkeys({p[:k] for p in in_trie for k in range(1, len(p))}, -1)
-        table.update(in_trie)
+        table.update({p: (i if i in self.node_scores else -1) for p, i in in_trie.items()})
         self.table = table
-        # Largest node score in magnitude: bounds how far the totals move within one word.
-        self.maxabs = max([abs(self.unk_score), *(abs(self._piece_score(i)) for i in self.scores)])
-        # Words start at each ``▁``; a piece holding ``▁`` past its first character would cross a word
-        # start, and then the text is one lattice (no word memo).
-        self._words = None if any("▁" in p[1:] for p in in_trie) else re.compile("▁[^▁]*|[^▁]+")
-        self._memo = PieceCache()  # word -> `_solve`'s (path, node scores, smallest gap)
-        self._spans = PieceCache()  # (span, start total) -> `_run`'s result: a rerun of a text finds its near-ties
+        # Largest node score in magnitude: bounds how far totals move within one word.
+        self.maxabs = max([abs(self.unk_score), *map(abs, self.node_scores.values())])
+        # Words start at a ``▁`` no piece can cross.  A piece crossing position b holds text[b] = ``▁``
+        # past its first character, right after text[b-1]; so with no such piece every ``▁`` starts a word,
+        # and when only ``▁`` comes before those (``▁▁``), every ``▁`` after another character does.
+        # Otherwise the text is one pass (no word memo).
+        before = {p[j - 1] for p in in_trie for j in range(1, len(p)) if p[j] == "▁"}
+        self._words = (re.compile("▁[^▁]*|[^▁]+") if not before else
+                       re.compile("▁+[^▁]*|[^▁]+") if before == {"▁"} else None)
+        self._memo = PieceCache()  # word -> `_solve`'s entry
+        self._spans = PieceCache()  # (word, exact start total) -> `_relax` of it: a rerun finds its near-ties
+        self._steps: dict[int, PieceCache] = {}  # binade k -> word -> `_integer_steps` (see `_catch_up`)
 
-    def _piece_score(self, i: int) -> float:
-        """A node's score (float32, as ``Lattice::Node::score``): the piece's, or the user-defined bonus."""
-        length = self.user.get(i)
-        if length is not None:
-            return f32(f32(length * self.max_score) - 0.1)
-        return self.scores[i]
+    def clear(self) -> None:
+        """Forget every memoized word (to measure cold speed)."""
+        self._memo.clear()
+        self._spans.clear()
+        self._steps.clear()
 
     # ------------------------------------------------------------------ fast
     def viterbi(self, text: str, start_total: float = 0.0) -> list[tuple[int, int, int]]:
         """The best path: ``(start, end, id)`` per node, left to right; `unk_id` marks an unknown node
-        (one character).  The empty text has no nodes.  `start_total` is BOS's total (0 for a text; the
-        tests start from large totals, where float32 rounding is coarse, to stress the word memo)."""
+        (one character).  The empty text has no nodes.  `start_total` is the total before the text (0 for
+        a text; the tests start from totals near the reset threshold, where float32 steps are coarse)."""
         if self._words is None:
-            return self._run(text, 0, len(text), start_total)[0]
+            return self._relax(text, start_total)[0]
         out: list[tuple[int, int, int]] = []
-        for pos, entry, path in self._walk(text, start_total):
-            out.extend([(pos + s, pos + e, i) for s, e, i in entry[0]] if path is None else path)
+        pos = 0
+        for item in self._walk(text, start_total):
+            out.extend([(pos + s, pos + e, i) for s, e, i in item[PATH]])
+            pos += item[SIZE]
         return out
 
-    def ids(self, text: str, unknown: Callable[[str], list[int]]) -> list[int]:
-        """The ids of the best path, an unknown node's character as ``unknown(char)`` gives them.  The
-        memo keeps a word's ids too, so one model serves one `unknown` (its encoding's)."""
-        if self._words is None:
-            path = self._run(text, 0, len(text), 0.0)[0]
-            return list(chain.from_iterable(unknown(text[s:e]) if i == self.unk_id else (i,) for s, e, i in path))
-        out: list[int] = []
+    def ids(self, text: str, unknown: Callable[[str], list[int]],
+            join: Callable[[list[int]], list[int]] | None = None) -> list[int]:
+        """The ids of the best path, an unknown node's character as ``unknown(char)`` gives them, then
+        `join` (if given) over them: the caller's rule for runs of unknown ids.  The memo keeps a word's
+        ids too, so one model serves one `unknown` and one `join` (its encoding's).
+
+        `join` runs on each word's ids alone where the model offers ``▁`` by itself: then every word
+        after the first starts with a known node, so no run of unknown nodes spans two words."""
         unk_id = self.unk_id
-        for pos, entry, path in self._walk(text, 0.0):
-            if path is None:
-                word_ids = entry[4]
-                if word_ids is None:
-                    word = text[pos:pos + entry[5]]
-                    word_ids = entry[4] = tuple(chain.from_iterable(
-                        unknown(word[s:e]) if i == unk_id else (i,) for s, e, i in entry[0]))
-                out.extend(word_ids)
-            else:
-                out.extend(chain.from_iterable(unknown(text[s:e]) if i == unk_id else (i,) for s, e, i in path))
-        return out
+        if self._words is None:
+            path = self._relax(text, 0.0)[0]
+            out = list(chain.from_iterable(unknown(text[s:e]) if i == unk_id else (i,) for s, e, i in path))
+            return join(out) if join is not None else out
+        per_word = join is not None and self.table.get("▁", -1) >= 0
+        items = self._walk(text, 0.0)
+        found = list(map(_IDS, items))
+        if None in found:
+            for item in compress(items, map(not_, found)):
+                if item[IDS] is None:
+                    word = item[WORD]
+                    word_ids = list(chain.from_iterable(
+                        unknown(word[s:e]) if i == unk_id else (i,) for s, e, i in item[PATH]))
+                    item[IDS] = tuple(join(word_ids) if per_word else word_ids)  # type: ignore[misc]
+            found = list(map(_IDS, items))
+        out = list(chain.from_iterable(found))
+        return join(out) if join is not None and not per_word else out
 
-    def _walk(self, text: str, start_total: float) -> list[tuple[int, list | None, list | None]]:
-        """`viterbi` word by word (see `_solve`): ``(offset, memo entry, None)`` for a memoized word,
-        ``(offset, None, path)`` for a span run as one float32 lattice."""
+    def _walk(self, text: str, start_total: float) -> list[list]:
+        """`viterbi` word by word: one item per word, a memo entry (`_solve`) where the memo is provably
+        the library's path, else the word's float32 pass from the library's exact total there.
+
+        `approx` (float64) follows the library's total; it differs from it by at most `_EPS` per
+        node since the last point where the exact total is known (`exact`, after ``items[:exact_at]``),
+        and a word has at most as many nodes as characters (`since` counts them).  A memo entry is taken
+        when the total's magnitude, so bounded, stays below its `ROOM` (see `_solve`); otherwise the
+        exact total is caught up (float32 along the memoized paths: no reset falls inside them) and
+        the word is run.  Words are checked a block at a time: `bound` is the largest that magnitude
+        can get within the block (each word moves it by at most its `WEIGHT`), and only the words whose
+        `ROOM` is below it are checked one by one; the rest are taken as they are."""
         words = self._words.findall(text)  # type: ignore[union-attr]
-        memo, spans, maxabs = self._memo, self._spans, self.maxabs
-        # The library's totals are float32 sums; `approx` (float64) is within len(text) half-steps of them.
-        slack = 1.0 + len(text) * 2.0 ** -23
-        approx = start_total
-        exact, exact_at = start_total, 0  # the library's total after items[:exact_at], caught up on need
-        rnd = array("f", b"\x00\x00\x00\x00")
-        items: list[tuple[int, list | None, list | None]] = []
-        step, next_pow = 0.0, 0.0
-        pos, k, count = 0, 0, len(words)
-        while k < count:
-            word = words[k]
-            entry = memo.get(word)
-            if entry is None:
-                entry = self._solve(word)
-                memo.remember({word: entry})
-            size = entry[5]
-            bound = abs(approx) * slack + (size + 1) * maxabs
-            if bound >= next_pow:  # the float32 step only changes at powers of two
-                step, next_pow = _ulp(bound), math.ldexp(1.0, math.frexp(bound)[1])
-            if entry[2] > step:
-                items.append((pos, entry, None))
-                approx += entry[3]
-                pos += size
-                k += 1
-                continue
-            # A near-tie: this word, and the next ones while its end is one too, as one lattice from the
-            # library's total here.
-            for _, done, _ in items[exact_at:]:
-                for score in done[1]:  # type: ignore[index]
-                    rnd[0] = exact + score
-                    exact = rnd[0]
-            end, k = pos + size, k + 1
-            while True:
-                key = (text[pos:end], exact)  # the span's lattice depends on its text and its start total only
+        memo, spans = self._memo, self._spans
+        entries = list(map(memo.get, words))
+        if None in entries:
+            new = {w: self._solve(w) for w in set(compress(words, map(not_, entries)))}
+            memo.remember(new)
+            entries = list(map(new.get, words, entries))
+        rooms = list(map(_ROOM, entries))
+        weights = list(map(_WEIGHT, entries))
+        approx = exact = start_total
+        exact_at = since = 0
+        items: list[list] = []
+        i, count, block = 0, len(entries), 64
+        while i < count:
+            end = min(count, i + block)
+            bound = abs(approx) + since * _EPS + sum(weights[i:end])
+            risky = list(compress(range(i, end), map(le, rooms[i:end], repeat(bound))))
+            block = 64 if risky else min(2 * block, 1024)
+            for j in chain(risky, (end,)):
+                if j > i:  # words that are safe anywhere below `bound`
+                    part = entries[i:j]
+                    items += part
+                    approx += sum(map(_SUM, part))
+                    since += sum(map(_SIZE, part))
+                if j == end:
+                    break
+                entry = entries[j]
+                i = j + 1
+                if abs(approx) + since * _EPS < entry[ROOM]:
+                    items.append(entry)
+                    approx += entry[SUM]
+                    since += entry[SIZE]
+                    continue
+                if since:  # catch the exact total up along the memoized words since it was known
+                    exact = self._catch_up(exact, items[exact_at:])
+                word = words[j]
+                key = (word, exact)  # a word's pass depends on its text and its start total only
                 found = spans.get(key)
                 if found is None:
-                    found = self._run(key[0], 0, end - pos, exact)
+                    path, end_total = self._relax(word, exact)
+                    found = [path, (), -math.inf, end_total, None, len(word), word, 0.0]
                     spans.remember({key: found})
-                path, end_total, end_gap = found
-                if k >= count or end_gap > 2 * _ulp(abs(end_total) + 2 * maxabs):
-                    break
-                end += len(words[k])
-                k += 1
-            if pos:
-                path = [(pos + s, pos + e, i) for s, e, i in path]
-            items.append((pos, None, path))
-            exact = approx = end_total
-            exact_at = len(items)
-            pos = end
+                items.append(found)
+                exact = approx = found[SUM]
+                exact_at, since = len(items), 0
+            i = end
         return items
 
-    def _nodes_from(self, text: str, s: int, n: int):
-        """The nodes starting at `s` as ``PopulateNodes`` adds them: ``(end, id, score)``, shortest first,
-        the unknown node last where no one-character piece starts there."""
-        get, scores, user, unused = self.table.get, self.scores, self.user, self.unused
-        single = False
-        e = s + 1
-        while e <= n:
-            i = get(text[s:e])
-            if i is None:
-                break
-            if i >= 0 and i not in unused:
-                yield e, i, (self._piece_score(i) if i in user else scores[i])
-                single = single or e == s + 1
-            e += 1
-        if not single:
-            yield s + 1, self.unk_id, self.unk_score
+    def _catch_up(self, total: float, entries: list[list]) -> float:
+        """The library's float32 total after the memoized `entries` from `total` (no reset falls inside
+        them: `_walk` took them below `RESET`).  `fold` is the plain way, node by node.
+
+        Faster where the totals stay in one binade: float32 numbers of magnitude in ``[2**k, 2**(k+1)]``
+        are the multiples of ``q = 2**(k-23)``, so from a total ``T = m*q`` a node adds exactly
+        ``q * round(score / q)`` (round to nearest; an exact half would round to even and depend on m,
+        so a word with one is folded node by node).  While every total of a run of words stays in that
+        binade (the run's `WEIGHT` bounds how far they move), the run adds ``q`` times the sum of its
+        words' integers, kept per binade and word."""
+        i, n = 0, len(entries)
+        cum = list(accumulate(map(_WEIGHT, entries)))
+        while i < n:
+            a = abs(total)
+            if 1.0 <= a < _BINADES_UP_TO:  # where `WEIGHT` (its `_EPS` per node) bounds the drift
+                k = math.frexp(a)[1] - 1  # a in [2**k, 2**(k+1))
+                room = min(a - math.ldexp(1.0, k), math.ldexp(1.0, k + 1) - a)
+                j = bisect_right(cum, room + (cum[i - 1] if i else 0.0), i)
+                if j > i:
+                    steps = self._steps.get(k)
+                    if steps is None:
+                        steps = self._steps[k] = PieceCache()
+                    words = list(map(_WORD, entries[i:j]))
+                    ns = list(map(steps.get, words))
+                    if None in ns:
+                        q = math.ldexp(1.0, k - 23)
+                        new = {w: _integer_steps(entries[i + t][SCORES], q)
+                               for t, w in enumerate(words) if ns[t] is None}
+                        steps.remember(new)
+                        ns = list(map(new.get, words, ns))
+                    if _HALF in ns:  # a word with an exact half: up to it here, itself node by node
+                        j = i + ns.index(_HALF)
+                        ns = ns[: j - i]
+                    total += math.ldexp(sum(ns), k - 23)
+                    i = j
+                    if i == n:
+                        break
+                    if ns:
+                        continue
+            total = fold(total, entries[i][SCORES])
+            i += 1
+        return total
 
     def _solve(self, word: str) -> list:
-        """One word's lattice alone, in float64 from total 0, as a memo entry: ``[best path, the path's
-        node scores, tolerance, path score, ids (filled by `ids`), length]``.  The tolerance is the
-        smallest gap between the best and the next candidate of any choice (a node's predecessor, and the
-        best node at the word's end) over ``length + 2``: the float32 step the totals may have for the
-        word to be taken from the memo.  (A path has at most `length` nodes, each rounding moves a total
-        by at most half a step, so two candidates' error differs by at most ``length`` steps, and reals
-        more than one step apart round to distinct floats in the same order.)
+        """One word's pass alone, in float64 from total 0, as a memo entry: ``[path, the path's node
+        scores, ROOM, path score, ids (filled by `ids`), length, word, WEIGHT]``.
 
-        Why a word can be memoized at all: no piece holds ``▁`` past its first character (`_words` is
-        None otherwise), so no node crosses the start of a word and every path passes each word start.
-        The library's totals are float32 sums from the text's start; from a word start at total T they
-        differ from T + (float64 sum) by at most half a float32 step per node.  Where every choice wins
-        by more than those errors (`_walk` checks the gap against the step size at T), the
-        library makes the same choices as this float64 run, strictly (so its first-of-ties rule never
-        applies) — and the best node at the word's end wins strictly, so the next word starts from it
-        alone.  Elsewhere `_walk` runs the float32 lattice over the word from the library's T."""
+        Why the text is a chain of words: no piece can cross a word start (`_words` is None otherwise:
+        see its comment) and unknown nodes are one character, so a node ``[s, e)`` with ``s < b < e`` for
+        a word start ``b`` cannot exist: ``best[e]`` for ``e > b`` is made from ``best[p]``, ``p >= b``
+        only, and a reset at ``p >= b`` touches only ``best[p:]``.  So the pass from ``b`` on is the pass
+        over the rest of the text from the one float32 number ``best[b]``.
+
+        Why a word can come from the memo: let T be the library's total at the word's start and g the
+        smallest margin, in this float64 run, between the best offer at a position and the next one
+        (over every position of the word, not only the path's).  Each float32 rounding moves a total by
+        at most half a step, and a total at position p has gone through at most p roundings, so every
+        library offer is within ``(length + 1)`` half-steps of T plus this run's offer.  If
+        ``g > (length + 2) * step``, every position keeps this run's winner strictly (so the library's
+        first-of-equals rule never applies): the library's path is this path.  The step is the float32
+        spacing at the largest magnitude a total can reach in the word, ``|T| + (length + 1) * maxabs``,
+        and no reset falls inside while that stays at most `RESET`.  `ROOM` is the largest ``|T|`` (plus
+        the walk's bound on its error) for which both hold."""
         n = len(word)
-        n_start, n_id, n_prev, n_total, n_score = [-1], [-1], [-1], [0.0], [0.0]
-        ends: list[list[int]] = [[] for _ in range(n + 1)]
-        ends[0].append(0)
-        gap = math.inf
-        get, scores, user, unused, unk_id, unk_score = (self.table.get, self.scores, self.user, self.unused,
-                                                        self.unk_id, self.unk_score)
-        for s in range(n):
-            here = ends[s]
-            nodes = []  # `_nodes_from`, inline: this loop is the memo's cold cost
+        get, node_scores, unk_id, unk_score = self.table.get, self.node_scores, self.unk_id, self.unk_score
+        best = [0.0] * (n + 1)
+        second = [-math.inf] * (n + 1)
+        frm = [-1] * (n + 1)
+        ids = [0] * (n + 1)
+        frm[0] = 0
+        for s in range(n):  # the offers as `nodes` lists them, inline: this loop is the memo's cold cost
+            here = best[s]
+            single = False
             e = s + 1
             while e <= n:
                 i = get(word[s:e])
                 if i is None:
                     break
-                if i >= 0 and i not in unused:
-                    nodes.append((e, i, self._piece_score(i) if i in user else scores[i]))
+                if i >= 0:
+                    c = here + node_scores[i]
+                    if frm[e] < 0:
+                        best[e], frm[e], ids[e] = c, s, i
+                    elif c > best[e]:
+                        second[e] = best[e]
+                        best[e], frm[e], ids[e] = c, s, i
+                    elif c > second[e]:
+                        second[e] = c
+                    if e == s + 1:
+                        single = True
                 e += 1
-            if not nodes or nodes[0][0] != s + 1:
-                nodes.append((s + 1, unk_id, unk_score))
-            for e, i, score in nodes:
-                if len(here) == 1:
-                    best = here[0]
-                    best_total = n_total[best] + score
-                else:
-                    best, best_total, second = -1, 0.0, -math.inf
-                    for node in here:
-                        total = n_total[node] + score
-                        if best < 0 or total > best_total:
-                            if best >= 0:
-                                second = best_total
-                            best, best_total = node, total
-                        elif total > second:
-                            second = total
-                    if best_total - second < gap:
-                        gap = best_total - second
-                n_start.append(s)
-                n_id.append(i)
-                n_prev.append(best)
-                n_total.append(best_total)
-                n_score.append(score)
-                ends[e].append(len(n_id) - 1)
-        best, best_total, second = -1, 0.0, -math.inf
-        for node in ends[n]:
-            if best < 0 or n_total[node] > best_total:
-                if best >= 0:
-                    second = best_total
-                best, best_total = node, n_total[node]
-            elif n_total[node] > second:
-                second = n_total[node]
-        gap = min(gap, best_total - second)
+            if not single:
+                c = here + unk_score
+                e = s + 1
+                if frm[e] < 0:
+                    best[e], frm[e], ids[e] = c, s, unk_id
+                elif c > best[e]:
+                    second[e] = best[e]
+                    best[e], frm[e], ids[e] = c, s, unk_id
+                elif c > second[e]:
+                    second[e] = c
+        gap = min(map(float.__sub__, best, second))
         path: list[tuple[int, int, int]] = []
-        node_scores: list[float] = []
-        end = n
-        while best > 0:
-            path.append((n_start[best], end, n_id[best]))
-            node_scores.append(n_score[best])
-            end = n_start[best]
-            best = n_prev[best]
-        return [tuple(path[::-1]), tuple(node_scores[::-1]), gap / (n + 2), math.fsum(node_scores), None, n]
+        scores: list[float] = []
+        e = n
+        while e > 0:
+            s = frm[e]
+            path.append((s, e, ids[e]))
+            scores.append(unk_score if ids[e] == unk_id else node_scores[ids[e]])
+            e = s
+        path.reverse()
+        scores.reverse()
+        tolerance = gap / (n + 2)
+        room = -math.inf
+        if tolerance > 0:
+            # the largest power of two 2**k whose float32 step below it (2**(k-24)) is under the tolerance
+            k = math.frexp(tolerance)[1] + 23
+            if math.ldexp(1.0, k - 24) >= tolerance:
+                k -= 1
+            room = min(math.ldexp(1.0, min(k, 1000)), RESET) - (n + 1) * self.maxabs
+        # WEIGHT: how far the total's magnitude, with its error bound, can move over this word
+        return [tuple(path), tuple(scores), room, sum(scores), None, n, word, sum(map(abs, scores)) + n * _EPS]
 
-    def _run(self, text: str, lo: int, hi: int, start_total: float) -> tuple[list[tuple[int, int, int]], float, float]:
-        """``Lattice::Viterbi`` in float32 over ``text[lo:hi]`` from BOS at `start_total`: the best path
-        (offsets in `text`), the best total at `hi`, and by how much it beats the next node ending there."""
-        n = hi - lo
+    def _relax(self, text: str, start_total: float) -> tuple[list[tuple[int, int, int]], float]:
+        """``EncodeOptimized`` in float32 over `text` from the total `start_total`: the best path and the
+        best total at the end (after the resets on the way)."""
+        n = len(text)
         if not n:
-            return [], start_total, math.inf
-        sub = text[lo:hi]
+            return [], start_total
+        get, scores, unk_id, unk_score = self.table.get, self.node_scores, self.unk_id, self.unk_score
         rnd = array("f", b"\x00\x00\x00\x00")  # assigning to a float32 array rounds, as C++ ``float``
-        # nodes as parallel lists; ends[p]: the nodes ending at p, in the order they were made
-        n_start, n_id, n_prev, n_total = [-1], [-1], [-1], [start_total]  # node 0 is BOS
-        ends: list[list[int]] = [[] for _ in range(n + 1)]
-        ends[0].append(0)
+        best = [0.0] * (n + 1)
+        best[0] = start_total
+        frm = [-1] * (n + 1)
+        frm[0] = 0
+        ids = [0] * (n + 1)
+        frontier = 0
         for s in range(n):
-            here = ends[s]
-            for e, i, score in self._nodes_from(sub, s, n):
-                best, best_total = -1, 0.0
-                for node in here:
-                    rnd[0] = n_total[node] + score
-                    total = rnd[0]
-                    if best < 0 or total > best_total:
-                        best, best_total = node, total
-                n_start.append(s)
-                n_id.append(i)
-                n_prev.append(best)
-                n_total.append(best_total)
-                ends[e].append(len(n_id) - 1)
-        best, best_total, second = -1, 0.0, -math.inf  # EOS (score 0): the first of the best nodes ending at n
-        for node in ends[n]:
-            if best < 0 or n_total[node] > best_total:
-                if best >= 0:
-                    second = best_total
-                best, best_total = node, n_total[node]
-            elif n_total[node] > second:
-                second = n_total[node]
-        end_gap = best_total - second
+            here = best[s]
+            if here < -RESET or here > RESET:  # rebase every total set from here on
+                for p in range(s, frontier + 1):
+                    if frm[p] >= 0:
+                        rnd[0] = best[p] - here
+                        best[p] = rnd[0]
+                here = 0.0
+            single = False
+            e = s + 1
+            while e <= n:
+                i = get(text[s:e])
+                if i is None:
+                    break
+                if i >= 0:
+                    rnd[0] = scores[i] + here
+                    c = rnd[0]
+                    if frm[e] < 0 or c > best[e]:
+                        best[e], frm[e], ids[e] = c, s, i
+                    if e == s + 1:
+                        single = True
+                    if e > frontier:
+                        frontier = e
+                e += 1
+            if not single:
+                rnd[0] = unk_score + here
+                c = rnd[0]
+                e = s + 1
+                if frm[e] < 0 or c > best[e]:
+                    best[e], frm[e], ids[e] = c, s, unk_id
+                if e > frontier:
+                    frontier = e
         out: list[tuple[int, int, int]] = []
-        end = n
-        while best > 0:
-            out.append((lo + n_start[best], lo + end, n_id[best]))
-            end = n_start[best]
-            best = n_prev[best]
+        e = n
+        while e > 0:
+            s = frm[e]
+            out.append((s, e, ids[e]))
+            e = s
         out.reverse()
-        return out, best_total, end_gap
+        return out, best[n]
 
     # ------------------------------------------------------------------ reference
     def nodes(self, text: str) -> list[tuple[int, int, int, float]]:
-        """Every node of the lattice, ``(start, end, id, score)``, in the order ``PopulateNodes`` adds them:
-        by start, shortest first, the unknown node last (`unk_id`)."""
+        """Every node of the lattice, ``(start, end, id, score)``, in the order ``EncodeOptimized`` offers
+        them: by start, shortest first, the unknown node last (`unk_id`)."""
         out: list[tuple[int, int, int, float]] = []
         for s in range(len(text)):
             single = False
@@ -368,57 +462,57 @@ class UnigramModel:
                 i = self.table.get(text[s:e])
                 if i is None:
                     break
-                if i >= 0 and i not in self.unused:
-                    out.append((s, e, i, self._piece_score(i)))
+                if i >= 0:
+                    out.append((s, e, i, self.node_scores[i]))
                     single = single or e == s + 1
             if not single:
                 out.append((s, s + 1, self.unk_id, self.unk_score))
         return out
 
-    def _backtrace(self, text: str, start_total: float = 0.0
-                   ) -> tuple[list[tuple[int, int, int, float]], list[float], list[int]]:
-        """``Lattice::Viterbi``: every node's best total and predecessor (-1: BOS at `start_total`), plus
-        EOS's choice last."""
+    def _pass(self, text: str, start_total: float = 0.0
+              ) -> tuple[list[tuple[int, int, int, float]], list[float], list[tuple[float, int, int] | None]]:
+        """``EncodeOptimized`` the plain way over the whole text: every node, the total each one offers,
+        and per position the best ``(total, start, id)``."""
         nodes = self.nodes(text)
-        ending: list[list[int]] = [[] for _ in range(len(text) + 1)]
-        totals: list[float] = []
-        prevs: list[int] = []
-        for k, (s, e, _, score) in enumerate(nodes):
-            candidates = [(start_total, -1)] if s == 0 else [(totals[j], j) for j in ending[s]]
-            best = None
-            for total, j in candidates:
-                t = f32(total + score)
-                if best is None or t > best[0]:
-                    best = (t, j)
-            assert best is not None  # every position is reached: unknown nodes fill the gaps
-            totals.append(best[0])
-            prevs.append(best[1])
-            ending[e].append(k)
-        last = None
-        for j in ending[len(text)]:
-            if last is None or totals[j] > totals[last]:
-                last = j
-        prevs.append(-1 if last is None else last)
-        return nodes, totals, prevs
+        best: list[tuple[float, int, int] | None] = [None] * (len(text) + 1)
+        best[0] = (start_total, -1, -1)
+        offered: list[float] = []
+        k = 0
+        for s in range(len(text)):
+            here = best[s][0]  # type: ignore[index]  # every position is reached: unknown nodes fill gaps
+            if abs(here) > RESET:
+                for p in range(s, len(text) + 1):
+                    if best[p] is not None:
+                        total, start, i = best[p]  # type: ignore[misc]
+                        best[p] = (f32(total - here), start, i)
+                here = best[s][0]  # type: ignore[index]
+            while k < len(nodes) and nodes[k][0] == s:
+                _, e, i, score = nodes[k]
+                k += 1
+                total = f32(score + here)
+                offered.append(total)
+                if best[e] is None or total > best[e][0]:  # type: ignore[index]
+                    best[e] = (total, s, i)
+        return nodes, offered, best
 
     def viterbi_reference(self, text: str, start_total: float = 0.0) -> list[tuple[int, int, int]]:
-        """`viterbi` the plain way: the whole lattice first, then ``Lattice::Viterbi`` over it."""
+        """`viterbi` the plain way: the whole lattice first, then ``EncodeOptimized``'s pass over it."""
         if not text:
             return []
-        nodes, _, prevs = self._backtrace(text, start_total)
+        _, _, best = self._pass(text, start_total)
         out = []
-        k = prevs[-1]
-        while k >= 0:
-            s, e, i, _ = nodes[k]
+        e = len(text)
+        while e > 0:
+            _, s, i = best[e]  # type: ignore[misc]
             out.append((s, e, i))
-            k = prevs[k]
+            e = s
         return out[::-1]
 
     def lattice(self, text: str) -> list[LatticeNode]:
-        """Every node with its score and the best total of a path ending with it; the winning path marked."""
+        """Every node with its score and the total it offers; the winning path marked."""
         if not text:
             return []
-        nodes, totals, _ = self._backtrace(text)
+        nodes, offered, _ = self._pass(text)
         path = set(self.viterbi(text))
-        return [LatticeNode(s, e, i, score, totals[k], (s, e, i) in path, i == self.unk_id)
+        return [LatticeNode(s, e, i, score, offered[k], (s, e, i) in path, i == self.unk_id)
                 for k, (s, e, i, score) in enumerate(nodes)]

@@ -190,3 +190,19 @@ def test_segments_skip_only_where_no_rule_matches(text):
         cm = charsmap(rule)
         assert cm.segments(text) == _segments_plain(cm, text)
     assert charsmap("nmt_nfkc")._pair_dies("ab") and not charsmap("nmt_nfkc")._pair_dies("a\u0301")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab \u0301\u0308ÀПриπ吾輩ｶﾞﾊﾟ①ﬁ가\u1100\u1161\u3099\u3000😀.,"), max_size=40))
+def test_segments_with_learned_skippable_characters(text):
+    """Characters learned skippable on one call are skipped by the pattern on the next, and the result is
+    still the plain scan's (``a`` + U+0301 is a rule although no rule starts with U+0301)."""
+    for rule in RULES:
+        cm = charsmap(rule)
+        first = cm.segments(text)
+        assert cm.segments(text) == first == _segments_plain(cm, text)
+    cm = PrecompiledCharsmap.parse(blob("nmt_nfkc"))  # fresh: nothing learned yet (the class is bounded)
+    cm.segments("吾輩 a\u0301 П")
+    assert cm.segments("xa\u0301") == _segments_plain(cm, "xa\u0301") != [("xa\u0301", 0, 3, False)]
+    skippable = cm._skip[3]
+    assert "吾" in skippable and "П" in skippable and "\u0301" not in skippable

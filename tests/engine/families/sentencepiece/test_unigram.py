@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 from engine.families.sentencepiece.encoding import SentencePieceEncoding, UnigramTrace, load_sentencepiece_model
 from engine.families.sentencepiece.model_proto import parse_model_proto
 from engine.families.sentencepiece.normalize import normalize_by_steps, normalized_text
+from engine.families.sentencepiece.model_proto import NORMAL, UNKNOWN, USER_DEFINED
+from engine.families.sentencepiece.unigram import SCORES, WEIGHT, WORD, UnigramModel, fold
 from engine.formats.charsmap import CharsmapError
 from tests.conftest import CORPUS, case_text, load_cases
 from tests.reference_packages import member
@@ -95,13 +97,15 @@ def test_corpus_cases(name):
     assert checked > 50
 
 
-@pytest.mark.parametrize("name", ["test_model", "trained_bytes"])
-def test_long_text_is_one_lattice(name):
-    """One lattice over 100k characters: float32 totals near -250,000 decide near-ties, so cutting the
-    text into words would not give the library's ids.  (Past 115k characters of this book one near-tie,
-    ``k|est`` against sentencepiece's ``ke|st``, still differs: see the report in `unigram`.)"""
+@pytest.mark.parametrize("name", ["test_model", "trained_bytes", "trained_identity"])
+def test_long_text_through_score_resets(name):
+    """The whole 185k-character book and the book twice: totals pass sentencepiece's reset threshold
+    (|total| > 100,000) several times, and past 115k characters a float32 near-tie (``ke|st`` against
+    ``k|est`` in "Darkest") is decided by the totals as rebased there."""
     text = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")
-    check(name, text[:100_000])
+    assert len(text) > 180_000
+    check(name, text)
+    check(name, text + "\n" + text)
 
 
 @settings(max_examples=150, deadline=None)
@@ -129,10 +133,12 @@ def test_fast_viterbi_equals_reference(text):
 
 @settings(max_examples=150, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("abcdehlo▁▁▁ｶﾞ吾輩")), max_size=60),
-       st.sampled_from([0.0, -3e3, -2.5e5, -4e6, -7e7]), st.sampled_from(["test_model", "trained_bytes"]))
+       st.sampled_from([0.0, -3e3, -65_530.0, -99_990.0, -99_999.96875, -100_000.0, -100_000.0078125, 4e5]),
+       st.sampled_from(["test_model", "trained_bytes", "trained_symbols"]))
 def test_word_memo_equals_one_lattice_at_any_total(text, start_total, name):
-    """Words come from the memo only where no float32 near-tie can change the choice: from large totals
-    (coarse float32 steps, many near-ties) the path still equals the one-lattice reference."""
+    """Words come from the memo only where no float32 near-tie can change the choice and no score reset
+    falls inside them: from large totals and right at the reset threshold the path still equals the
+    whole-text reference."""
     model = enc(name)._unigram
     assert model is not None and model._words is not None
     assert model.viterbi(text, start_total) == model.viterbi_reference(text, start_total)
@@ -150,10 +156,31 @@ def test_word_memo_is_used_and_exact_on_a_long_text():
     assert e.encode_ordinary(text) == e.encode_ordinary(text) == reference("test_model").encode(text)
 
 
-def test_no_word_memo_when_a_piece_crosses_a_word_start():
-    """A user-defined ``▁▁`` crosses a word start: that model keeps the text as one lattice."""
-    assert enc("trained_symbols")._unigram._words is None
-    assert enc("test_model")._unigram._words is not None
+def _hand_model(*extra: tuple[str, float, int]) -> UnigramModel:
+    pieces = (("<unk>", 0.0, UNKNOWN), ("▁", -2.0, NORMAL), ("a", -2.5, NORMAL), ("b", -3.0, NORMAL),
+              ("▁a", -3.5, NORMAL), ("ab", -4.0, NORMAL), *extra)
+    return UnigramModel(pieces, 0)
+
+
+def test_words_where_no_piece_crosses_a_word_start():
+    """A word starts at a ``▁`` that no piece can cross: at every ``▁`` when no piece holds one past its
+    first character; only after a character other than ``▁`` when the pieces that do hold one have only
+    ``▁`` before it (``▁▁``, user-defined in `trained_symbols`); else the text is one pass (``a▁b``)."""
+    assert _hand_model()._words.findall("▁ab▁▁a▁") == ["▁ab", "▁", "▁a", "▁"]
+    assert _hand_model(("▁▁", 0.0, USER_DEFINED))._words.findall("▁ab▁▁a▁") == ["▁ab", "▁▁a", "▁"]
+    assert enc("trained_symbols")._unigram._words is not None
+    assert _hand_model(("a▁b", -1.0, NORMAL))._words is None
+    assert _hand_model(("▁▁", -1.0, NORMAL), ("b▁", -1.0, NORMAL))._words is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab▁▁▁")), max_size=40),
+       st.sampled_from([0.0, -99_990.0, -65_536.0, 4e5]))
+def test_hand_models_memo_equals_the_whole_pass(text, start_total):
+    for model in (_hand_model(), _hand_model(("▁▁", 0.0, USER_DEFINED)), _hand_model(("▁▁▁", -1.0, NORMAL)),
+                  _hand_model(("a▁b", -1.0, NORMAL))):
+        assert model.viterbi(text, start_total) == model.viterbi_reference(text, start_total)
+        assert model.viterbi(text, start_total) == model.viterbi_reference(text, start_total)
 
 
 @settings(max_examples=200, deadline=None)
@@ -286,3 +313,39 @@ def test_bpe_model_with_character_map():
     assert not e.is_unigram and e.model.normalizer.name == "nmt_nfkc"
     for text in SAMPLES:
         assert e.encode_ordinary(text) == ref.encode(text), text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["▁the", "▁a", "▁Hello", "▁world", "▁Darkest", "ｶﾞ", "▁吾輩は猫", "▁x", "▁", "▁zzzz"]),
+                max_size=60),
+       st.floats(min_value=-3e5, max_value=3e5, width=32), st.sampled_from(["test_model", "trained_bytes"]))
+def test_catch_up_by_binade_equals_the_float32_fold(words, total, name):
+    """The exact total after memoized words, a binade at a time, equals adding node by node in float32
+    (from any total, on both sides of zero, across powers of two)."""
+    model = enc(name)._unigram
+    entries = [model._solve(w) for w in words]
+    plain = fold(total, [score for entry in entries for score in entry[SCORES]])
+    assert model._catch_up(total, entries) == plain
+
+
+def test_catch_up_exact_half_steps():
+    """A score that is an exact half of the float32 step rounds to even: such a word is folded node by node."""
+    model = enc("test_model")._unigram
+    half = [model._solve("▁the")[:]]
+    half[0][SCORES] = (-0.00390625,)  # half the step (2**-7) of totals in [65536, 131072)
+    half[0][WORD] = "half-step word"
+    half[0][WEIGHT] = 0.00390625 + 2 ** -8
+    for total in (-70000.0, -70000.0078125, 70000.0078125):
+        assert model._catch_up(total, half * 3) == fold(total, [-0.00390625] * 3)
+
+
+@pytest.mark.parametrize("name", ["test_model", "test_ja_model", "trained", "trained_identity", "trained_nfkc_cf"])
+def test_unknown_runs_joined_per_word(name):
+    """Runs of unknown characters become one ``<unk>`` per run, joined inside each memoized word: a run
+    never spans two words (each starts with a known ``▁``), also at the text's first word."""
+    for text in ["☃☃ ☃☃☃ x☃ ☃", "☃", "☃ ", " ☃☃", "a☃☃b ☃c☃ ☃☃☃☃ ☃", "☃\u3000☃  ☃", "☃▁☃"]:
+        e = enc(name)
+        assert e._unigram.table.get("▁", -1) >= 0
+        e.clear_cache()
+        check(name, text)
+        check(name, text)  # from the memo
