@@ -7,7 +7,7 @@
     (11, 4)
 
 One module per format (`openai_chatml` with `openai_functions`, `harmony` with
-`harmony_tools`, `llama`, `mistral`, `qwen`, `deepseek`, `deepseek_v3`, `glm`, `glm5`, `minimax`, `minimax01`, `gemma`); `base` holds
+`harmony_tools`, `llama` with `llama_tools`, `mistral`, `qwen`, `deepseek`, `deepseek_v3`, `glm`, `glm5`, `minimax`, `minimax01`, `gemma`); `base` holds
 the message, the returned records (`ChatTokens.breakdown`: tools / each message
 / frame / priming) and the two ways formats tokenize; `tools` checks tool
 definitions; `openai_json` reads OpenAI-style messages (``tool_calls``, several
@@ -50,7 +50,8 @@ FORMATS: dict[str, ChatFormat] = {f.name: f for f in (
                thinking_values=(None, "low", "medium", "high"), thinking_default=None,
                thinking_note=harmony.THINKING_NOTE),
     ChatFormat("llama3", "Llama 3 headers", lambda e, m, t, k: llama.render(e, m, "llama3", t),
-               "llama-models 0.3.0 llama3 ChatFormat.encode_dialog_prompt"),
+               "llama-models 0.3.0 llama3 ChatFormat.encode_dialog_prompt; tool definitions: llama-models 0.1.0's "
+               "LLama31Interface.system_messages (JsonCustomToolGenerator), today's date as it writes it"),
     ChatFormat("llama4", "Llama 4 headers", lambda e, m, t, k: llama.render(e, m, "llama4", t),
                "llama-models 0.3.0 llama4 ChatFormat.encode_dialog_prompt"),
     ChatFormat("mistral-v1", "Mistral instruct v1", lambda e, m, t, k: mistral.render(e, m, "v1", t),

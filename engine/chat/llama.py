@@ -18,10 +18,13 @@ past message has no stop reason) or ``<|eom|>`` (Llama 4 ends every tool-call
 message so).  Arguments that are not a JSON object are embedded as a string,
 as llama-models embeds a string ``arguments``.
 
-Left out: tool *definitions* (refused with the reason: llama-models 0.3.0 no
-longer ships the generators of its tool system prompts, and its
-``prompt_format.md`` shows an example, not a rule, so a count could not be
-checked); images, RAG ``context``; the built-in tools (``brave_search``,
+Tool definitions (Llama 3.1-3.3, the ``llama3`` format): written as llama-models 0.1.0's
+``LLama31Interface.system_messages`` writes them with its default ToolPromptFormat.json
+(`llama_tools`): a system message built from "Environment: ipython", the dates and the chat's
+system text, then a user message with the function list, both before the conversation.  Llama 4's
+are refused with the reason (no llama-models release ships a generator for them).
+
+Left out: images, RAG ``context``; the built-in tools (``brave_search``,
 ``wolfram_alpha``, ``photogen``, ``code_interpreter``), which llama-models
 writes as Python calls (refused with the reason); names, which the format has
 no place for.
@@ -33,13 +36,13 @@ from typing import Any, Sequence
 
 from ..errors import JsonLimitError
 from ..formats.json_limits import load_json_bounded
-from .base import Builder, ChatFormatError, ChatTokens, Message, ToolCall, ignored_names, unsupported_tools
+from .base import TOOLS, Builder, ChatFormatError, ChatTokens, Message, ToolCall, ignored_names, unsupported_tools
+from .llama_tools import BUILT_IN_TOOLS, system_parts, today, tools_message
 
 MARKERS = {
     "llama3": ("<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>", "<|eot_id|>"),
     "llama4": ("<|header_start|>", "<|header_end|>", "<|eot|>", "<|eom|>"),
 }
-BUILT_IN_TOOLS = ("brave_search", "wolfram_alpha", "photogen", "code_interpreter")
 
 
 def tool_call_json(call: ToolCall) -> str:
@@ -59,8 +62,9 @@ def tool_call_json(call: ToolCall) -> str:
 
 
 def render(enc: object, messages: Sequence[Message], version: str, tools: Sequence[dict] = ()) -> ChatTokens:
-    unsupported_tools(tools, f"Llama ({version})", "llama-models 0.3.0 no longer ships the code that writes "
-                      "Llama's tool system prompt, so a count could not be checked against Meta's own")
+    if version == "llama4":
+        unsupported_tools(tools, "Llama 4", "no llama-models release ships a generator of Llama 4's tool prompt "
+                          "(0.1.0's generators are Llama 3.1's), so a count could not be checked against Meta's own")
     start, end, eot, tool_end = MARKERS[version]
     b = Builder(enc)
 
@@ -71,7 +75,23 @@ def render(enc: object, messages: Sequence[Message], version: str, tools: Sequen
         b.text("\n\n")
 
     b.special("<|begin_of_text|>")
+    first = 0
+    if tools:  # LLama31Interface.system_messages: the system text becomes its instruction
+        b.message = TOOLS
+        instruction = None
+        if messages and messages[0].role == "system":
+            instruction, first = messages[0].content, 1
+        header("system")
+        b.ordinary_whole([("content", text, 0) if kind == "content" else ("template", text, TOOLS)
+                          for kind, text in system_parts(instruction, today())])
+        b.message = TOOLS
+        b.special(eot)
+        header("user")
+        b.ordinary_whole([("template", tools_message(tools), TOOLS)])
+        b.special(eot)
     for i, m in enumerate(messages):
+        if i < first:
+            continue
         b.message = i
         header(m.role)
         if m.calls:  # text first, then each call's JSON as one encode call (what the assistant wrote: content)

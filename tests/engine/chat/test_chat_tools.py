@@ -372,9 +372,73 @@ def test_llama_calls_equal_llama_models(version):
     assert n_multi >= 5
 
 
-def test_llama_refuses_tool_definitions_with_the_reason():
-    with pytest.raises(ChatFormatError, match="no longer ships"):
-        chat_tokens([{"role": "user", "content": "x"}], engine.get_encoding("llama3"), tools=[WEATHER])
+HOSTILE = {"type": "function", "function": {
+    "name": "odd-tool_1", "description": 'Says "hi" & <b>bye</b> — {{ x }} {% if %} \\ 日本',
+    "parameters": {"type": "object", "properties": {
+        "o'k<&>": {"type": "string", "description": "quote ' and \" and 🦙"}, "plain": {"type": "integer"},
+        "日本": {"type": ["string", "null"], "default": "x"}},
+        "required": ["plain", "o'k<&>", "日本"]}}}
+
+
+def llama31_reference(msgs: list[dict], tools: list[dict]) -> list[int]:
+    """llama-models 0.1.0's LLama31Interface.system_messages (the tool prompt) then the dialog through
+    the installed llama-models 0.3.0 ChatFormat, as test_llama_calls_equal_llama_models encodes it."""
+    from llama_models.datatypes import RawMessage
+    from llama_models.datatypes import ToolCall as LlamaToolCall
+    from llama_models.llama3.chat_format import ChatFormat
+
+    from tests.oracles.llama_tool_prompts import system_messages
+    from tests.oracles.tiktoken_models_oracle import reference_tokenizer
+    raw = []
+    if tools:
+        instruction = msgs[0]["content"] if msgs and msgs[0]["role"] == "system" else None
+        raw = [RawMessage(role=r, content=c) for r, c in system_messages(tools, instruction)]
+        msgs = msgs[1:] if instruction is not None else msgs
+    for m in msgs:
+        calls = [LlamaToolCall(call_id=c["id"], tool_name=c["function"]["name"],
+                               arguments=json.loads(c["function"]["arguments"])) for c in m.get("tool_calls") or []]
+        raw.append(RawMessage(role=m["role"], content=m.get("content") or "", tool_calls=calls))
+    return ChatFormat(reference_tokenizer("llama3")).encode_dialog_prompt(raw).tokens
+
+
+def test_llama31_tool_definitions_equal_llama_models():
+    pytest.importorskip("llama_models")
+    enc = engine.get_encoding("llama3")
+    n_tools = 0
+    for seed in SEEDS:
+        msgs, tools = conversation(seed)
+        if seed % 4 == 0:
+            tools = tools + [HOSTILE]
+        got = chat_tokens(msgs, enc, tools=tools)
+        assert got.ids == llama31_reference(msgs, tools), (seed, msgs, tools)
+        n_tools += bool(tools)
+        parts = got.breakdown()
+        assert sum(p.tokens for p in parts) == got.count
+        if tools:
+            assert parts[0].label == "tools" and parts[0].tokens > 100
+    assert n_tools >= 20
+
+
+def test_llama31_tool_prompt_keeps_the_system_text_as_the_instruction():
+    enc = engine.get_encoding("llama3")
+    msgs = [{"role": "system", "content": "Be terse."}, {"role": "user", "content": "hi"}]
+    out = chat_tokens(msgs, enc, tools=[WEATHER])
+    assert out.ids == llama31_reference(msgs, [WEATHER])
+    text = out.text
+    assert "Environment: ipython" in text and "Here is a list of functions in JSON format:" in text
+    system_part = next(p for p in out.breakdown() if p.message == 0)
+    assert system_part.tokens == len(enc.encode_ordinary("Be terse."))
+
+
+def test_llama_refuses_what_llama_models_cannot_write():
+    with pytest.raises(ChatFormatError, match="Llama 4"):
+        chat_tokens([{"role": "user", "content": "x"}], engine.get_encoding("llama4"), tools=[WEATHER])
+    builtin = {"type": "function", "function": {"name": "brave_search", "parameters": {"type": "object"}}}
+    with pytest.raises(ChatFormatError, match="built-in"):
+        chat_tokens([{"role": "user", "content": "x"}], engine.get_encoding("llama3"), tools=[builtin])
+    bad = {"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {"a": True}}}}
+    with pytest.raises(ChatFormatError, match=r"property 'a'"):
+        chat_tokens([{"role": "user", "content": "x"}], engine.get_encoding("llama3"), tools=[bad])
 
 
 # ---- OpenAI chat models: the widely used estimate (gpt-tokenizer 3.4.0, run with node)

@@ -1,0 +1,119 @@
+"""Llama 3.1's tool definitions, written as Meta's own llama-models writes them (ToolPromptFormat.json).
+
+llama-models 0.1.0's ``LLama31Interface.system_messages(builtin_tools, custom_tools, instruction)``
+turns custom tools into two messages placed before the conversation:
+
+- a system message: ``"Environment: ipython\\n"`` (`BuiltinToolGenerator`), ``"\\n"``, the
+  knowledge and today dates (`SystemDefaultGenerator`: ``"Cutting Knowledge Date: December
+  2023\\nToday Date: 25 November 2026"``, today's date as ``%d %B %Y``), then ``"\\n\\n"`` + the
+  chat's own system text (the *instruction*) when there is one, then ``"\\n"``;
+- a user message: `JsonCustomToolGenerator`'s text -- a preamble, one hand-laid JSON-like block
+  per tool, and ``"Return function calls in JSON format."``.
+
+The generators are Jinja templates over llama-models' flat ``ToolDefinition`` (per parameter:
+type, description, required, default), not over JSON Schema, so what the model sees is lossy and
+not quite JSON, and this module writes exactly that: every property is written ``"type":
+"object"`` with its description (``"None"`` when it has none -- Jinja prints None so, as it does a
+tool without a description), inside a *list* of one-key objects; strings are pasted between quotes
+unescaped; ``"required"`` lists the required properties in the properties' order through Jinja's
+``tojson`` (sorted keys, ASCII-escaped, and ``<``, ``>``, ``&``, ``'`` written ``\\u003c`` ...).
+An OpenAI tool maps to a ``ToolDefinition`` field by field: name, description, and per
+``parameters.properties`` entry its ``type``, ``description``, membership in ``required``,
+``default``.
+
+Refused, with the reason: tools named like Llama's built-in tools (``brave_search`` ...:
+llama-models turns those names into built-in tools with another prompt), properties that are not
+objects and property descriptions that are not text (llama-models' ``ToolParamDefinition``
+rejects them), a ``required`` that is not a list.
+"""
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any, Sequence
+
+from .base import ChatFormatError
+
+BUILT_IN_TOOLS = ("brave_search", "wolfram_alpha", "photogen", "code_interpreter")
+PREAMBLE = ("Answer the user's question by making use of the following functions if needed.\n"
+            "If none of the function can be used, please say so.\n"
+            "Here is a list of functions in JSON format:\n")
+CLOSING = "\nReturn function calls in JSON format."
+
+
+def today() -> str:
+    """Today's date as `SystemDefaultGenerator` writes it (so a count follows the calendar as Meta's does)."""
+    return datetime.now().strftime("%d %B %Y")
+
+
+def jinja_tojson(value: Any) -> str:
+    """jinja2's built-in ``tojson`` filter: json.dumps with sorted keys, then HTML-safe escapes."""
+    text = json.dumps(value, sort_keys=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").replace("'", "\\u0027")
+
+
+def _params(where: str, function: dict) -> list[tuple[str, str, bool]]:
+    """(name, description as Jinja prints it, required) per property, refusing what llama-models refuses."""
+    schema = function.get("parameters") or {}
+    properties = schema.get("properties") or {}
+    required = schema.get("required") or []
+    if not isinstance(properties, dict):
+        raise ChatFormatError(f"{where}: parameters.properties must be an object for Llama's tool prompt")
+    if not isinstance(required, list):
+        raise ChatFormatError(f"{where}: parameters.required must be a list of property names")
+    out = []
+    for name, prop in properties.items():
+        if not isinstance(prop, dict):
+            raise ChatFormatError(f"{where}: property {name!r} must be a schema object (llama-models reads its "
+                                  "type and description)")
+        description = prop.get("description")
+        if description is not None and not isinstance(description, str):
+            raise ChatFormatError(f"{where}: property {name!r} has a description that is not text")
+        out.append((name, "None" if description is None else description, name in required))
+    return out
+
+
+def tool_block(tool: dict) -> str:
+    """One tool as `JsonCustomToolGenerator` lays it out (indentation and all)."""
+    f = tool["function"]
+    where = f"tool {f['name']}"
+    if f["name"] in BUILT_IN_TOOLS:
+        raise ChatFormatError(f"{where}: {f['name']!r} is one of Llama's built-in tools, which llama-models "
+                              "announces with another prompt (not modelled here): rename the tool")
+    params = _params(where, f)
+    description = f.get("description")
+    props = ",".join(
+        "\n                {\n"
+        f'                    "{name}": {{\n'
+        '                        "type": "object",\n'
+        f'                        "description": "{desc}"\n'
+        "                    }\n"
+        "                }"
+        for name, desc, _ in params)
+    return ("{\n"
+            '    "type": "function",\n'
+            '    "function": {\n'
+            f'        "name": "{f["name"]}",\n'
+            f'        "description": "{"None" if description is None else description}",\n'
+            '        "parameters": {\n'
+            '            "type": "object",\n'
+            f'            "properties": [{props}\n'
+            "            ],\n"
+            f'            "required": {jinja_tojson([n for n, _, r in params if r])}\n'
+            "        }\n"
+            "    }\n"
+            "}\n")
+
+
+def tools_message(tools: Sequence[dict]) -> str:
+    """The user message holding the function list."""
+    return PREAMBLE + "".join(tool_block(t) for t in tools) + CLOSING
+
+
+def system_parts(instruction: str | None, date: str) -> list[tuple[str, str]]:
+    """The system message as (kind, text) pieces: "tools" for what the tools add, "content" for the
+    chat's own system text; llama-models encodes them as one string."""
+    parts = [("tools", f"Environment: ipython\n\nCutting Knowledge Date: December 2023\nToday Date: {date}")]
+    if instruction:
+        parts += [("tools", "\n\n"), ("content", instruction)]
+    return parts + [("tools", "\n")]
