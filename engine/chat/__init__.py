@@ -19,8 +19,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from . import deepseek, deepseek_v3, deepseek_v4, gemma, gemma4, glm, glm5, harmony, llama, minimax, minimax01, mistral, openai_chatml, qwen, qwen25, qwen35
-from .base import (FIELDS, FRAME, ROLES, TOOLS, ChatFormatError, ChatTokens, Message, Part, Segment, ToolCall,
-                   UnknownChatFormatError)
+from .base import (FIELDS, FRAME, REASONING, ROLES, TOOLS, ChatFormatError, ChatTokens, Message, Part, Segment, ToolCall,
+                   UnknownChatFormatError, ignored_reasoning)
 from .openai_json import message_from_json, messages_from_json
 from .tools import check_tools
 
@@ -104,6 +104,8 @@ FORMATS: dict[str, ChatFormat] = {f.name: f for f in (
                "rendered with jinja2 as transformers does; the string, then ids from our gemma4 encoding of that GGUF",
                thinking_values=(True, False), thinking_default=False, thinking_note=gemma4.THINKING_NOTE),
 )}
+# The formats whose reference reads an assistant's reasoning_content (the others leave it out, and say so).
+READS_REASONING = frozenset({"qwen3", "qwen3.5", "glm", "glm-5.1", "glm-5.2", "minimax-m3", "deepseek-v4"})
 FORMAT_OF_ENCODING: dict[str, str] = {
     "cl100k_base": "openai-chatml", "o200k_base": "openai-chatml", "o200k_harmony": "harmony",
     "llama3": "llama3", "llama4": "llama4", "qwen2.5": "qwen3", "qwen3.6": "qwen3.5",
@@ -157,7 +159,10 @@ def chat_tokens(messages: Iterable[Message | Mapping], encoding: object, *, form
                               + (f"use one of {allowed}" if allowed else "it has no thinking switch; leave thinking unset"))
     setting = fmt.thinking_default if thinking is None else thinking
     out = fmt.render(encoding, msgs, checked, setting)
-    return replace(out, roles=tuple(m.role for m in msgs), thinking=setting)
+    note = out.note
+    if fmt.name not in READS_REASONING and ignored_reasoning(fmt.title, msgs):
+        note = " ".join(n for n in (note, ignored_reasoning(fmt.title, msgs)) if n)
+    return replace(out, roles=tuple(m.role for m in msgs), thinking=setting, note=note)
 
 
 def chat_count(messages: Iterable[Message | Mapping], encoding: object, *, format: str | None = None,
@@ -168,6 +173,6 @@ def chat_count(messages: Iterable[Message | Mapping], encoding: object, *, forma
 
 __all__ = [
     "Message", "ToolCall", "Part", "TOOLS", "FRAME", "check_tools", "Segment", "ChatTokens", "ChatFormat", "ChatFormatError", "UnknownChatFormatError",
-    "FORMATS", "FORMAT_OF_ENCODING", "ROLES", "FIELDS", "chat_tokens", "chat_count", "format_for_encoding",
+    "FORMATS", "FORMAT_OF_ENCODING", "READS_REASONING", "REASONING", "ROLES", "FIELDS", "chat_tokens", "chat_count", "format_for_encoding",
     "as_messages", "messages_from_json",
 ]
