@@ -150,7 +150,7 @@ THINKING_LABELS = {True: "on", False: "off", None: "unset", "low": "low", "mediu
 THINKING_TITLES = {"harmony": "gpt-oss reasoning effort", "qwen3": "Qwen3 thinking", "qwen3.5": "Qwen 3.5/3.6 thinking", "deepseek": "DeepSeek V3.1 thinking",
                    "deepseek-v4": "DeepSeek V4 thinking", "glm": "GLM thinking",
                    "glm-5.1": "GLM-5.1 thinking", "glm-5.2": "GLM-5.2 thinking (effort Max when on)",
-                   "minimax-m3": "MiniMax-M3 thinking mode"}
+                   "minimax-m3": "MiniMax-M3 thinking mode", "gemma4": "Gemma 4 thinking"}
 # A selectbox whose value is None shows "Choose an option": the switch holds words, mapped to the values here.
 UNSET = "unset"
 
@@ -711,7 +711,7 @@ def _editor() -> None:
             with st.container(horizontal=True, vertical_alignment="center", gap="small"):
                 role = st.selectbox(f"Message {i + 1}", ROLES, key=f"{state.CHAT_ROLE_PREFIX}{uid}", width=150,
                                     format_func=lambda r, n=i + 1: f"{n} · {r}", label_visibility="collapsed")
-                with st.popover("More ⋯", help="Name, tool call, move, remove"):
+                with st.popover("More ⋯", help="Name, tool calls, reasoning, move, remove"):
                     name = st.text_input("name", key=f"{state.CHAT_NAME_PREFIX}{uid}", max_chars=64,
                                          help="The speaker's name (OpenAI, Harmony) or, on a tool message, the tool's name.")
                     call = st.text_input("calls tool", key=f"{state.CHAT_CALL_PREFIX}{uid}", max_chars=64,
@@ -759,8 +759,9 @@ def _editor() -> None:
         for role in ROLES:
             st.button(f"+ {role}", key=f"{state.CHAT_ADD_PREFIX}{role}", on_click=_add, args=(role,),
                       disabled=len(messages) >= MAX_MESSAGES)
-    total = sum(len(m["content"]) for m in messages)
-    st.caption(f"{total:,} of {max_conversation_chars():,} characters (the text box's limit; text past it is cut, "
+    total = sum(_chars(_plain(m)) for m in messages)
+    st.caption(f"{total:,} of {max_conversation_chars():,} characters, call arguments and reasoning included (the text "
+               "box's limit; text past it is cut, "
                f"with a warning) · at most {MAX_MESSAGES} messages.")
 
 
