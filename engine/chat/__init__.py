@@ -53,7 +53,8 @@ FORMATS: dict[str, ChatFormat] = {f.name: f for f in (
                "llama-models 0.3.0 llama3 ChatFormat.encode_dialog_prompt; tool definitions: llama-models 0.1.0's "
                "LLama31Interface.system_messages (JsonCustomToolGenerator), today's date as it writes it"),
     ChatFormat("llama4", "Llama 4 headers", lambda e, m, t, k: llama.render(e, m, "llama4", t),
-               "llama-models 0.3.0 llama4 ChatFormat.encode_dialog_prompt"),
+               "llama-models 0.3.0 llama4 ChatFormat.encode_dialog_prompt; tool definitions: llama-stack 0.2.10's "
+               "Llama 4 PythonListCustomToolGenerator with its OpenAI converter, the system text appended"),
     ChatFormat("mistral-v1", "Mistral instruct v1", lambda e, m, t, k: mistral.render(e, m, "v1", t),
                "mistral-common 1.13.1 MistralTokenizer.encode_chat_completion"),
     ChatFormat("mistral-v3", "Mistral instruct v3", lambda e, m, t, k: mistral.render(e, m, "v3", t),

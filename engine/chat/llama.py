@@ -22,7 +22,8 @@ Tool definitions (Llama 3.1-3.3, the ``llama3`` format): written as llama-models
 ``LLama31Interface.system_messages`` writes them with its default ToolPromptFormat.json
 (`llama_tools`): a system message built from "Environment: ipython", the dates and the chat's
 system text, then a user message with the function list, both before the conversation.  Llama 4's
-are refused with the reason (no llama-models release ships a generator for them).
+(the ``llama4`` format): one system message, Meta's Llama 4 tool prompt with the function list and the
+chat's system text appended, as llama-stack 0.2.10 writes it (`llama_tools`).
 
 Left out: images, RAG ``context``; the built-in tools (``brave_search``,
 ``wolfram_alpha``, ``photogen``, ``code_interpreter``), which llama-models
@@ -36,8 +37,8 @@ from typing import Any, Sequence
 
 from ..errors import JsonLimitError
 from ..formats.json_limits import load_json_bounded
-from .base import TOOLS, Builder, ChatFormatError, ChatTokens, Message, ToolCall, ignored_names, unsupported_tools
-from .llama_tools import BUILT_IN_TOOLS, system_parts, today, tools_message
+from .base import TOOLS, Builder, ChatFormatError, ChatTokens, Message, ToolCall, ignored_names
+from .llama_tools import BUILT_IN_TOOLS, llama4_system_parts, system_parts, today, tools_message
 
 MARKERS = {
     "llama3": ("<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>", "<|eot_id|>"),
@@ -62,9 +63,6 @@ def tool_call_json(call: ToolCall) -> str:
 
 
 def render(enc: object, messages: Sequence[Message], version: str, tools: Sequence[dict] = ()) -> ChatTokens:
-    if version == "llama4":
-        unsupported_tools(tools, "Llama 4", "no llama-models release ships a generator of Llama 4's tool prompt "
-                          "(0.1.0's generators are Llama 3.1's), so a count could not be checked against Meta's own")
     start, end, eot, tool_end = MARKERS[version]
     b = Builder(enc)
 
@@ -76,19 +74,21 @@ def render(enc: object, messages: Sequence[Message], version: str, tools: Sequen
 
     b.special("<|begin_of_text|>")
     first = 0
-    if tools:  # LLama31Interface.system_messages: the system text becomes its instruction
+    if tools:  # the system text becomes Llama 3.1's instruction, or is appended to Llama 4's tool prompt
         b.message = TOOLS
-        instruction = None
+        system = None
         if messages and messages[0].role == "system":
-            instruction, first = messages[0].content, 1
+            system, first = messages[0].content, 1
         header("system")
+        pieces = system_parts(system, today()) if version == "llama3" else llama4_system_parts(tools, system)
         b.ordinary_whole([("content", text, 0) if kind == "content" else ("template", text, TOOLS)
-                          for kind, text in system_parts(instruction, today())])
+                          for kind, text in pieces])
         b.message = TOOLS
         b.special(eot)
-        header("user")
-        b.ordinary_whole([("template", tools_message(tools), TOOLS)])
-        b.special(eot)
+        if version == "llama3":
+            header("user")
+            b.ordinary_whole([("template", tools_message(tools), TOOLS)])
+            b.special(eot)
     for i, m in enumerate(messages):
         if i < first:
             continue

@@ -21,6 +21,14 @@ An OpenAI tool maps to a ``ToolDefinition`` field by field: name, description, a
 ``parameters.properties`` entry its ``type``, ``description``, membership in ``required``,
 ``default``.
 
+Llama 4 (`llama4_system_text`): llama-models ships no generator for it; Meta's llama-stack 0.2.10 does
+(``llama4/prompt_templates/system_prompts.py``, ``PythonListCustomToolGenerator``), and its OpenAI path
+(``_convert_openai_request_tools``, then ``augment_messages_for_tools_llama`` with the default
+``system_message_behavior`` "append") makes ONE system message: Meta's Llama 4 tool instructions, the
+function list (each parameter ``"type": "{its type}"``, every one listed as required -- the converter
+keeps no ``required`` and no ``default``), ``"\n"`` and the chat's system text, the whole stripped of
+leading and trailing newlines.  Neither Llama 4 prompt carries a date.
+
 Refused, with the reason: tools named like Llama's built-in tools (``brave_search`` ...:
 llama-models turns those names into built-in tools with another prompt), properties that are not
 objects and property descriptions that are not text (llama-models' ``ToolParamDefinition``
@@ -117,3 +125,98 @@ def system_parts(instruction: str | None, date: str) -> list[tuple[str, str]]:
     if instruction:
         parts += [("tools", "\n\n"), ("content", instruction)]
     return parts + [("tools", "\n")]
+
+
+# Meta's default Llama 4 tool prompt (llama-stack 0.2.10 PythonListCustomToolGenerator.DEFAULT_PROMPT),
+# up to where it writes the function list; tests check it against that file.
+LLAMA4_PROMPT = (
+    'You are a helpful assistant and an expert in function composition. You can answer general questions '
+    'using your internal knowledge OR invoke functions when necessary. Follow these strict guidelines:\n'
+    '\n'
+    '1. FUNCTION CALLS:\n'
+    '- ONLY use functions that are EXPLICITLY listed in the function list below\n'
+    '- If NO functions are listed (empty function list []), respond ONLY with internal knowledge or "I '
+    'don\'t have access to [Unavailable service] information"\n'
+    '- If a function is not in the list, respond ONLY with internal knowledge or "I don\'t have access to '
+    '[Unavailable service] information"\n'
+    "- If ALL required parameters are present AND the query EXACTLY matches a listed function's purpose: "
+    'output ONLY the function call(s)\n'
+    '- Use exact format: [func_name1(param1=value1, param2=value2), func_name2(...)]\n'
+    'Examples:\n'
+    'CORRECT: [get_weather(location="Vancouver"), calculate_route(start="Boston", end="New York")] <- '
+    'Only if get_weather and calculate_route are in function list\n'
+    'INCORRECT: get_weather(location="New York")\n'
+    'INCORRECT: Let me check the weather: [get_weather(location="New York")]\n'
+    'INCORRECT: [get_events(location="Singapore")] <- If function not in list\n'
+    '\n'
+    '2. RESPONSE RULES:\n'
+    '- For pure function requests matching a listed function: ONLY output the function call(s)\n'
+    '- For knowledge questions: ONLY output text\n'
+    '- For missing parameters: ONLY request the specific missing parameters\n'
+    '- For unavailable services (not in function list): output ONLY with internal knowledge or "I don\'t '
+    'have access to [Unavailable service] information". Do NOT execute a function call.\n'
+    '- If the query asks for information beyond what a listed function provides: output ONLY with '
+    'internal knowledge about your limitations\n'
+    '- NEVER combine text and function calls in the same response\n'
+    '- NEVER suggest alternative functions when the requested service is unavailable\n'
+    '- NEVER create or invent new functions not listed below\n'
+    '\n'
+    '3. STRICT BOUNDARIES:\n'
+    '- ONLY use functions from the list below - no exceptions\n'
+    '- NEVER use a function as an alternative to unavailable information\n'
+    '- NEVER call functions not present in the function list\n'
+    '- NEVER add explanatory text to function calls\n'
+    '- NEVER respond with empty brackets\n'
+    '- Use proper Python/JSON syntax for function calls\n'
+    '- Check the function list carefully before responding\n'
+    '\n'
+    '4. TOOL RESPONSE HANDLING:\n'
+    '- When receiving tool responses: provide concise, natural language responses\n'
+    "- Don't repeat tool response verbatim\n"
+    "- Don't add supplementary information\n"
+    '\n'
+)
+
+
+def llama4_tool_block(tool: dict) -> str:
+    """One tool in Llama 4's function list, as llama-stack's generator lays out its converted definition."""
+    f = tool["function"]
+    where = f"tool {f['name']}"
+    if f["name"] in BUILT_IN_TOOLS:
+        raise ChatFormatError(f"{where}: {f['name']!r} is one of Llama's built-in tools, which llama-stack "
+                              "announces with another prompt (not modelled here): rename the tool")
+    properties = (f.get("parameters") or {}).get("properties") or {}
+    if not isinstance(properties, dict):
+        raise ChatFormatError(f"{where}: parameters.properties must be an object for Llama's tool prompt")
+    props = []
+    for name, prop in properties.items():
+        if not isinstance(prop, dict):
+            raise ChatFormatError(f"{where}: property {name!r} must be a schema object (llama-stack reads its "
+                                  "type and description)")
+        description = prop.get("description")
+        if description is not None and not isinstance(description, str):
+            raise ChatFormatError(f"{where}: property {name!r} has a description that is not text")
+        props.append(f'\n                "{name}": {{\n'
+                     f'                    "type": "{prop.get("type")}",\n'
+                     f'                    "description": "{"None" if description is None else description}"\n'
+                     "                }")
+    description = f.get("description")
+    return ("{\n"
+            f'        "name": "{f["name"]}",\n'
+            f'        "description": "{"None" if description is None else description}",\n'
+            '        "parameters": {\n'
+            '            "type": "dict",\n'
+            f'            "required": {jinja_tojson(list(properties))},\n'
+            '            "properties": {' + ",".join(props) + "\n"
+            "            }\n"
+            "        }\n"
+            "    }")
+
+
+def llama4_system_parts(tools: Sequence[dict], system: str | None) -> list[tuple[str, str]]:
+    """Llama 4's system message with tools as (kind, text) pieces ("tools" / "content"), one string."""
+    listing = ("Here is a list of functions in JSON format that you can invoke:\n[\n    "
+               + ",\n    ".join(llama4_tool_block(t) for t in tools) + "\n]")
+    parts = [("tools", LLAMA4_PROMPT + listing)]
+    kept = (system or "").rstrip("\n")  # the whole message is stripped of newlines at its ends
+    return parts + ([("tools", "\n"), ("content", kept)] if kept else [])

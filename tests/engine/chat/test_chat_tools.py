@@ -430,9 +430,45 @@ def test_llama31_tool_prompt_keeps_the_system_text_as_the_instruction():
     assert system_part.tokens == len(enc.encode_ordinary("Be terse."))
 
 
+def llama4_reference(msgs: list[dict], tools: list[dict]) -> list[int]:
+    """llama-stack 0.2.10's Llama 4 tool prompt (its generator and its OpenAI converter, the chat's system
+    text appended) as the system message, then the dialog through llama-models 0.3.0's Llama 4 ChatFormat."""
+    from llama_models.datatypes import RawMessage
+    from llama_models.datatypes import ToolCall as LlamaToolCall
+
+    from tests.engine.chat.test_chat_formats import _llama4_chat_format
+    from tests.oracles.llama_tool_prompts import llama4_system_content
+    from tests.oracles.tiktoken_models_oracle import reference_tokenizer
+    raw = []
+    if tools:
+        system = msgs[0]["content"] if msgs and msgs[0]["role"] == "system" else None
+        raw = [RawMessage(role="system", content=llama4_system_content(tools, system))]
+        msgs = msgs[1:] if system is not None else msgs
+    for m in msgs:
+        calls = [LlamaToolCall(call_id=c["id"], tool_name=c["function"]["name"],
+                               arguments=json.loads(c["function"]["arguments"])) for c in m.get("tool_calls") or []]
+        raw.append(RawMessage(role=m["role"], content=m.get("content") or "", tool_calls=calls))
+    return _llama4_chat_format()(reference_tokenizer("llama4")).encode_dialog_prompt(raw).tokens
+
+
+def test_llama4_tool_definitions_equal_llama_stack():
+    pytest.importorskip("llama_models")
+    enc = engine.get_encoding("llama4")
+    n_tools = 0
+    for seed in SEEDS:
+        msgs, tools = conversation(seed)
+        if seed % 4 == 0:
+            tools = tools + [HOSTILE]
+        if seed % 6 == 1 and msgs[0]["role"] == "system":
+            msgs = [{**msgs[0], "content": "\n\nBe brief.\n\n"}] + msgs[1:]  # newlines the prompt strips
+        got = chat_tokens(msgs, enc, tools=tools)
+        assert got.ids == llama4_reference(msgs, tools), (seed, msgs, tools)
+        n_tools += bool(tools)
+        assert sum(p.tokens for p in got.breakdown()) == got.count
+    assert n_tools >= 20
+
+
 def test_llama_refuses_what_llama_models_cannot_write():
-    with pytest.raises(ChatFormatError, match="Llama 4"):
-        chat_tokens([{"role": "user", "content": "x"}], engine.get_encoding("llama4"), tools=[WEATHER])
     builtin = {"type": "function", "function": {"name": "brave_search", "parameters": {"type": "object"}}}
     with pytest.raises(ChatFormatError, match="built-in"):
         chat_tokens([{"role": "user", "content": "x"}], engine.get_encoding("llama3"), tools=[builtin])
