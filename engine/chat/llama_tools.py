@@ -1,4 +1,4 @@
-"""Llama 3.1's tool definitions, written as Meta's own llama-models writes them (ToolPromptFormat.json).
+"""Llama 3.1–3.3 and Llama 4 tool definitions, written as Meta's own code writes them (llama-models, llama-stack).
 
 llama-models 0.1.0's ``LLama31Interface.system_messages(builtin_tools, custom_tools, instruction)``
 turns custom tools into two messages placed before the conversation:

@@ -33,7 +33,7 @@ MCP-style file tool, a search tool), checked by engine.chat.check_tools -- a
 bad list is named by tool and field and left out of every count.  Each picked
 format with a thinking switch (Qwen3, DeepSeek V4, GLM-5.2, MiniMax-M3's modes,
 Harmony's reasoning effort) gets one, its default marked.  The models offered are
-those with a chat format that this machine has (`chat_models`: Gemma 3 once installed).  Under the table, a stacked bar per model shows
+those with a chat format that this machine has (`chat_models`: Gemma 3 and 4 once installed).  Under the table, a stacked bar per model shows
 where the tokens go (tools, system, user, assistant, tool results, frame,
 priming), and a table gives every message.  OpenAI's counts with tools or calls
 are the published estimate and say "estimate".  The tools text and the thinking

@@ -101,3 +101,19 @@ def test_a_bad_call_is_named_and_other_messages_still_count():
     assert not at.exception
     rows = at.dataframe[0].value.to_dict("records")
     assert "function.name" in rows[0]["status"]
+
+
+def test_the_export_writes_the_calls_and_reasoning_and_reads_back():
+    rows = [{"uid": 1, **{k: None for k in chat_view.FIELDS}, "role": "user", "content": "Weather in Paris and Rome?"},
+            {"uid": 2, **{k: None for k in chat_view.FIELDS}, "role": "assistant", "content": "Checking.",
+             "reasoning_content": "two cities, two calls",
+             "tool_calls": [{"uid": 3, "name": "get_weather", "id": "call_1", "arguments": '{"city": "Paris"}'},
+                            {"uid": 4, "name": "get_weather", "id": "call_2", "arguments": '{"city": "Rome"}'}]}]
+    exported = [chat_view._normalised(chat_view._plain(r)) for r in rows]
+    assert exported[1]["tool_calls"][1]["function"] == {"name": "get_weather", "arguments": '{"city": "Rome"}'}
+    assert exported[1]["reasoning_content"] == "two cities, two calls"
+    back, _models, _notes = chat_view.parse_json(json.dumps({"messages": exported}).encode())
+    assert chat_tokens(back, engine.get_encoding("qwen2.5")).ids == chat_tokens(TWO_CALLS[:2], engine.get_encoding("qwen2.5")).ids
+    # a call without a name is exported as it stands (the engine refuses it; the file keeps what the page shows)
+    rows[1]["tool_calls"][0]["name"] = ""
+    assert chat_view._normalised(chat_view._plain(rows[1]))["tool_calls"][0]["function"]["name"] == ""
