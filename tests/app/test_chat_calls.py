@@ -117,3 +117,20 @@ def test_the_export_writes_the_calls_and_reasoning_and_reads_back():
     # a call without a name is exported as it stands (the engine refuses it; the file keeps what the page shows)
     rows[1]["tool_calls"][0]["name"] = ""
     assert chat_view._normalised(chat_view._plain(rows[1]))["tool_calls"][0]["function"]["name"] == ""
+
+
+def test_a_share_code_with_a_damaged_call_tail_is_refused():
+    def code(rows):
+        raw = json.dumps(["qwen2.5", rows], separators=(",", ":")).encode()
+        return chat_view.base64.urlsafe_b64encode(chat_view.zlib.compress(raw)).decode().rstrip("=")
+
+    ok = ["assistant", "", "", "", "", [["get_weather", "c1", "{}"]], "why"]
+    assert chat_view.unpack(code([["user", "x", "", "", ""], ok]))[0][1]["reasoning_content"] == "why"
+    for bad in (ok[:5] + ["not a list", None], ok[:5] + [[["f", "c1"]], None], ok[:5] + [[["f", 1, "{}"]], None],
+                ok[:5] + [[["f", "", "{}"]] * (state.CHAT_MAX_CALLS + 1), None], ok[:5] + [[], 3]):
+        try:
+            chat_view.unpack(code([["user", "x", "", "", ""], bad]))
+        except engine.ChatFormatError as error:
+            assert "damaged" in str(error)
+        else:
+            raise AssertionError(bad)
