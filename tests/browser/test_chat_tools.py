@@ -81,6 +81,8 @@ def test_several_tool_calls_are_edited_and_gemma4_counts_them(page: Page, screen
     screenshot("chat_two_calls_in_one_message")
     # a third call: the count follows
     page.get_by_role("button", name="More ⋯").nth(1).click()
+    expect(page.get_by_role("textbox", name="reasoning_content").filter(visible=True)).to_have_value("two cities, two calls")
+    screenshot("chat_call_popover")
     page.get_by_role("button", name="+ tool call").click()
     expect(page.get_by_label("call 3 · tool")).to_be_visible(timeout=FIRST)
     three = [TWO_CALLS[0], {**TWO_CALLS[1], "tool_calls": TWO_CALLS[1]["tool_calls"] + [
