@@ -18,7 +18,8 @@ past message has no stop reason) or ``<|eom|>`` (Llama 4 ends every tool-call
 message so).  Arguments that are not a JSON object are embedded as a string,
 as llama-models embeds a string ``arguments``.
 
-Tool definitions (Llama 3.1-3.3, the ``llama3`` format): written as llama-models 0.1.0's
+Tool definitions (the ``llama3`` format: Llama 3.1's form, which llama-models uses by default for the
+whole Llama 3 family; llama-stack prompts 3.2/3.3 text models with a python-list form, not modelled): as llama-models 0.1.0's
 ``LLama31Interface.system_messages`` writes them with its default ToolPromptFormat.json
 (`llama_tools`): a system message built from "Environment: ipython", the dates and the chat's
 system text, then a user message with the function list, both before the conversation.  Llama 4's
