@@ -52,6 +52,10 @@ FORMATS: dict[str, ChatFormat] = {f.name: f for f in (
     ChatFormat("llama3", "Llama 3 headers", lambda e, m, t, k: llama.render(e, m, "llama3", t),
                "llama-models 0.3.0 llama3 ChatFormat.encode_dialog_prompt; tool definitions: llama-models 0.1.0's "
                "LLama31Interface.system_messages (JsonCustomToolGenerator), today's date as it writes it"),
+    ChatFormat("llama3.2", "Llama 3.2 / 3.3 (python-list tools)", lambda e, m, t, k: llama.render(e, m, "llama3.2", t),
+               "llama-models 0.3.0 llama3 ChatFormat.encode_dialog_prompt with ToolPromptFormat.python_list; tool "
+               "definitions: llama-stack 0.2.10's Llama 3 PythonListCustomToolGenerator with its OpenAI converter, "
+               "the system text appended"),
     ChatFormat("llama4", "Llama 4 headers", lambda e, m, t, k: llama.render(e, m, "llama4", t),
                "llama-models 0.3.0 llama4 ChatFormat.encode_dialog_prompt; tool definitions: llama-stack 0.2.10's "
                "Llama 4 PythonListCustomToolGenerator with its OpenAI converter, the system text appended"),

@@ -21,13 +21,15 @@ An OpenAI tool maps to a ``ToolDefinition`` field by field: name, description, a
 ``parameters.properties`` entry its ``type``, ``description``, membership in ``required``,
 ``default``.
 
-Llama 4 (`llama4_system_text`): llama-models ships no generator for it; Meta's llama-stack 0.2.10 does
-(``llama4/prompt_templates/system_prompts.py``, ``PythonListCustomToolGenerator``), and its OpenAI path
+Llama 4 and, by name, Llama 3.2/3.3 (`python_list_system_parts`): llama-models ships no generator
+for them; Meta's llama-stack 0.2.10 does
+(``llama4/`` and ``llama3/prompt_templates/system_prompts.py``, ``PythonListCustomToolGenerator``: the
+python-list form it uses for Llama 3.2/3.3 text models and Llama 4), and its OpenAI path
 (``_convert_openai_request_tools``, then ``augment_messages_for_tools_llama`` with the default
-``system_message_behavior`` "append") makes ONE system message: Meta's Llama 4 tool instructions, the
+``system_message_behavior`` "append") makes ONE system message: Meta's tool instructions, the
 function list (each parameter ``"type": "{its type}"``, every one listed as required -- the converter
 keeps no ``required`` and no ``default``), ``"\n"`` and the chat's system text, the whole stripped of
-leading and trailing newlines.  Neither Llama 4 prompt carries a date.
+leading and trailing newlines.  These prompts carry no date.
 
 Refused, with the reason: tools named like Llama's built-in tools (``brave_search`` ...:
 llama-models turns those names into built-in tools with another prompt), properties that are not
@@ -127,8 +129,8 @@ def system_parts(instruction: str | None, date: str) -> list[tuple[str, str]]:
     return parts + [("tools", "\n")]
 
 
-# Meta's default Llama 4 tool prompt (llama-stack 0.2.10 PythonListCustomToolGenerator.DEFAULT_PROMPT),
-# up to where it writes the function list; tests check it against that file.
+# Meta's default python-list tool prompts (llama-stack 0.2.10 PythonListCustomToolGenerator.DEFAULT_PROMPT,
+# Llama 4's and Llama 3.2/3.3's), up to where they write the function list; tests check them against that file.
 LLAMA4_PROMPT = (
     'You are a helpful assistant and an expert in function composition. You can answer general questions '
     'using your internal knowledge OR invoke functions when necessary. Follow these strict guidelines:\n'
@@ -177,9 +179,26 @@ LLAMA4_PROMPT = (
     '\n'
 )
 
+LLAMA32_PROMPT = (
+    'You are a helpful assistant. You have access to functions, but you should only use them if they are '
+    'required.\n'
+    'You are an expert in composing functions. You are given a question and a set of possible functions.\n'
+    'Based on the question, you may or may not need to make one function/tool call to achieve the '
+    'purpose.\n'
+    '\n'
+    'If you decide to invoke any of the function(s), you MUST put it in the format of '
+    '[func_name1(params_name1=params_value1, params_name2=params_value2...), func_name2(params)]\n'
+    'If you decide to invoke a function, you SHOULD NOT include any other text in the response. besides '
+    'the function call in the above format.\n'
+    'For a boolean parameter, be sure to use `True` or `False` (capitalized) for the value.\n'
+    '\n'
+    '\n'
+)
 
-def llama4_tool_block(tool: dict) -> str:
-    """One tool in Llama 4's function list, as llama-stack's generator lays out its converted definition."""
+
+def python_list_tool_block(tool: dict) -> str:
+    """One tool in a python-list prompt's function list, as llama-stack's generators lay out its converted
+    definition (Llama 4's and Llama 3.2's lay it out alike)."""
     f = tool["function"]
     where = f"tool {f['name']}"
     if f["name"] in BUILT_IN_TOOLS:
@@ -213,10 +232,38 @@ def llama4_tool_block(tool: dict) -> str:
             "    }")
 
 
-def llama4_system_parts(tools: Sequence[dict], system: str | None) -> list[tuple[str, str]]:
-    """Llama 4's system message with tools as (kind, text) pieces ("tools" / "content"), one string."""
-    listing = ("Here is a list of functions in JSON format that you can invoke:\n[\n    "
-               + ",\n    ".join(llama4_tool_block(t) for t in tools) + "\n]")
-    parts = [("tools", LLAMA4_PROMPT + listing)]
+LISTS = {  # (prompt, the list's heading, what follows the list) per python-list version
+    "llama4": (LLAMA4_PROMPT, "Here is a list of functions in JSON format that you can invoke:\n", ""),
+    "llama3.2": (LLAMA32_PROMPT, "Here is a list of functions in JSON format that you can invoke.\n\n",
+                 "\n\nYou can answer general questions or invoke tools when necessary.\n"
+                 "In addition to tool calls, you should also augment your responses by using the tool outputs."),
+}
+
+
+def python_list_system_parts(version: str, tools: Sequence[dict], system: str | None) -> list[tuple[str, str]]:
+    """The system message with tools of Llama 4 or Llama 3.2/3.3 (llama-stack's python-list prompt) as
+    (kind, text) pieces ("tools" / "content"), encoded as one string."""
+    prompt, heading, after = LISTS[version]
+    listing = heading + "[\n    " + ",\n    ".join(python_list_tool_block(t) for t in tools) + "\n]" + after
+    parts = [("tools", prompt + listing)]
     kept = (system or "").rstrip("\n")  # the whole message is stripped of newlines at its ends
     return parts + ([("tools", "\n"), ("content", kept)] if kept else [])
+
+
+def python_list_value(value: Any) -> str:
+    """A call argument as llama-models' ToolUtils writes it in ToolPromptFormat.python_list."""
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, (int, float, bool)) or value is None:
+        return str(value)
+    if isinstance(value, list):
+        return f"[{', '.join(python_list_value(v) for v in value)}]"
+    return "{" + ", ".join(f"{k}={python_list_value(v)}" for k, v in value.items()) + "}"
+
+
+def python_list_call(name: str, arguments: Any) -> str:
+    """``[name(key=value, ...)]``: a past call as llama-models writes it for Llama 3.2/3.3 (python_list)."""
+    if not isinstance(arguments, dict):
+        raise ChatFormatError(f"the call to {name!r}: Llama 3.2's python-list form writes arguments key by key, so "
+                              "they must be a JSON object")
+    return f"[{name}({', '.join(f'{k}={python_list_value(v)}' for k, v in arguments.items())})]"

@@ -69,25 +69,26 @@ def system_messages(tools: list[dict], instruction: str | None) -> list[tuple[st
 
 # ---- Llama 4: llama-stack 0.2.10 (Meta's), the only package with Llama 4's tool prompt generator
 
-LLAMA4 = "llama_stack/models/llama/llama4/prompt_templates/system_prompts.py"
+GENERATORS = {"llama4": "llama_stack/models/llama/llama4/prompt_templates/system_prompts.py",
+              "llama3.2": "llama_stack/models/llama/llama3/prompt_templates/system_prompts.py"}
 BASE = "llama_stack/models/llama/llama3/prompt_templates/base.py"
 
 
 @functools.cache
-def llama4_generator():
-    """llama-stack 0.2.10's Llama 4 ``PythonListCustomToolGenerator`` class, its module run as it is
-    except for its imports: importing llama_stack would pull in its server's dependencies, so the
-    module's own names come from its ``prompt_templates/base.py`` (run too) and the pydantic types,
-    used there only in annotations and examples, are left as None."""
+def python_list_generator(version: str):
+    """llama-stack 0.2.10's ``PythonListCustomToolGenerator`` for Llama 4 or for Llama 3.2/3.3, its module
+    run as it is except for its imports: importing llama_stack would pull in its server's dependencies,
+    so the module's own names come from its ``prompt_templates/base.py`` (run too) and the pydantic
+    types, used there only in annotations, isinstance checks of other generators and examples, are None."""
     import ast
+    import types
 
     from tests.reference_packages import member
 
-    import types
-
     def run(path: str, name: str, names: dict) -> dict:
         tree = ast.parse(member("llama-stack", path).decode("utf-8"))
-        tree.body = [n for n in tree.body if not (isinstance(n, ast.ImportFrom) and (n.module or "").startswith("llama_stack"))]
+        tree.body = [n for n in tree.body if not (isinstance(n, ast.ImportFrom) and (
+            n.level or (n.module or "").startswith("llama_stack")))]
         module = types.ModuleType(name)
         module.__dict__.update(names)
         sys.modules[name] = module  # dataclasses look their module up there
@@ -95,10 +96,14 @@ def llama4_generator():
         return module.__dict__
 
     base = run(BASE, "_llama_stack_0_2_10_base", {})
-    module = run(LLAMA4, "_llama_stack_0_2_10_llama4", {
-        "ToolDefinition": None, "ToolParamDefinition": None, "PromptTemplate": base["PromptTemplate"],
-        "PromptTemplateGeneratorBase": base["PromptTemplateGeneratorBase"]})
+    module = run(GENERATORS[version], f"_llama_stack_0_2_10_{version.replace('.', '_')}", {
+        "ToolDefinition": None, "ToolParamDefinition": None, "BuiltinTool": None,
+        "PromptTemplate": base["PromptTemplate"], "PromptTemplateGeneratorBase": base["PromptTemplateGeneratorBase"]})
     return module["PythonListCustomToolGenerator"]
+
+
+def llama4_generator():
+    return python_list_generator("llama4")
 
 
 class _Dumped:
@@ -111,7 +116,7 @@ class _Dumped:
         return self.data
 
 
-def llama4_tool(tool: dict) -> _Dumped:
+def llama_stack_tool(tool: dict) -> _Dumped:
     """llama-stack 0.2.10's ``_convert_openai_request_tools`` (openai_compat.py) for one OpenAI tool:
     per property ``ToolParamDefinition(param_type=str(type), description=...)`` -- every parameter
     required (the model's default), no default value -- dumped as pydantic dumps it."""
@@ -124,11 +129,15 @@ def llama4_tool(tool: dict) -> _Dumped:
     return _Dumped({"tool_name": f["name"], "description": f.get("description", None), "parameters": params})
 
 
-def llama4_system_content(tools: list[dict], system: str | None) -> str:
+def llama_stack_system_content(version: str, tools: list[dict], system: str | None) -> str:
     """llama-stack 0.2.10's ``augment_messages_for_tools_llama`` with its default ToolConfig (tool_choice
     auto, system_message_behavior append): the generated prompt + "\\n" + the chat's system text, the
     whole stripped of newlines."""
-    sys_content = llama4_generator()().gen([llama4_tool(t) for t in tools], None).render() + "\n"
+    sys_content = python_list_generator(version)().gen([llama_stack_tool(t) for t in tools], None).render() + "\n"
     if system is not None:
         sys_content += system
     return sys_content.strip("\n")
+
+
+def llama4_system_content(tools: list[dict], system: str | None) -> str:
+    return llama_stack_system_content("llama4", tools, system)

@@ -468,6 +468,51 @@ def test_llama4_tool_definitions_equal_llama_stack():
     assert n_tools >= 20
 
 
+def llama32_reference(msgs: list[dict], tools: list[dict]) -> list[int]:
+    """llama-stack 0.2.10's Llama 3.2/3.3 python-list tool prompt (its generator and its OpenAI converter,
+    the system text appended) as the system message, then the dialog through llama-models 0.3.0's
+    ChatFormat with ToolPromptFormat.python_list (calls written ``[name(key=value, ...)]``)."""
+    from llama_models.datatypes import RawMessage, ToolPromptFormat
+    from llama_models.datatypes import ToolCall as LlamaToolCall
+    from llama_models.llama3.chat_format import ChatFormat
+
+    from tests.oracles.llama_tool_prompts import llama_stack_system_content
+    from tests.oracles.tiktoken_models_oracle import reference_tokenizer
+    raw = []
+    if tools:
+        system = msgs[0]["content"] if msgs and msgs[0]["role"] == "system" else None
+        raw = [RawMessage(role="system", content=llama_stack_system_content("llama3.2", tools, system))]
+        msgs = msgs[1:] if system is not None else msgs
+    for m in msgs:
+        calls = [LlamaToolCall(call_id=c["id"], tool_name=c["function"]["name"],
+                               arguments=json.loads(c["function"]["arguments"])) for c in m.get("tool_calls") or []]
+        raw.append(RawMessage(role=m["role"], content=m.get("content") or "", tool_calls=calls))
+    fmt = ChatFormat(reference_tokenizer("llama3"))
+    return fmt.encode_dialog_prompt(raw, ToolPromptFormat.python_list).tokens
+
+
+def test_llama32_python_list_tools_and_calls_equal_llama_stack():
+    pytest.importorskip("llama_models")
+    enc = engine.get_encoding("llama3")
+    n_tools = 0
+    odd = {"flag": True, "none": None, "n": 2.5, "list": [1, "二", False], "obj": {"k": "v", "q": 'say "hi"'}}
+    for seed in SEEDS:
+        msgs, tools = conversation(seed)
+        if seed % 4 == 0:
+            tools = tools + [HOSTILE]
+            msgs = msgs + [{"role": "assistant", "content": None, "tool_calls": [
+                {"id": "abcdefghi", "type": "function", "function": {"name": "odd-tool_1", "arguments": json.dumps(odd)}}]},
+                {"role": "tool", "tool_call_id": "abcdefghi", "content": "ok"}]
+        got = chat_tokens(msgs, enc, format="llama3.2", tools=tools)
+        assert got.ids == llama32_reference(msgs, tools), (seed, msgs, tools)
+        n_tools += bool(tools)
+        assert sum(p.tokens for p in got.breakdown()) == got.count
+    assert n_tools >= 20
+    with pytest.raises(ChatFormatError, match="JSON object"):
+        chat_tokens([{"role": "user", "content": "x"}, {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "a", "type": "function", "function": {"name": "f", "arguments": "[1]"}}]}], enc, format="llama3.2")
+
+
 def test_llama_refuses_what_llama_models_cannot_write():
     builtin = {"type": "function", "function": {"name": "brave_search", "parameters": {"type": "object"}}}
     with pytest.raises(ChatFormatError, match="built-in"):
