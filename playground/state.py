@@ -122,6 +122,13 @@ CHAT_TOOL_CALL_ID_PREFIX = "chat_tool_call_id_"
 CHAT_UP_PREFIX = "chat_up_"
 CHAT_DOWN_PREFIX = "chat_down_"
 CHAT_DEL_PREFIX = "chat_del_"
+CHAT_REASONING_PREFIX = "chat_reasoning_"  # + message uid: an assistant message's reasoning_content
+CHAT_ADD_CALL_PREFIX = "chat_add_call_"  # + message uid
+CHAT_CALL_NAME_PREFIX = "chat_call_name_"  # + message uid _ call uid (one call of several)
+CHAT_CALL_ID_PREFIX = "chat_call_id_"
+CHAT_CALL_ARGS_PREFIX = "chat_call_args_"
+CHAT_CALL_DEL_PREFIX = "chat_call_del_"
+CHAT_MAX_CALLS = 16  # tool calls per assistant message in the editor (parallel calls are a handful)
 # views/chunks.py
 CHUNK_ENCODING = "chunk_encoding"
 CHUNK_MAX = "chunk_max"

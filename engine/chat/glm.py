@@ -20,7 +20,8 @@ Checked against: GLM-4.7-Flash's and GLM-5's ``chat_template.jinja``
 ids compared with Hugging Face tokenizers on GLM-4.7-Flash's tokenizer.json (the
 built-in ``glm5`` vocabulary; its default format is GLM-5.2's, pass
 ``format="glm"`` for this one).  A ``content: null`` is text ``""`` here (the template itself
-would print ``None``).  Left out: ``reasoning_content`` fields and ``clear_thinking``.
+would print ``None``).  The reasoning comes from
+an assistant's ``reasoning_content`` (when given, it is the reasoning and the text is not searched for ``</think>``) or the text.  Left out: ``clear_thinking``.
 GLM-5.1's and 5.2's templates are module `glm5`.
 """
 from __future__ import annotations
@@ -74,7 +75,9 @@ def parts(messages: Sequence[Message], tools: Sequence[dict], thinking: bool) ->
         elif m.role == "assistant":
             out.append(("template", "<|assistant|>", i))
             content, reasoning = m.text, ""
-            if "</think>" in content:
+            if m.reasoning_content is not None:  # the field wins; the text is then not searched
+                reasoning = m.reasoning_content
+            elif "</think>" in content:
                 reasoning = content.split("</think>")[0].rstrip("\n").split("<think>")[-1].lstrip("\n")
                 content = content.split("</think>")[-1].lstrip("\n")
             if i > last_user and reasoning:

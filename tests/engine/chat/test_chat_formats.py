@@ -308,8 +308,9 @@ def test_deepseek_is_its_string_encoded_whole(seed):
 
 # ---- shared properties and errors
 
-# gemma3 is built in only once installed; its format is checked on the package's file in test_chat_tools.py
-@pytest.mark.parametrize("name", sorted(n for n in FORMAT_OF_ENCODING if n != "gemma3"))
+# gemma3 and gemma4 are built in only once installed; their formats are checked on the packages' files in
+# test_chat_tools.py and test_chat_gemma4.py
+@pytest.mark.parametrize("name", sorted(n for n in FORMAT_OF_ENCODING if n not in ("gemma3", "gemma4")))
 def test_segments_add_up(name):
     enc = engine.get_encoding(name)
     # formats that refuse some orders (MiniMax-M3: a tool result with no call before it)

@@ -372,9 +372,154 @@ def test_llama_calls_equal_llama_models(version):
     assert n_multi >= 5
 
 
-def test_llama_refuses_tool_definitions_with_the_reason():
-    with pytest.raises(ChatFormatError, match="no longer ships"):
-        chat_tokens([{"role": "user", "content": "x"}], engine.get_encoding("llama3"), tools=[WEATHER])
+HOSTILE = {"type": "function", "function": {
+    "name": "odd-tool_1", "description": 'Says "hi" & <b>bye</b> — {{ x }} {% if %} \\ 日本',
+    "parameters": {"type": "object", "properties": {
+        "o'k<&>": {"type": "string", "description": "quote ' and \" and 🦙"}, "plain": {"type": "integer"},
+        "日本": {"type": ["string", "null"], "default": "x"}},
+        "required": ["plain", "o'k<&>", "日本"]}}}
+
+
+def llama31_reference(msgs: list[dict], tools: list[dict]) -> list[int]:
+    """llama-models 0.1.0's LLama31Interface.system_messages (the tool prompt) then the dialog through
+    the installed llama-models 0.3.0 ChatFormat, as test_llama_calls_equal_llama_models encodes it."""
+    from llama_models.datatypes import RawMessage
+    from llama_models.datatypes import ToolCall as LlamaToolCall
+    from llama_models.llama3.chat_format import ChatFormat
+
+    from tests.oracles.llama_tool_prompts import system_messages
+    from tests.oracles.tiktoken_models_oracle import reference_tokenizer
+    raw = []
+    if tools:
+        instruction = msgs[0]["content"] if msgs and msgs[0]["role"] == "system" else None
+        raw = [RawMessage(role=r, content=c) for r, c in system_messages(tools, instruction)]
+        msgs = msgs[1:] if instruction is not None else msgs
+    for m in msgs:
+        calls = [LlamaToolCall(call_id=c["id"], tool_name=c["function"]["name"],
+                               arguments=json.loads(c["function"]["arguments"])) for c in m.get("tool_calls") or []]
+        raw.append(RawMessage(role=m["role"], content=m.get("content") or "", tool_calls=calls))
+    return ChatFormat(reference_tokenizer("llama3")).encode_dialog_prompt(raw).tokens
+
+
+def test_llama31_tool_definitions_equal_llama_models():
+    pytest.importorskip("llama_models")
+    enc = engine.get_encoding("llama3")
+    n_tools = 0
+    for seed in SEEDS:
+        msgs, tools = conversation(seed)
+        if seed % 4 == 0:
+            tools = tools + [HOSTILE]
+        got = chat_tokens(msgs, enc, tools=tools)
+        assert got.ids == llama31_reference(msgs, tools), (seed, msgs, tools)
+        n_tools += bool(tools)
+        parts = got.breakdown()
+        assert sum(p.tokens for p in parts) == got.count
+        if tools:
+            assert parts[0].label == "tools" and parts[0].tokens > 100
+    assert n_tools >= 20
+
+
+def test_llama31_tool_prompt_keeps_the_system_text_as_the_instruction():
+    enc = engine.get_encoding("llama3")
+    msgs = [{"role": "system", "content": "Be terse."}, {"role": "user", "content": "hi"}]
+    out = chat_tokens(msgs, enc, tools=[WEATHER])
+    assert out.ids == llama31_reference(msgs, [WEATHER])
+    text = out.text
+    assert "Environment: ipython" in text and "Here is a list of functions in JSON format:" in text
+    system_part = next(p for p in out.breakdown() if p.message == 0)
+    assert system_part.tokens == len(enc.encode_ordinary("Be terse."))
+
+
+def llama4_reference(msgs: list[dict], tools: list[dict]) -> list[int]:
+    """llama-stack 0.2.10's Llama 4 tool prompt (its generator and its OpenAI converter, the chat's system
+    text appended) as the system message, then the dialog through llama-models 0.3.0's Llama 4 ChatFormat."""
+    from llama_models.datatypes import RawMessage
+    from llama_models.datatypes import ToolCall as LlamaToolCall
+
+    from tests.engine.chat.test_chat_formats import _llama4_chat_format
+    from tests.oracles.llama_tool_prompts import llama4_system_content
+    from tests.oracles.tiktoken_models_oracle import reference_tokenizer
+    raw = []
+    if tools:
+        system = msgs[0]["content"] if msgs and msgs[0]["role"] == "system" else None
+        raw = [RawMessage(role="system", content=llama4_system_content(tools, system))]
+        msgs = msgs[1:] if system is not None else msgs
+    for m in msgs:
+        calls = [LlamaToolCall(call_id=c["id"], tool_name=c["function"]["name"],
+                               arguments=json.loads(c["function"]["arguments"])) for c in m.get("tool_calls") or []]
+        raw.append(RawMessage(role=m["role"], content=m.get("content") or "", tool_calls=calls))
+    return _llama4_chat_format()(reference_tokenizer("llama4")).encode_dialog_prompt(raw).tokens
+
+
+def test_llama4_tool_definitions_equal_llama_stack():
+    pytest.importorskip("llama_models")
+    enc = engine.get_encoding("llama4")
+    n_tools = 0
+    for seed in SEEDS:
+        msgs, tools = conversation(seed)
+        if seed % 4 == 0:
+            tools = tools + [HOSTILE]
+        if seed % 6 == 1 and msgs[0]["role"] == "system":
+            msgs = [{**msgs[0], "content": "\n\nBe brief.\n\n"}] + msgs[1:]  # newlines the prompt strips
+        got = chat_tokens(msgs, enc, tools=tools)
+        assert got.ids == llama4_reference(msgs, tools), (seed, msgs, tools)
+        n_tools += bool(tools)
+        assert sum(p.tokens for p in got.breakdown()) == got.count
+    assert n_tools >= 20
+
+
+def llama32_reference(msgs: list[dict], tools: list[dict]) -> list[int]:
+    """llama-stack 0.2.10's Llama 3.2/3.3 python-list tool prompt (its generator and its OpenAI converter,
+    the system text appended) as the system message, then the dialog through llama-models 0.3.0's
+    ChatFormat with ToolPromptFormat.python_list (calls written ``[name(key=value, ...)]``)."""
+    from llama_models.datatypes import RawMessage, ToolPromptFormat
+    from llama_models.datatypes import ToolCall as LlamaToolCall
+    from llama_models.llama3.chat_format import ChatFormat
+
+    from tests.oracles.llama_tool_prompts import llama_stack_system_content
+    from tests.oracles.tiktoken_models_oracle import reference_tokenizer
+    raw = []
+    if tools:
+        system = msgs[0]["content"] if msgs and msgs[0]["role"] == "system" else None
+        raw = [RawMessage(role="system", content=llama_stack_system_content("llama3.2", tools, system))]
+        msgs = msgs[1:] if system is not None else msgs
+    for m in msgs:
+        calls = [LlamaToolCall(call_id=c["id"], tool_name=c["function"]["name"],
+                               arguments=json.loads(c["function"]["arguments"])) for c in m.get("tool_calls") or []]
+        raw.append(RawMessage(role=m["role"], content=m.get("content") or "", tool_calls=calls))
+    fmt = ChatFormat(reference_tokenizer("llama3"))
+    return fmt.encode_dialog_prompt(raw, ToolPromptFormat.python_list).tokens
+
+
+def test_llama32_python_list_tools_and_calls_equal_llama_stack():
+    pytest.importorskip("llama_models")
+    enc = engine.get_encoding("llama3")
+    n_tools = 0
+    odd = {"flag": True, "none": None, "n": 2.5, "list": [1, "二", False], "obj": {"k": "v", "q": 'say "hi"'}}
+    for seed in SEEDS:
+        msgs, tools = conversation(seed)
+        if seed % 4 == 0:
+            tools = tools + [HOSTILE]
+            msgs = msgs + [{"role": "assistant", "content": None, "tool_calls": [
+                {"id": "abcdefghi", "type": "function", "function": {"name": "odd-tool_1", "arguments": json.dumps(odd)}}]},
+                {"role": "tool", "tool_call_id": "abcdefghi", "content": "ok"}]
+        got = chat_tokens(msgs, enc, format="llama3.2", tools=tools)
+        assert got.ids == llama32_reference(msgs, tools), (seed, msgs, tools)
+        n_tools += bool(tools)
+        assert sum(p.tokens for p in got.breakdown()) == got.count
+    assert n_tools >= 20
+    with pytest.raises(ChatFormatError, match="JSON object"):
+        chat_tokens([{"role": "user", "content": "x"}, {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "a", "type": "function", "function": {"name": "f", "arguments": "[1]"}}]}], enc, format="llama3.2")
+
+
+def test_llama_refuses_what_llama_models_cannot_write():
+    builtin = {"type": "function", "function": {"name": "brave_search", "parameters": {"type": "object"}}}
+    with pytest.raises(ChatFormatError, match="built-in"):
+        chat_tokens([{"role": "user", "content": "x"}], engine.get_encoding("llama3"), tools=[builtin])
+    bad = {"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {"a": True}}}}
+    with pytest.raises(ChatFormatError, match=r"property 'a'"):
+        chat_tokens([{"role": "user", "content": "x"}], engine.get_encoding("llama3"), tools=[bad])
 
 
 # ---- OpenAI chat models: the widely used estimate (gpt-tokenizer 3.4.0, run with node)
