@@ -154,6 +154,42 @@ def piece_story(enc: Any, piece: str) -> PieceStory:
     return PieceStory(piece, algorithm, tokens, ids)
 
 
+MAX_SEARCH_CHARS = 20_000  # of the text searched for the piece that made a token (Merge tree looks at its start)
+
+
+@dataclass(frozen=True)
+class TokenStory:
+    """How the algorithm came to one token: the story of a piece whose tokens include it.  `in_text`: the piece
+    is from the user's text; otherwise it is the token's own text, cut by the same algorithm."""
+
+    token_id: int
+    story: PieceStory
+    in_text: bool
+
+
+def token_story(enc: Any, token_id: int, text: str) -> TokenStory | None:
+    """The story of the first piece of `text` (its first MAX_SEARCH_CHARS characters) that `enc` cuts into
+    tokens including `token_id`; failing that, of the token's own text (a WordPiece ``##`` continuation or
+    a Unigram piece then shows how the algorithm cuts it when it stands alone).  None for a token with no
+    text to cut (a special token, a byte of a character, an empty or whitespace-only token alone)."""
+    head = text[:MAX_SEARCH_CHARS]
+    tokens, pieces = enc.tokenize_with_pieces(head, allowed_special=frozenset(), disallowed_special=())
+    # a cut text's last piece may be cut too: its tokens are not the whole text's
+    last = len(pieces) - 1 if len(text) > len(head) else len(pieces)
+    index = next((t.piece_index for t in tokens if t.id == token_id and t.piece_index < last), None)
+    if index is not None:
+        story = piece_story(enc, pieces[index].text)
+        if token_id in story.ids:
+            return TokenStory(token_id, story, True)
+    if enc.is_special_token(token_id):
+        return None
+    own = enc.decode_single_token_bytes(token_id).decode("utf-8", "replace")
+    if not own.strip() or "\ufffd" in own:
+        return None
+    stories = text_story(enc, own, max_pieces=1)
+    return TokenStory(token_id, stories[0], False) if stories else None
+
+
 def text_story(enc: Any, text: str, *, max_pieces: int = 12) -> list[PieceStory]:
     """`piece_story` of the first `max_pieces` pieces of `text` (special-token text as plain text)."""
     pieces = enc.pretokenize(text, allowed_special=frozenset(), disallowed_special=())
