@@ -28,6 +28,8 @@ RULES = {  # each algorithm's rule, in one line for people
     "wordlevel": "Look the whole piece up; not in the vocabulary: the unknown token.",
 }
 NAMES = {"bpe": "BPE", "wordpiece": "WordPiece", "unigram": "Unigram", "wordlevel": "WordLevel"}
+# what shows how each algorithm came to one token (the playground's links and buttons name it)
+EXPLANATION = {"bpe": "Merge tree", "wordpiece": "Longest match", "unigram": "Best path", "wordlevel": "Lookup"}
 # BPE is one algorithm with three starting points and two ways to pick the next pair: a family whose BPE
 # differs from byte-level BPE by ranks says so in its own line (keyed by `enc.family`).
 BPE_RULES = {

@@ -75,3 +75,52 @@ def test_a_sentencepiece_unigram_model_shows_its_lattice(spm_unigram, view):
                            state.CUSTOM: OrderedDict({"spm-unigram": spm_unigram})})
     assert not at.get("graphviz_chart") and not at.error, [e.value for e in at.error]
     assert 'data-algorithm="unigram"' in page(at) and "best path:" in page(at)
+
+
+# ------------------------------------------------------------------ Tokenize: the big buttons act on the clicked token
+SGM = " SolidGoldMagikarp"
+
+
+def _chosen(at, name: str, token_id: int):
+    """What a click (token_links' "pin") does on the server: the shared chosen token."""
+    at.session_state[state.TOKEN_ENC] = name
+    at.session_state[state.TOKEN_ID] = token_id
+    return at.run()
+
+
+def test_steps_button_opens_the_clicked_tokens_piece():
+    enc = engine.get_encoding("gpt2")
+    sgm = enc.encode(SGM)[0]
+    at = run_view("views.tokenize", **{state.TEXT: "The strawberry" + SGM + " is here", state.ENCODINGS: ["gpt2"]})
+    _chosen(at, "gpt2", sgm)
+    at.button(key=state.TOK_OPEN_STEPS).click().run()
+    assert at.session_state[state.STEPS_SOURCE] == "text" and at.session_state[state.STEPS_PIECE] == SGM
+    assert at.session_state[state.STEPS_K] == 0 and at.session_state[state.TOKEN_ID] == sgm
+
+
+def test_vocabulary_button_opens_the_clicked_token():
+    enc = engine.get_encoding("gpt2")
+    sgm = enc.encode(SGM)[0]
+    at = run_view("views.tokenize", **{state.TEXT: "The" + SGM, state.ENCODINGS: ["gpt2"]})
+    _chosen(at, "gpt2", sgm)
+    at.button(key=state.TOK_OPEN_VOCAB).click().run()
+    assert at.session_state[state.TOKEN_ID] == sgm and at.session_state[state.VOCAB_PANE] == "token"
+
+
+@pytest.mark.parametrize("name, label", [("gpt2", "Open its merge tree →"), ("bert-base-uncased", "Open its longest match →")])
+def test_explain_button_names_the_familys_explanation(name, label):
+    at = run_view("views.tokenize", **{state.TEXT: TEXT, state.ENCODINGS: [name]})
+    assert at.button(key=state.TOK_OPEN_TREE).label == label
+
+
+def test_a_unigram_tokens_tooltip_links_to_its_lattice(unigram):
+    """Clicking a Unigram token pins it; its tooltip link and the big button name the lattice's best path."""
+    at = run_view("views.tokenize", **{state.TEXT: TEXT, state.ENCODINGS: ["jiutian-unigram"],
+                                       state.CUSTOM: OrderedDict({"jiutian-unigram": unigram})})
+    assert at.button(key=state.TOK_OPEN_TREE).label == "Open its best path →"
+    from playground.cache import render_cache
+
+    view = render_cache.token_view("jiutian-unigram", unigram, TEXT, "text", True)
+    assert 'data-explain="Best path"' in view.markup
+    gpt2 = engine.get_encoding("gpt2")
+    assert "data-explain" not in render_cache.token_view("gpt2", gpt2, TEXT, "text", True).markup

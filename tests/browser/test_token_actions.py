@@ -1,0 +1,82 @@
+"""The big buttons act on the token the user clicked, in Debian chromium: click a token in Tokenize's drawing,
+press a button, and the target view shows that token (Merge tree, or the family's own explanation for
+WordPiece; BPE steps on its piece; its vocabulary entry).  Screenshots at 1280×720 with presentation mode on
+and at 390 px go to test-results/screenshots/token-actions-*.png."""
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+import engine
+from tests.conftest import SCREENSHOTS
+
+FIRST = 60_000
+TEXT = "The SolidGoldMagikarp was unbelievably fun"
+
+
+def _ready(page: Page) -> None:
+    page.wait_for_function("() => window.__bpeLinks && window.__bpeLinks.trigger", timeout=FIRST)
+
+
+def _click_token(page: Page, name: str, token_id: int, label: str) -> None:
+    """Click the token in the drawing, then wait until the pin reached the server (the box shows it)."""
+    token = page.locator(f'#tokens-{name} .tok[data-ids="{token_id}"]')
+    expect(token).to_be_visible(timeout=FIRST)
+    token.click()
+    expect(page.locator("#bpe-tip.pinned")).to_be_visible()
+    expect(page.get_by_role("combobox", name="Explain a token")).to_have_value(f"{label} · id {token_id}", timeout=20_000)
+
+
+def _heading(page: Page):
+    return page.locator(".bpe-header h1")
+
+
+def test_steps_and_vocabulary_buttons_follow_the_clicked_token(page: Page):
+    sgm = engine.get_encoding("gpt2").encode(" SolidGoldMagikarp")[0]
+    page.goto("/?enc=gpt2&ws=1&text=" + quote(TEXT))
+    _ready(page)
+    _click_token(page, "gpt2", sgm, "␣SolidGoldMagikarp")
+    page.get_by_role("button", name="Watch BPE build its piece →").click()
+    expect(_heading(page)).to_have_text("BPE steps", timeout=FIRST)
+    expect(page.get_by_role("combobox", name="Pieces of the current text")).to_have_value(
+        "␣SolidGoldMagikarp   (18 bytes)", timeout=FIRST)
+
+    page.goto("/?enc=gpt2&ws=1&text=" + quote(TEXT))
+    _ready(page)
+    _click_token(page, "gpt2", sgm, "␣SolidGoldMagikarp")
+    page.get_by_role("button", name="Look it up in the vocabulary →").click()
+    expect(_heading(page)).to_have_text("Vocabulary", timeout=FIRST)
+    expect(page.locator(".tokchip")).to_have_text("␣SolidGoldMagikarp", timeout=FIRST)
+
+
+@pytest.mark.parametrize("size, tag", [({"width": 1280, "height": 720}, "1280-present"), ({"width": 390, "height": 844}, "390")])
+def test_a_clicked_wordpiece_token_opens_its_longest_match(browser: Browser, base_url: str, size, tag):
+    """BERT's ##bel, clicked: its tooltip link and the big button name WordPiece's own explanation, and the
+    Merge tree view shows the lookups of the word that made it, the one that found ##bel marked."""
+    bel = engine.get_encoding("bert-base-uncased").encode_ordinary("unbelievably")[1]
+    context = browser.new_context(base_url=base_url, viewport=size, locale="en-US",
+                                  device_scale_factor=2 if size["width"] < 600 else 1)
+    page = context.new_page()
+    try:
+        present = "&v.present=true" if tag.endswith("present") else ""
+        page.goto("/?enc=bert-base-uncased&ws=1" + present + "&text=" + quote(TEXT))
+        _ready(page)
+        _click_token(page, "bert-base-uncased", bel, "##bel")
+        expect(page.locator("#bpe-tip.pinned a[data-page=tree]")).to_have_text("Longest match →")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"token-actions-pinned-{tag}.png"), animations="disabled")
+        page.get_by_role("button", name="Open its longest match →").click()
+        expect(_heading(page)).to_have_text("Merge tree", timeout=FIRST)
+        marked = page.locator('.algo[data-algorithm="wordpiece"] li.found.this code')
+        expect(marked).to_have_text("##bel", timeout=FIRST)
+        expect(page.locator(".algo .tok.pl-new bdi")).to_have_text("##bel")
+        assert page.get_by_test_id("stGraphVizChart").count() == 0
+        expect(page.locator("#bpe-tip")).to_be_hidden()  # the clicked token's tooltip did not follow to this page
+        page.locator(".algo h4").evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.screenshot(path=str(SCREENSHOTS / f"token-actions-longest-match-{tag}.png"), animations="disabled")
+        marked.evaluate("e => e.scrollIntoView({block: 'center'})")
+        page.screenshot(path=str(SCREENSHOTS / f"token-actions-longest-match-step-{tag}.png"), animations="disabled")
+    finally:
+        context.close()
