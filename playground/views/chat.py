@@ -56,6 +56,7 @@ from playground.render import html
 from playground.render.chat import chat_legend, chat_tokens
 from playground.render.markdown import md
 from playground.widgets.page import draw, header, styles
+from playground.widgets.text_fields import text_field
 
 K_MESSAGES = state.CHAT_MESSAGES  # [{"uid": int, "role", "content", "name", "tool_call_id", "call"}]
 K_NEXT = state.CHAT_NEXT_UID
@@ -72,6 +73,7 @@ K_THINK_BOX = state.CHAT_THINK_BOX  # a format's thinking switch
 K_TOOLS_NOTE = state.CHAT_TOOLS_NOTE  # why a preset was not added
 
 MAX_MESSAGES = 40
+MAX_FIELD_CHARS = 64  # a message's name, tool name and tool call id
 MAX_MODELS = 6
 DRAWN_PER_MESSAGE = 400  # content tokens drawn per message; the rest is one "… more" chip (counts stay whole)
 
@@ -567,25 +569,30 @@ def _editor() -> None:
                 role = st.selectbox(f"Message {i + 1}", ROLES, key=f"{state.CHAT_ROLE_PREFIX}{uid}", width=150,
                                     format_func=lambda r, n=i + 1: f"{n} · {r}", label_visibility="collapsed")
                 with st.popover("More ⋯", help="Name, tool call, move, remove"):
-                    name = st.text_input("name", key=f"{state.CHAT_NAME_PREFIX}{uid}", max_chars=64,
-                                         help="The speaker's name (OpenAI, Harmony) or, on a tool message, the tool's name.")
-                    call = st.text_input("calls tool", key=f"{state.CHAT_CALL_PREFIX}{uid}", max_chars=64,
-                                         disabled=role != "assistant",
-                                         help="Make this assistant message a tool call: the content is then its JSON arguments.")
-                    call_id = st.text_input("tool call id", key=f"{state.CHAT_TOOL_CALL_ID_PREFIX}{uid}", max_chars=64,
-                                            disabled=role not in ("assistant", "tool"),
-                                            help="Ties a tool result to its call (Mistral v3 needs it).")
+                    name = text_field("name", key=f"{state.CHAT_NAME_PREFIX}{uid}", limit=MAX_FIELD_CHARS,
+                                      help="The speaker's name (OpenAI, Harmony) or, on a tool message, the tool's name.")
+                    call = text_field("calls tool", key=f"{state.CHAT_CALL_PREFIX}{uid}", limit=MAX_FIELD_CHARS,
+                                      disabled=role != "assistant",
+                                      help="Make this assistant message a tool call: the content is then its JSON arguments.")
+                    call_id = text_field("tool call id", key=f"{state.CHAT_TOOL_CALL_ID_PREFIX}{uid}", limit=MAX_FIELD_CHARS,
+                                         disabled=role not in ("assistant", "tool"),
+                                         help="Ties a tool result to its call (Mistral v3 needs it).")
                     with st.container(horizontal=True, gap="small"):
                         st.button("↑ Up", key=f"{state.CHAT_UP_PREFIX}{uid}", on_click=_move, args=(uid, -1), disabled=i == 0,
                                   help="Move up")
                         st.button("↓ Down", key=f"{state.CHAT_DOWN_PREFIX}{uid}", on_click=_move, args=(uid, 1),
                                   disabled=i == len(messages) - 1, help="Move down")
                         st.button("✕ Remove", key=f"{state.CHAT_DEL_PREFIX}{uid}", on_click=_remove, args=(uid,), help="Remove")
+                too_long = [label for label, v in (("name", name), ("calls tool", call), ("tool call id", call_id)) if v is None]
+                name, call, call_id = name or "", call or "", call_id or ""
                 summary = _summary(role, name, call_id, call)
                 if summary:
                     st.caption(md(summary, 200))
             content = st.text_area("content", key=f"{state.CHAT_CONTENT_PREFIX}{uid}", height=68, on_change=_on_content,
                                    args=(uid, i + 1), label_visibility="collapsed", placeholder=f"{role} message")
+            if too_long:  # said in the popover too, but it may be closed
+                st.warning(f"{md(', '.join(too_long))}: over {MAX_FIELD_CHARS} characters, left out until shortened "
+                           "(under More ⋯). Nothing was cut.")
             cut = st.session_state.pop(K_CUT.format(uid=uid), None)
             if cut:
                 st.warning(cut)

@@ -25,6 +25,7 @@ from playground.render.markdown import md
 from playground.render.tokens import family_legend, isolate_rtl, pre_pieces, token_bytes
 from playground.widgets import pickers
 from playground.widgets.page import draw, family_stages, header, refuse_message
+from playground.widgets.text_fields import text_field
 
 PANES = ["Tokens", "Bytes", "Pieces", "Table"]
 MAX_IDS_SHOWN = 20_000      # ids in the copyable list
@@ -60,10 +61,10 @@ def parse_ids(text: str) -> ParsedIds:
 
 
 def _decode_box(name: str, enc: engine.Encoding) -> None:
-    raw = st.text_input("Decode ids", key=state.TOK_DECODE, persist_state="session", placeholder="15339, 1917   or   [15339 1917]",
-                        max_chars=MAX_DECODE_CHARS,
-                        help=f"Token ids of {md(name)}, separated by commas, spaces or new lines.")
-    if not raw.strip():
+    raw = text_field("Decode ids", key=state.TOK_DECODE, limit=MAX_DECODE_CHARS, persist_state="session",
+                     placeholder="15339, 1917   or   [15339 1917]",
+                     help=f"Token ids of {md(name)}, separated by commas, spaces or new lines.")
+    if not raw or not raw.strip():
         return
     parsed = parse_ids(raw)
     if parsed.bad:
