@@ -144,3 +144,17 @@ def test_a_clicked_unigram_token_opens_its_best_path(browser: Browser, base_url:
         page.screenshot(path=str(SCREENSHOTS / "token-actions-best-path-1280-present.png"), animations="disabled")
     finally:
         context.close()
+
+
+def test_presentation_mode_survives_a_button_that_switches_page(page: Page):
+    """A button in a page's main run (not a fragment) that switches page: Streamlit clears the widget states
+    of a page change it did not get from the browser, so the sidebar's toggles fell back to their defaults —
+    presentation mode turned off on the projector."""
+    page.goto("/tree?v.present=true&ws=0")
+    expect(page.get_by_role("button", name="Back to Tokenize")).to_be_visible(timeout=FIRST)
+    assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "20px"
+    page.get_by_role("button", name="Back to Tokenize").click()
+    expect(_heading(page)).to_have_text("Tokenize", timeout=FIRST)
+    expect(page.locator(".tokens .tok").first).to_be_visible(timeout=FIRST)
+    assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "20px"
+    expect(page.get_by_test_id("stSidebar").get_by_role("switch", name="Show whitespace")).not_to_be_checked()
