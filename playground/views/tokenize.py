@@ -181,6 +181,16 @@ def _on_pick(name: str) -> None:
     pickers.set_token(name, st.session_state.get(PICK_KEY))
 
 
+def _making_step(name: str, enc: engine.Encoding, piece: str, token_id: int) -> int:
+    """The number of merges done on `piece` just before the merge that makes `token_id` (so BPE steps opens
+    with that merge next, drawn in red), or 0 when no merge makes it (a single byte, a whole-piece token)."""
+    try:
+        trace = encodings.bpe_trace(name, enc, piece)
+    except ValueError:
+        return 0
+    return next((s.index for s in trace.steps if s.rank == token_id), 0)
+
+
 def _token_actions(name: str, enc: engine.Encoding, start: render_cache.Drawn) -> None:
     """The "Explain a token" box and its buttons.  The box shows the chosen token (state.TOKEN_ID: the
     token pinned in the drawing, or picked here or on Merge tree) when it is a token of this text, so
@@ -222,7 +232,7 @@ def _token_actions(name: str, enc: engine.Encoding, start: render_cache.Drawn) -
                  key=state.TOK_OPEN_STEPS, width="stretch", disabled=not piece,
                  help="The steps view on the piece of this text that holds the token."):
         pickers.set_token(name, picked)
-        pickers.open_steps_piece(piece)
+        pickers.open_steps_piece(piece, _making_step(name, enc, piece, picked) if algorithm == "bpe" else 0)
         pickers.go("steps")
     if c3.button("Look it up in the vocabulary →", key=state.TOK_OPEN_VOCAB, width="stretch"):
         pickers.set_token(name, picked)

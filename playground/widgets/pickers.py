@@ -46,11 +46,11 @@ def open_steps(piece: str) -> None:
     st.session_state[STEPS_STEP] = 0
 
 
-def open_steps_piece(piece: str) -> None:
-    """Make BPE steps show `piece` of the current text from its first step (call before `go("steps")`)."""
+def open_steps_piece(piece: str, step: int = 0) -> None:
+    """Make BPE steps show `piece` of the current text at `step` merges done (call before `go("steps")`)."""
     st.session_state[STEPS_SOURCE] = "text"
     st.session_state[state.STEPS_PIECE] = piece
-    st.session_state[STEPS_STEP] = 0
+    st.session_state[STEPS_STEP] = step
 
 
 def open_vocab_token() -> None:

@@ -95,7 +95,9 @@ def test_steps_button_opens_the_clicked_tokens_piece():
     _chosen(at, "gpt2", sgm)
     at.button(key=state.TOK_OPEN_STEPS).click().run()
     assert at.session_state[state.STEPS_SOURCE] == "text" and at.session_state[state.STEPS_PIECE] == SGM
-    assert at.session_state[state.STEPS_K] == 0 and at.session_state[state.TOKEN_ID] == sgm
+    making = next(s.index for s in enc.bpe_trace(SGM).steps if s.rank == sgm)
+    assert making > 0 and at.session_state[state.STEPS_K] == making  # opens on the merge that makes the token
+    assert at.session_state[state.TOKEN_ID] == sgm
 
 
 def test_vocabulary_button_opens_the_clicked_token():

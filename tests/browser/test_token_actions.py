@@ -43,6 +43,8 @@ def test_steps_and_vocabulary_buttons_follow_the_clicked_token(page: Page):
     expect(_heading(page)).to_have_text("BPE steps", timeout=FIRST)
     expect(page.get_by_role("combobox", name="Pieces of the current text")).to_have_value(
         "␣SolidGoldMagikarp   (18 bytes)", timeout=FIRST)
+    # it opens on the merge that makes the clicked token, the last of 17
+    expect(page.get_by_text(re.compile(r"^16 of 17 merges done\. Next, merge 17: join .* → ␣SolidGoldMagikarp"))).to_be_visible()
 
     page.goto("/?enc=gpt2&ws=1&text=" + quote(TEXT))
     _ready(page)
