@@ -185,11 +185,14 @@ def token_story(enc: Any, token_id: int, text: str) -> TokenStory | None:
             return TokenStory(token_id, story, True)
     if enc.is_special_token(token_id):
         return None
-    own = enc.decode_single_token_bytes(token_id).decode("utf-8", "replace")
+    # the token as the model sees a piece (SentencePiece's ▁the, not " the"), so no pre-tokenizer adds a ▁
+    own = _token_text(enc, token_id)
     if not own.strip() or "\ufffd" in own:
         return None
-    stories = text_story(enc, own, max_pieces=1)
-    return TokenStory(token_id, stories[0], False) if stories else None
+    if algorithm_of(enc) == "wordpiece" and own.startswith(enc.model.prefix):
+        return None  # a ## continuation only follows a word's start: alone, it is no piece
+    story = piece_story(enc, own)
+    return TokenStory(token_id, story, False) if token_id in story.ids else None
 
 
 def text_story(enc: Any, text: str, *, max_pieces: int = 12) -> list[PieceStory]:

@@ -247,7 +247,9 @@ def _family_steps(name: str, enc: engine.Encoding, token_id: int, data: bytes) -
     styles("gallery", "pipeline")
     found = encodings.token_story(name, enc, token_id, st.session_state.get(state.TEXT, ""))
     if found is None:
-        st.info("This token has no text of its own to cut (a byte, or whitespace alone): pick another token.")
+        st.info("No piece of your text was cut into this token, and cut alone its text gives other tokens (a "
+                "## continuation only follows the start of a word; a byte or whitespace is no word). Type a word "
+                "that contains it on Tokenize, or pick a token of your text.")
         _links(name, data)
         return
     st.markdown(token_card(name, found), unsafe_allow_html=True)

@@ -101,3 +101,14 @@ def test_family_note_of_a_sentencepiece_unigram_says_unigram():
     assert enc.is_unigram and algorithm_of(enc) == "unigram"
     note = family_note(enc)
     assert "Unigram" in note.tree and "highest" in note.merges and "join the neighbouring pair" not in note.merges
+
+
+def test_a_continuation_not_in_the_text_has_no_story_of_its_own():
+    """##bel only ever follows the start of a word: cut alone, "##bel" is punctuation and a word, not the token."""
+    from engine.explain.algorithms import token_story
+
+    bert = engine.get_encoding("bert-base-uncased")
+    bel = bert.encode_ordinary("unbelievably")[1]
+    assert token_story(bert, bel, "nothing like it") is None
+    alone = token_story(bert, bert.encode_ordinary("strawberry")[0], "nothing like it")
+    assert alone is not None and not alone.in_text and alone.story.tokens == ("strawberry",)
