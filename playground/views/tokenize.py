@@ -228,13 +228,15 @@ def _token_actions(name: str, enc: engine.Encoding, start: render_cache.Drawn) -
         pickers.go("tree")
     token = first_seen.get(picked)
     piece = start.pieces[token.piece_index].text if token is not None and token.piece_index < len(start.pieces) else None
-    if c2.button("Its piece, step by step →" if algorithm != "bpe" else "Watch BPE build its piece →",
+    if c2.button("Its BPE steps →" if algorithm == "bpe" else "Its piece's steps →",
                  key=state.TOK_OPEN_STEPS, width="stretch", disabled=not piece,
-                 help="The steps view on the piece of this text that holds the token."):
+                 help="The steps view on the piece of this text that holds the token (BPE: at the merge "
+                      "that makes it)."):
         pickers.set_token(name, picked)
         pickers.open_steps_piece(piece, _making_step(name, enc, piece, picked) if algorithm == "bpe" else 0)
         pickers.go("steps")
-    if c3.button("Look it up in the vocabulary →", key=state.TOK_OPEN_VOCAB, width="stretch"):
+    if c3.button("In the vocabulary →", key=state.TOK_OPEN_VOCAB, width="stretch",
+                 help="Its entry: bytes, notes, the tokens that contain it and those inside it."):
         pickers.set_token(name, picked)
         pickers.open_vocab_token()
         pickers.go("vocab")

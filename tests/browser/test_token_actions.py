@@ -39,7 +39,7 @@ def test_steps_and_vocabulary_buttons_follow_the_clicked_token(page: Page):
     page.goto("/?enc=gpt2&ws=1&text=" + quote(TEXT))
     _ready(page)
     _click_token(page, "gpt2", sgm, "␣SolidGoldMagikarp")
-    page.get_by_role("button", name="Watch BPE build its piece →").click()
+    page.get_by_role("button", name="Its BPE steps →").click()
     expect(_heading(page)).to_have_text("BPE steps", timeout=FIRST)
     expect(page.get_by_role("combobox", name="Pieces of the current text")).to_have_value(
         "␣SolidGoldMagikarp   (18 bytes)", timeout=FIRST)
@@ -49,7 +49,7 @@ def test_steps_and_vocabulary_buttons_follow_the_clicked_token(page: Page):
     page.goto("/?enc=gpt2&ws=1&text=" + quote(TEXT))
     _ready(page)
     _click_token(page, "gpt2", sgm, "␣SolidGoldMagikarp")
-    page.get_by_role("button", name="Look it up in the vocabulary →").click()
+    page.get_by_role("button", name="In the vocabulary →").click()
     expect(_heading(page)).to_have_text("Vocabulary", timeout=FIRST)
     expect(page.locator(".tokchip")).to_have_text("␣SolidGoldMagikarp", timeout=FIRST)
 
@@ -70,7 +70,11 @@ def test_a_clicked_wordpiece_token_opens_its_longest_match(browser: Browser, bas
         expect(page.locator("#bpe-tip.pinned a[data-page=tree]")).to_have_text("Longest match →")
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"token-actions-pinned-{tag}.png"), animations="disabled")
-        page.get_by_role("button", name="Open its longest match →").click()
+        button = page.get_by_role("button", name="Open its longest match →")
+        page.keyboard.press("Escape")  # unpin: the tooltip would cover the buttons in the screenshot
+        button.evaluate("e => e.scrollIntoView({block: 'center'})")
+        page.screenshot(path=str(SCREENSHOTS / f"token-actions-buttons-{tag}.png"), animations="disabled")
+        button.click()
         expect(_heading(page)).to_have_text("Merge tree", timeout=FIRST)
         marked = page.locator('.algo[data-algorithm="wordpiece"] li.found.this code')
         expect(marked).to_have_text("##bel", timeout=FIRST)
