@@ -28,6 +28,8 @@ RULES = {  # each algorithm's rule, in one line for people
     "wordlevel": "Look the whole piece up; not in the vocabulary: the unknown token.",
 }
 NAMES = {"bpe": "BPE", "wordpiece": "WordPiece", "unigram": "Unigram", "wordlevel": "WordLevel"}
+# what shows how each algorithm came to one token (the playground's links and buttons name it)
+EXPLANATION = {"bpe": "Merge tree", "wordpiece": "Longest match", "unigram": "Best path", "wordlevel": "Lookup"}
 # BPE is one algorithm with three starting points and two ways to pick the next pair: a family whose BPE
 # differs from byte-level BPE by ranks says so in its own line (keyed by `enc.family`).
 BPE_RULES = {
@@ -152,6 +154,45 @@ def piece_story(enc: Any, piece: str) -> PieceStory:
             for n in sorted(nodes, key=lambda n: (n.start, n.end))[:MAX_CANDIDATES])
         return PieceStory(shown, algorithm, tokens, ids, candidates=candidates)
     return PieceStory(piece, algorithm, tokens, ids)
+
+
+MAX_SEARCH_CHARS = 20_000  # of the text searched for the piece that made a token (Merge tree looks at its start)
+
+
+@dataclass(frozen=True)
+class TokenStory:
+    """How the algorithm came to one token: the story of a piece whose tokens include it.  `in_text`: the piece
+    is from the user's text; otherwise it is the token's own text, cut by the same algorithm."""
+
+    token_id: int
+    story: PieceStory
+    in_text: bool
+
+
+def token_story(enc: Any, token_id: int, text: str) -> TokenStory | None:
+    """The story of the first piece of `text` (its first MAX_SEARCH_CHARS characters) that `enc` cuts into
+    tokens including `token_id`; failing that, of the token's own text (a WordPiece ``##`` continuation or
+    a Unigram piece then shows how the algorithm cuts it when it stands alone).  None for a token with no
+    text to cut (a special token, a byte of a character, an empty or whitespace-only token alone)."""
+    head = text[:MAX_SEARCH_CHARS]
+    tokens, pieces = enc.tokenize_with_pieces(head, allowed_special=frozenset(), disallowed_special=())
+    # a cut text's last piece may be cut too: its tokens are not the whole text's
+    last = len(pieces) - 1 if len(text) > len(head) else len(pieces)
+    index = next((t.piece_index for t in tokens if t.id == token_id and t.piece_index < last), None)
+    if index is not None:
+        story = piece_story(enc, pieces[index].text)
+        if token_id in story.ids:
+            return TokenStory(token_id, story, True)
+    if enc.is_special_token(token_id):
+        return None
+    # the token as the model sees a piece (SentencePiece's ▁the, not " the"), so no pre-tokenizer adds a ▁
+    own = _token_text(enc, token_id)
+    if not own.strip() or "\ufffd" in own:
+        return None
+    if algorithm_of(enc) == "wordpiece" and own.startswith(enc.model.prefix):
+        return None  # a ## continuation only follows a word's start: alone, it is no piece
+    story = piece_story(enc, own)
+    return TokenStory(token_id, story, False) if token_id in story.ids else None
 
 
 def text_story(enc: Any, text: str, *, max_pieces: int = 12) -> list[PieceStory]:

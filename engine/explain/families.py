@@ -109,12 +109,14 @@ _PIPELINE_FAMILIES = ("char-bpe", "wordpiece", "unigram", "wordlevel")  # engine
 def family_note(enc: Enc) -> FamilyNote:
     """How `enc` splits and merges, one line each, and its pre-tokenization stages."""
     family = family_of(enc)
-    priority, lower_first = _PRIORITY[family]
-    tree = _TREES[family]
+    # a SentencePiece .model is BPE or Unigram: a Unigram one states Unigram's rule, not the merge loop's
+    rule = "unigram" if family == "sentencepiece" and getattr(enc, "is_unigram", False) else family
+    priority, lower_first = _PRIORITY[rule]
+    tree = _TREES[rule]
     if family == "tiktoken" and hasattr(enc, "whole_piece_tokens") and enc.name in ("llama3", "qwen3.6"):
         tree += (" Some tokens are made by no merge (678 in Llama 3, 232 in Qwen 3.6): tiktoken emits them only "
                  "for a piece that is exactly that token.")
-    return FamilyNote(family, FAMILIES[family], _MERGES[family], tree, priority, lower_first, stages(enc))
+    return FamilyNote(family, FAMILIES[family], _MERGES[rule], tree, priority, lower_first, stages(enc))
 
 
 def stages(enc: Enc) -> tuple[Stage, ...]:

@@ -20,6 +20,7 @@ from typing import Any, Callable, ContextManager, Sequence
 import streamlit as st
 
 import engine
+from engine.explain import algorithms
 from playground import state
 from playground.cache import memo
 from playground.render import html
@@ -148,6 +149,22 @@ def bpe_trace(name: str, _enc: engine.Encoding, piece: str) -> engine.BpeTrace:
     """Every merge step on `piece`.  A resource (the trace is frozen, never mutated) so moving
     the step slider does not unpickle 100,000 steps on every rerun."""
     return _enc.bpe_trace(piece)
+
+
+@st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
+def piece_story(name: str, _enc: engine.Encoding, piece: str) -> algorithms.PieceStory:
+    """The family's own work on one piece (BPE merges, WordPiece lookups, the Unigram lattice)."""
+    return algorithms.piece_story(_enc, piece)
+
+
+def token_story(name: str, enc: engine.Encoding, token_id: int, text: str) -> algorithms.TokenStory | None:
+    """How the family's algorithm came to `token_id`: the piece of `text` that made it, or its own text."""
+    return _token_story(name, enc, token_id, memo.text_key(text), text)
+
+
+@st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
+def _token_story(name: str, _enc: engine.Encoding, token_id: int, key: str, _text: str):
+    return algorithms.token_story(_enc, token_id, _text)
 
 
 @st.cache_resource(max_entries=4, ttl=CACHE_TTL, show_spinner="Reading every token of the vocabulary…")

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 import engine
+from engine.explain import algorithms
 from playground.cache import encodings, memo
 from playground.cache.memo import text_key
 from playground.render import html
@@ -159,10 +160,16 @@ def _token_view(name: str, _enc: engine.Encoding, key: str, _text: str, policy: 
     idlist = f"ids-{html.slug(name)}"
     markup = token_units(units, f"tokens-{html.slug(name)}", show_ws=show_ws,
                          pieces=start.pieces, encoding=name, n_vocab=_enc.n_vocab, idlist=idlist,
-                         notes=start.notes, source=text)
+                         notes=start.notes, source=text, explain=_explain(_enc))
     all_ids = ids(name, _enc, text, policy)
     return TokenView(markup, id_list(all_ids, idlist, limit=MAX_IDS_LINKED),
                      len(units), sum(u.split for u in units))
+
+
+def _explain(enc: engine.Encoding) -> str | None:
+    """The name of what explains a token of `enc` when it is not a merge tree (the tooltip's link says it)."""
+    algorithm = algorithms.algorithm_of(enc)
+    return None if algorithm == "bpe" else algorithms.EXPLANATION[algorithm]
 
 
 @dataclass(frozen=True)
@@ -201,7 +208,7 @@ def _compare_view(names: tuple[str, ...], _encs: tuple[engine.Encoding, ...], ke
     markups = {
         name: token_units(drawn_units(units[name]), f"cmp-{html.slug(name)}", show_ws=show_ws,
                           pieces=found[name].pieces, shared_cuts=shared, cls="tokens cmp", encoding=name,
-                          n_vocab=enc.n_vocab, notes=found[name].notes, source=text)
+                          n_vocab=enc.n_vocab, notes=found[name].notes, source=text, explain=_explain(enc))
         for name, enc in zip(names, _encs)
     }
     disagreements = engine.explain.compare.unit_disagreements(units, diff, drawn) if len(names) >= 2 else []

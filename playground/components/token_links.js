@@ -77,7 +77,9 @@ function install() {
     if (pinned && enc && !tok.classList.contains("special")) {
       const links = document.createElement("div");
       links.className = "links";
-      for (const [page, label] of [["tree", "Merge tree →"], ["vocab", "Vocabulary →"]]) {
+      // Merge tree for BPE; another family names its own explanation (data-explain: "Best path", "Longest match")
+      const tree = (view && view.dataset.explain) || "Merge tree";
+      for (const [page, label] of [["tree", tree + " →"], ["vocab", "Vocabulary →"]]) {
         const a = document.createElement("a");
         a.href = `${page}?tok=${encodeURIComponent(id)}&tenc=${encodeURIComponent(enc)}`;
         a.textContent = label;
@@ -135,6 +137,13 @@ function install() {
     }
   });
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") unpin(); });
+  // A button or link that switches page removes the pinned (or hovered) token without any event here: drop
+  // its tooltip too, or it would stay over the next page.
+  setInterval(() => {
+    if (tip.style.display === "none") return;
+    const target = g.pinned || g.hovered;
+    if (!target || !target.isConnected) { unpin(); g.hovered = null; }
+  }, 300);
   // Streamlit scrolls its main column, not the window: keep a pinned tooltip by its token.
   document.addEventListener("scroll", () => {
     const target = g.pinned || g.hovered;

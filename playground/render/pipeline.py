@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from engine.explain.algorithms import PieceStory, rule_of
+from engine.explain.algorithms import PieceStory, TokenStory, rule_of
 from engine.explain.pipeline import Change, Stages
 from playground.render.html import SPACE, attrs, esc, token_color, visible
 
@@ -98,8 +98,9 @@ def stages(s: Stages, token_text: Callable[[int], str], *, max_chips: int = 400)
     return f'<div class="pipeline">{"".join(rows)}</div>'
 
 
-def algorithm_card(title: str, story_list: Sequence[PieceStory], *, max_steps: int = 40) -> str:
-    """One tokenizer's algorithm on the text's pieces: its rule, then each piece's steps and tokens."""
+def algorithm_card(title: str, story_list: Sequence[PieceStory], *, max_steps: int = 40, open_steps: bool = False) -> str:
+    """One tokenizer's algorithm on the text's pieces: its rule, then each piece's steps and tokens (folded,
+    unless `open_steps`)."""
     if not story_list:
         return f'<div class="algo"><h4>{esc(title)}</h4><div class="pl-none">no pieces</div></div>'
     algorithm = story_list[0].algorithm
@@ -110,13 +111,32 @@ def algorithm_card(title: str, story_list: Sequence[PieceStory], *, max_steps: i
         tokens = "".join(_chip(t, str(i), colour=i) for t, i in zip(story.tokens, story.ids))
         parts.append(f'<div class="algo-piece"><div class="algo-head">piece <code>{esc(visible(story.piece))}</code> → '
                      f'<span class="gchips">{tokens}</span></div>')
-        parts.append(_steps(story, max_steps))
+        parts.append(_steps(story, max_steps, open_=open_steps))
         parts.append("</div>")
     parts.append("</div>")
     return "".join(parts)
 
 
-def _steps(story: PieceStory, max_steps: int) -> str:
+def token_card(title: str, found: TokenStory, *, max_steps: int = 400) -> str:
+    """Merge tree / BPE steps for a family that does not merge: the algorithm's work on the piece that made
+    the chosen token (`engine.explain.algorithms.token_story`), its chip and the step that found it marked
+    (``pl-new`` / ``this``), the steps open."""
+    story = found.story
+    name, rule = rule_of(story)
+    where = ("from your text" if found.in_text else
+             "not in your text: the token's own text, cut the same way")
+    tokens = "".join(_chip(t, str(i), colour=i, cls="tok pl-new" if i == found.token_id else "tok")
+                     for t, i in zip(story.tokens, story.ids))
+    return (f'<div {attrs({"class": "algo", "data-algorithm": story.algorithm})}><h4>{esc(title)}</h4>'
+            f'<div class="algo-rule"><b>{esc(name)}:</b> {esc(rule)}</div>'
+            f'<div class="algo-piece"><div class="algo-head">piece <code>{esc(visible(story.piece))}</code> '
+            f'<small>({esc(where)})</small> → <span class="gchips">{tokens}</span></div>'
+            f'{_steps(story, max_steps, this=found.token_id, open_=True)}</div></div>')
+
+
+def _steps(story: PieceStory, max_steps: int, *, this: int | None = None, open_: bool = False) -> str:
+    """The steps of one piece; with `this`, the step that produced token `this` is marked (class ``this``)."""
+    this_text = next((t for t, i in zip(story.tokens, story.ids) if i == this), None)
     if story.too_long:
         return '<div class="pl-none">a long piece: its tokens only</div>'
     rows: list[str] = []
@@ -133,7 +153,8 @@ def _steps(story: PieceStory, max_steps: int) -> str:
         head = f"{len(story.merges)} merges, {order}"
     elif story.algorithm == "wordpiece":
         for a in story.lookups[:max_steps]:
-            rows.append(f'<li {attrs({"class": "found" if a.found else "miss"})}><code>{esc(visible(a.candidate))}</code> '
+            mark = " this" if a.found and a.candidate == this_text else ""
+            rows.append(f'<li {attrs({"class": ("found" + mark) if a.found else "miss"})}><code>{esc(visible(a.candidate))}</code> '
                         f'{"✔ in the vocabulary: take it" if a.found else "✘ not in the vocabulary: one character shorter"}'
                         "</li>")
         head = f"{len(story.lookups)} lookup{'' if len(story.lookups) == 1 else 's'}, longest first"
@@ -143,7 +164,8 @@ def _steps(story: PieceStory, max_steps: int) -> str:
         rows.append(f'<li class="found">best path: {" | ".join(esc(visible(c.text)) for c in best)} · scores {esc(path)}'
                     f' = <b>{best[-1].total:.2f}</b></li>' if best else "<li>no path</li>")
         for c in story.candidates[:max_steps]:
-            rows.append(f'<li {attrs({"class": "found" if c.best else "cand"})}><code>{esc(visible(c.text))}</code> '
+            mark = " this" if c.best and this is not None and c.id == this else ""
+            rows.append(f'<li {attrs({"class": ("found" + mark) if c.best else "cand"})}><code>{esc(visible(c.text))}</code> '
                         f'at {c.start}–{c.end} · score {c.score:.2f} · best total to here {c.total:.2f}'
                         f'{" · on the best path" if c.best else ""}</li>')
         head = f"{len(story.candidates)} candidate pieces on the lattice (by start)"
@@ -151,4 +173,5 @@ def _steps(story: PieceStory, max_steps: int) -> str:
         head = "one lookup"
     hidden = max(len(story.merges), len(story.lookups), len(story.candidates)) - max_steps
     tail = f"<li>… {hidden:,} more</li>" if hidden > 0 else ""
-    return f'<details class="algo-steps"><summary>{esc(head)}</summary><ol>{"".join(rows)}{tail}</ol></details>'
+    opened = " open" if open_ else ""
+    return f'<details class="algo-steps"{opened}><summary>{esc(head)}</summary><ol>{"".join(rows)}{tail}</ol></details>'

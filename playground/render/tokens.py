@@ -117,7 +117,7 @@ LONG_UNIT = 12  # characters: a longer unit may break inside, where it alone is 
 
 def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cuts=None,
                 cls: str = "tokens view", encoding: str | None = None, n_vocab: int | None = None,
-                idlist: str | None = None, notes=None, source: str | None = None) -> str:
+                idlist: str | None = None, notes=None, source: str | None = None, explain: str | None = None) -> str:
     """Coloured spans, one per display unit (engine.explain.compare.DisplayUnit), in a div with `element_id`.
 
     Each span is ``<span class="tok h7" data-ids="…" data-t="…" data-start="…" data-end="…"
@@ -136,6 +136,8 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
     byte-fallback units ``bytefb``.
     `source` (the text the tokens' character offsets point into) draws gaps, ``##`` and normalizer
     changes (the module docstring).
+    `explain` names what shows how the family came to a token when it is not a merge tree ("Best path" for
+    Unigram, "Longest match" for WordPiece): the pinned tooltip's first link says it (token_links.js).
     """
     # Each unit's properties are read once and the span is one f-string: ids, offsets and hex need
     # no escaping (digits, spaces, "|", "…"); the text and the extra lines are escaped.  About three
@@ -194,13 +196,13 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
         run = "".join(spans[first:end])
         out.append(f'<span class="rtl" dir="rtl">{run}</span>' if rtl else run)
     div = {"class": cls, "id": element_id, "data-enc": encoding, "data-idlist": idlist,
-           "data-ranks": None if notes is not None else "1", "data-nv": n_vocab}
+           "data-ranks": None if notes is not None else "1", "data-nv": n_vocab, "data-explain": explain}
     return one_line(f'<div {attrs(div)}>{"".join(out)}</div>')
 
 
 def token_units_reference(units, element_id: str, *, show_ws: bool, pieces=None, shared_cuts=None,
                 cls: str = "tokens view", encoding: str | None = None, n_vocab: int | None = None,
-                idlist: str | None = None, notes=None, source: str | None = None) -> str:
+                idlist: str | None = None, notes=None, source: str | None = None, explain: str | None = None) -> str:
     """`token_units` written plainly, one property and one attribute escape at a time: the
     reference the tests compare the fast version with, character for character."""
     spans = []
@@ -252,7 +254,7 @@ def token_units_reference(units, element_id: str, *, show_ws: bool, pieces=None,
         run = "".join(spans[first:end])
         out.append(f'<span class="rtl" dir="rtl">{run}</span>' if rtl else run)
     div = {"class": cls, "id": element_id, "data-enc": encoding, "data-idlist": idlist,
-           "data-ranks": None if notes is not None else "1", "data-nv": n_vocab}
+           "data-ranks": None if notes is not None else "1", "data-nv": n_vocab, "data-explain": explain}
     return one_line(f'<div {attrs(div)}>{"".join(out)}</div>')
 
 

@@ -30,6 +30,7 @@ from playground.components.live_input import text_box
 from playground.render import html
 from playground.render.markdown import md
 from playground.widgets.page import header, refuse_message
+from playground.widgets.text_fields import over_limit, text_field
 
 K_PICK = state.ARENA_PICK
 K_METRIC = state.ARENA_METRIC
@@ -279,9 +280,12 @@ def _own_samples() -> tuple[tuple[str, str, str, str], ...]:
 def add_own_sentence() -> None:
     """Form callback: keep the typed language and sentence (checked, bounded) as a new heatmap row."""
     ss = st.session_state
-    language = " ".join(str(ss.get(K_OWN_LANG) or "").split())[:MAX_OWN_LANGUAGE]
-    text = str(ss.get(K_OWN_TEXT) or "").strip()[:MAX_OWN_TEXT]
+    language = " ".join(str(ss.get(K_OWN_LANG) or "").split())
+    text = str(ss.get(K_OWN_TEXT) or "").strip()
     own = list(ss.get(K_OWN, []))
+    if over_limit("Language", language, MAX_OWN_LANGUAGE) or over_limit("Sentence", text, MAX_OWN_TEXT):
+        ss.pop(K_OWN_ERROR, None)  # refused whole and kept in its box, whose warning says by how much
+        return
     if not language or not text:
         ss[K_OWN_ERROR] = "Type a language name and a sentence, then press “Add to the heatmap”."
         return
@@ -292,6 +296,7 @@ def add_own_sentence() -> None:
     own.append({"code": f"{OWN_CODE}{number}", "language": language, "text": text})
     ss[K_OWN] = own
     ss[K_OWN_KEEP] = [s["code"] for s in own]
+    ss[K_OWN_LANG] = ss[K_OWN_TEXT] = ""  # added: the boxes are ready for the next one
     ss.pop(K_OWN_ERROR, None)
 
 
@@ -306,10 +311,11 @@ def _own_sentences(reference: str) -> None:
     with st.expander(f"Add your own sentences ({len(own)} of {MAX_OWN})", expanded=bool(own)):
         st.caption(f"For a fair × English, translate this English sentence: “{md(reference, 400)}” — your "
                    "sentences stay in this session (not in the share link).")
-        with st.form("arena_own_form", clear_on_submit=True, border=False):
+        # not clear_on_submit: a refused sentence stays in its box; add_own_sentence clears the boxes after adding
+        with st.form("arena_own_form", border=False):
             c1, c2 = st.columns([1, 3])
-            c1.text_input("Language", key=K_OWN_LANG, max_chars=MAX_OWN_LANGUAGE, placeholder="e.g. Klingon")
-            c2.text_area("Sentence", key=K_OWN_TEXT, max_chars=MAX_OWN_TEXT, height=80)
+            text_field("Language", key=K_OWN_LANG, limit=MAX_OWN_LANGUAGE, where=c1, placeholder="e.g. Klingon")
+            text_field("Sentence", key=K_OWN_TEXT, limit=MAX_OWN_TEXT, area=True, where=c2, height=80)
             st.form_submit_button("Add to the heatmap", on_click=add_own_sentence, disabled=len(own) >= MAX_OWN)
         if len(own) >= MAX_OWN:
             st.caption(FULL)

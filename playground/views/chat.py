@@ -61,6 +61,7 @@ from playground.render import html
 from playground.render.chat import chat_legend, chat_tokens
 from playground.render.markdown import md
 from playground.widgets.page import draw, header, styles
+from playground.widgets.text_fields import text_field
 
 # [{"uid": int, "role", "content", "name", "tool_call_id", "call",
 #   "tool_calls": [{"uid": int, "name", "id", "arguments"}], "reasoning_content": str | None}]
@@ -79,6 +80,7 @@ K_THINK_BOX = state.CHAT_THINK_BOX  # a format's thinking switch
 K_TOOLS_NOTE = state.CHAT_TOOLS_NOTE  # why a preset was not added
 
 MAX_MESSAGES = 40
+MAX_FIELD_CHARS = 64  # a message's name, tool name and tool call id
 MAX_MODELS = 6
 DRAWN_PER_MESSAGE = 400  # content tokens drawn per message; the rest is one "… more" chip (counts stay whole)
 
@@ -685,15 +687,16 @@ def _call_editors(uid: int, calls: list[dict]) -> list[dict]:
         st.session_state.setdefault(id_key, c.get("id") or "")
         st.session_state.setdefault(args_key, c.get("arguments") or "")
         with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
-            name = st.text_input(f"call {k + 1} · tool", key=name_key, max_chars=64, width=220)
-            call_id = st.text_input("call id", key=id_key, max_chars=64, width=160,
-                                    help="Ties a tool result to this call (Mistral, Harmony and DeepSeek V4 use it).")
+            name = text_field(f"call {k + 1} · tool", key=name_key, limit=MAX_FIELD_CHARS, width=220)
+            call_id = text_field("call id", key=id_key, limit=MAX_FIELD_CHARS, width=160,
+                                 help="Ties a tool result to this call (Mistral, Harmony and DeepSeek V4 use it).")
             st.button("✕", key=f"{state.CHAT_CALL_DEL_PREFIX}{suffix}", on_click=_remove_call, args=(uid, c["uid"]),
                       help=f"Remove call {k + 1}")
-        arguments = st.text_area(f"call {k + 1} · arguments (JSON)", key=args_key, height=68,
-                                 max_chars=state.MAX_TEXT_CHARS, label_visibility="collapsed",
-                                 placeholder="JSON arguments, e.g. {\"city\": \"Paris\"}")
-        out.append({"uid": c["uid"], "name": name, "id": call_id, "arguments": arguments})
+        arguments = text_field(f"call {k + 1} · arguments (JSON)", key=args_key, limit=state.MAX_TEXT_CHARS, area=True,
+                               height=68, label_visibility="collapsed",
+                               placeholder="JSON arguments, e.g. {\"city\": \"Paris\"}")
+        # a field over its limit stays whole in its box (text_field says so under it) and counts as empty
+        out.append({"uid": c["uid"], "name": name or "", "id": call_id or "", "arguments": arguments or ""})
     return out
 
 
@@ -712,31 +715,36 @@ def _editor() -> None:
                 role = st.selectbox(f"Message {i + 1}", ROLES, key=f"{state.CHAT_ROLE_PREFIX}{uid}", width=150,
                                     format_func=lambda r, n=i + 1: f"{n} · {r}", label_visibility="collapsed")
                 with st.popover("More ⋯", help="Name, tool calls, reasoning, move, remove"):
-                    name = st.text_input("name", key=f"{state.CHAT_NAME_PREFIX}{uid}", max_chars=64,
-                                         help="The speaker's name (OpenAI, Harmony) or, on a tool message, the tool's name.")
-                    call = st.text_input("calls tool", key=f"{state.CHAT_CALL_PREFIX}{uid}", max_chars=64,
-                                         disabled=role != "assistant" or bool(calls),
-                                         help="Make this assistant message a tool call: the content is then its JSON arguments.")
-                    call_id = st.text_input("tool call id", key=f"{state.CHAT_TOOL_CALL_ID_PREFIX}{uid}", max_chars=64,
-                                            disabled=role not in ("assistant", "tool") or bool(calls),
-                                            help="Ties a tool result to its call (Mistral v3 needs it).")
+                    name = text_field("name", key=f"{state.CHAT_NAME_PREFIX}{uid}", limit=MAX_FIELD_CHARS,
+                                      help="The speaker's name (OpenAI, Harmony) or, on a tool message, the tool's name.")
+                    call = text_field("calls tool", key=f"{state.CHAT_CALL_PREFIX}{uid}", limit=MAX_FIELD_CHARS,
+                                      disabled=role != "assistant" or bool(calls),
+                                      help="Make this assistant message a tool call: the content is then its JSON arguments.")
+                    call_id = text_field("tool call id", key=f"{state.CHAT_TOOL_CALL_ID_PREFIX}{uid}", limit=MAX_FIELD_CHARS,
+                                         disabled=role not in ("assistant", "tool") or bool(calls),
+                                         help="Ties a tool result to its call (Mistral v3 needs it).")
                     st.button("+ tool call", key=f"{state.CHAT_ADD_CALL_PREFIX}{uid}", on_click=_add_call, args=(uid,),
                               disabled=role != "assistant" or len(calls) >= state.CHAT_MAX_CALLS,
                               help=f"Add a call to this assistant message (up to {state.CHAT_MAX_CALLS}); its text "
                                    "then goes beside the calls.")
                     reasoning_key = f"{state.CHAT_REASONING_PREFIX}{uid}"
                     st.session_state.setdefault(reasoning_key, m.get("reasoning_content") or "")
-                    reasoning_text = st.text_area("reasoning_content", key=reasoning_key, height=68,
-                                                  max_chars=state.MAX_TEXT_CHARS, disabled=role != "assistant",
-                                                  help="The model's reasoning kept beside this reply (OpenAI-style "
-                                                       "field); the Qwen, GLM, MiniMax-M3 and DeepSeek V4 formats "
-                                                       "write it, the others leave it out and say so.")
+                    reasoning_text = text_field("reasoning_content", key=reasoning_key, limit=state.MAX_TEXT_CHARS,
+                                                area=True, height=68, disabled=role != "assistant",
+                                                help="The model's reasoning kept beside this reply (OpenAI-style "
+                                                     "field); the Qwen, GLM, MiniMax-M3 and DeepSeek V4 formats "
+                                                     "write it, the others leave it out and say so.")
                     with st.container(horizontal=True, gap="small"):
                         st.button("↑ Up", key=f"{state.CHAT_UP_PREFIX}{uid}", on_click=_move, args=(uid, -1), disabled=i == 0,
                                   help="Move up")
                         st.button("↓ Down", key=f"{state.CHAT_DOWN_PREFIX}{uid}", on_click=_move, args=(uid, 1),
                                   disabled=i == len(messages) - 1, help="Move down")
                         st.button("✕ Remove", key=f"{state.CHAT_DEL_PREFIX}{uid}", on_click=_remove, args=(uid,), help="Remove")
+                too_long = [label for label, v in (("name", name), ("calls tool", call), ("tool call id", call_id))
+                            if v is None]
+                if reasoning_text is None:
+                    too_long.append("reasoning_content")
+                name, call, call_id, reasoning_text = name or "", call or "", call_id or "", reasoning_text or ""
                 reasoning = reasoning_text or ("" if m.get("reasoning_content") == "" else None)
                 summary = _summary(role, name, call_id, call, reasoning)
                 if summary:
@@ -745,6 +753,10 @@ def _editor() -> None:
                                    args=(uid, i + 1), label_visibility="collapsed",
                                    placeholder="text beside the calls (may stay empty)" if calls and role == "assistant"
                                    else f"{role} message")
+            if too_long:  # said in the popover too, but it may be closed
+                st.warning(f"{md(', '.join(too_long))}: over the limit ({MAX_FIELD_CHARS} characters for a name, "
+                           f"tool or id; {state.MAX_TEXT_CHARS:,} for reasoning), left out until shortened "
+                           "(under More ⋯). Nothing was cut.")
             if calls and role == "assistant":
                 calls = _call_editors(uid, calls)
             cut = st.session_state.pop(K_CUT.format(uid=uid), None)

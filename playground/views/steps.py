@@ -15,10 +15,12 @@ import streamlit as st
 
 import engine
 from engine.explain import families as explain
+from engine.explain.algorithms import algorithm_of
 from playground import state
 from playground.cache import encodings, render_cache
 from playground.render import html
 from playground.render.markdown import md
+from playground.render.pipeline import algorithm_card
 from playground.render.tree import bpe_parts
 from playground.widgets import pickers
 from playground.widgets.page import header, styles
@@ -169,18 +171,21 @@ def _table(trace: engine.BpeTrace, k: int, family: str) -> None:
         st.caption(f"The first {TABLE_ROWS:,} of {len(trace.steps):,} steps.")
 
 
-NO_MERGES = ("wordpiece", "unigram", "wordlevel")  # families whose model never merges: their own steps instead
+MAX_STORY_STEPS = 400  # lookups or lattice nodes listed for one piece
 
 
-def _no_merges(enc: engine.Encoding, note, piece: str) -> None:
-    """WordPiece, Unigram and WordLevel have no merge loop to replay: say so, and list the model's own steps
-    on the piece (WordPiece: each longest-match lookup, ``##`` marking a continuation)."""
+def _no_merges(name: str, enc: engine.Encoding, note, piece: str) -> None:
+    """WordPiece, Unigram and WordLevel have no merge loop to replay: say so, and show the model's own steps
+    on the piece, drawn as on Three algorithms (WordPiece: each longest-match lookup, ``##`` marking a
+    continuation; Unigram: every candidate of the lattice and the best path with its scores)."""
     st.info(f"{note.tree} {note.merges}")
     try:
-        steps = enc.model_steps(piece)
+        steps = enc.model_steps(piece) if note.family == "wordpiece" else None
+        story = encodings.piece_story(name, enc, piece)
     except ValueError as err:
         st.error(f"{md(err, 600)}. Choose another piece.")
         return
+    st.markdown(algorithm_card(name, [story], max_steps=MAX_STORY_STEPS, open_steps=True), unsafe_allow_html=True)
     if steps and note.family == "wordpiece":
         st.dataframe(pd.DataFrame({"characters": [f"{a.start}–{a.end}" for a in steps],
                                    "looked up": [a.candidate for a in steps],
@@ -193,15 +198,15 @@ def _no_merges(enc: engine.Encoding, note, piece: str) -> None:
 
 def render() -> None:
     header("BPE steps", "replay the merge loop on one piece of your text, one merge at a time.")
-    styles("tree")
+    styles("tree", "gallery", "pipeline")
     name, enc = pickers.encoding_select(ENC_KEY)
     note = encodings.family_note(name, enc)
     st.markdown(f"**{md(note.title)}**: {md(note.merges)}")
     piece = _choose_piece(name, enc)
     if not piece:
         return
-    if note.family in NO_MERGES:
-        _no_merges(enc, note, piece)
+    if algorithm_of(enc) != "bpe":  # a SentencePiece .model may be Unigram: the algorithm, not the family, decides
+        _no_merges(name, enc, note, piece)
         return
     try:
         trace = encodings.bpe_trace(name, enc, piece)

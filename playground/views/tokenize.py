@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 import engine
+from engine.explain.algorithms import EXPLANATION, algorithm_of
 from engine.sources.catalog import entry as catalog_entry
 from playground import state
 from playground.cache import encodings, render_cache
@@ -24,6 +25,7 @@ from playground.render.markdown import md
 from playground.render.tokens import family_legend, isolate_rtl, pre_pieces, token_bytes
 from playground.widgets import pickers
 from playground.widgets.page import draw, family_stages, header, refuse_message
+from playground.widgets.text_fields import text_field
 
 PANES = ["Tokens", "Bytes", "Pieces", "Table"]
 MAX_IDS_SHOWN = 20_000      # ids in the copyable list
@@ -59,10 +61,10 @@ def parse_ids(text: str) -> ParsedIds:
 
 
 def _decode_box(name: str, enc: engine.Encoding) -> None:
-    raw = st.text_input("Decode ids", key=state.TOK_DECODE, persist_state="session", placeholder="15339, 1917   or   [15339 1917]",
-                        max_chars=MAX_DECODE_CHARS,
-                        help=f"Token ids of {md(name)}, separated by commas, spaces or new lines.")
-    if not raw.strip():
+    raw = text_field("Decode ids", key=state.TOK_DECODE, limit=MAX_DECODE_CHARS, persist_state="session",
+                     placeholder="15339, 1917   or   [15339 1917]",
+                     help=f"Token ids of {md(name)}, separated by commas, spaces or new lines.")
+    if not raw or not raw.strip():
         return
     parsed = parse_ids(raw)
     if parsed.bad:
@@ -96,7 +98,8 @@ def _metrics(stats: engine.explain.compare.EncodingStats) -> None:
 
 def _tokens_pane(view: render_cache.TokenView) -> None:
     draw(view.markup, key=state.TOK_TOKENS_BLOCK)
-    note = "Hover a token for its ids, bytes and rank; click it to pin it and open its merge tree."
+    note = ("Hover a token for its ids, bytes and rank; click it to pin it: the buttons under the ids then open "
+            "its merge tree (or its family's own explanation), its steps and its vocabulary entry.")
     if view.n_split:
         note += (f" {html.plural(view.n_split, 'character')} (as you see them) "
                  f"{'are' if view.n_split != 1 else 'is'} cut into several tokens: drawn once with stripes, "
@@ -178,10 +181,22 @@ def _on_pick(name: str) -> None:
     pickers.set_token(name, st.session_state.get(PICK_KEY))
 
 
-def _merge_tree_link(name: str, tokens) -> None:
-    """The "Explain a token" box and its button.  The box shows the chosen token (state.TOKEN_ID: the
+def _making_step(name: str, enc: engine.Encoding, piece: str, token_id: int) -> int:
+    """The number of merges done on `piece` just before the merge that makes `token_id` (so BPE steps opens
+    with that merge next, drawn in red), or 0 when no merge makes it (a single byte, a whole-piece token)."""
+    try:
+        trace = encodings.bpe_trace(name, enc, piece)
+    except ValueError:
+        return 0
+    return next((s.index for s in trace.steps if s.rank == token_id), 0)
+
+
+def _token_actions(name: str, enc: engine.Encoding, start: render_cache.Drawn) -> None:
+    """The "Explain a token" box and its buttons.  The box shows the chosen token (state.TOKEN_ID: the
     token pinned in the drawing, or picked here or on Merge tree) when it is a token of this text, so
-    the button always opens the token the user last pointed at."""
+    every button acts on the token the user last clicked: its merge tree (or its family's own
+    explanation), the steps on the piece of the text that holds it, its vocabulary entry."""
+    tokens = start.tokens
     first_seen: dict[int, engine.Token] = {}
     for tok in tokens:
         if tok.id not in first_seen and not tok.special:
@@ -198,15 +213,33 @@ def _merge_tree_link(name: str, tokens) -> None:
     if chosen in first_seen:
         st.session_state[PICK_KEY] = chosen  # before the widget: the chosen token wins
     options = list(first_seen)
-    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-    picked = c1.selectbox("Explain a token", options, key=PICK_KEY, on_change=_on_pick, args=(name,),
+    algorithm = algorithm_of(enc)
+    explained = {"bpe": "The merge tree shows how BPE built the token from single bytes.",
+                 "wordpiece": "WordPiece never merges: its longest-match lookups show how it found the token.",
+                 "unigram": "Unigram never merges: its lattice shows the best-scoring cut the token is part of.",
+                 }.get(algorithm, "The token is one vocabulary entry, looked up whole.")
+    picked = st.selectbox("Explain a token", options, key=PICK_KEY, on_change=_on_pick, args=(name,),
                           format_func=lambda t: f"{isolate_rtl(html.visible(first_seen[t].text))} · id {t}",
                           help="The tokens of this text, in order of first appearance; clicking a token in "
-                               "the drawing picks it here. The merge tree shows how BPE built the token "
-                               "from single bytes.")
-    if c2.button("Open its merge tree →", key=state.TOK_OPEN_TREE, width="stretch"):
+                               f"the drawing picks it here, and the buttons below act on it. {explained}")
+    c1, c2, c3 = st.columns(3)
+    if c1.button(f"Open its {EXPLANATION[algorithm].lower()} →", key=state.TOK_OPEN_TREE, width="stretch"):
         pickers.set_token(name, picked)
         pickers.go("tree")
+    token = first_seen.get(picked)
+    piece = start.pieces[token.piece_index].text if token is not None and token.piece_index < len(start.pieces) else None
+    if c2.button("Its BPE steps →" if algorithm == "bpe" else "Its piece's steps →",
+                 key=state.TOK_OPEN_STEPS, width="stretch", disabled=not piece,
+                 help="The steps view on the piece of this text that holds the token (BPE: at the merge "
+                      "that makes it)."):
+        pickers.set_token(name, picked)
+        pickers.open_steps_piece(piece, _making_step(name, enc, piece, picked) if algorithm == "bpe" else 0)
+        pickers.go("steps")
+    if c3.button("In the vocabulary →", key=state.TOK_OPEN_VOCAB, width="stretch",
+                 help="Its entry: bytes, notes, the tokens that contain it and those inside it."):
+        pickers.set_token(name, picked)
+        pickers.open_vocab_token()
+        pickers.go("vocab")
 
 
 # ------------------------------------------------------------------ the view
@@ -264,5 +297,5 @@ def _inspect(names: list[str], text: str) -> None:
         _ids_box(ids, view)
     with right:
         _decode_box(name, enc)
-    _merge_tree_link(name, start.tokens)
+    _token_actions(name, enc, start)
     state.save_query_params("tokenize")  # a fragment run skips app.py's save: the link follows the pickers too

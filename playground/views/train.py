@@ -31,6 +31,7 @@ from playground.render.markdown import md
 from playground.serving import jobs
 from playground.widgets import pickers
 from playground.widgets.page import header
+from playground.widgets.text_fields import text_field
 
 MAX_TEXT_BYTES = 2_000_000  # training text cap, box and upload alike
 MAX_PATTERN_CHARS = 2_000  # custom split pattern
@@ -306,11 +307,14 @@ def _settings() -> tuple[int, str | None, list[str]] | None:
                                  help="256 byte tokens + one token per merge (special tokens come on top).")
     choice = cols[1].selectbox("Split pattern", list(PATTERNS), key=T_PATTERN, persist_state="session",
                                help="Without a pattern BPE runs on the raw bytes and tokens may span words.")
-    specials_text = cols[2].text_input("Special tokens (space-separated)", key=T_SPECIALS, persist_state="session",
-                                       placeholder="<|endoftext|>", max_chars=MAX_SPECIALS_CHARS)
+    specials_text = text_field("Special tokens (space-separated)", key=T_SPECIALS, limit=MAX_SPECIALS_CHARS,
+                               where=cols[2], persist_state="session", placeholder="<|endoftext|>")
+    custom = ""
     if choice == "custom":
-        st.text_input("Custom split pattern (tiktoken syntax)", key=T_CUSTOM, persist_state="session", placeholder=r" ?\p{L}+| ?\p{N}+|\s+",
-                      max_chars=MAX_PATTERN_CHARS)
+        custom = text_field("Custom split pattern (tiktoken syntax)", key=T_CUSTOM, limit=MAX_PATTERN_CHARS,
+                            persist_state="session", placeholder=r" ?\p{L}+| ?\p{N}+|\s+")
+    if specials_text is None or custom is None:  # over a limit: said under the box
+        return None
     try:
         pat_str = pattern_for(choice, st.session_state.get(T_CUSTOM, ""))
         specials = parse_specials(specials_text)
@@ -350,9 +354,9 @@ def _results(enc: engine.Encoding) -> None:
 
 
 def _train_section() -> None:
-    st.text_area("Training text", key=T_TEXT, persist_state="session", height=160, max_chars=MAX_TEXT_BYTES,
-                 help=f"Up to {MAX_TEXT_BYTES:,} characters; training runs in a worker process and stops "
-                      f"after {TRAIN_TIMEOUT:.0f} s.")
+    text_field("Training text", key=T_TEXT, limit=MAX_TEXT_BYTES, area=True, persist_state="session", height=160,
+               help=f"Up to {MAX_TEXT_BYTES:,} characters; training runs in a worker process and stops "
+                    f"after {TRAIN_TIMEOUT:.0f} s.")
     text = _training_text()
     settings = _settings()
     clicked = st.button("Train", key=T_GO, type="primary", disabled=settings is None or not text)
@@ -398,22 +402,28 @@ def _upload_section() -> None:
     else:
         cols = st.columns(2)
         choice = cols[0].selectbox("Split pattern", list(PATTERNS), index=1, key=U_PATTERN, persist_state="session")
-        specials_text = cols[1].text_input("Extra special tokens (space-separated)", key=U_SPECIALS, persist_state="session",
-                                           max_chars=MAX_SPECIALS_CHARS)
+        specials_text = text_field("Extra special tokens (space-separated)", key=U_SPECIALS, limit=MAX_SPECIALS_CHARS,
+                                   where=cols[1], persist_state="session")
+        custom = ""
         if choice == "custom":
-            st.text_input("Custom split pattern (tiktoken syntax)", key=U_CUSTOM, persist_state="session", max_chars=MAX_PATTERN_CHARS)
-        try:
-            pat_str = pattern_for(choice, st.session_state.get(U_CUSTOM, ""))
-            specials = parse_specials(specials_text)
-        except ValueError as exc:
-            st.error(md(exc, 600))
+            custom = text_field("Custom split pattern (tiktoken syntax)", key=U_CUSTOM, limit=MAX_PATTERN_CHARS,
+                                persist_state="session")
+        if specials_text is None or custom is None:  # over a limit: said under the box
             ok = False
+        else:
+            try:
+                pat_str = pattern_for(choice, st.session_state.get(U_CUSTOM, ""))
+                specials = parse_specials(specials_text)
+            except ValueError as exc:
+                st.error(md(exc, 600))
+                ok = False
     if main is not None:
         if U_NAME not in st.session_state:
             first = main[0] if isinstance(main, list) else main
             st.session_state[U_NAME] = st.session_state[U_SUGGESTED] = uploads.suggest_name(first.name, _name_kind(kind))
-        st.text_input("Name", key=U_NAME, max_chars=uploads.MAX_NAME_CHARS,
-                      help="How the sidebar, Compare and every view call it: letters, digits, '.', '_' or '-'.")
+        if text_field("Name", key=U_NAME, limit=uploads.MAX_NAME_CHARS,
+                      help="How the sidebar, Compare and every view call it: letters, digits, '.', '_' or '-'.") is None:
+            ok = False
     if st.button("Load tokenizer", key=U_GO, disabled=main is None or not ok):
         _load(kind, main, side, pat_str, specials)
     if local_files.enabled():

@@ -19,13 +19,15 @@ import streamlit as st
 
 import engine
 from engine.explain import families as explain
+from engine.explain.algorithms import algorithm_of
 from playground import state
 from playground.cache import encodings, render_cache
 from playground.render import html
 from playground.render.markdown import md
+from playground.render.pipeline import token_card
 from playground.render.tree import merge_tree_dot
 from playground.widgets import pickers
-from playground.widgets.page import header, token_text
+from playground.widgets.page import header, styles, token_text
 from playground.widgets.pickers import chip_label, encoding_select, text_tokens, token_label, token_problem
 
 ENC_KEY = state.TREE_ENC
@@ -208,14 +210,18 @@ def _other_encodings(name: str, data: bytes) -> None:
         c3.metric("merges", tree2.n_merges)
 
 
-def _links(name: str, data: bytes) -> None:
+def _links(name: str, data: bytes, piece: str | None = None) -> None:
+    """Back, the steps view (BPE: the merge loop on the token's own text; another family: its steps on
+    `piece`, the piece that made the token), the vocabulary."""
     c1, c2, c3 = st.columns(3)
     if c1.button("Back to Tokenize", key=state.TREE_TO_TOKENIZE, width="stretch", icon=":material/arrow_back:"):
         pickers.go("tokenize")
-    if c2.button("Watch BPE build it", key=state.TREE_TO_STEPS, width="stretch", icon=":material/footprint:",
-                 disabled=not engine.text.is_valid_utf8(data),
-                 help="Replays the merge loop on this token's text in the BPE steps view."):
-        pickers.open_steps(data.decode("utf-8"))
+    label, hint = (("Watch BPE build it", "Replays the merge loop on this token's text in the BPE steps view.")
+                   if piece is None else ("Its piece, step by step", "The same steps for the whole piece, in the "
+                                                                      "steps view."))
+    if c2.button(label, key=state.TREE_TO_STEPS, width="stretch", icon=":material/footprint:",
+                 disabled=piece is None and not engine.text.is_valid_utf8(data), help=hint):
+        pickers.open_steps(piece if piece is not None else data.decode("utf-8"))
         pickers.go("steps")
     if c3.button("Its family in the vocabulary", key=state.TREE_TO_VOCAB, width="stretch", icon=":material/menu_book:"):
         pickers.open_vocab_token()
@@ -235,11 +241,29 @@ def _family_leaf_note(enc: engine.Encoding, token_id: int, tree: engine.MergeNod
                 "(it is a leaf with all its characters).")
 
 
+def _family_steps(name: str, enc: engine.Encoding, token_id: int, data: bytes) -> None:
+    """A family that never merges: how its own algorithm came to the token (WordPiece's longest-match lookups,
+    Unigram's best path through the lattice), on the piece of the text that made it."""
+    styles("gallery", "pipeline")
+    found = encodings.token_story(name, enc, token_id, st.session_state.get(state.TEXT, ""))
+    if found is None:
+        st.info("No piece of your text was cut into this token, and cut alone its text gives other tokens (a "
+                "## continuation only follows the start of a word; a byte or whitespace is no word). Type a word "
+                "that contains it on Tokenize, or pick a token of your text.")
+        _links(name, data)
+        return
+    st.markdown(token_card(name, found), unsafe_allow_html=True)
+    st.caption("The chosen token is outlined, and the step that found it is marked in green.")
+    _links(name, data, found.story.piece)
+
+
 def render() -> None:
     header("Merge tree", "how one token was built: BPE joined smaller parts, pair by pair, down to bytes or characters.")
     name, enc = encoding_select(ENC_KEY)
     note = encodings.family_note(name, enc)
-    st.markdown(f"**{md(note.title)}**: {md(note.merges)}  \n{md(note.tree)} Read the tree from the leaves up.")
+    merges = algorithm_of(enc) == "bpe"  # WordPiece, Unigram, WordLevel: no tree; the family's own steps instead
+    st.markdown(f"**{md(note.title)}**: {md(note.merges)}  \n{md(note.tree)}"
+                + (" Read the tree from the leaves up." if merges else ""))
     if st.session_state.get(state.TOKEN_ID) is None:
         st.session_state[state.TOKEN_ID] = _default_token(name, enc)
     _pick_token(name, enc)
@@ -252,6 +276,9 @@ def render() -> None:
         return
     data = enc.decode_single_token_bytes(token_id)
     token_text(data)
+    if not merges:
+        _family_steps(name, enc, token_id, data)
+        return
     try:
         tree = _draw_tree(name, enc, token_id, key_prefix="main")
     except ValueError as err:  # a token no merge makes (Llama 3, Qwen 3.6), or an upload BPE could not produce

@@ -46,6 +46,13 @@ def open_steps(piece: str) -> None:
     st.session_state[STEPS_STEP] = 0
 
 
+def open_steps_piece(piece: str, step: int = 0) -> None:
+    """Make BPE steps show `piece` of the current text at `step` merges done (call before `go("steps")`)."""
+    st.session_state[STEPS_SOURCE] = "text"
+    st.session_state[state.STEPS_PIECE] = piece
+    st.session_state[STEPS_STEP] = step
+
+
 def open_vocab_token() -> None:
     """Make Vocabulary open on the chosen token (call before `go("vocab")`)."""
     st.session_state[VOCAB_PANE] = "token"

@@ -91,7 +91,7 @@ def _browse(names: list[str]) -> None:
 
 def _presentation() -> None:
     """The presentation-mode toggle, its styles when on, and the glossary links of every help (teaching pages)."""
-    st.toggle("Presentation mode", key=state.PRESENT, help="Large type, high contrast and wider token boxes, for a "
+    st.toggle("Presentation mode", key=state.PRESENT, persist_state="session", help="Large type, high contrast and wider token boxes, for a "
               "projector. The share link keeps it on. Every help like this one links its words to the glossary.")
     st.markdown(css.style_block("glossary", *(("present",) if st.session_state.get(state.PRESENT) else ())),
                 unsafe_allow_html=True)
@@ -99,6 +99,10 @@ def _presentation() -> None:
 
 
 def render() -> None:
+    # Every value widget here keeps its value for the session (persist_state): a button that switches page
+    # (st.switch_page from a page's main run) brings no widget values from the browser, and Streamlit then
+    # clears every widget's state on the page change -- presentation mode, whitespace markers, the special-token
+    # policy and the chosen encodings fell back to their defaults.
     with st.sidebar:
         names = state.known_encodings()
         labels = {name: box_label(name) for name in names}  # built here: the widget may format a value later
@@ -106,6 +110,7 @@ def render() -> None:
             "Encodings",
             names,
             key=state.ENCODINGS,
+            persist_state="session",
             max_selections=state.MAX_SELECTED,
             format_func=lambda name: labels.get(name, name),
             help=f"Up to {state.MAX_SELECTED}. Compare shows them side by side; Tokenize inspects one of them. "
@@ -122,8 +127,9 @@ def render() -> None:
             list(state.SPECIAL_POLICIES),
             format_func=state.SPECIAL_POLICIES.get,
             key=state.SPECIAL,
+            persist_state="session",
             help="tiktoken's encode() refuses special-token text unless you allow it.",
         )
-        st.toggle("Show whitespace", key=state.SHOW_WS, help=f"Draw {html.SPACE} for a space, {html.TAB} for a tab, {html.NEWLINE} for a newline.")
+        st.toggle("Show whitespace", key=state.SHOW_WS, persist_state="session", help=f"Draw {html.SPACE} for a space, {html.TAB} for a tab, {html.NEWLINE} for a newline.")
         _presentation()
         history.mount()  # Back: one press per view (playground/components/history.py)

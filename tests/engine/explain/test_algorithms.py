@@ -67,3 +67,48 @@ def test_a_long_piece_has_tokens_but_no_steps():
     enc = engine.get_encoding("gpt2")
     s = piece_story(enc, "a" * 100)
     assert s.too_long and s.merges == () and list(s.ids) == enc.encode_ordinary("a" * 100)
+
+
+# ------------------------------------------------------------------ one token's story (Merge tree / BPE steps)
+def test_token_story_finds_the_piece_of_the_text_that_made_the_token():
+    from engine.explain.algorithms import token_story
+
+    bert = engine.get_encoding("bert-base-uncased")
+    bel = bert.encode_ordinary("unbelievably")[1]  # ##bel
+    found = token_story(bert, bel, "I was unbelievably tired")
+    assert found.in_text and found.story.piece == "unbelievably" and found.story.algorithm == "wordpiece"
+    assert bel in found.story.ids and found.story.lookups
+
+
+def test_token_story_of_a_token_not_in_the_text_is_its_own_text(jiutian):
+    from engine.explain.algorithms import token_story
+
+    enc, _ = jiutian
+    ion = enc.encode_ordinary("Tokenization")[-1]
+    found = token_story(enc, ion, "no such word here")
+    assert not found.in_text and found.story.algorithm == "unigram"
+    assert found.story.candidates and any(c.best for c in found.story.candidates)
+    inside = token_story(enc, ion, "Tokenization")
+    assert inside.in_text and inside.story.piece == "▁Tokenization" and ion in inside.story.ids
+
+
+def test_family_note_of_a_sentencepiece_unigram_says_unigram():
+    from engine.explain.families import family_note
+    from engine.families.sentencepiece.encoding import load_sentencepiece_model
+    from tests.reference_packages import member as sdist_member
+
+    enc = load_sentencepiece_model(sdist_member("sentencepiece", "sentencepiece-0.2.1/test/test_model.model"), "spm-unigram")
+    assert enc.is_unigram and algorithm_of(enc) == "unigram"
+    note = family_note(enc)
+    assert "Unigram" in note.tree and "highest" in note.merges and "join the neighbouring pair" not in note.merges
+
+
+def test_a_continuation_not_in_the_text_has_no_story_of_its_own():
+    """##bel only ever follows the start of a word: cut alone, "##bel" is punctuation and a word, not the token."""
+    from engine.explain.algorithms import token_story
+
+    bert = engine.get_encoding("bert-base-uncased")
+    bel = bert.encode_ordinary("unbelievably")[1]
+    assert token_story(bert, bel, "nothing like it") is None
+    alone = token_story(bert, bert.encode_ordinary("strawberry")[0], "nothing like it")
+    assert alone is not None and not alone.in_text and alone.story.tokens == ("strawberry",)

