@@ -36,7 +36,7 @@ import os
 import sys
 from array import array
 from dataclasses import dataclass
-from itertools import compress, count, repeat
+from itertools import count, repeat
 from operator import add, mul
 from pathlib import Path
 
@@ -138,17 +138,20 @@ def _subset(rest: bytes, subset: dict, source: str) -> bytes:
     those at the positions ``dropped_merges`` lists (as gaps from the previous one)."""
     tokens, arrays = _split_compact(rest)
     n_merges = len(arrays[0]) // 4
-    keep = bytearray(b"\x01") * n_merges
-    at = -1
-    for gap in subset["dropped_merges"]:
-        at += gap
-        if not 0 <= at < n_merges:
-            raise ValueError(f"{source}: a dropped merge lies outside the base's {n_merges}; regenerate it")
-        keep[at] = 0
     if not 0 < subset["tokens"] <= len(tokens):
         raise ValueError(f"{source}: asks for {subset['tokens']} of the base's {len(tokens)} tokens; regenerate it")
-    kept = [array("I", compress(array("I", raw), keep)).tobytes() for raw in arrays]  # byte order kept as stored
-    return b"\x00".join(tokens[:subset["tokens"]]) + b"\n" + b"".join(kept)
+    kept, start, at = [], 0, -1  # the runs of merges kept, as [start, end) positions: slices of the stored bytes
+    for gap in subset["dropped_merges"]:
+        at += gap
+        if gap < 1 or at >= n_merges:
+            raise ValueError(f"{source}: a dropped merge lies outside the base's {n_merges} or repeats; regenerate it")
+        if at > start:
+            kept.append((start, at))
+        start = at + 1
+    if start < n_merges:
+        kept.append((start, n_merges))
+    merges = b"".join(raw[4 * a : 4 * b] for raw in arrays for a, b in kept)
+    return b"\x00".join(tokens[:subset["tokens"]]) + b"\n" + merges
 
 
 def _as_subset(rest: bytes, base_rest: bytes) -> dict | None:

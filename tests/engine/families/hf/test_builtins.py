@@ -113,6 +113,18 @@ def test_glm4_counts_glm_4_5v_and_4_6v():
     assert_same(engine.get_encoding("glm4"), ref, texts + NORMALIZATION_TEXTS)
 
 
+def test_a_subset_header_is_checked():
+    from array import array
+
+    from engine.families.hf.builtins import _subset
+    rest = b"a\x00b\x00ab\n" + b"".join(array("I", [v]).tobytes() for v in (0, 1, 2))  # one merge: a + b = ab
+    assert _subset(rest, {"tokens": 2, "dropped_merges": [1]}, "x.gz") == b"a\x00b\n"
+    assert _subset(rest, {"tokens": 3, "dropped_merges": []}, "x.gz") == rest
+    for bad in ({"tokens": 4, "dropped_merges": []}, {"tokens": 2, "dropped_merges": [2]}, {"tokens": 2, "dropped_merges": [1, 0]}):
+        with pytest.raises(ValueError, match="x.gz: .*regenerate it"):
+            _subset(rest, bad, "x.gz")
+
+
 @pytest.mark.slow  # parses the 20 MB original in pure Python; the default run checks ids against tokenizers on it
 def test_glm4_compact_equals_its_original():
     full = load_original("glm4", original("glm4")).spec
