@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-NEW = ["deepseek-v3", "glm5", "minimax-m3", "claude-legacy", "bert-base-uncased", "gemma3", "deepseek-v4"]
+NEW = ["deepseek-v3", "glm4", "glm5", "minimax-m3", "claude-legacy", "bert-base-uncased", "gemma3", "deepseek-v4"]
 _COLD = ("import sys, time, engine; t = time.perf_counter(); engine.get_encoding(sys.argv[1]); "
          "print(time.perf_counter() - t)")
 _RSS = ("import engine, resource\nfor n in engine.list_tokenizer_names(): engine.get_encoding(n).encode_ordinary('warm up')\n"

@@ -101,9 +101,9 @@ OPEN_MODEL_RULES: list[tuple[re.Pattern[str], str, str]] = [
     # the distilled R1 models use their base model's tokenizer (Qwen's, Llama's), not DeepSeek's
     (re.compile(r"deepseek[-_ ]?(?:v3(?:\.[12])?|r1)(?!.*(?:distill|qwen|llama))(?:$|[-_: ])"), "deepseek-v3", "DeepSeek-V3.1"),
     (re.compile(r"glm[-_ ]?(?:4\.7|5(?:\.\d)?)(?:$|[-_: ])"), "glm5", "GLM-5"),
-    # GLM-4 (THUDM/glm-4-9b, GLM-4-32B-0414, GLM-Z1) has the 151,329-token vocabulary GLM-4.7 extended:
-    # the same ids, but different counts on some text, and not shipped here
-    (re.compile(r"(?:chat)?glm[-_ ]?(?:4|z1)(?:$|[-_: ])"), "glm4", "glm-4-9b"),
+    # GLM-4 (THUDM/glm-4-9b, GLM-4-32B-0414, GLM-Z1, GLM-4V) and GLM-4.5V/4.6V have the 151,329-token
+    # vocabulary GLM-4.7 extended (the same ids, other merges); 4.5V/4.6V only add chat tokens to it
+    (re.compile(r"(?:chat)?glm[-_ ]?(?:4v?|z1|4\.[56]v)(?:$|[-_: ])"), "glm4", "glm-4-9b"),
     (re.compile(r"minimax[-_ ]?(?:m1|m3|text[-_ ]?01)(?:$|[-_: ])"), "minimax-m3", "MiniMax-M1"),
     (re.compile(r"claude[-_ ]?(?:v?1|v?2|instant)(?:$|[-_:. ])"), "claude-legacy", "claude-2.1"),
     # Gemma 3 and 3n share one vocabulary; Gemma 4 has its own (llama.cpp's GGUF of it)

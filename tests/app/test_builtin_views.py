@@ -1,4 +1,4 @@
-"""Every view draws each new built-in (DeepSeek V3, GLM-5, MiniMax M3, Claude legacy, BERT, Gemma 3) with no
+"""Every view draws each new built-in (DeepSeek V3, GLM-4, GLM-5, MiniMax M3, Claude legacy, BERT, Gemma 3) with no
 exception or error, and the Vocabulary flags BERT's [unused] and Gemma's <unusedN> slots."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from playground import state
 from tests.conftest import APP_DIR, run_view
 
 TEXT = "Hello world!\nTokenization 🧩 and 日本語, 12345 café नमस्ते ﬁ"
-NEW = ["deepseek-v3", "glm5", "minimax-m3", "claude-legacy", "bert-base-uncased", "gemma3", "gemma4"]
+NEW = ["deepseek-v3", "glm4", "glm5", "minimax-m3", "claude-legacy", "bert-base-uncased", "gemma3", "gemma4"]
 VIEWS = ["views.tokenize", "views.compare", "views.gallery", "views.tree", "views.steps", "views.vocab", "views.chunks"]
 
 

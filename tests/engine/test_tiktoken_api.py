@@ -333,7 +333,7 @@ def test_registry_names_and_errors():
     assert engine.list_tokenizer_names() == ["gpt2", "r50k_base", "cl100k_base", "o200k_base", "o200k_harmony",
                                              "llama3", "llama4", "qwen2.5", "qwen3.6", "mistral-tekken",
                                              "mistral-v1", "mistral-v3", "deepseek-v4", "deepseek-v3", "glm5",
-                                             "minimax-m3", "claude-legacy", "bert-base-uncased",
+                                             "glm4", "minimax-m3", "claude-legacy", "bert-base-uncased",
                                              *engine.families.hf.builtins.installed_names()]  # gemma3 once installed
     # tiktoken's contract (every id one byte string and back): the SentencePiece models are left out
     assert engine.list_encoding_names() == [n for n in engine.list_tokenizer_names() if n not in ("mistral-v1",

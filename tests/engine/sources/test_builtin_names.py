@@ -1,4 +1,4 @@
-"""Model names of the tokenizer.json built-ins (DeepSeek V3, GLM-5, MiniMax, Claude's legacy tokenizer) and
+"""Model names of the tokenizer.json built-ins (DeepSeek V3, GLM-4, GLM-5, MiniMax, Claude's legacy tokenizer) and
 the catalog entries a picker shows for them."""
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from engine.sources import catalog
     ("claude-2.1", "claude-legacy"), ("claude-instant-1.2", "claude-legacy"), ("claude-v1", "claude-legacy"),
     ("bert-base-uncased", "bert-base-uncased"), ("BAAI/bge-small-en-v1.5", "bert-base-uncased"),
     ("sentence-transformers/all-MiniLM-L6-v2", "bert-base-uncased"), ("bge-large-en", "bert-base-uncased"),
-    ("THUDM/glm-4-9b", "glm4"),  # named (like tiktoken's p50k_base) but not shipped: a different vocabulary
+    ("THUDM/glm-4-9b", "glm4"), ("THUDM/glm-4-9b-chat", "glm4"), ("zai-org/GLM-4-32B-0414", "glm4"),
+    ("GLM-Z1-9B-0414", "glm4"), ("glm-4v", "glm4"), ("zai-org/GLM-4.5V", "glm4"), ("glm-4.6v-flash", "glm4"),
 ])
 def test_encoding_name_for_model(model, name):
     assert engine.encoding_name_for_model(model) == name
@@ -49,7 +50,7 @@ def test_close_matches_are_suggested():
 
 
 def test_catalog_entries():
-    for name, maker in [("deepseek-v3", "DeepSeek"), ("glm5", "Zhipu AI"), ("minimax-m3", "MiniMax"), ("claude-legacy", "Anthropic"),
+    for name, maker in [("deepseek-v3", "DeepSeek"), ("glm4", "Zhipu AI"), ("glm5", "Zhipu AI"), ("minimax-m3", "MiniMax"), ("claude-legacy", "Anthropic"),
                         ("bert-base-uncased", "Google Research")]:
         found = catalog.entry(name)
         assert found is not None and found.maker == maker
@@ -58,6 +59,7 @@ def test_catalog_entries():
     legacy = catalog.entry("claude-legacy")
     assert "pre-Claude-3" in legacy.models and "only from Anthropic's API" in legacy.note
     assert [m.name for m in catalog.search_encodings("deepseek-r1").matches][0] == "deepseek-v3"
-    assert catalog.search_encodings("THUDM/glm-4-9b").note == "THUDM/glm-4-9b uses glm4, which this playground does not ship."
+    assert [m.name for m in catalog.search_encodings("THUDM/glm-4-9b").matches][0] == "glm4"
+    assert "GLM-4" in catalog.entry("glm4").models and "GLM-4.5V" in catalog.entry("glm4").note
     groups = catalog.group_by_maker(["claude-legacy", "glm5", "gpt2", "minimax-m3"])
     assert [g for g, _ in groups] == ["OpenAI", "Zhipu AI", "MiniMax", "Anthropic"]

@@ -15,6 +15,7 @@ from engine.families.hf.builtins import VOCAB_TXT_BUILTINS
 from engine.formats.tiktoken_files import DATA_DIR, read_data_file
 
 from tests.conftest import CORPUS, case_text, load_cases
+from tests.engine.families.hf.bmp_context import assert_every_bmp_code_point, tokenizers_reference
 from tests.reference_packages import member
 
 tokenizers = pytest.importorskip("tokenizers")
@@ -113,14 +114,5 @@ def test_hypothesis(enc, ref, text):
     assert enc.encode_ordinary(text) == ref_ids(ref, text)
 
 
-def test_a_sample_of_bmp_code_points_in_context(enc, ref):
-    cps = [c for c in range(0, 0x10000, 11) if not 0xD800 <= c < 0xE000]
-    for around in ("a{c}b", " {c}{c}1", "中{c}'s"):
-        assert_same(enc, ref, ["".join(around.format(c=chr(c)) for c in cps[k:k + 1024]) for k in range(0, len(cps), 1024)])
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("around", ["a{c}b", " {c}{c}1", "{c}\n !", "中{c}'s"])
-def test_every_bmp_code_point_in_context(enc, ref, around):
-    cps = [c for c in range(0x10000) if not 0xD800 <= c < 0xE000]
-    assert_same(enc, ref, ["".join(around.format(c=chr(c)) for c in cps[k:k + 4096]) for k in range(0, len(cps), 4096)])
+def test_every_bmp_code_point_in_context(enc, ref):
+    assert_every_bmp_code_point("bert-base-uncased", enc.encode_ordinary, tokenizers_reference(ref))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -15,8 +16,10 @@ from hypothesis import strategies as st
 
 import engine
 from engine.families.hf.builtins import INSTALLED_BUILTINS, INSTALLED_DIR, dump_pipeline_compact
+from engine.families.hf.bpe import KEY
 
 from tests.conftest import APP_DIR, CORPUS, case_text, load_cases
+from tests.engine.families.hf.bmp_context import CODE_POINTS, SEGMENT, assert_every_bmp_code_point, tokenizers_reference
 from tests.reference_packages import member
 
 tokenizers = pytest.importorskip("tokenizers")
@@ -113,16 +116,8 @@ def test_hypothesis(enc, ref, text):
     assert enc.encode_ordinary(text) == ref_ids(ref, text)
 
 
-def test_a_sample_of_bmp_code_points_in_context(enc, ref):
-    cps = [c for c in range(0, 0x10000, 17) if not 0xD800 <= c < 0xE000]
-    assert_same(enc, ref, ["".join(f"a{chr(c)}b" for c in cps[k:k + 1024]) for k in range(0, len(cps), 1024)])
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("around", ["a{c}b", " {c}{c}1", "{c}\n !", "中{c}'s"])
-def test_every_bmp_code_point_in_context(enc, ref, around):
-    cps = [c for c in range(0x10000) if not 0xD800 <= c < 0xE000]
-    assert_same(enc, ref, ["".join(around.format(c=chr(c)) for c in cps[k:k + 4096]) for k in range(0, len(cps), 4096)])
+def test_every_bmp_code_point_in_context(enc, ref):
+    assert_every_bmp_code_point("gemma3", enc.encode_ordinary, tokenizers_reference(ref))
 
 
 # ------------------------------------------------------------------ Gemma 4 (llama.cpp's GGUF vocabulary)
@@ -153,3 +148,68 @@ def test_gemma4_shares_gemma3s_ordinary_vocabulary(enc, enc4):
     """Gemma 4 keeps Gemma 3's ids for ordinary text (the two differ in a few reserved and added slots)."""
     text = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")[:5_000] + " नमस्ते 日本語"
     assert enc4.encode_ordinary(text) == enc.encode_ordinary(text)
+
+
+# Gemma 4 against `tokenizers` on Gemma 3's tokenizer.json.  No tokenizer.json of Gemma 4 is in a pinned
+# public package, but its GGUF holds Gemma 3's merges over the same ids and Gemma 3's pieces at every id
+# except Gemma 3's added-token slots (<unusedN>, the turn and image markers), which no merge makes and
+# Gemma 4 fills with its own reserved and added tokens (`test_gemma4_agrees_with_gemma3_off_the_added_slots`).
+# Text holding none of either file's added-token strings therefore has one answer in both, and the tests
+# after it hold Gemma 4 to tokenizers on Gemma 3's file on such text.  A lone newline is an added token in
+# Gemma 3 and an ordinary one in Gemma 4 that BPE reaches alone, so it stays comparable; runs of newlines,
+# tabs and a typed U+2581 (Gemma 3's added whitespace runs) do not, and are left to llama.cpp's vectors.
+@pytest.fixture(scope="module")
+def incomparable(enc, enc4) -> re.Pattern[str]:
+    added = {t.content for t in [*enc.spec.added_tokens, *enc4.spec.added_tokens]} - {"\n"}
+    return re.compile("|".join(map(re.escape, sorted(added, key=len, reverse=True))))
+
+
+def test_gemma4_agrees_with_gemma3_off_the_added_slots(enc, enc4):
+    m3, m4 = enc.spec.model, enc4.spec.model
+    assert m3.pair_rank == m4.pair_rank and m3.merged_id == m4.merged_id
+    assert m3.byte_fallback == m4.byte_fallback and m3.unk_token == m4.unk_token
+    for key in ("normalizer", "pre_tokenizer", "decoder"):
+        assert enc.spec.nodes[key] == enc4.spec.nodes[key], key
+    piece3 = {i: t for t, i in m3.vocab.items()}
+    piece4 = {i: t for t, i in m4.vocab.items()}
+    assert set(piece3) == set(piece4) == set(range(262_144))
+    differ = {i for i in piece3 if piece3[i] != piece4[i]}
+    assert differ <= {t.id for t in enc.spec.added_tokens} and len(differ) > 6_000
+    made = set(m3.merged_id) | {i for key in m3.pair_rank for i in divmod(key, KEY)}
+    assert not differ & made
+
+
+def test_gemma4_every_bmp_code_point_in_context(enc4, ref, incomparable):
+    cps = [c for c in CODE_POINTS if not incomparable.search(SEGMENT.format(c=chr(c)))]
+    assert len(CODE_POINTS) - len(cps) == 3  # U+0009, U+000A and U+2581
+    assert_every_bmp_code_point("gemma4", enc4.encode_ordinary, tokenizers_reference(ref), cps)
+
+
+def test_gemma4_corpus_cases_and_long_runs(enc4, ref, incomparable):
+    texts = [t for t in map(case_text, load_cases()) if not any(0xD800 <= ord(c) < 0xE000 for c in t)]
+    texts += [(CORPUS / "taylorswift.txt").read_text(encoding="utf-8")[:30_000], " " * 20_000, "7" * 20_000,
+              "\n" * 5_000 + "x", "é" * 10_000, "".join(random.Random(9).choices("abcdefghijklmnopqrstuvwxyz ", k=20_000))]
+    texts = [t for t in texts if not incomparable.search(t)]
+    assert len(texts) > 60
+    assert_same(enc4, ref, texts)
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=st.text(alphabet=st.characters(codec="utf-8"), max_size=80))
+def test_gemma4_hypothesis(enc4, ref, incomparable, text):
+    if not incomparable.search(text):
+        assert enc4.encode_ordinary(text) == ref_ids(ref, text)
+
+
+def test_gemma4_special_token_strings_as_text(enc, enc4, ref):
+    """Gemma 4's special tokens typed in text are plain text (Gemma 3's file has no such added token, so its
+    ids are the answer); its non-special added tokens are recognised, as tokenizers recognises them."""
+    gemma3_added = {t.content for t in enc.spec.added_tokens}
+    special = [t.content for t in enc4.spec.added_tokens if t.special and t.content not in gemma3_added]
+    assert "<|turn>" in special and "<|image>" in special
+    text = " x".join(special) + " <|turn>user\nhi<turn|>"
+    assert enc4.encode_ordinary(text) == ref_ids(ref, text)
+    with pytest.raises(ValueError, match="disallowed special token"):
+        enc4.encode("<|turn>")
+    plain = {t.content: t.id for t in enc4.spec.added_tokens if not t.special}
+    assert enc4.encode_ordinary("a<|tool_call>b") == [*ref_ids(ref, "a"), plain["<|tool_call>"], *ref_ids(ref, "b")]

