@@ -196,3 +196,23 @@ def test_loads_from_the_compact_form_in_a_fresh_process(name):
     enc = engine.get_encoding(name)
     assert out.stdout.strip() == f"[{enc.n_vocab}, {enc.encode('Hello, world! 你好')}]".replace("'", '"')
     assert read_data_file(*BUILTIN_FILES[name].compact)
+
+
+def test_first_encode_builds_no_byte_table_for_ignore_merges():
+    """GLM-5's ``ignore_merges`` looks a whole piece up in the vocabulary by its printable form, as `tokenizers`
+    does, so a first encode (the Arena's cold count) does not build the id -> bytes table of 155k tokens."""
+    code = ("import sys, engine; e = engine.get_encoding('glm5'); assert e.spec.model.ignore_merges; "
+            "ids = e.encode_ordinary('Hello wonderful world, 你好 ★ 12345'); print(e._decoder_cache is None, ids)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=APP_DIR, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    built, ids = out.stdout.strip().split(" ", 1)
+    assert built == "True"
+    assert ids == str(reference("glm5").encode("Hello wonderful world, 你好 ★ 12345", add_special_tokens=False).ids)
+
+
+def test_whole_piece_lookup_uses_the_printable_form():
+    from engine.families.hf.encoding import printable_form
+    from engine.formats.gpt2_bytes import encode_printable
+
+    for data in [bytes(range(256)), b"", " hello".encode(), "中文 ★".encode()]:
+        assert printable_form(data) == encode_printable(data)
