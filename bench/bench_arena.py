@@ -158,7 +158,7 @@ def bench_apptest(n: int, text: str, which: str) -> None:
     import json
 
     script = APPTEST_SCRIPT.format(root=str(ROOT), n=n, text=text, names=which,
-                                   app=str(ROOT / "tests" / "apps" / "view_app.py"))
+                                   app=str(ROOT / "tests" / "app" / "view_app.py"))
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT)
     out = json.loads(result.stdout.strip().splitlines()[-1])
     print(f"AppTest, Arena page, {out['ranked']} tokenizers ranked × {n:,} characters of {text} (a fresh process):")

@@ -18,7 +18,9 @@ compact file from its original, and the tests check the shipped bytes are what i
 Two names may share one vocabulary: DeepSeek V3 and V4 have the same 128,000 tokens and 127,741
 merges and differ only in their added tokens and pipeline header.  A sharing file (`model_from`)
 then ships only its header line, and loading joins that line to the vocabulary and merges of the
-file it names -- `dump_builtin` refuses to write one unless the two really are equal.
+file it names -- `dump_builtin` refuses to write one unless the two really are equal.  The registry
+loads the named built-in first and passes it (`load_builtin`'s ``base``), so the two share one parsed
+vocabulary and merge table in memory.
 
     >>> from engine import get_encoding
     >>> get_encoding("deepseek-v3").encode("Hello") == get_encoding("deepseek-v4").encode("Hello")
@@ -42,7 +44,7 @@ from ...formats.vocab_files import wordpiece_root
 from .bpe import KEY
 from .encoding import HfEncoding
 from .load import encoding_from_root, load_tokenizer_json
-from .tokenizer_json import dump_compact, parse_compact
+from .tokenizer_json import dump_compact, parse_compact, parse_compact_header
 
 
 @dataclass(frozen=True)
@@ -102,19 +104,33 @@ BUILTIN_FILES: dict[str, BuiltinFiles] = {
 def compact_body(name: str) -> bytes:
     """The uncompressed compact form of built-in `name`, sha256-checked (a sharing file joined to its base's)."""
     files = BUILTIN_FILES[name]
-    body = read_data_file(*files.compact)
     if files.model_from is None:
-        return body
-    line = body.rstrip(b"\n")
+        return read_data_file(*files.compact)
+    return _sharing_header(name) + b"\n" + compact_body(files.model_from).partition(b"\n")[2]
+
+
+def _sharing_header(name: str) -> bytes:
+    """The one header line a sharing built-in ships, sha256-checked, naming the built-in it shares."""
+    files = BUILTIN_FILES[name]
+    line = read_data_file(*files.compact).rstrip(b"\n")
     if b"\n" in line or json.loads(line).get("model_from") != files.model_from:
         raise ValueError(f"{files.compact[0]}: not a header sharing {files.model_from}'s vocabulary; "
                          "regenerate it with scripts/gen_hf_compact.py")
-    return line + b"\n" + compact_body(files.model_from).partition(b"\n")[2]
+    return line
 
 
-def load_builtin(name: str, *, from_json: bool = False) -> HfEncoding:
-    """A shipped tokenizer by name: from its compact form (fast) or, when a copy ships, from its tokenizer.json."""
+def load_builtin(name: str, *, from_json: bool = False, base: HfEncoding | None = None) -> HfEncoding:
+    """A shipped tokenizer by name: from its compact form (fast) or, when a copy ships, from its tokenizer.json.
+
+    For a name that shares another's vocabulary (`model_from`), `base` may be that built-in, loaded: its
+    parsed vocabulary and merges are then reused (the registry passes it), else the joined file is parsed.
+    """
     files = BUILTIN_FILES[name]
+    if base is not None and not from_json:
+        if files.model_from is None or base.name != files.model_from:
+            raise ValueError(f"{name} shares {files.model_from}'s vocabulary, not {base.name}'s; pass "
+                             f"get_encoding({files.model_from!r}) as base, or no base")
+        return HfEncoding(name, parse_compact_header(_sharing_header(name), files.compact[0], base.spec))
     if from_json:
         if files.json is None:
             raise ValueError(f"{name}: its tokenizer.json is not shipped; read {files.original.path} from "

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.families.hf.builtins import BUILTIN_FILES, compact_body, dump_builtin, load_original
+from engine.families.hf.builtins import BUILTIN_FILES, compact_body, dump_builtin, load_builtin, load_original
 from engine.formats.tiktoken_files import DATA_DIR, read_data_file
 
 from tests.conftest import APP_DIR, CORPUS, case_text, load_cases
@@ -82,6 +82,24 @@ def test_deepseek_v3_ships_only_its_header():
     a, b = engine.get_encoding("deepseek-v3"), engine.get_encoding("deepseek-v4")
     assert a.spec.vocab == b.spec.vocab and a.spec.model.pair_rank == b.spec.model.pair_rank
     assert {t.content for t in a.added_tokens} != {t.content for t in b.added_tokens}
+
+
+def test_deepseek_v3_shares_v4s_parsed_vocabulary_in_a_fresh_process():
+    """Loading deepseek-v3 loads deepseek-v4 and reuses its vocabulary and merge tables (one copy in memory,
+    one parse: the Arena loads both); a header read alone onto a parsed base equals the joined file's."""
+    code = ("import engine; a = engine.get_encoding('deepseek-v3'); "
+            "b = engine.get_encoding('deepseek-v4'); "
+            "print(a.spec.vocab is b.spec.vocab, a.spec.model.pair_rank is b.spec.model.pair_rank, "
+            "a.spec.model.merged_id is b.spec.model.merged_id)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=APP_DIR, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True", "True"]
+    alone = load_builtin("deepseek-v3")  # no base given: parses the joined file
+    shared = load_builtin("deepseek-v3", base=engine.get_encoding("deepseek-v4"))
+    assert alone.same_tokenizer(shared) and alone.spec.added_tokens == shared.spec.added_tokens
+    assert alone.spec.model.byte_ids == shared.spec.model.byte_ids
+    with pytest.raises(ValueError, match="shares deepseek-v4"):
+        load_builtin("deepseek-v3", base=engine.get_encoding("glm5"))
 
 
 def test_a_sharing_file_refuses_a_different_vocabulary():
