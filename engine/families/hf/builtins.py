@@ -20,7 +20,7 @@ merges and differ only in their added tokens and pipeline header.  A sharing fil
 then ships only its header line, and loading joins that line to the vocabulary and merges of the
 file it names -- `dump_builtin` refuses to write one unless the two really are equal.  The registry
 loads the named built-in first and passes it (`load_builtin`'s ``base``), so the two share one parsed
-vocabulary and merge table in memory.
+vocabulary and merge table in memory, and one piece memo.
 
     >>> from engine import get_encoding
     >>> get_encoding("deepseek-v3").encode("Hello") == get_encoding("deepseek-v4").encode("Hello")
@@ -130,7 +130,9 @@ def load_builtin(name: str, *, from_json: bool = False, base: HfEncoding | None 
         if files.model_from is None or base.name != files.model_from:
             raise ValueError(f"{name} shares {files.model_from}'s vocabulary, not {base.name}'s; pass "
                              f"get_encoding({files.model_from!r}) as base, or no base")
-        return HfEncoding(name, parse_compact_header(_sharing_header(name), files.compact[0], base.spec))
+        enc = HfEncoding(name, parse_compact_header(_sharing_header(name), files.compact[0], base.spec))
+        enc.share_piece_cache(base)
+        return enc
     if from_json:
         if files.json is None:
             raise ValueError(f"{name}: its tokenizer.json is not shipped; read {files.original.path} from "

@@ -136,6 +136,16 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
     def clear_cache(self) -> None:
         self._cache.clear()
 
+    def share_piece_cache(self, other: HfEncoding) -> bool:
+        """Use `other`'s piece -> ids memo when both run the same BPE on the same vocabulary (two built-ins
+        sharing one parsed vocabulary, `engine.families.hf.builtins`): a piece either has tokenized then
+        costs the other a lookup.  The pre-tokenizers may differ -- the memo holds BPE's ids per piece.
+        Returns whether it shares."""
+        if self.spec.vocab is not other.spec.vocab or not self._model.same_merges(other._model):
+            return False
+        self._cache = other._cache
+        return True
+
     # ------------------------------------------------------------- encoding
     def _special_pattern(self, tokens: frozenset[str]) -> re.Pattern | None:
         """A trie regex finding any of `tokens` (for the disallowed-special check), built once per set."""

@@ -94,6 +94,11 @@ def test_deepseek_v3_shares_v4s_parsed_vocabulary_in_a_fresh_process():
     out = subprocess.run([sys.executable, "-c", code], cwd=APP_DIR, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["True", "True", "True"]
+    a, b = engine.get_encoding("deepseek-v3"), engine.get_encoding("deepseek-v4")
+    assert a._cache is b._cache  # the same model: a piece one has tokenized, the other need not
+    text = "Shared pieces: 共享的词 и слова 12345"
+    b.encode_ordinary(text)
+    assert a.encode_ordinary(text) == reference("deepseek-v3").encode(text, add_special_tokens=False).ids
     alone = load_builtin("deepseek-v3")  # no base given: parses the joined file
     shared = load_builtin("deepseek-v3", base=engine.get_encoding("deepseek-v4"))
     assert alone.same_tokenizer(shared) and alone.spec.added_tokens == shared.spec.added_tokens
