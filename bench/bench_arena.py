@@ -172,7 +172,7 @@ def bench_browser(n: int, text_kind: str, which: str) -> None:
     import engine
     from playwright.sync_api import expect, sync_playwright
 
-    from bench.served import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, served
+    from bench.served import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, cpu_seconds, served
 
     if which != "all":
         raise SystemExit("the browser part measures the page's default (every built-in): use --names all")
@@ -197,17 +197,18 @@ def bench_browser(n: int, text_kind: str, which: str) -> None:
                 expect(page.get_by_test_id("stStatusWidget").filter(has_text="Running")).to_have_count(
                     0, timeout=120_000)
 
+            pid = server.proc.pid
             text = texts[0]
-            t = time.perf_counter()
+            cpu, t = cpu_seconds(pid), time.perf_counter()
             page.goto(f"{url}/arena?text={quote(text)}")
             shown(text)
-            first = time.perf_counter() - t
+            first, first_cpu = time.perf_counter() - t, cpu_seconds(pid) - cpu
             settled()
             text = texts[1]
             page.locator("textarea#bpe-live-text").fill(text)  # a paste: sent at once on blur or after 200 ms
-            t = time.perf_counter()
+            cpu, t = cpu_seconds(pid), time.perf_counter()
             shown(text)
-            new = time.perf_counter() - t
+            new, new_cpu = time.perf_counter() - t, cpu_seconds(pid) - cpu
             settled()
             t = time.perf_counter()
             page.get_by_test_id("stMain").get_by_role("radio", name="tokens", exact=True).click()
@@ -220,8 +221,9 @@ def bench_browser(n: int, text_kind: str, which: str) -> None:
             reload = time.perf_counter() - t
             browser.close()
         print(f"served page in chromium, {len(kept)} tokenizers × {n:,} characters of {text_kind} (navigation until drawn):")
-        print(f"  a fresh server (loads the vocabularies)    {first:.2f} s")
-        print(f"  a new text pasted (until drawn)            {new:.2f} s  (includes the box's 200 ms debounce)")
+        print(f"  a fresh server (loads the vocabularies)    {first:.2f} s  (server CPU {first_cpu:.2f} s)")
+        print(f"  a new text pasted (until drawn)            {new:.2f} s  (server CPU {new_cpu:.2f} s; "
+              "includes the box's 200 ms debounce)")
         print(f"  a rerun on the same text (Colour by)       {same:.2f} s")
         print(f"  the page opened again, a new session       {reload:.2f} s  (page boot included)")
 

@@ -23,25 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.served import CHROMIUM, CHROMIUM_ARGS, ROOT, served  # noqa: E402
+from bench.served import CHROMIUM, CHROMIUM_ARGS, ROOT, cpu_seconds, served, settle  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def settle(pid: int, quiet: float = 0.05, limit: float = 30.0) -> None:
-    """Wait until the server process spends under `quiet` CPU seconds in a second (at most `limit` s)."""
-    end = time.monotonic() + limit
-    last = cpu_seconds(pid)
-    while time.monotonic() < end:
-        time.sleep(1.0)
-        now = cpu_seconds(pid)
-        if now - last < quiet:
-            return
-        last = now
 
 
 def one_round(app: Path, tokens_only: bool) -> tuple[float, ...]:
