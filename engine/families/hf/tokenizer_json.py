@@ -474,9 +474,7 @@ def parse_compact(body: bytes, source: str) -> HfTokenizerSpec:
     """Read the (uncompressed) compact form written by `dump_compact`."""
     line, _, rest = body.partition(b"\n")
     tokens, _, raw = rest.partition(b"\n")
-    header = json.loads(line)
-    if not isinstance(header, dict) or header.get("format") != COMPACT_FORMAT:
-        raise ValueError(f"{source}: not a {COMPACT_FORMAT} file; regenerate it with scripts/gen_hf_compact.py")
+    header = _compact_header(line, source)
     n = len(raw) // 12
     arrays = []
     for k in range(3):
@@ -496,11 +494,16 @@ def parse_compact_header(line: bytes, source: str, base: HfTokenizerSpec) -> HfT
     """A compact form's header line read onto the vocabulary and merge tables of `base`, an already parsed
     spec with the same vocabulary and merges (a sharing built-in: `engine.families.hf.builtins`): the
     tables are shared, not copied (nothing mutates them), so two such names cost one parse and one copy."""
+    header = _compact_header(line, source)
+    model = base.model
+    return _spec(header["tokenizer"], _Where(source, trusted=True), (base.vocab, model.pair_rank, model.merged_id))
+
+
+def _compact_header(line: bytes, source: str) -> dict:
     header = json.loads(line)
     if not isinstance(header, dict) or header.get("format") != COMPACT_FORMAT:
         raise ValueError(f"{source}: not a {COMPACT_FORMAT} file; regenerate it with scripts/gen_hf_compact.py")
-    model = base.model
-    return _spec(header["tokenizer"], _Where(source, trusted=True), (base.vocab, model.pair_rank, model.merged_id))
+    return header
 
 
 # ------------------------------------------------------------- every other file: the general pipeline
