@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-VIEW_APP = str(ROOT / "tests" / "apps" / "view_app.py")
+VIEW_APP = str(ROOT / "tests" / "app" / "view_app.py")
 
 
 def rss_mb() -> float:

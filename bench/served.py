@@ -10,7 +10,8 @@ exactly as deploy/run_replicas.py starts a replica -- one command, one health ch
 once if the process died, with its log), one stop (this process only, never a group or a
 name) -- so this module wraps that `Replica` in a context manager and times the start.
 tests/conftest.py uses `Replica` itself: tests import nothing from bench/.  Chromium's path
-and flags for the browser benches are here too, beside the server they talk to.
+and flags for the browser benches are here too, beside the server they talk to, and the server
+process's CPU seconds (`cpu_seconds`, `settle`): on a busy machine they drift less than wall time.
 """
 from __future__ import annotations
 
@@ -52,3 +53,21 @@ def served(app: Path = ROOT, *, prefix: str = "bench_") -> Iterator[Server]:
         yield Server(replica.url, replica.proc, replica.log, time.perf_counter() - t0)
     finally:
         replica.stop()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds process `pid` has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def settle(pid: int, quiet: float = 0.05, limit: float = 30.0) -> None:
+    """Wait until the server process spends under `quiet` CPU seconds in a second (at most `limit` s)."""
+    end = time.monotonic() + limit
+    last = cpu_seconds(pid)
+    while time.monotonic() < end:
+        time.sleep(1.0)
+        now = cpu_seconds(pid)
+        if now - last < quiet:
+            return
+        last = now

@@ -70,7 +70,7 @@ def _load_ranks(spec: EncodingSpec) -> dict[bytes, int]:
     return _RANKS[key]
 
 
-def _build(name: str) -> Encoding:
+def _build(name: str, base: Encoding | None = None) -> Encoding:
     if name in SPECS:
         spec = SPECS[name]
         return Encoding(spec.name, pat_str=spec.pat_str, mergeable_ranks=_load_ranks(spec),
@@ -83,7 +83,7 @@ def _build(name: str) -> Encoding:
         return load_vocab_txt_builtin(name)  # type: ignore[no-any-return]
     if name in INSTALLED_BUILTINS:
         return load_installed(name)  # type: ignore[no-any-return]
-    return load_hf_builtin(name)  # type: ignore[return-value]
+    return load_hf_builtin(name, base=base)  # type: ignore[arg-type, return-value]
 
 
 def get_encoding(encoding_name: str) -> Encoding:
@@ -100,10 +100,12 @@ def get_encoding(encoding_name: str) -> Encoding:
         load_installed(name)  # raises NotInstalledError, which says how to install it
     if not isinstance(name, str) or name not in known:
         raise UnknownEncodingError(name, known)
+    # a tokenizer.json built-in sharing another's vocabulary reuses it, loaded first (outside the lock)
+    base = get_encoding(HF_BUILTINS[name].model_from) if name in HF_BUILTINS and HF_BUILTINS[name].model_from else None
     with _LOCK:
         enc = _ENCODINGS.get(name)
         if enc is None:
-            enc = _ENCODINGS[name] = _build(name)
+            enc = _ENCODINGS[name] = _build(name, base)
     return enc
 
 

@@ -17,5 +17,17 @@ HERE = Path(__file__).parent  # each component's .js sits beside its .py
 
 def inline(name: str, script: str, **options: Any) -> Any:
     """Register component `name` with playground/components/`script` as its JavaScript; `options` are
-    ``st.components.v2.component``'s (html, css, isolate_styles)."""
-    return st.components.v2.component(name, js=(HERE / script).read_text(encoding="utf-8"), **options)
+    ``st.components.v2.component``'s (html, css, isolate_styles).
+
+    The mount function it returns sends each list in ``data`` as a tuple (the same JSON array): Streamlit
+    looks for a dataframe in every ``data`` value that is not a str, number, tuple or set, and that look
+    imports pandas and pyarrow -- half a second of a cold server's first page, which mounts components.
+    """
+    mount = st.components.v2.component(name, js=(HERE / script).read_text(encoding="utf-8"), **options)
+
+    def light_mount(*args: Any, data: Any = None, **kwargs: Any) -> Any:
+        if isinstance(data, dict):
+            data = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+        return mount(*args, data=data, **kwargs)
+
+    return light_mount

@@ -128,6 +128,19 @@ def test_dockerfile_installs_and_runs_what_the_readme_says():
     assert "/_stcore/health" in health and "PORT" in health
 
 
+def test_image_compiles_the_app_once_at_build_time():
+    """PYTHONDONTWRITEBYTECODE keeps the running server from writing .pyc files, so without a build step
+    every server start would compile engine/ and playground/ from source during its first page."""
+    steps = dockerfile()
+    assert "PYTHONDONTWRITEBYTECODE=1" in " ".join(a for i, a in steps if i == "ENV")
+    compiled = [n for n, (i, a) in enumerate(steps) if i == "RUN" and "compileall" in a]
+    assert compiled, "add RUN python -m compileall -q engine playground after the COPY lines"
+    args = steps[compiled[0]][1]
+    assert "engine" in args and "playground" in args
+    copies = [n for n, (i, a) in enumerate(steps) if i == "COPY" and a.split()[0] in ("engine/", "playground/")]
+    assert len(copies) == 2 and max(copies) < compiled[0] < [i for i, _ in steps].index("USER")
+
+
 def test_image_holds_the_app_and_nothing_else():
     files = image_files()
     tracked = subprocess.run(["git", "ls-files"], cwd=APP_DIR, capture_output=True, text=True).stdout.split()

@@ -22,6 +22,8 @@ file it names -- `dump_builtin` refuses to write one unless the two really are e
 also take a subset of its base (``model_subset``): GLM-4's 151,329 tokens are GLM-4.7's first 151,329 with
 the same ids, and its 318,088 merges are GLM-4.7's 321,649 without 3,561 of them, in the same order, so
 GLM-4 ships its header, the token count and the dropped merges' positions.
+The registry loads the named built-in first and passes it (`load_builtin`'s ``base``), so a sharing
+file that is no subset shares one parsed vocabulary and merge table in memory, and one piece memo.
 
     >>> from engine import get_encoding
     >>> get_encoding("deepseek-v3").encode("Hello") == get_encoding("deepseek-v4").encode("Hello")
@@ -45,7 +47,7 @@ from ...formats.vocab_files import wordpiece_root
 from .bpe import KEY
 from .encoding import HfEncoding
 from .load import encoding_from_root, load_tokenizer_json
-from .tokenizer_json import dump_compact, parse_compact
+from .tokenizer_json import dump_compact, parse_compact, parse_compact_header
 
 
 @dataclass(frozen=True)
@@ -174,9 +176,31 @@ def _as_subset(rest: bytes, base_rest: bytes) -> dict | None:
     return {"tokens": len(tokens), "dropped_merges": [b - a for a, b in zip([-1, *dropped], dropped)]}
 
 
-def load_builtin(name: str, *, from_json: bool = False) -> HfEncoding:
-    """A shipped tokenizer by name: from its compact form (fast) or, when a copy ships, from its tokenizer.json."""
+def _sharing_header(name: str) -> bytes:
+    """The one header line a sharing built-in ships, sha256-checked, naming the built-in it shares."""
     files = BUILTIN_FILES[name]
+    line = read_data_file(*files.compact).rstrip(b"\n")
+    if b"\n" in line or json.loads(line).get("model_from") != files.model_from:
+        raise ValueError(f"{files.compact[0]}: not a header sharing {files.model_from}'s vocabulary; "
+                         "regenerate it with scripts/gen_hf_compact.py")
+    return line
+
+
+def load_builtin(name: str, *, from_json: bool = False, base: HfEncoding | None = None) -> HfEncoding:
+    """A shipped tokenizer by name: from its compact form (fast) or, when a copy ships, from its tokenizer.json.
+
+    For a name that shares another's vocabulary (`model_from`), `base` may be that built-in, loaded: its
+    parsed vocabulary and merges are then reused (the registry passes it), else the joined file is parsed.
+    """
+    files = BUILTIN_FILES[name]
+    if base is not None and not from_json and "model_subset" not in json.loads(_sharing_header(name)):
+        # a subset (GLM-4 of GLM-4.7) has other tokens and merges than its base: it parses its own joined file
+        if files.model_from is None or base.name != files.model_from:
+            raise ValueError(f"{name} shares {files.model_from}'s vocabulary, not {base.name}'s; pass "
+                             f"get_encoding({files.model_from!r}) as base, or no base")
+        enc = HfEncoding(name, parse_compact_header(_sharing_header(name), files.compact[0], base.spec))
+        enc.share_piece_cache(base)
+        return enc
     if from_json:
         if files.json is None:
             raise ValueError(f"{name}: its tokenizer.json is not shipped; read {files.original.path} from "

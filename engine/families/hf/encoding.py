@@ -22,7 +22,7 @@ from operator import not_
 from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
 
-from ...formats.gpt2_bytes import CHAR_TO_BYTE
+from ...formats.gpt2_bytes import BYTE_TO_CHAR, CHAR_TO_BYTE
 from ...pickling import PicklableByName
 from ...records import BpeTrace, MergeStep, Piece, Token
 from ...tokenizer import patterns
@@ -38,6 +38,13 @@ from .tokenizer_json import HfTokenizerSpec, settings_note
 _MATCHERS_MAX = 64
 _BYTE_TABLE = {ord(c): chr(b) for c, b in CHAR_TO_BYTE.items()}
 _BYTE_CHARS = frozenset(CHAR_TO_BYTE)
+_TO_PRINTABLE = str.maketrans({chr(b): c for b, c in BYTE_TO_CHAR.items()})
+
+
+def printable_form(data: bytes) -> str:
+    """`engine.formats.gpt2_bytes.encode_printable` at C speed (Latin-1 text, then one translate)."""
+    return data.decode("latin-1").translate(_TO_PRINTABLE)
+
 
 def check_no_surrogates(text: str) -> None:
     """tokenizers cannot take a str with surrogate code points; say so instead of guessing."""
@@ -129,6 +136,16 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
     def clear_cache(self) -> None:
         self._cache.clear()
 
+    def share_piece_cache(self, other: HfEncoding) -> bool:
+        """Use `other`'s piece -> ids memo when both run the same BPE on the same vocabulary (two built-ins
+        sharing one parsed vocabulary, `engine.families.hf.builtins`): a piece either has tokenized then
+        costs the other a lookup.  The pre-tokenizers may differ -- the memo holds BPE's ids per piece.
+        Returns whether it shares."""
+        if self.spec.vocab is not other.spec.vocab or not self._model.same_merges(other._model):
+            return False
+        self._cache = other._cache
+        return True
+
     # ------------------------------------------------------------- encoding
     def _special_pattern(self, tokens: frozenset[str]) -> re.Pattern | None:
         """A trie regex finding any of `tokens` (for the disallowed-special check), built once per set."""
@@ -164,12 +181,17 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
             for s2, e2, tid2 in find_added(part, normalized, by_content):
                 yield (part[s2:e2], None) if tid2 is None else ("", tid2)
 
+    def _whole_token(self, data: bytes) -> int | None:
+        """With ``ignore_merges``, the id of a piece that is itself in the vocabulary: tokenizers looks the
+        piece's printable form up in the model's vocabulary (no byte table needed, so none is built)."""
+        return self.spec.vocab.get(printable_form(data)) if self._model.ignore_merges else None
+
     def _bpe(self, piece: str) -> tuple[int, ...]:
         """Ids of one pre-tokenized piece (no cache)."""
         data = piece.encode("utf-8")
         model = self._model
         if model.ignore_merges:
-            whole = self.mergeable_ranks.get(data)
+            whole = self._whole_token(data)
             if whole is not None:
                 return (whole,)
         return tuple(model.merge(model.initial_ids(data)))
@@ -318,8 +340,9 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
         events: list[tuple[int, int, int]] = []
         final = merge_heap(model.initial_ids(data), *model.functions(), events=events)
         final_ids = tuple(final)  # type: ignore[arg-type]
-        if model.ignore_merges and data in self.mergeable_ranks:
-            final_ids = (self.mergeable_ranks[data],)
+        whole = self._whole_token(data)
+        if whole is not None:
+            final_ids = (whole,)
         steps = _steps(data, events, model.merged_id)
         return BpeTrace(data, tuple(steps), final_ids, tuple((i, j) for i, j, _ in events))
 

@@ -35,8 +35,8 @@ Traps this module handles:
   limit bounds the CPU a pattern burns; on a machine short of cores the wall
   time is longer (several times the limit when many processes share the cores).
 
-`SplitStep.split` is the fast path (one C-level `regex.split` for the common
-``Isolated`` behaviour); `SplitStep.spans` is the plain reference, tested equal.
+`SplitStep.split` is the fast path (one C-level `regex.split` for the
+``Isolated`` and ``Removed`` behaviours); `SplitStep.spans` is the plain reference, tested equal.
 """
 from __future__ import annotations
 
@@ -152,7 +152,7 @@ class SplitStep:
     view: Callable[[str], str] = onig_view
     where: str | None = None  # None: a built-in pattern (linear time, no limit)
 
-    def __post_init__(self) -> None:  # the pattern in one capturing group, for `_isolated_parts`
+    def __post_init__(self) -> None:  # the pattern in one capturing group, for `_split_parts`
         object.__setattr__(self, "_wrapped", regex.compile("((?:" + self.rx.pattern + "))", self.rx.flags))
 
     def signature(self) -> tuple:
@@ -218,43 +218,42 @@ class SplitStep:
         return [(s, e) for s, e, removed in keep if not removed and e > s]
 
     def split(self, text: str, deadline: float | None = None) -> list[str]:
-        """The pieces of `text` after this step (fast path for Isolated)."""
+        """The pieces of `text` after this step: one `regex.split` for Isolated and Removed (which keeps the
+        gaps, or with ``invert`` the matches -- MiniMax's Split), the reference otherwise."""
         deadline = self.deadline(deadline)
-        if self.behavior == "Isolated":
+        if self.behavior in ("Isolated", "Removed"):
             view = self.view(text)
             try:
-                parts = _isolated_parts(self._wrapped, view, deadline)
+                found = _split_parts(self._wrapped, view, deadline)
             except TimeoutError:
                 raise self.too_slow() from None
-            if parts is not None:
-                if view is text:
-                    return parts
-                out, pos = [], 0
-                for p in parts:  # same lengths, so slice the original text
-                    out.append(text[pos : pos + len(p)])
-                    pos += len(p)
-                return out
+            if found is not None:
+                gaps, matches = found
+                parts = [None] * (len(gaps) + len(matches))
+                parts[0::2], parts[1::2] = gaps, matches
+                if view is not text:
+                    pos = 0
+                    for i, p in enumerate(parts):  # same lengths, so slice the original text
+                        parts[i] = text[pos : pos + len(p)]
+                        pos += len(p)
+                if self.behavior == "Removed":
+                    parts = parts[1::2] if self.invert else parts[0::2]
+                return list(filter(None, parts))
         return [text[s:e] for s, e in self.spans(text, deadline)]
 
 
-def _isolated_parts(wrapped: regex.Pattern, text: str, deadline: float | None = None) -> list[str] | None:
-    """Gaps and matches in order, empties dropped, via one `regex.split` -- or None if a match was empty.
+def _split_parts(wrapped: regex.Pattern, text: str, deadline: float | None = None) -> tuple[list[str], list[str]] | None:
+    """(gaps, matches) of one `regex.split`, ``len(gaps) == len(matches) + 1`` -- or None if a match was empty.
 
     `wrapped` is the pattern in one capturing group, so `split` returns
     ``[gap, whole match, (inner groups...), gap, ...]``.
     """
     parts = wrapped.split(text, timeout=time_left(deadline))
     stride = wrapped.groups + 1
-    if stride == 2:
-        found = parts[1::2]
-    else:
-        found = parts[1::stride]
-        gaps = parts[0::stride]
-        parts = [None] * (len(found) + len(gaps))
-        parts[0::2], parts[1::2] = gaps, found
-    if "" in found:
+    matches = parts[1::stride]
+    if "" in matches:
         return None  # an empty match: Oniguruma's iteration differs from Python's, use the reference
-    return list(filter(None, parts))
+    return parts[0::stride], matches
 
 
 def digits_step(individual_digits: bool) -> SplitStep:

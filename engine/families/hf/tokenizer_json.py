@@ -213,7 +213,7 @@ def check_tokenizer_json_size(root: dict, source: str) -> None:
                 check_token_id(item["id"], source, f"$.added_tokens[{i}].id")
 
 
-def _spec(root: Any, where: _Where, compact: tuple[dict[str, int], tuple] | None = None) -> HfTokenizerSpec:
+def _spec(root: Any, where: _Where, compact: tuple[dict[str, int], dict[int, int], list[int]] | None = None) -> HfTokenizerSpec:
     if not isinstance(root, dict):
         raise where.fail("$", "expected a JSON object", "upload a Hugging Face tokenizer.json")
     padding, truncation = _settings(root, where)
@@ -300,7 +300,7 @@ def _check_decoder(node: Any, where: _Where) -> None:
         raise where.fail(path, f"decoder {kind!r} is not supported", "only the ByteLevel decoder is supported")
 
 
-def _model(node: dict, where: _Where, compact: tuple[dict[str, int], tuple] | None = None) -> tuple[dict[str, int], BpeModel]:
+def _model(node: dict, where: _Where, compact: tuple[dict[str, int], dict[int, int], list[int]] | None = None) -> tuple[dict[str, int], BpeModel]:
     path = "$.model"
     kind = where.get(node, "type", path, str, "BPE")
     if kind != "BPE":
@@ -310,10 +310,8 @@ def _model(node: dict, where: _Where, compact: tuple[dict[str, int], tuple] | No
     for key in ("continuing_subword_prefix", "end_of_word_suffix"):
         if node.get(key):
             raise where.fail(f"{path}.{key}", f"{key} is not supported for byte-level BPE", f"set {key} to null")
-    if compact is not None:  # vocabulary and merges from a sha256-checked compact file made by `dump_compact`
-        vocab, (left, right, made) = compact
-        pair_rank = dict(zip(map(add, map(mul, left, repeat(KEY)), right), range(len(made))))
-        merged_id = made.tolist()
+    if compact is not None:  # vocabulary and merges from a sha256-checked compact file (or a loaded built-in's)
+        vocab, pair_rank, merged_id = compact
     else:
         vocab = where.get(node, "vocab", path, dict)
         _check_vocab(vocab, where)
@@ -476,9 +474,7 @@ def parse_compact(body: bytes, source: str) -> HfTokenizerSpec:
     """Read the (uncompressed) compact form written by `dump_compact`."""
     line, _, rest = body.partition(b"\n")
     tokens, _, raw = rest.partition(b"\n")
-    header = json.loads(line)
-    if not isinstance(header, dict) or header.get("format") != COMPACT_FORMAT:
-        raise ValueError(f"{source}: not a {COMPACT_FORMAT} file; regenerate it with scripts/gen_hf_compact.py")
+    header = _compact_header(line, source)
     n = len(raw) // 12
     arrays = []
     for k in range(3):
@@ -489,7 +485,25 @@ def parse_compact(body: bytes, source: str) -> HfTokenizerSpec:
         arrays.append(arr)
     ids = header["vocab_ids"]
     vocab = dict(zip(tokens.decode("utf-8").split("\x00"), count() if ids is None else ids))
-    return _spec(header["tokenizer"], _Where(source, trusted=True), (vocab, tuple(arrays)))
+    left, right, made = arrays
+    pair_rank = dict(zip(map(add, map(mul, left, repeat(KEY)), right), range(len(made))))
+    return _spec(header["tokenizer"], _Where(source, trusted=True), (vocab, pair_rank, made.tolist()))
+
+
+def parse_compact_header(line: bytes, source: str, base: HfTokenizerSpec) -> HfTokenizerSpec:
+    """A compact form's header line read onto the vocabulary and merge tables of `base`, an already parsed
+    spec with the same vocabulary and merges (a sharing built-in: `engine.families.hf.builtins`): the
+    tables are shared, not copied (nothing mutates them), so two such names cost one parse and one copy."""
+    header = _compact_header(line, source)
+    model = base.model
+    return _spec(header["tokenizer"], _Where(source, trusted=True), (base.vocab, model.pair_rank, model.merged_id))
+
+
+def _compact_header(line: bytes, source: str) -> dict:
+    header = json.loads(line)
+    if not isinstance(header, dict) or header.get("format") != COMPACT_FORMAT:
+        raise ValueError(f"{source}: not a {COMPACT_FORMAT} file; regenerate it with scripts/gen_hf_compact.py")
+    return header
 
 
 # ------------------------------------------------------------- every other file: the general pipeline

@@ -331,6 +331,17 @@ def test_split_behaviours_match_tokenizers(text, pattern, behavior, invert):
     assert ours.split(text) == expected
 
 
+@pytest.mark.parametrize("invert", [False, True])
+@pytest.mark.parametrize("behavior", ["Isolated", "Removed"])
+def test_split_fast_path_runs_one_regex_call(monkeypatch, behavior, invert):
+    """Isolated and Removed (MiniMax's inverted Split) cut a text with one C-level call, without the reference."""
+    step = SplitStep(compile_onig(r"\p{L}+|\s+", "test"), behavior, invert)
+    text = "Hi there, 12 words; né 中文"
+    expected = [text[s:e] for s, e in step.spans(text)]
+    monkeypatch.setattr(SplitStep, "spans", lambda *a: pytest.fail("the reference ran"))
+    assert step.split(text) == expected
+
+
 def test_onig_empty_match_rule():
     rx = compile_onig(r"a|", "test")
     assert onig_find_spans(rx, "ab") == [(0, 1), (2, 2)]

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.families.hf.builtins import BUILTIN_FILES, compact_body, dump_builtin, load_original
+from engine.families.hf.builtins import BUILTIN_FILES, compact_body, dump_builtin, load_builtin, load_original
 from engine.formats.tiktoken_files import DATA_DIR, read_data_file
 
 from tests.conftest import APP_DIR, CORPUS, case_text, load_cases
@@ -133,6 +133,29 @@ def test_glm4_compact_equals_its_original():
     assert spec.model.pair_rank == full.model.pair_rank and spec.model.merged_id == full.model.merged_id
 
 
+def test_deepseek_v3_shares_v4s_parsed_vocabulary_in_a_fresh_process():
+    """Loading deepseek-v3 loads deepseek-v4 and reuses its vocabulary and merge tables (one copy in memory,
+    one parse: the Arena loads both); a header read alone onto a parsed base equals the joined file's."""
+    code = ("import engine; a = engine.get_encoding('deepseek-v3'); "
+            "b = engine.get_encoding('deepseek-v4'); "
+            "print(a.spec.vocab is b.spec.vocab, a.spec.model.pair_rank is b.spec.model.pair_rank, "
+            "a.spec.model.merged_id is b.spec.model.merged_id)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=APP_DIR, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True", "True"]
+    a, b = engine.get_encoding("deepseek-v3"), engine.get_encoding("deepseek-v4")
+    assert a._cache is b._cache  # the same model: a piece one has tokenized, the other need not
+    text = "Shared pieces: 共享的词 и слова 12345"
+    b.encode_ordinary(text)
+    assert a.encode_ordinary(text) == reference("deepseek-v3").encode(text, add_special_tokens=False).ids
+    alone = load_builtin("deepseek-v3")  # no base given: parses the joined file
+    shared = load_builtin("deepseek-v3", base=engine.get_encoding("deepseek-v4"))
+    assert alone.same_tokenizer(shared) and alone.spec.added_tokens == shared.spec.added_tokens
+    assert alone.spec.model.byte_ids == shared.spec.model.byte_ids
+    with pytest.raises(ValueError, match="shares deepseek-v4"):
+        load_builtin("deepseek-v3", base=engine.get_encoding("glm5"))
+
+
 def test_a_sharing_file_refuses_a_different_vocabulary():
     data = original("claude-legacy")
     with pytest.raises(ValueError, match="sha256"):
@@ -231,3 +254,23 @@ def test_loads_from_the_compact_form_in_a_fresh_process(name):
     enc = engine.get_encoding(name)
     assert out.stdout.strip() == f"[{enc.n_vocab}, {enc.encode('Hello, world! 你好')}]".replace("'", '"')
     assert read_data_file(*BUILTIN_FILES[name].compact)
+
+
+def test_first_encode_builds_no_byte_table_for_ignore_merges():
+    """GLM-5's ``ignore_merges`` looks a whole piece up in the vocabulary by its printable form, as `tokenizers`
+    does, so a first encode (the Arena's cold count) does not build the id -> bytes table of 155k tokens."""
+    code = ("import sys, engine; e = engine.get_encoding('glm5'); assert e.spec.model.ignore_merges; "
+            "ids = e.encode_ordinary('Hello wonderful world, 你好 ★ 12345'); print(e._decoder_cache is None, ids)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=APP_DIR, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    built, ids = out.stdout.strip().split(" ", 1)
+    assert built == "True"
+    assert ids == str(reference("glm5").encode("Hello wonderful world, 你好 ★ 12345", add_special_tokens=False).ids)
+
+
+def test_whole_piece_lookup_uses_the_printable_form():
+    from engine.families.hf.encoding import printable_form
+    from engine.formats.gpt2_bytes import encode_printable
+
+    for data in [bytes(range(256)), b"", " hello".encode(), "中文 ★".encode()]:
+        assert printable_form(data) == encode_printable(data)

@@ -1,0 +1,30 @@
+"""The first page of a fresh server stays light: what it draws needs neither pandas nor pyarrow.
+
+Importing them costs a cold server about half a second of its first page (and the warm-up imports them
+in the background afterwards, `playground.serving.warmup`).  Streamlit's inline components import
+them to look for a dataframe in any component value that is not a str, number, tuple or set, so the
+components on every page pass only those.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.conftest import APP_DIR
+
+CODE = """
+import sys
+from streamlit.testing.v1 import AppTest
+assert 'pandas' not in sys.modules
+at = AppTest.from_file(sys.argv[1], default_timeout=120)
+at.run()
+assert not at.exception, [e.value for e in at.exception]
+print(sorted(m for m in ('pandas', 'pyarrow') if m in sys.modules))
+"""
+
+
+def test_first_page_imports_no_pandas():
+    out = subprocess.run([sys.executable, "-c", CODE, str(APP_DIR / "app.py")], cwd=APP_DIR,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "[]"
