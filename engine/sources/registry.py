@@ -19,7 +19,7 @@ import threading
 
 from ..errors import UnknownEncodingError
 from ..families.hf.builtins import (BUILTIN_FILES as HF_BUILTINS, INSTALLED_BUILTINS, VOCAB_TXT_BUILTINS, installed_names,
-                                   load_builtin as load_hf_builtin, load_installed, load_vocab_txt_builtin)
+                                   parsed_base, load_builtin as load_hf_builtin, load_installed, load_vocab_txt_builtin)
 from ..families.sentencepiece.encoding import BUILTIN_MODELS as SENTENCEPIECE_MODELS, builtin_sentencepiece
 from ..families.tiktoken_models.encoding import build_model_encoding
 from ..families.tiktoken_models.specs import MODEL_SPECS
@@ -101,7 +101,8 @@ def get_encoding(encoding_name: str) -> Encoding:
     if not isinstance(name, str) or name not in known:
         raise UnknownEncodingError(name, known)
     # a tokenizer.json built-in sharing another's vocabulary reuses it, loaded first (outside the lock)
-    base = get_encoding(HF_BUILTINS[name].model_from) if name in HF_BUILTINS and HF_BUILTINS[name].model_from else None
+    shared = parsed_base(name) if name in HF_BUILTINS else None
+    base = get_encoding(shared) if shared else None
     with _LOCK:
         enc = _ENCODINGS.get(name)
         if enc is None:

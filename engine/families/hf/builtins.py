@@ -186,6 +186,15 @@ def _sharing_header(name: str) -> bytes:
     return line
 
 
+def parsed_base(name: str) -> str | None:
+    """The built-in whose loaded vocabulary and merges `name` reuses as they are (`load_builtin`'s ``base``):
+    its `model_from`, unless `name` takes only a subset of it (then it parses its own joined file)."""
+    files = BUILTIN_FILES.get(name)
+    if files is None or files.model_from is None or "model_subset" in json.loads(_sharing_header(name)):
+        return None
+    return files.model_from
+
+
 def load_builtin(name: str, *, from_json: bool = False, base: HfEncoding | None = None) -> HfEncoding:
     """A shipped tokenizer by name: from its compact form (fast) or, when a copy ships, from its tokenizer.json.
 
@@ -193,9 +202,11 @@ def load_builtin(name: str, *, from_json: bool = False, base: HfEncoding | None 
     parsed vocabulary and merges are then reused (the registry passes it), else the joined file is parsed.
     """
     files = BUILTIN_FILES[name]
-    if base is not None and not from_json and "model_subset" not in json.loads(_sharing_header(name)):
-        # a subset (GLM-4 of GLM-4.7) has other tokens and merges than its base: it parses its own joined file
-        if files.model_from is None or base.name != files.model_from:
+    if base is not None and not from_json:
+        if parsed_base(name) is None:
+            raise ValueError(f"{name} takes only part of {files.model_from}'s vocabulary and merges, so it cannot "
+                             "reuse them as loaded; load it without base")
+        if base.name != files.model_from:
             raise ValueError(f"{name} shares {files.model_from}'s vocabulary, not {base.name}'s; pass "
                              f"get_encoding({files.model_from!r}) as base, or no base")
         enc = HfEncoding(name, parse_compact_header(_sharing_header(name), files.compact[0], base.spec))

@@ -274,3 +274,15 @@ def test_whole_piece_lookup_uses_the_printable_form():
 
     for data in [bytes(range(256)), b"", " hello".encode(), "中文 ★".encode()]:
         assert printable_form(data) == encode_printable(data)
+
+
+def test_only_a_whole_sharing_builtin_reuses_its_loaded_base():
+    """deepseek-v3 reuses deepseek-v4 as loaded; glm4, a subset of glm5, parses its own file (and loading it
+    does not load glm5)."""
+    from engine.families.hf.builtins import load_builtin, parsed_base
+    assert parsed_base("deepseek-v3") == "deepseek-v4" and parsed_base("glm4") is None and parsed_base("glm5") is None
+    with pytest.raises(ValueError, match="takes only part of glm5's"):
+        load_builtin("glm4", base=engine.get_encoding("glm5"))
+    code = "import engine, engine.sources.registry as r; engine.get_encoding('glm4'); print(sorted(r._ENCODINGS))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=APP_DIR).stdout
+    assert out.strip() == "['glm4']"
