@@ -20,6 +20,10 @@ CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chro
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SCREENSHOTS = APP_DIR / "test-results" / "screenshots"
+# Servers the tests start (and AppTest runs) warm only the default vocabularies: a test server lives for a
+# few pages, and loading every built-in behind them would only compete for the CPU.  The full warm-up has
+# its own test (tests/playground/serving/test_jobs.py).
+os.environ.setdefault("BPE_WARM", "defaults")
 
 
 def plain(markdown: str) -> str:

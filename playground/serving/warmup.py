@@ -1,10 +1,21 @@
 """Once per server, after its first page: the default vocabularies load in the background, the modules
-other pages need are imported, and what exists then is moved out of the garbage collector's walk."""
+other pages need are imported, and what exists then is moved out of the garbage collector's walk; then,
+unless ``BPE_WARM=defaults``, every other built-in loads too, one at a time.
+
+Why every built-in: the Arena and the tokenizer picker's "all" put every vocabulary on one page, and a
+fresh server spends seconds of CPU parsing them on that page's first visit (`bench/bench_arena.py`).
+Loaded in the background a little after the first page, the first Arena finds them ready.  The cost is
+memory held for the server's life (every built-in: under 1 GB, README "Speed"), which a small machine may
+not want: ``BPE_WARM=defaults`` keeps the rarely used ones loading on first use, as the engine always does
+for library users.
+"""
 from __future__ import annotations
 
 import gc
 import importlib
+import os
 import threading
+import time
 
 import engine
 from playground import state
@@ -43,6 +54,17 @@ PRELOAD_MODULES = ("pandas", "pyarrow", "streamlit.emojis")
 GC_THRESHOLD = 20_000
 
 
+# Between two of the other built-ins the warm-up thread sleeps this long: a load holds the GIL, and the
+# sessions' own script runs get the interpreter in the pauses.
+WARM_STEP = 0.2
+
+
+def warm_everything() -> bool:
+    """Whether the warm-up goes on to every built-in (``BPE_WARM`` unset or ``all``) or stops after the
+    defaults (``BPE_WARM=defaults``)."""
+    return os.environ.get("BPE_WARM", "all").strip().lower() != "defaults"
+
+
 def _warm() -> None:
     for name in state.DEFAULT_ENCODINGS:
         engine.get_encoding(name)
@@ -51,6 +73,17 @@ def _warm() -> None:
             importlib.import_module(module)
         except ImportError:  # a runtime requirement missing: the page that needs it will say so
             pass
+    settle_gc()
+    if not warm_everything():
+        return
+    for name in engine.list_tokenizer_names():
+        if name in state.DEFAULT_ENCODINGS:
+            continue
+        time.sleep(WARM_STEP)
+        try:
+            engine.get_encoding(name)
+        except (OSError, ValueError):  # a damaged data file: the page that asks for it says what is wrong
+            continue
     settle_gc()
 
 

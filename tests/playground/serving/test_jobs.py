@@ -142,6 +142,7 @@ def test_default_builtins_warm_in_one_background_thread(monkeypatch):
 
     monkeypatch.setattr(warmup, "_warm_started", False)
     monkeypatch.setattr(warmup, "WARM_DELAY", 0.01)
+    monkeypatch.setenv("BPE_WARM", "defaults")
     # the modules other pages need are imported after the vocabularies; a missing one is passed over
     monkeypatch.setattr(warmup, "PRELOAD_MODULES", ("no_such_module_for_bpe", "colorsys"))
     monkeypatch.delitem(sys.modules, "colorsys", raising=False)
@@ -156,6 +157,34 @@ def test_default_builtins_warm_in_one_background_thread(monkeypatch):
     assert all(name in registry._ENCODINGS for name in state.DEFAULT_ENCODINGS)
     assert "colorsys" in sys.modules
     assert engine.get_encoding("gpt2").encode("hello world") == [31373, 995]
+
+
+def test_every_builtin_warms_after_the_defaults_unless_told_not_to(monkeypatch):
+    """BPE_WARM unset: after the defaults, every other built-in loads in the same background thread (the
+    Arena's first visit finds them); BPE_WARM=defaults stops after the defaults."""
+    import gc
+
+    from engine.sources import registry
+    from playground.serving import warmup
+
+    monkeypatch.delenv("BPE_WARM", raising=False)
+    assert warmup.warm_everything()
+    monkeypatch.setenv("BPE_WARM", " Defaults ")
+    assert not warmup.warm_everything()
+    monkeypatch.delenv("BPE_WARM")
+    monkeypatch.setattr(warmup, "WARM_STEP", 0.0)
+    monkeypatch.setattr(warmup, "PRELOAD_MODULES", ())
+    others = [n for n in engine.list_tokenizer_names() if n not in ("gpt2", "cl100k_base", "o200k_base")][:3]
+    for name in others:
+        monkeypatch.delitem(registry._ENCODINGS, name, raising=False)
+    monkeypatch.setattr(engine, "list_tokenizer_names", lambda: ["gpt2", *others])
+    threshold = gc.get_threshold()
+    try:
+        warmup._warm()
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)
+    assert all(name in registry._ENCODINGS for name in others)
 
 
 def test_job_processes_find_the_vocabularies_preloaded_from_any_directory(tmp_path):
