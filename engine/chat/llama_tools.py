@@ -62,25 +62,31 @@ def jinja_tojson(value: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").replace("'", "\\u0027")
 
 
-def _params(where: str, function: dict) -> list[tuple[str, str, bool]]:
-    """(name, description as Jinja prints it, required) per property, refusing what llama-models refuses."""
-    schema = function.get("parameters") or {}
-    properties = schema.get("properties") or {}
-    required = schema.get("required") or []
+def _properties(where: str, function: dict, reader: str) -> list[tuple[str, dict, str]]:
+    """(name, schema, description as Jinja prints it) per property of `function`'s parameters, refusing what
+    `reader` (llama-models or llama-stack: both read each property's type and description) cannot print."""
+    properties = (function.get("parameters") or {}).get("properties") or {}
     if not isinstance(properties, dict):
         raise ChatFormatError(f"{where}: parameters.properties must be an object for Llama's tool prompt")
-    if not isinstance(required, list):
-        raise ChatFormatError(f"{where}: parameters.required must be a list of property names")
     out = []
     for name, prop in properties.items():
         if not isinstance(prop, dict):
-            raise ChatFormatError(f"{where}: property {name!r} must be a schema object (llama-models reads its "
+            raise ChatFormatError(f"{where}: property {name!r} must be a schema object ({reader} reads its "
                                   "type and description)")
         description = prop.get("description")
         if description is not None and not isinstance(description, str):
             raise ChatFormatError(f"{where}: property {name!r} has a description that is not text")
-        out.append((name, "None" if description is None else description, name in required))
+        out.append((name, prop, "None" if description is None else description))
     return out
+
+
+def _params(where: str, function: dict) -> list[tuple[str, str, bool]]:
+    """(name, description as Jinja prints it, required) per property, refusing what llama-models refuses."""
+    required = (function.get("parameters") or {}).get("required") or []
+    properties = _properties(where, function, "llama-models")
+    if not isinstance(required, list):
+        raise ChatFormatError(f"{where}: parameters.required must be a list of property names")
+    return [(name, description, name in required) for name, _, description in properties]
 
 
 def tool_block(tool: dict) -> str:
@@ -204,20 +210,12 @@ def python_list_tool_block(tool: dict) -> str:
     if f["name"] in BUILT_IN_TOOLS:
         raise ChatFormatError(f"{where}: {f['name']!r} is one of Llama's built-in tools, which llama-stack "
                               "announces with another prompt (not modelled here): rename the tool")
-    properties = (f.get("parameters") or {}).get("properties") or {}
-    if not isinstance(properties, dict):
-        raise ChatFormatError(f"{where}: parameters.properties must be an object for Llama's tool prompt")
+    properties = _properties(where, f, "llama-stack")
     props = []
-    for name, prop in properties.items():
-        if not isinstance(prop, dict):
-            raise ChatFormatError(f"{where}: property {name!r} must be a schema object (llama-stack reads its "
-                                  "type and description)")
-        description = prop.get("description")
-        if description is not None and not isinstance(description, str):
-            raise ChatFormatError(f"{where}: property {name!r} has a description that is not text")
+    for name, prop, description in properties:
         props.append(f'\n                "{name}": {{\n'
                      f'                    "type": "{prop.get("type")}",\n'
-                     f'                    "description": "{"None" if description is None else description}"\n'
+                     f'                    "description": "{description}"\n'
                      "                }")
     description = f.get("description")
     return ("{\n"
@@ -225,7 +223,7 @@ def python_list_tool_block(tool: dict) -> str:
             f'        "description": "{"None" if description is None else description}",\n'
             '        "parameters": {\n'
             '            "type": "dict",\n'
-            f'            "required": {jinja_tojson(list(properties))},\n'
+            f'            "required": {jinja_tojson([name for name, _, _ in properties])},\n'
             '            "properties": {' + ",".join(props) + "\n"
             "            }\n"
             "        }\n"
