@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 import threading
+from operator import methodcaller
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -42,7 +43,7 @@ from ...tokenizer.special_tokens import AllowedSpecial, DisallowedSpecial, Speci
 from .bpe import KEY
 from .encoding import _byte_offsets, check_no_surrogates
 from .models import CharBpe, Unigram, WordLevel, WordPiece
-from .models.base import ModelToken
+from .models.base import ModelToken, byte_fallback_name
 from .normalizers import AlignedText
 from .pipeline import added_token_regex, find_added, remembered_regex
 from .tokenizer_json import PipelineSpec, settings_note
@@ -86,7 +87,7 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         self._space = "▁" if any(_mentions(spec.nodes.get(k), "Metaspace") or "▁" in str(spec.nodes.get(k))
                                  for k in ("pre_tokenizer", "decoder")) else None
         self._byte_level = _mentions(spec.nodes.get("decoder"), "ByteLevel")
-        self._tables: tuple[dict[int, str], dict[int, bytes]] | None = None  # built on first use (~0.5 s for Gemma 3)
+        self._tables: tuple[dict[int, str], dict[int, bytes]] | None = None  # built on first use
         self._ranks: dict[bytes, int] | None = None
         self._matcher(frozenset())
 
@@ -102,9 +103,29 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
                     stored = {i: s for s, i in self.model.vocab.items()}
                     for t in self.spec.added_tokens:
                         stored[t.id] = t.content
-                    self._tables = (stored, {i: self._token_bytes(i, s) for i, s in stored.items()})
+                    self._tables = (stored, self._token_bytes_bulk(stored))
                 tables = self._tables
         return tables
+
+    def _token_bytes_bulk(self, stored: dict[int, str]) -> dict[int, bytes]:
+        """`_token_bytes` of every entry of `stored`, in bulk: Gemma 3's 262,144 tokens would take a second
+        one by one (a regex per token), and uploading a file builds this table to check it."""
+        if self._byte_level:
+            return {i: self._token_bytes(i, s) for i, s in stored.items()}
+        strings: Iterable[str] = stored.values()
+        if self._space is not None:
+            strings = map(methodcaller("replace", self._space, " "), strings)
+        out = dict(zip(stored, map(methodcaller("encode", "utf-8"), strings)))
+        if getattr(self.model, "byte_fallback", False):
+            vocab = self.model.vocab
+            for b in range(256):  # the entries _BYTE_FALLBACK matches are exactly these 256 names
+                name = byte_fallback_name(b)
+                tid = vocab.get(name)
+                if tid is not None and stored.get(tid) == name:
+                    out[tid] = bytes((b,))
+        for tid, token in self._added_by_id.items():
+            out[tid] = stored[tid].encode("utf-8")
+        return out
 
     @property
     def _stored(self) -> dict[int, str]:

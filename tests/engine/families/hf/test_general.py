@@ -244,3 +244,16 @@ def test_family_notes_explain_every_new_kind():
 def test_a_files_regex_runs_under_the_split_time_limit():
     assert _loaded("t5")[1].split_time_limit is not None  # its Replace normalizer is a regex from the file
     assert _loaded("bert")[1].split_time_limit is None
+
+
+def test_token_bytes_in_bulk_equal_one_by_one():
+    """The table of every token's bytes is built in bulk; `_token_bytes`, one token at a time, is its reference
+    (a byte-fallback name, the ▁ space marker, added tokens -- also one spelled like a byte fallback)."""
+    data = json.loads(GEMMA)
+    data["added_tokens"].append(_added(GEMMA_VOCAB.index("<0x41>"), "<0x41>", special=False))
+    crafted = load_tokenizer_json(json.dumps(data), name="crafted")
+    for enc in [*(_loaded(name)[1] for name in FILES), crafted]:
+        stored = dict(enc._stored)
+        assert enc._token_bytes_bulk(stored) == {i: enc._token_bytes(i, s) for i, s in stored.items()}, enc.name
+    assert crafted.decode_single_token_bytes(GEMMA_VOCAB.index("<0x41>")) == b"<0x41>"
+    assert _loaded("gemma")[1].decode_single_token_bytes(GEMMA_VOCAB.index("<0x41>")) == b"A"
