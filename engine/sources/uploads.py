@@ -45,6 +45,7 @@ from typing import Any
 from ..errors import UnsupportedModelError, WrongFileKindError
 from ..families.hf.tokenizer_json import check_tokenizer_json_size  # noqa: F401  (its home before)
 from ..formats.file_kinds import KIND_TITLES, FileKind, describe_json, sniff
+from ..formats.gc_paused import gc_paused
 from ..formats.json_limits import load_json_bounded
 from ..tokenizer.encoding import Encoding
 from ..formats.limits import (MAX_SPECIAL_TOKENS, MAX_TOKEN_ID, TokenBudget, TokenizerTooLargeError, check_count,
@@ -255,6 +256,12 @@ def load_tokenizer(
     are ignored for them).  `pat_str` None means raw bytes (the whole text is one piece).
     Too big: `TokenizerTooLargeError`; unable to encode every text: `UnusableTokenizerError`.
     """
+    with gc_paused():  # a big file's tables are built without the collector walking them again and again
+        return _load_tokenizer(kind, main_file, encoder_json, pat_str, special_tokens)
+
+
+def _load_tokenizer(kind: str, main_file: tuple[str, bytes], encoder_json: tuple[str, bytes] | None,
+                    pat_str: str | None, special_tokens: list[str] | tuple[str, ...]) -> Any:
     filename, data = main_file
     if kind not in KINDS:
         raise ValueError(f"unknown tokenizer file kind {kind!r}; use one of {', '.join(KINDS)}")
@@ -344,6 +351,11 @@ def load_files(files: list[tuple[str, bytes]]) -> Any:
     """An encoding from one or two uploaded files whose kind is read from their content (`detect_files`),
     through the same checks as `load_tokenizer`.  A tiktoken rank file loads only when it is a shipped
     model's (Llama 3's): any other needs its split pattern chosen (`load_tokenizer`)."""
+    with gc_paused():  # a big file's tables are built without the collector walking them again and again
+        return _load_files(files)
+
+
+def _load_files(files: list[tuple[str, bytes]]) -> Any:
     kind, root = _detect(files)
     (filename, data) = files[0]
     if kind in ("tokenizer.json", "tekken"):  # `load_tokenizer`'s path, from the JSON detection parsed

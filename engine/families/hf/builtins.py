@@ -232,7 +232,7 @@ def gguf_root(data: bytes, source: str) -> dict:
     tokens = gguf._array(md, "tokenizer.ggml.tokens", None, source)
     gguf._check_sizes(md, tokens, source)
     types = gguf._array(md, "tokenizer.ggml.token_type", len(tokens), source, required=False)
-    types = [int(t) if int(t) in gguf._TYPES else gguf.NORMAL for t in types] if types is not None else [gguf.NORMAL] * len(tokens)
+    types = gguf.token_types(types, len(tokens))
     kind = gguf._get(md, "tokenizer.ggml.model", str, source)
     return gguf._tokenizer_json(kind, gguf._get(md, "tokenizer.ggml.pre", str, source), md, tokens, types, source)
 
