@@ -33,6 +33,7 @@ __all__ = ["CharBpe", "BpeStep", "SPACE_MARK"]
 
 SPACE_MARK = "\u2581"  # ▁, SentencePiece's space
 _BEFORE_MARK = re.compile(f"(?<=[^{SPACE_MARK}]){SPACE_MARK}")
+_COMPUTE = object()
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ class CharBpe:
     def __init__(self, vocab: dict[str, int], pair_rank: dict[int, int], merged_id: list[int], *,
                  unk_token: str | None = None, fuse_unk: bool = False, byte_fallback: bool = False,
                  continuing_subword_prefix: str | None = None, end_of_word_suffix: str | None = None,
-                 ignore_merges: bool = False) -> None:
+                 ignore_merges: bool = False, no_cut_after: frozenset[str] | None | object = _COMPUTE) -> None:
         self.vocab = vocab
         self.pair_rank = pair_rank
         self.merged_id = merged_id
@@ -64,7 +65,8 @@ class CharBpe:
         self.suffix = end_of_word_suffix or ""
         self.ignore_merges = ignore_merges
         self._bytes = [vocab.get(byte_fallback_name(b)) for b in range(256)] if byte_fallback else None
-        self._no_cut_after = self._joined_before(SPACE_MARK)
+        # `no_cut_after`: `_joined_before(SPACE_MARK)` as a compact form stored it (its reference, computed here otherwise)
+        self._no_cut_after = self._joined_before(SPACE_MARK) if no_cut_after is _COMPUTE else no_cut_after
 
     def _joined_before(self, mark: str) -> frozenset[str] | None:
         """The characters some made token has right before `mark` (None: never cut -- the vocabulary has no

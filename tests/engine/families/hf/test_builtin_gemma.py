@@ -54,9 +54,32 @@ def assert_same(enc, ref, texts):
 
 
 def test_installed_compact_is_the_original(enc, original):
-    assert gzip.decompress(dump_pipeline_compact("gemma3", original)) == gzip.decompress((INSTALLED_DIR / SPEC.compact).read_bytes())
+    assert dump_pipeline_compact("gemma3", original) == (INSTALLED_DIR / SPEC.compact).read_bytes()
     with pytest.raises(ValueError, match="sha256"):
         dump_pipeline_compact("gemma3", original + b" ")
+
+
+def test_the_compact_form_loads_the_model_the_original_does(enc, original):
+    """Vocabulary, merges and made ids as the full loader reads them from the tokenizer.json, and the stored
+    cut characters as `CharBpe._joined_before` computes them (its reference)."""
+    from engine.families.hf.load import load_tokenizer_json
+    from engine.families.hf.models.bpe import SPACE_MARK
+
+    full = load_tokenizer_json(original, name="gemma3-full")
+    assert enc.model.same_model(full.model) and enc.spec.added_tokens == full.spec.added_tokens
+    assert enc.model._no_cut_after == full.model._no_cut_after == full.model._joined_before(SPACE_MARK)
+    assert enc.spec.nodes == full.spec.nodes and enc.n_vocab == full.n_vocab
+
+
+def test_a_damaged_compact_file_says_to_install_again(tmp_path, monkeypatch):
+    from engine.families.hf import builtins
+
+    body = (INSTALLED_DIR / SPEC.compact).read_bytes()
+    monkeypatch.setattr(builtins, "INSTALLED_DIR", tmp_path)
+    for damaged in (body[:-4], body[:1000], b"{}\n", gzip.compress(body[:5000])):
+        (tmp_path / SPEC.compact).write_bytes(damaged)
+        with pytest.raises(ValueError, match="install_gemma.py again"):
+            builtins.load_installed("gemma3")
 
 
 def test_not_shipped_and_a_clear_error_when_not_installed(tmp_path):
@@ -145,7 +168,7 @@ def test_gemma4_equals_llama_cpps_vectors(enc4):
 
 def test_gemma4_installed_compact_is_the_gguf(enc4):
     data = member(G4.original.package, G4.original.path)
-    assert gzip.decompress(dump_pipeline_compact("gemma4", data)) == gzip.decompress((INSTALLED_DIR / G4.compact).read_bytes())
+    assert dump_pipeline_compact("gemma4", data) == (INSTALLED_DIR / G4.compact).read_bytes()
     assert engine.encoding_name_for_model("gemma-4") == "gemma4" and enc4.n_vocab == 262_144
 
 
