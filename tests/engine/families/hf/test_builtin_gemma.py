@@ -176,3 +176,29 @@ def test_gemma4_shares_gemma3s_ordinary_vocabulary(enc, enc4):
     """Gemma 4 keeps Gemma 3's ids for ordinary text (the two differ in a few reserved and added slots)."""
     text = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")[:5_000] + " नमस्ते 日本語"
     assert enc4.encode_ordinary(text) == enc.encode_ordinary(text)
+
+
+def test_whole_token_flags_are_what_the_merges_give(enc):
+    """The stored per-token flag (a token's own text merges back into it) against the merge loop itself, on a
+    sample of ids and on every token a corpus text uses."""
+    from engine.families.hf.models.bpe import CharBpe
+
+    model = enc.model
+    plain = CharBpe(model.vocab, model.pair_rank, model.merged_id, unk_token=model.unk_token, fuse_unk=model.fuse_unk,
+                    byte_fallback=model.byte_fallback, no_cut_after=model._no_cut_after)
+    tokens = {tid: tok for tok, tid in model.vocab.items()}
+    text = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")[:20_000]
+    ids = set(random.Random(4).sample(range(len(tokens)), 4000)) | set(enc.encode_ordinary(text))
+    for tid in ids:
+        assert bool(model._whole[tid]) == (plain.merged_ids(tokens[tid]) == (tid,)), (tid, tokens[tid])
+    assert sum(model._whole) > 200_000
+
+
+def test_an_old_install_is_rewritten(tmp_path, monkeypatch):
+    from engine.families.hf import builtins
+
+    monkeypatch.setattr(builtins, "INSTALLED_DIR", tmp_path)
+    (tmp_path / SPEC.compact).write_bytes(b'{"format": "hf-char-bpe-compact/1"}\n')
+    assert not builtins.installed_is_current("gemma3")
+    (tmp_path / SPEC.compact).write_bytes((INSTALLED_DIR / SPEC.compact).read_bytes()[:2_000_000])
+    assert builtins.installed_is_current("gemma3")

@@ -257,3 +257,18 @@ def test_token_bytes_in_bulk_equal_one_by_one():
         assert enc._token_bytes_bulk(stored) == {i: enc._token_bytes(i, s) for i, s in stored.items()}, enc.name
     assert crafted.decode_single_token_bytes(GEMMA_VOCAB.index("<0x41>")) == b"<0x41>"
     assert _loaded("gemma")[1].decode_single_token_bytes(GEMMA_VOCAB.index("<0x41>")) == b"A"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["▁", "▁▁", "h", "e", "d", "x", ">", "\0", "llo", "中", "]", "\\"]), max_size=30).map("".join))
+def test_char_bpe_cuts_in_one_split_as_one_mark_at_a_time(piece):
+    """`sub_pieces` (one regex split, then the parts after a character without a token joined back) equals
+    `sub_pieces_reference`, with blocked characters that need escaping in a character class."""
+    from engine.families.hf.models.bpe import CharBpe
+
+    _, gemma = _loaded("gemma")
+    model = gemma.model
+    assert model.sub_pieces(piece) == model.sub_pieces_reference(piece)
+    odd = CharBpe(model.vocab, model.pair_rank, model.merged_id, byte_fallback=True, no_cut_after=frozenset("]\\^-d"))
+    assert odd.sub_pieces(piece) == odd.sub_pieces_reference(piece)
+    assert "".join(model.sub_pieces(piece)) == piece
