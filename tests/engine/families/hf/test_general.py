@@ -4,6 +4,7 @@ post-processor -> decoder on small BERT-, T5-, WordLevel- and Gemma-style files 
 with special tokens added."""
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -272,3 +273,35 @@ def test_char_bpe_cuts_in_one_split_as_one_mark_at_a_time(piece):
     odd = CharBpe(model.vocab, model.pair_rank, model.merged_id, byte_fallback=True, no_cut_after=frozenset("]\\^-d"))
     assert odd.sub_pieces(piece) == odd.sub_pieces_reference(piece)
     assert "".join(model.sub_pieces(piece)) == piece
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["▁", "h", "e", "l", "o", "d", "w", "r", ",", ".", "(", ")", "'", "x", "he", "llo"]),
+                max_size=20).map("".join))
+def test_whole_tokens_and_punctuation_parts_give_the_merge_loops_ids(piece):
+    """With the compact form's extras -- per-token whole flags and the punctuation pairs made tokens hold --
+    `merged_ids` skips or splits the merge loop; the plain model (no extras) runs it on the whole part."""
+    from engine.families.hf.models.bpe import CharBpe
+
+    plain = _with_punctuation().model
+    tokens = {tid: tok for tok, tid in plain.vocab.items()}
+    whole = bytes(plain.merged_ids(tokens[i]) == (i,) if i in tokens else 0 for i in range(max(tokens) + 1))
+    pairs = plain._joined_punctuation() | {"d,"}  # a pair held by no token only blocks a cut: still exact
+    fast = CharBpe(plain.vocab, plain.pair_rank, plain.merged_id, unk_token=plain.unk_token, fuse_unk=plain.fuse_unk,
+                   byte_fallback=True, whole=whole, joined_punctuation=pairs)
+    assert fast.merged_ids(piece) == plain.merged_ids(piece)
+    assert "".join(fast.punctuation_parts(piece)) == piece
+    assert fast.punctuation_parts("▁hello,(world)") == ["▁hello,", "(", "world", ")"]  # the made token "o," holds o,
+    assert fast.punctuation_parts("▁hello.▁d,o,") == ["▁hello", ".", "▁d,", "o,"]  # (and "d," is held as if one did)
+
+
+@functools.lru_cache(maxsize=1)
+def _with_punctuation():
+    """The Gemma-style file with punctuation tokens and one made token that holds punctuation (``o,``)."""
+    data = json.loads(GEMMA)
+    vocab = data["model"]["vocab"]
+    for tok in [",", ".", "(", ")", "o,"]:
+        vocab[tok] = len(vocab)
+    data["model"]["merges"].append(["o", ","])
+    data["added_tokens"] = [t for t in data["added_tokens"] if t["content"] != "<start>"]
+    return load_tokenizer_json(json.dumps(data), name="gemma-punctuation")
