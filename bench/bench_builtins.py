@@ -2,7 +2,8 @@
 
 Cold load: `get_encoding(name)` in a fresh process (the minimum of `--runs`), after `import engine`.
 Throughput: `encode_ordinary` on the corpus's taylorswift.txt, after one warm-up call, against
-`tokenizers` (``RAYON_NUM_THREADS=1``) on the original file: the best of five rounds, each starting
+`tokenizers` (``RAYON_NUM_THREADS=1``) on the original file (for `gemma4`, whose original is a GGUF, on
+Gemma 3's tokenizer.json: the same ids on ordinary text): the best of five rounds, each starting
 from empty piece caches on both sides (the machine's load makes single timings drift).  Memory: RSS of one process holding every
 built-in.  Run by hand:  python bench/bench_builtins.py [name ...]
 """
@@ -18,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-NEW = ["deepseek-v3", "glm4", "glm5", "minimax-m3", "claude-legacy", "bert-base-uncased", "gemma3", "deepseek-v4"]
+NEW = ["deepseek-v3", "glm4", "glm5", "minimax-m3", "claude-legacy", "bert-base-uncased", "gemma3", "gemma4", "deepseek-v4"]
 _COLD = ("import sys, time, engine; t = time.perf_counter(); engine.get_encoding(sys.argv[1]); "
          "print(time.perf_counter() - t)")
 _RSS = ("import engine, resource\nfor n in engine.list_tokenizer_names(): engine.get_encoding(n).encode_ordinary('warm up')\n"
@@ -46,6 +47,10 @@ def throughput(name: str, repeats: int = 5) -> tuple[float, float]:
         ref = tokenizers.Tokenizer.from_str(read_data_file(*BUILTIN_FILES[name].json).decode("utf-8"))
     else:
         o = (BUILTIN_FILES.get(name) or INSTALLED_BUILTINS[name]).original
+        if name in INSTALLED_BUILTINS and INSTALLED_BUILTINS[name].fmt == "gguf":
+            # tokenizers reads no GGUF: Gemma 4 is timed against Gemma 3's tokenizer.json, whose ids on ordinary
+            # text are Gemma 4's (checked below, and in tests/engine/families/hf/test_builtin_gemma.py)
+            o = INSTALLED_BUILTINS["gemma3"].original
         ref = tokenizers.Tokenizer.from_str(member(o.package, o.path).decode("utf-8"))
     ref.encode_special_tokens = True
     enc = engine.get_encoding(name)

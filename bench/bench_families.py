@@ -185,7 +185,7 @@ def table(rows: list[Row]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="about 50 kB of text, one repeat")
-    parser.add_argument("--only", default="", help="run the families whose name contains this")
+    parser.add_argument("--only", default="", help="run the families whose name or file contains this (e.g. Gemma)")
     args = parser.parse_args()
     corpora = bench_engine.corpora()
     size = 50_000 if args.quick else 200_000
@@ -193,7 +193,7 @@ def main() -> None:
     repeats = 1 if args.quick else 3
     rows = []
     for family, label, library, get_file, reference in files(text):
-        if args.only and args.only.lower() not in family.lower():
+        if args.only and args.only.lower() not in f"{family} {label}".lower():
             continue
         try:
             rows.append(measure(family, label, library, get_file, reference, text, repeats))

@@ -24,7 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.families.hf.builtins import INSTALLED_BUILTINS, INSTALLED_DIR, dump_pipeline_compact  # noqa: E402
+from engine.families.hf.builtins import (INSTALLED_BUILTINS, INSTALLED_DIR, dump_pipeline_compact,  # noqa: E402
+                                        installed_is_current)
 
 CACHE = Path(os.environ.get("BPE_TEST_PACKAGES") or Path.home() / ".cache" / "bpe-playground" / "test-packages")
 
@@ -60,7 +61,7 @@ def main(names: list[str]) -> None:
         if names and name not in names:
             continue
         target = INSTALLED_DIR / spec.compact
-        if target.is_file():
+        if installed_is_current(name):
             print(f"{name}: already installed ({target})")
             continue
         data = archive(spec)

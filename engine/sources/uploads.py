@@ -45,6 +45,7 @@ from typing import Any
 from ..errors import UnsupportedModelError, WrongFileKindError
 from ..families.hf.tokenizer_json import check_tokenizer_json_size  # noqa: F401  (its home before)
 from ..formats.file_kinds import KIND_TITLES, FileKind, describe_json, sniff
+from ..formats.gc_paused import gc_paused
 from ..formats.json_limits import load_json_bounded
 from ..tokenizer.encoding import Encoding
 from ..formats.limits import (MAX_SPECIAL_TOKENS, MAX_TOKEN_ID, TokenBudget, TokenizerTooLargeError, check_count,
@@ -158,10 +159,17 @@ def _stem(filename: str) -> str:
 
 def _what_it_is(data: bytes, filename: str) -> FileKind:
     """The kind of an upload from its content (a JSON file parsed within `engine.formats.limits` to tell which)."""
+    return _read_kind(data, filename)[0]
+
+
+def _read_kind(data: bytes, filename: str) -> tuple[FileKind, Any]:
+    """`_what_it_is` and, for a JSON file, the parsed JSON it was told from (None otherwise): a 33 MB
+    tokenizer.json is parsed once, not again to load it."""
     found = sniff(data)
-    if found.kind == "json":
-        found = describe_json(load_json_bounded(data, name=filename))
-    return found
+    if found.kind != "json":
+        return found, None
+    root = load_json_bounded(data, name=filename)
+    return describe_json(root), root
 
 
 def _check_kind(kind: str, data: bytes, filename: str) -> None:
@@ -195,12 +203,14 @@ def _known_rank_file(data: bytes, filename: str) -> Any:
                          normalization=spec.normalization, presplit=spec.presplit)
 
 
-def _load_model_file(kind: str, filename: str, data: bytes) -> Any:
-    """A tokenizer.json, SentencePiece or Tekken file -> its encoding: what it is and its sizes checked first."""
+def _load_model_file(kind: str, filename: str, data: bytes, root: Any = None) -> Any:
+    """A tokenizer.json, SentencePiece or Tekken file -> its encoding: what it is and its sizes checked first.
+    `root`: the JSON file already parsed (by `_read_kind`), or None to parse it here."""
     name = f"{_stem(filename)}-{short_hash(kind, data)}"
     if kind in ("tokenizer.json", "tekken"):
         _check_kind("json", data, filename)
-        root = load_json_bounded(data, name=filename)  # depth and size counted before json.loads builds anything
+        if root is None:
+            root = load_json_bounded(data, name=filename)  # depth and size counted before json.loads builds anything
         found = describe_json(root)
         if found.kind != kind:
             raise WrongFileKindError(filename, KIND_TITLES[kind], found.title, found.how_to_upload())
@@ -246,6 +256,12 @@ def load_tokenizer(
     are ignored for them).  `pat_str` None means raw bytes (the whole text is one piece).
     Too big: `TokenizerTooLargeError`; unable to encode every text: `UnusableTokenizerError`.
     """
+    with gc_paused():  # a big file's tables are built without the collector walking them again and again
+        return _load_tokenizer(kind, main_file, encoder_json, pat_str, special_tokens)
+
+
+def _load_tokenizer(kind: str, main_file: tuple[str, bytes], encoder_json: tuple[str, bytes] | None,
+                    pat_str: str | None, special_tokens: list[str] | tuple[str, ...]) -> Any:
     filename, data = main_file
     if kind not in KINDS:
         raise ValueError(f"unknown tokenizer file kind {kind!r}; use one of {', '.join(KINDS)}")
@@ -302,23 +318,29 @@ def detect_files(files: list[tuple[str, bytes]]) -> str:
     """Which tokenizer one or two uploaded files hold, from their content (not their names): one of
     `DETECTED_KINDS`; `WrongFileKindError` naming what was found otherwise.  Two files are a
     ``vocab.json`` + ``merges.txt`` pair (GPT-2's ``encoder.json`` + ``vocab.bpe`` are the same formats)."""
+    return _detect(files)[0]
+
+
+def _detect(files: list[tuple[str, bytes]]) -> tuple[str, Any]:
+    """`detect_files`, and the parsed JSON of a single JSON file (None otherwise) for `load_files` to build from."""
     if not files or len(files) > 2:
         raise ValueError(f"upload one tokenizer file, or two for a vocab.json + merges.txt pair ({len(files)} given)")
     for name, content in files:
         if len(content) > MAX_FILE_BYTES and not content.startswith(b"GGUF"):
             raise TokenizerTooLargeError(f"{name} is {len(content) / 1e6:.1f} MB; the limit for a tokenizer file is "
                                          f"{MAX_FILE_BYTES / 1e6:.0f} MB. Use a smaller tokenizer.")
-    found = [_what_it_is(data, name) for name, data in files]
+    read = [_read_kind(data, name) for name, data in files]
+    found = [kind for kind, _ in read]
     if len(files) == 2:
         kinds = sorted(f.kind for f in found)
         if kinds == ["data_gym", "encoder.json"]:
-            return "vocab.json + merges.txt"
+            return "vocab.json + merges.txt", None
         raise WrongFileKindError(f"{files[0][0]} and {files[1][0]}", "a vocab.json + merges.txt pair",
                                  f"{found[0].title} and {found[1].title}",
                                  "upload two files only for a vocab.json + merges.txt pair; otherwise one file")
     (name, _), kind = files[0], found[0]
     if kind.kind in ("tokenizer.json", "tekken", "sentencepiece", "minbpe", "tiktoken", "gguf", "vocab.txt"):
-        return kind.kind
+        return kind.kind, read[0][1]
     if kind.kind in ("encoder.json", "data_gym"):
         other = "merges.txt (or vocab.bpe)" if kind.kind == "encoder.json" else "vocab.json (or encoder.json)"
         raise WrongFileKindError(name, "a whole tokenizer", kind.title, f"upload it together with its {other}")
@@ -329,9 +351,18 @@ def load_files(files: list[tuple[str, bytes]]) -> Any:
     """An encoding from one or two uploaded files whose kind is read from their content (`detect_files`),
     through the same checks as `load_tokenizer`.  A tiktoken rank file loads only when it is a shipped
     model's (Llama 3's): any other needs its split pattern chosen (`load_tokenizer`)."""
-    kind = detect_files(files)
+    with gc_paused():  # a big file's tables are built without the collector walking them again and again
+        return _load_files(files)
+
+
+def _load_files(files: list[tuple[str, bytes]]) -> Any:
+    kind, root = _detect(files)
     (filename, data) = files[0]
-    if kind in ("tokenizer.json", "sentencepiece", "tekken", "minbpe"):
+    if kind in ("tokenizer.json", "tekken"):  # `load_tokenizer`'s path, from the JSON detection parsed
+        enc = _load_model_file(kind, filename, data, root)
+        check_usable(enc, filename)
+        return enc
+    if kind in ("sentencepiece", "minbpe"):
         return load_tokenizer(kind, files[0])
     if kind == "tiktoken":
         known = _known_rank_file(data, filename)

@@ -31,6 +31,7 @@ Any other ``tokenizer.ggml.model`` (``rwkv``, ``plamo2`` ...) is refused by name
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import count
 from typing import Any
 
 from ...errors import UnsupportedModelError
@@ -97,6 +98,18 @@ def _array(md: dict, key: str, n: int | None, source: str, required: bool = True
     return value
 
 
+def token_types(types: Any, n: int) -> list[int]:
+    """The first `n` of ``tokenizer.ggml.token_type`` (None: all NORMAL); a type llama.cpp does not define
+    reads as NORMAL.  The usual array of defined int32 types is taken in bulk (a 262k vocabulary's types
+    one by one cost a quarter of a second)."""
+    if types is None:
+        return [NORMAL] * n
+    head = list(types[:n])
+    if set(map(type, head)) <= {int} and set(head) <= set(_TYPES):
+        return head
+    return [int(t) if int(t) in _TYPES else NORMAL for t in head]
+
+
 def read_gguf_tokenizer(data: bytes, name: str | None = None, *, source: str = "<gguf>") -> GgufTokenizer:
     """Read a GGUF file's header (or its first megabytes) and build its tokenizer."""
     header = read_gguf(data, source)
@@ -114,7 +127,7 @@ def read_gguf_tokenizer(data: bytes, name: str | None = None, *, source: str = "
     if not all(isinstance(t, str) for t in tokens[:1]):
         raise UnsupportedModelError(source, "tokenizer.ggml.tokens is not an array of strings", "the file is damaged")
     types = _array(md, "tokenizer.ggml.token_type", n, source, required=False)
-    types = [int(t) if int(t) in _TYPES else NORMAL for t in types[:n]] if types is not None else [NORMAL] * n
+    types = token_types(types, n)
     pre = _get(md, "tokenizer.ggml.pre", str, source)
     bos = _get(md, "tokenizer.ggml.bos_token_id", int, source)
     eos = _get(md, "tokenizer.ggml.eos_token_id", int, source)
@@ -197,7 +210,7 @@ def _added(tokens: list[str], types: list[int]) -> list[dict]:
 
 
 def _tokenizer_json(kind: str, pre: str | None, md: dict, tokens: list[str], types: list[int], source: str) -> dict:
-    vocab = {t: i for i, t in enumerate(tokens)}
+    vocab = dict(zip(tokens, count()))  # a repeated token keeps its last id, as tokenizers' vocabulary does
     if kind == "bert":
         return _bert_json(md, tokens, types, source)
     merges = list(_array(md, "tokenizer.ggml.merges", None, source))

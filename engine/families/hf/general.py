@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import re
 import threading
+from itertools import chain
+from operator import methodcaller
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -42,7 +44,7 @@ from ...tokenizer.special_tokens import AllowedSpecial, DisallowedSpecial, Speci
 from .bpe import KEY
 from .encoding import _byte_offsets, check_no_surrogates
 from .models import CharBpe, Unigram, WordLevel, WordPiece
-from .models.base import ModelToken
+from .models.base import ModelToken, byte_fallback_name
 from .normalizers import AlignedText
 from .pipeline import added_token_regex, find_added, remembered_regex
 from .tokenizer_json import PipelineSpec, settings_note
@@ -86,7 +88,7 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         self._space = "▁" if any(_mentions(spec.nodes.get(k), "Metaspace") or "▁" in str(spec.nodes.get(k))
                                  for k in ("pre_tokenizer", "decoder")) else None
         self._byte_level = _mentions(spec.nodes.get("decoder"), "ByteLevel")
-        self._tables: tuple[dict[int, str], dict[int, bytes]] | None = None  # built on first use (~0.5 s for Gemma 3)
+        self._tables: tuple[dict[int, str], dict[int, bytes]] | None = None  # built on first use
         self._ranks: dict[bytes, int] | None = None
         self._matcher(frozenset())
 
@@ -102,9 +104,29 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
                     stored = {i: s for s, i in self.model.vocab.items()}
                     for t in self.spec.added_tokens:
                         stored[t.id] = t.content
-                    self._tables = (stored, {i: self._token_bytes(i, s) for i, s in stored.items()})
+                    self._tables = (stored, self._token_bytes_bulk(stored))
                 tables = self._tables
         return tables
+
+    def _token_bytes_bulk(self, stored: dict[int, str]) -> dict[int, bytes]:
+        """`_token_bytes` of every entry of `stored`, in bulk: Gemma 3's 262,144 tokens would take a second
+        one by one (a regex per token), and uploading a file builds this table to check it."""
+        if self._byte_level:
+            return {i: self._token_bytes(i, s) for i, s in stored.items()}
+        strings: Iterable[str] = stored.values()
+        if self._space is not None:
+            strings = map(methodcaller("replace", self._space, " "), strings)
+        out = dict(zip(stored, map(methodcaller("encode", "utf-8"), strings)))
+        if getattr(self.model, "byte_fallback", False):
+            vocab = self.model.vocab
+            for b in range(256):  # the entries _BYTE_FALLBACK matches are exactly these 256 names
+                name = byte_fallback_name(b)
+                tid = vocab.get(name)
+                if tid is not None and stored.get(tid) == name:
+                    out[tid] = bytes((b,))
+        for tid, token in self._added_by_id.items():
+            out[tid] = stored[tid].encode("utf-8")
+        return out
 
     @property
     def _stored(self) -> dict[int, str]:
@@ -226,9 +248,7 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
             return []
         if self._pretok is None:
             return [text]
-        if at_start:
-            return self._pretok.split_str(text, deadline)
-        return [p.text.text for p in self._pretok.pre_tokenize_aligned(AlignedText(text, None, 1), deadline)]
+        return self._pretok.split_str(text, deadline, at_start)
 
     def _special_pattern(self, tokens: frozenset[str]) -> re.Pattern | None:
         """A trie regex finding any of `tokens` (for the disallowed-special check), built once per set."""
@@ -265,9 +285,12 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
     def _encode(self, text: str, allowed: frozenset[str]) -> list[int]:
         check_no_surrogates(text)
         out: list[int] = []
-        ids = self._cache.ids
-        compute = self.model.ids
-        cut = self.model.sub_pieces if isinstance(self.model, CharBpe) else None
+        cache = self._cache
+        ids, known = cache.ids, cache.get
+        model = self.model
+        # a long ▁-joined piece in parts that repeat (`CharBpe.sub_pieces`: the same ids), each part remembered
+        cut = model.sub_pieces if isinstance(model, CharBpe) and model.cuts_pieces else None
+        compute = model.ids if cut is None else model.merged_ids
         deadline = None if self._pretok is None else self._pretok.deadline()  # one split budget for the whole text
         for part, tid, at_start in self._stretches(text, allowed):
             if tid is not None:
@@ -278,9 +301,12 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
                     continue
                 if cut is None:
                     out.extend(ids(piece, compute))
-                else:  # a long ▁-joined piece in parts that repeat (`CharBpe.sub_pieces`: the same ids)
-                    for sub in cut(piece):
-                        out.extend(ids(sub, compute))
+                    continue
+                subs = cut(piece)
+                found = list(map(known, subs))  # remembered parts at C speed, the rest computed
+                if None in found:
+                    found = [ids(sub, compute) if f is None else f for sub, f in zip(subs, found)]
+                out.extend(chain.from_iterable(found))
         return out
 
     def encode_ordinary(self, text: str) -> list[int]:

@@ -437,8 +437,12 @@ def literal_trie_pattern(words: Iterable[str]) -> str:
     """A regex matching any of `words`, the longest one at the leftmost position (Aho-Corasick's LeftmostLongest).
 
     The words are folded into a trie (``<a``, ``<ab`` -> ``<a(?:b)?``): a greedy
-    optional tries the longer word first.  1,230 special tokens compile in a
-    few milliseconds this way, against ~0.2 s as a flat alternation.
+    optional tries the longer word first.  Sibling characters whose subtrees are
+    the same regex share one character class (``<x1>``, ``<x2>`` -> ``<x[12]>``):
+    the branches start with different characters, so which one is tried first
+    never mattered.  Gemma 3's 6,242 ``<unusedN>`` tokens fold to about a
+    thousand characters of pattern that way, which `re` compiles in a couple of
+    milliseconds (without the classes the pattern is twenty times longer).
     """
     trie: dict = {}
     for word in words:
@@ -449,7 +453,12 @@ def literal_trie_pattern(words: Iterable[str]) -> str:
 
     def pattern(node: dict) -> str:
         ends = "" in node
-        branches = [re.escape(ch) + pattern(child) for ch, child in sorted(node.items()) if ch]
+        shared: dict[str, list[str]] = {}  # subtree regex -> the characters leading to it
+        for ch, child in sorted(node.items()):
+            if ch:
+                shared.setdefault(pattern(child), []).append(ch)
+        branches = [(re.escape(chars[0]) if len(chars) == 1 else "[" + "".join(map(re.escape, chars)) + "]") + sub
+                    for sub, chars in shared.items()]
         if not branches:
             return ""
         body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"

@@ -567,3 +567,25 @@ def test_literal_trie_equals_longest_first_alternation(text):
     flat = re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
     trie = re.compile(literal_trie_pattern(words))
     assert [m.span() for m in trie.finditer(text)] == [m.span() for m in flat.finditer(text)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="<>ab1-]^\\\n", min_size=1, max_size=5), min_size=1, max_size=12),
+       st.text(alphabet="<>ab12-]^\\\nx", max_size=40))
+def test_literal_trie_with_shared_subtrees_equals_longest_first_alternation(words, text):
+    """Siblings folded into character classes (``<x[12]>``) keep leftmost-longest: any word set, any text."""
+    import re
+    flat = re.compile("|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True)))
+    trie = re.compile(literal_trie_pattern(words))
+    assert [m.span() for m in trie.finditer(text)] == [m.span() for m in flat.finditer(text)]
+
+
+def test_numbered_tokens_fold_into_a_short_pattern():
+    """Gemma 3's <unused0> .. <unused6241>: a pattern `re` compiles in milliseconds, matching exactly those."""
+    import re
+    words = [f"<unused{i}>" for i in range(6242)]
+    pattern = literal_trie_pattern(words)
+    assert len(pattern) < 2_000
+    rx = re.compile(pattern)
+    assert [m.group() for m in rx.finditer("<unused0><unused6241><unused6242><unused99>x<unused>")] == \
+        ["<unused0>", "<unused6241>", "<unused99>"]

@@ -85,3 +85,22 @@ def test_a_gguf_vocabulary_loads_by_its_content():
     enc = load_files([("ggml-vocab-llama-spm.gguf", data)])
     assert enc.n_vocab == 32_000 and enc.encode_ordinary("Hello world") == [15043, 3186]  # llama.cpp's .out vectors
     assert enc.name.startswith("ggml-vocab-llama-spm-")
+
+
+def test_a_json_upload_is_parsed_once(monkeypatch):
+    """Detection parses a JSON file to tell which kind it is; loading builds from that parse (Gemma 3's
+    33 MB tokenizer.json costs a second or more per parse)."""
+    from engine.sources import uploads
+
+    calls = []
+    real = uploads.load_json_bounded
+
+    def counted(data, **kw):
+        calls.append(kw.get("name"))
+        return real(data, **kw)
+
+    monkeypatch.setattr(uploads, "load_json_bounded", counted)
+    root = wordpiece_root(BERT_VOCAB)
+    enc = load_files([("tokenizer.json", json.dumps(root).encode())])
+    assert enc.encode_ordinary("hello world") == load_files([("vocab.txt", BERT_VOCAB)]).encode_ordinary("hello world")
+    assert calls == ["tokenizer.json"]

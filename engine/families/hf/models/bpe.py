@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from operator import itemgetter
 
 from ..bpe import KEY, merge_ids_heap, merge_small
 from ....tokenizer.bpe import LONG_PIECE
@@ -33,6 +34,10 @@ __all__ = ["CharBpe", "BpeStep", "SPACE_MARK"]
 
 SPACE_MARK = "\u2581"  # ▁, SentencePiece's space
 _BEFORE_MARK = re.compile(f"(?<=[^{SPACE_MARK}]){SPACE_MARK}")
+_COMPUTE = object()
+# ASCII punctuation: text sets it against words ("Swift," "(2019)"), so a part of a text that is no whole
+# token is often a whole token and punctuation (`CharBpe.punctuation_parts`)
+PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
 @dataclass(frozen=True)
@@ -53,7 +58,8 @@ class CharBpe:
     def __init__(self, vocab: dict[str, int], pair_rank: dict[int, int], merged_id: list[int], *,
                  unk_token: str | None = None, fuse_unk: bool = False, byte_fallback: bool = False,
                  continuing_subword_prefix: str | None = None, end_of_word_suffix: str | None = None,
-                 ignore_merges: bool = False) -> None:
+                 ignore_merges: bool = False, no_cut_after: frozenset[str] | None | object = _COMPUTE,
+                 whole: bytes | None = None, joined_punctuation: frozenset[str] | None = None) -> None:
         self.vocab = vocab
         self.pair_rank = pair_rank
         self.merged_id = merged_id
@@ -64,7 +70,17 @@ class CharBpe:
         self.suffix = end_of_word_suffix or ""
         self.ignore_merges = ignore_merges
         self._bytes = [vocab.get(byte_fallback_name(b)) for b in range(256)] if byte_fallback else None
-        self._no_cut_after = self._joined_before(SPACE_MARK)
+        # `no_cut_after`: `_joined_before(SPACE_MARK)` as a compact form stored it (its reference, computed here otherwise)
+        self._no_cut_after = self._joined_before(SPACE_MARK) if no_cut_after is _COMPUTE else no_cut_after
+        # `whole`: per id, 1 if the merges turn that token's own text back into that one token (a compact form
+        # stores it, computed by `merged_ids` at install time): such a part needs no merge loop
+        self._whole = whole
+        # `joined_punctuation`: `_joined_punctuation()` as a compact form stored it, with `whole` (see `_merged`)
+        self._punctuation_pairs = joined_punctuation if whole is not None and self._no_cut_after is not None else None
+        blocked = self._no_cut_after
+        # sub_pieces' cuts in one C-level split: before a mark that follows a character allowed to end a part
+        self._cut_at = None if blocked is None else re.compile(
+            f"(?<=[^{SPACE_MARK}{''.join(map(re.escape, sorted(blocked)))}])(?={SPACE_MARK})")
 
     def _joined_before(self, mark: str) -> frozenset[str] | None:
         """The characters some made token has right before `mark` (None: never cut -- the vocabulary has no
@@ -77,8 +93,32 @@ class CharBpe:
         joined = "\0".join([token for token, tid in self.vocab.items() if mark in token and tid in made])
         return frozenset(re.findall(f"([^{mark}]){mark}", joined))
 
+    @property
+    def cuts_pieces(self) -> bool:
+        """Whether `sub_pieces` may cut a piece (then `ids` of a piece is `merged_ids` of each part)."""
+        return self._cut_at is not None
+
     def sub_pieces(self, piece: str) -> list[str]:
-        """`piece` cut where no merge can join across (see the module docstring); ``[piece]`` if nowhere."""
+        """`piece` cut where no merge can join across (see the module docstring); ``[piece]`` if nowhere.
+        `sub_pieces_reference` is the same, one mark at a time."""
+        at = self._cut_at
+        if at is None or len(piece) < 2:
+            return [piece]
+        parts = at.split(piece)  # (no part is empty: each cut has a character before it)
+        vocab = self.vocab
+        if len(parts) > 1 and not all(map(vocab.__contains__, map(itemgetter(-1), parts[:-1]))):
+            # a character without its own token may fall back to <0x..> bytes: no cut after it
+            joined = [parts[0]]
+            for part in parts[1:]:
+                if joined[-1][-1] in vocab:
+                    joined.append(part)
+                else:
+                    joined[-1] += part
+            parts = joined
+        return parts
+
+    def sub_pieces_reference(self, piece: str) -> list[str]:
+        """`sub_pieces`, plainly: each mark after a character found one by one."""
         blocked = self._no_cut_after
         if blocked is None or len(piece) < 2:
             return [piece]
@@ -156,7 +196,58 @@ class CharBpe:
             return tuple(i for sub in subs for i in self._merged(sub))
         return self._merged(piece)
 
+    def merged_ids(self, piece: str) -> tuple[int, ...]:
+        """The ids of a part `sub_pieces` left whole (`ids` cuts first)."""
+        return self._merged(piece)
+
+    def _joined_punctuation(self) -> frozenset[str] | None:
+        """The two-character strings with a `PUNCTUATION` character that some made token holds (None: a made
+        token holds a NUL, the separator of this one regex pass)."""
+        made = set(self.merged_id)
+        tokens = [token for token, tid in self.vocab.items() if tid in made]
+        joined = "\0".join(tokens)
+        if joined.count("\0") != max(len(tokens) - 1, 0):
+            return None
+        punct = "[" + "".join(map(re.escape, sorted(PUNCTUATION))) + "]"
+        return frozenset(re.findall(f"(?=([^\\0]{punct}|{punct}[^\\0]))", joined))
+
+    def punctuation_parts(self, piece: str) -> list[str]:
+        """`piece` cut beside each punctuation character where no made token holds the two characters there
+        (so no merge joins across: the ids are the parts' ids), both having their own token; ``[piece]`` when
+        the model has no such pairs stored."""
+        pairs, vocab = self._punctuation_pairs, self.vocab
+        if pairs is None:
+            return [piece]
+        out, start = [], 0
+        for i in range(1, len(piece)):
+            a, b = piece[i - 1], piece[i]
+            if (a in PUNCTUATION or b in PUNCTUATION) and a + b not in pairs and a in vocab and b in vocab:
+                out.append(piece[start:i])
+                start = i
+        out.append(piece[start:])
+        return out
+
     def _merged(self, piece: str) -> tuple[int, ...]:
+        # Only for a part not yet remembered, so the work below is paid once per distinct part: a whole token
+        # (flag stored at install) needs no merge loop, and punctuation cut off often leaves whole tokens.
+        whole = self._whole
+        if whole is not None:
+            tid = self.vocab.get(piece)
+            if tid is not None and whole[tid]:
+                return (tid,)
+            if self._punctuation_pairs is not None:
+                parts = self.punctuation_parts(piece)
+                if len(parts) > 1:
+                    return tuple(i for part in parts for i in self._merged_whole_or_loop(part))
+        return self._merge_loop(piece)
+
+    def _merged_whole_or_loop(self, part: str) -> tuple[int, ...]:
+        tid = self.vocab.get(part)
+        if tid is not None and self._whole[tid]:  # type: ignore[index]
+            return (tid,)
+        return self._merge_loop(part)
+
+    def _merge_loop(self, piece: str) -> tuple[int, ...]:
         ids = self._initial_ids(piece)
         if len(ids) > LONG_PIECE:
             return tuple(merge_ids_heap(ids, self.pair_rank, self.merged_id))

@@ -126,9 +126,7 @@ def bpe_merges(merges: list, vocab: dict[str, int], prefix: str, where: Any) -> 
             if merges and not (set(map(type, merges)) == {list} and set(map(len, merges)) == {2}):
                 raise KeyError
             left, right = list(map(itemgetter(0), merges)), list(map(itemgetter(1), merges))  # (zip(*pairs) is slower)
-        if not set(map(type, left)) | set(map(type, right)) <= {str}:
-            raise KeyError
-        get = vocab.__getitem__
+        get = vocab.__getitem__  # only a str equals a vocabulary entry: a left or right that is not one raises
         lid = list(map(get, left))
         rid = list(map(get, right))
         if cut:

@@ -257,3 +257,18 @@ def test_vocabulary_limits_apply_before_building():
 def test_file_without_tokenizer_refused():
     with pytest.raises(UnsupportedModelError, match="no tokenizer.ggml.model"):
         read_gguf_tokenizer(write_gguf([("general.architecture", "string", "llama")]), source="w.gguf")
+
+
+def test_token_types_in_bulk_equal_one_by_one():
+    """`token_types` takes the usual int32 array whole; its per-value rule (undefined -> NORMAL) is the reference."""
+    from array import array
+
+    from engine.families.gguf.encoding import NORMAL, _TYPES, token_types
+
+    def reference(types, n):
+        return [int(t) if int(t) in _TYPES else NORMAL for t in types[:n]] if types is not None else [NORMAL] * n
+
+    for types, n in [(array("i", [1, 2, 3, 4, 5, 6, 1]), 7), (array("i", [1, 3, 9, -2, 6]), 4), ([True, False, True], 3),
+                     (array("I", [6, 1, 1]), 2), (None, 3), (array("f", [1.0, 3.0, 2.5]), 3)]:
+        got = token_types(types, n)
+        assert got == reference(types, n) and all(type(t) is int for t in got), (types, n)

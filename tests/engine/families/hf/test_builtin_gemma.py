@@ -57,9 +57,32 @@ def assert_same(enc, ref, texts):
 
 
 def test_installed_compact_is_the_original(enc, original):
-    assert gzip.decompress(dump_pipeline_compact("gemma3", original)) == gzip.decompress((INSTALLED_DIR / SPEC.compact).read_bytes())
+    assert dump_pipeline_compact("gemma3", original) == (INSTALLED_DIR / SPEC.compact).read_bytes()
     with pytest.raises(ValueError, match="sha256"):
         dump_pipeline_compact("gemma3", original + b" ")
+
+
+def test_the_compact_form_loads_the_model_the_original_does(enc, original):
+    """Vocabulary, merges and made ids as the full loader reads them from the tokenizer.json, and the stored
+    cut characters as `CharBpe._joined_before` computes them (its reference)."""
+    from engine.families.hf.load import load_tokenizer_json
+    from engine.families.hf.models.bpe import SPACE_MARK
+
+    full = load_tokenizer_json(original, name="gemma3-full")
+    assert enc.model.same_model(full.model) and enc.spec.added_tokens == full.spec.added_tokens
+    assert enc.model._no_cut_after == full.model._no_cut_after == full.model._joined_before(SPACE_MARK)
+    assert enc.spec.nodes == full.spec.nodes and enc.n_vocab == full.n_vocab
+
+
+def test_a_damaged_compact_file_says_to_install_again(tmp_path, monkeypatch):
+    from engine.families.hf import builtins
+
+    body = (INSTALLED_DIR / SPEC.compact).read_bytes()
+    monkeypatch.setattr(builtins, "INSTALLED_DIR", tmp_path)
+    for damaged in (body[:-4], body[:1000], b"{}\n", gzip.compress(body[:5000])):
+        (tmp_path / SPEC.compact).write_bytes(damaged)
+        with pytest.raises(ValueError, match="install_gemma.py again"):
+            builtins.load_installed("gemma3")
 
 
 def test_not_shipped_and_a_clear_error_when_not_installed(tmp_path):
@@ -140,7 +163,7 @@ def test_gemma4_equals_llama_cpps_vectors(enc4):
 
 def test_gemma4_installed_compact_is_the_gguf(enc4):
     data = member(G4.original.package, G4.original.path)
-    assert gzip.decompress(dump_pipeline_compact("gemma4", data)) == gzip.decompress((INSTALLED_DIR / G4.compact).read_bytes())
+    assert dump_pipeline_compact("gemma4", data) == (INSTALLED_DIR / G4.compact).read_bytes()
     assert engine.encoding_name_for_model("gemma-4") == "gemma4" and enc4.n_vocab == 262_144
 
 
@@ -213,3 +236,36 @@ def test_gemma4_special_token_strings_as_text(enc, enc4, ref):
         enc4.encode("<|turn>")
     plain = {t.content: t.id for t in enc4.spec.added_tokens if not t.special}
     assert enc4.encode_ordinary("a<|tool_call>b") == [*ref_ids(ref, "a"), plain["<|tool_call>"], *ref_ids(ref, "b")]
+
+
+def test_whole_token_flags_are_what_the_merges_give(enc):
+    """The stored per-token flag (a token's own text merges back into it) against the merge loop itself, on a
+    sample of ids and on every token a corpus text uses."""
+    from engine.families.hf.models.bpe import CharBpe
+
+    model = enc.model
+    plain = CharBpe(model.vocab, model.pair_rank, model.merged_id, unk_token=model.unk_token, fuse_unk=model.fuse_unk,
+                    byte_fallback=model.byte_fallback, no_cut_after=model._no_cut_after)
+    tokens = {tid: tok for tok, tid in model.vocab.items()}
+    text = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")[:20_000]
+    ids = set(random.Random(4).sample(range(len(tokens)), 4000)) | set(enc.encode_ordinary(text))
+    for tid in ids:
+        assert bool(model._whole[tid]) == (plain.merged_ids(tokens[tid]) == (tid,)), (tid, tokens[tid])
+    assert sum(model._whole) > 200_000
+    # the parts of a text: whole tokens and punctuation cut off (`CharBpe._merged`) give the merge loop's ids
+    text += ' "(quoted)," [12][13] doi:10.1080/07494467.2021.1976586. R&B\'s hip-hop-influenced ... ?!'
+    parts = {sub for piece in enc._pieces(enc._normalize(text), True, None) for sub in model.sub_pieces(piece)}
+    assert len(parts) > 1000 and model._punctuation_pairs and plain._punctuation_pairs is None
+    for part in parts:
+        assert model.merged_ids(part) == plain.merged_ids(part), part
+    assert model.punctuation_parts("▁Vulture.") == ["▁Vulture", "."]
+
+
+def test_an_old_install_is_rewritten(tmp_path, monkeypatch):
+    from engine.families.hf import builtins
+
+    monkeypatch.setattr(builtins, "INSTALLED_DIR", tmp_path)
+    (tmp_path / SPEC.compact).write_bytes(b'{"format": "hf-char-bpe-compact/1"}\n')
+    assert not builtins.installed_is_current("gemma3")
+    (tmp_path / SPEC.compact).write_bytes((INSTALLED_DIR / SPEC.compact).read_bytes()[:2_000_000])
+    assert builtins.installed_is_current("gemma3")

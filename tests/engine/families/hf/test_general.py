@@ -4,6 +4,7 @@ post-processor -> decoder on small BERT-, T5-, WordLevel- and Gemma-style files 
 with special tokens added."""
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -244,3 +245,63 @@ def test_family_notes_explain_every_new_kind():
 def test_a_files_regex_runs_under_the_split_time_limit():
     assert _loaded("t5")[1].split_time_limit is not None  # its Replace normalizer is a regex from the file
     assert _loaded("bert")[1].split_time_limit is None
+
+
+def test_token_bytes_in_bulk_equal_one_by_one():
+    """The table of every token's bytes is built in bulk; `_token_bytes`, one token at a time, is its reference
+    (a byte-fallback name, the ▁ space marker, added tokens -- also one spelled like a byte fallback)."""
+    data = json.loads(GEMMA)
+    data["added_tokens"].append(_added(GEMMA_VOCAB.index("<0x41>"), "<0x41>", special=False))
+    crafted = load_tokenizer_json(json.dumps(data), name="crafted")
+    for enc in [*(_loaded(name)[1] for name in FILES), crafted]:
+        stored = dict(enc._stored)
+        assert enc._token_bytes_bulk(stored) == {i: enc._token_bytes(i, s) for i, s in stored.items()}, enc.name
+    assert crafted.decode_single_token_bytes(GEMMA_VOCAB.index("<0x41>")) == b"<0x41>"
+    assert _loaded("gemma")[1].decode_single_token_bytes(GEMMA_VOCAB.index("<0x41>")) == b"A"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["▁", "▁▁", "h", "e", "d", "x", ">", "\0", "llo", "中", "]", "\\"]), max_size=30).map("".join))
+def test_char_bpe_cuts_in_one_split_as_one_mark_at_a_time(piece):
+    """`sub_pieces` (one regex split, then the parts after a character without a token joined back) equals
+    `sub_pieces_reference`, with blocked characters that need escaping in a character class."""
+    from engine.families.hf.models.bpe import CharBpe
+
+    _, gemma = _loaded("gemma")
+    model = gemma.model
+    assert model.sub_pieces(piece) == model.sub_pieces_reference(piece)
+    odd = CharBpe(model.vocab, model.pair_rank, model.merged_id, byte_fallback=True, no_cut_after=frozenset("]\\^-d"))
+    assert odd.sub_pieces(piece) == odd.sub_pieces_reference(piece)
+    assert "".join(model.sub_pieces(piece)) == piece
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["▁", "h", "e", "l", "o", "d", "w", "r", ",", ".", "(", ")", "'", "x", "he", "llo"]),
+                max_size=20).map("".join))
+def test_whole_tokens_and_punctuation_parts_give_the_merge_loops_ids(piece):
+    """With the compact form's extras -- per-token whole flags and the punctuation pairs made tokens hold --
+    `merged_ids` skips or splits the merge loop; the plain model (no extras) runs it on the whole part."""
+    from engine.families.hf.models.bpe import CharBpe
+
+    plain = _with_punctuation().model
+    tokens = {tid: tok for tok, tid in plain.vocab.items()}
+    whole = bytes(plain.merged_ids(tokens[i]) == (i,) if i in tokens else 0 for i in range(max(tokens) + 1))
+    pairs = plain._joined_punctuation() | {"d,"}  # a pair held by no token only blocks a cut: still exact
+    fast = CharBpe(plain.vocab, plain.pair_rank, plain.merged_id, unk_token=plain.unk_token, fuse_unk=plain.fuse_unk,
+                   byte_fallback=True, whole=whole, joined_punctuation=pairs)
+    assert fast.merged_ids(piece) == plain.merged_ids(piece)
+    assert "".join(fast.punctuation_parts(piece)) == piece
+    assert fast.punctuation_parts("▁hello,(world)") == ["▁hello,", "(", "world", ")"]  # the made token "o," holds o,
+    assert fast.punctuation_parts("▁hello.▁d,o,") == ["▁hello", ".", "▁d,", "o,"]  # (and "d," is held as if one did)
+
+
+@functools.lru_cache(maxsize=1)
+def _with_punctuation():
+    """The Gemma-style file with punctuation tokens and one made token that holds punctuation (``o,``)."""
+    data = json.loads(GEMMA)
+    vocab = data["model"]["vocab"]
+    for tok in [",", ".", "(", ")", "o,"]:
+        vocab[tok] = len(vocab)
+    data["model"]["merges"].append(["o", ","])
+    data["added_tokens"] = [t for t in data["added_tokens"] if t["content"] != "<start>"]
+    return load_tokenizer_json(json.dumps(data), name="gemma-punctuation")
