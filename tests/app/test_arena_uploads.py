@@ -103,9 +103,12 @@ def test_own_sentences_join_the_heatmap_escaped_bounded_and_removable():
     worst = next(m.value for m in at.markdown if "taxes most" in m.value)
     assert "](http" not in worst and f"gpt2 → {EVIL}" in plain(worst)  # escaped: no live link, no image
     assert at.session_state[arena_view.K_OWN] == [{"code": "yours-1", "language": EVIL, "text": HIEROGLYPHS}]
-    # bounded: the boxes take at most MAX_OWN_LANGUAGE / MAX_OWN_TEXT characters, the heatmap MAX_OWN rows
-    assert at.text_input(key=arena_view.K_OWN_LANG).max_chars == arena_view.MAX_OWN_LANGUAGE
-    assert at.text_area(key=arena_view.K_OWN_TEXT).max_chars == arena_view.MAX_OWN_TEXT
+    # bounded: a sentence over MAX_OWN_LANGUAGE / MAX_OWN_TEXT characters is refused whole (and stays in its
+    # box, with a warning); at the limits it is added; the heatmap takes MAX_OWN rows
+    add(at, "L" * (arena_view.MAX_OWN_LANGUAGE + 1), "x")
+    assert len(at.session_state[arena_view.K_OWN]) == 1
+    assert at.text_input(key=arena_view.K_OWN_LANG).value == "L" * (arena_view.MAX_OWN_LANGUAGE + 1)
+    assert any("Nothing was cut" in w.value for w in at.warning)
     add(at, "L" * arena_view.MAX_OWN_LANGUAGE, "x" * arena_view.MAX_OWN_TEXT)
     assert at.session_state[arena_view.K_OWN][-1]["code"] == "yours-2"
     for i in range(arena_view.MAX_OWN - 2):
