@@ -31,7 +31,8 @@ Any other ``tokenizer.ggml.model`` (``rwkv``, ``plamo2`` ...) is refused by name
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import count
+from itertools import count, repeat
+from operator import add, mul
 from typing import Any
 
 from ...errors import UnsupportedModelError
@@ -42,7 +43,7 @@ from ..sentencepiece.model_proto import (
 )
 from .pre_tokenizers import rules_for
 
-__all__ = ["GgufTokenizer", "load_gguf", "read_gguf_tokenizer", "KINDS"]
+__all__ = ["GgufTokenizer", "load_gguf", "read_gguf_tokenizer", "KINDS", "gemma4_spec", "merge_table"]
 
 KINDS = {"gpt2": "byte-level BPE", "gemma4": "BPE with byte fallback (Gemma 4)", "llama": "SentencePiece BPE",
          "t5": "SentencePiece Unigram", "bert": "WordPiece"}
@@ -137,7 +138,11 @@ def read_gguf_tokenizer(data: bytes, name: str | None = None, *, source: str = "
     add_bos = bool(_get(md, "tokenizer.ggml.add_bos_token", bool, source, defaults[0]))
     add_eos = bool(_get(md, "tokenizer.ggml.add_eos_token", bool, source, defaults[1]))
     label = name or source
-    if kind in ("gpt2", "gemma4", "bert"):
+    if kind == "gemma4":
+        from ..hf.general import HfPipelineEncoding
+
+        encoding = HfPipelineEncoding(label, gemma4_spec(md, tokens, types, source))
+    elif kind in ("gpt2", "bert"):
         root = _tokenizer_json(kind, pre, md, tokens, types, source)
         from ..hf.load import encoding_from_root
 
@@ -209,26 +214,82 @@ def _added(tokens: list[str], types: list[int]) -> list[dict]:
             for i, t in enumerate(types) if t in (CONTROL, USER_DEFINED)]
 
 
+def _gemma4_nodes(md: dict, tokens: list[str], source: str) -> dict:
+    """Gemma 4's stages as its ``tokenizer.json`` writes them (spaces replaced by ``▁``, no split), and its
+    model's settings (``$.model`` without vocab and merges)."""
+    unk = _get(md, "tokenizer.ggml.unknown_token_id", int, source)
+    return {
+        "normalizer": {"type": "Replace", "pattern": {"String": " "}, "content": "\u2581"},
+        "pre_tokenizer": {"type": "Split", "pattern": {"String": " "}, "behavior": "MergedWithPrevious",
+                          "invert": False},
+        "post_processor": None,
+        "decoder": {"type": "Sequence", "decoders": [
+            {"type": "Replace", "pattern": {"String": "\u2581"}, "content": " "}, {"type": "ByteFallback"},
+            {"type": "Fuse"}]},
+        "model": {"type": "BPE", "dropout": None, "unk_token": tokens[unk] if unk is not None else None,
+                  "continuing_subword_prefix": None, "end_of_word_suffix": None, "fuse_unk": True,
+                  "byte_fallback": True, "ignore_merges": False},
+    }
+
+
+def merge_table(merges: list[str], vocab: dict[str, int], where: Any) -> tuple[dict[int, int], list[int]]:
+    """`engine.families.hf.models.read.bpe_merges` for merges as GGUF holds them (``"left right"`` strings, no
+    continuing-subword prefix), split all at once: one join and one split when every merge holds exactly one
+    space (llama.cpp's converter writes them so).  Anything else -- a merge with no space or two, a part not
+    in the vocabulary -- goes through `bpe_merges`, the reference, which follows tokenizers and names the
+    broken merge."""
+    from ..hf.bpe import KEY
+    from ..hf.models.read import bpe_merges
+
+    if not merges or set(map(str.count, merges, repeat(" "))) != {1}:
+        return bpe_merges(merges, vocab, "", where)
+    parts = " ".join(merges).split(" ")
+    left, right = parts[0::2], parts[1::2]
+    get = vocab.__getitem__
+    try:
+        lid = list(map(get, left))
+        rid = list(map(get, right))
+        made = list(map(get, map(add, left, right)))
+    except KeyError:
+        return bpe_merges(merges, vocab, "", where)
+    keys = map(add, map(mul, lid, repeat(KEY)), rid)
+    return dict(zip(keys, range(len(made)))), made
+
+
+def gemma4_spec(md: dict, tokens: list[str], types: list[int], source: str) -> Any:
+    """Gemma 4's pipeline built straight from the header's arrays: what `_tokenizer_json` + the Hugging Face
+    loader (`pipeline_spec_from_root`, the reference) build, without the tree's 262,144-entry vocabulary
+    checked again (`_check_sizes` counted it; ids from positions are distinct by construction) nor the merges
+    split one by one."""
+    from ..hf.decoders import decoder_from_json
+    from ..hf.models.bpe import CharBpe
+    from ..hf.normalizers import normalizer_from_json
+    from ..hf.pre_tokenizers import pre_tokenizer_from_json
+    from ..hf.tokenizer_json import PipelineSpec, _added_tokens, _Where
+
+    where = _Where(source)
+    nodes = _gemma4_nodes(md, tokens, source)
+    vocab = dict(zip(tokens, count()))  # a repeated token keeps its last id, as tokenizers' vocabulary does
+    pair_rank, made = merge_table(list(_array(md, "tokenizer.ggml.merges", None, source)), vocab, where)
+    settings = nodes.pop("model")
+    model = CharBpe(vocab, pair_rank, made, unk_token=settings["unk_token"], fuse_unk=True, byte_fallback=True)
+    added = _added_tokens(_added(tokens, types), vocab, where)
+    ids = list(vocab.values()) + [t.id for t in added]
+    return PipelineSpec(source, normalizer_from_json(nodes["normalizer"], where),
+                        pre_tokenizer_from_json(nodes["pre_tokenizer"], where), model,
+                        decoder_from_json(nodes["decoder"], where), None, tuple(added), max(ids, default=-1) + 1,
+                        nodes, None, None)
+
+
 def _tokenizer_json(kind: str, pre: str | None, md: dict, tokens: list[str], types: list[int], source: str) -> dict:
     vocab = dict(zip(tokens, count()))  # a repeated token keeps its last id, as tokenizers' vocabulary does
     if kind == "bert":
         return _bert_json(md, tokens, types, source)
     merges = list(_array(md, "tokenizer.ggml.merges", None, source))
-    if kind == "gemma4":
-        unk = _get(md, "tokenizer.ggml.unknown_token_id", int, source)
-        return {
-            "version": "1.0", "added_tokens": _added(tokens, types),
-            "normalizer": {"type": "Replace", "pattern": {"String": " "}, "content": "\u2581"},
-            "pre_tokenizer": {"type": "Split", "pattern": {"String": " "}, "behavior": "MergedWithPrevious",
-                              "invert": False},
-            "post_processor": None,
-            "decoder": {"type": "Sequence", "decoders": [
-                {"type": "Replace", "pattern": {"String": "\u2581"}, "content": " "}, {"type": "ByteFallback"},
-                {"type": "Fuse"}]},
-            "model": {"type": "BPE", "dropout": None, "unk_token": tokens[unk] if unk is not None else None,
-                      "continuing_subword_prefix": None, "end_of_word_suffix": None, "fuse_unk": True,
-                      "byte_fallback": True, "ignore_merges": False, "vocab": vocab, "merges": merges},
-        }
+    if kind == "gemma4":  # the reference for `gemma4_spec`, which builds the same pipeline without this tree
+        root = {"version": "1.0", "added_tokens": _added(tokens, types), **_gemma4_nodes(md, tokens, source)}
+        root["model"].update(vocab=vocab, merges=merges)
+        return root
     rules = rules_for(pre, source)
     return {
         "version": "1.0", "added_tokens": _added(tokens, types), "normalizer": rules.normalizer,

@@ -272,3 +272,49 @@ def test_token_types_in_bulk_equal_one_by_one():
                      (array("I", [6, 1, 1]), 2), (None, 3), (array("f", [1.0, 3.0, 2.5]), 3)]:
         got = token_types(types, n)
         assert got == reference(types, n) and all(type(t) is int for t in got), (types, n)
+
+
+def test_merge_table_in_bulk_equals_bpe_merges():
+    """`merge_table` splits all merges in one pass; tokenizers' rule (`bpe_merges`: splitn at the first space,
+    every part in the vocabulary) is the reference, on the real Gemma 4 merges and on crafted ones."""
+    from engine.families.gguf.encoding import merge_table
+    from engine.families.hf.models.read import bpe_merges
+    from engine.families.hf.tokenizer_json import _Where
+
+    md = read_gguf(gguf_bytes("gemma-4")).metadata
+    vocab = {t: i for i, t in enumerate(md["tokenizer.ggml.tokens"])}
+    merges = md["tokenizer.ggml.merges"]
+    assert merge_table(merges, vocab, _Where("g.gguf")) == bpe_merges(merges, vocab, "", _Where("g.gguf"))
+    small = {"a": 0, "b": 1, "ab": 2, "c d": 3, "ac d": 4, "": 5, "b ": 6, "bb ": 7, " ": 8}
+    for case in (["a b"], ["a b", "a c d"], ["a c d", "a b"], ["b  ", "a b"], [], [" "], ["a b", "b b "]):
+        assert merge_table(case, small, _Where("g.gguf")) == bpe_merges(case, small, "", _Where("g.gguf")), case
+    for case in (["ab"], ["a b", "ab", "a b c"], ["a x"], ["a b c", "ab"]):
+        with pytest.raises(ValueError) as want:
+            bpe_merges(case, small, "", _Where("g.gguf"))
+        with pytest.raises(ValueError) as got:
+            merge_table(case, small, _Where("g.gguf"))
+        assert str(got.value) == str(want.value), case
+
+
+@pytest.mark.parametrize("name", ["gemma-4"])
+def test_spec_built_from_arrays_equals_the_tokenizer_json_tree(name):
+    """The Gemma 4 pipeline is built straight from the header's arrays; the tokenizer.json-like tree run through
+    the Hugging Face loader (`_tokenizer_json` + `pipeline_spec_from_root`) is the reference."""
+    from engine.families.gguf.encoding import _tokenizer_json, gemma4_spec, token_types
+    from engine.families.hf.tokenizer_json import pipeline_spec_from_root
+
+    md = read_gguf(gguf_bytes(name)).metadata
+    tokens = md["tokenizer.ggml.tokens"]
+    types = token_types(md.get("tokenizer.ggml.token_type"), len(tokens))
+    fast = gemma4_spec(md, tokens, types, "g.gguf")
+    slow = pipeline_spec_from_root(_tokenizer_json("gemma4", None, md, tokens, types, "g.gguf"), "g.gguf")
+    assert fast.model.vocab == slow.model.vocab and fast.model.pair_rank == slow.model.pair_rank
+    assert fast.model.merged_id == slow.model.merged_id and fast.added_tokens == slow.added_tokens
+    assert (fast.n_vocab, fast.nodes, fast.padding, fast.truncation) == (slow.n_vocab, slow.nodes, slow.padding, slow.truncation)
+    assert vars(fast.model).keys() == vars(slow.model).keys()
+    for key in vars(slow.model):
+        if key != "_cut_at":
+            assert getattr(fast.model, key) == getattr(slow.model, key), key
+    assert fast.model._cut_at.pattern == slow.model._cut_at.pattern
+    for stage in ("normalizer", "pre_tokenizer", "decoder", "post_processor"):
+        assert type(getattr(fast, stage)) is type(getattr(slow, stage)), stage
