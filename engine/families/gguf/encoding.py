@@ -10,7 +10,10 @@ family that is already exact to that library:
   pre-tokenizer for ``tokenizer.ggml.pre`` (`engine.families.gguf.pre_tokenizers`),
   run by the Hugging Face family;
 * ``gemma4`` -- BPE over characters with ``▁`` for spaces and byte fallback,
-  as Gemma's ``tokenizer.json`` (spaces replaced by ``▁``, no split);
+  as Gemma's ``tokenizer.json`` (spaces replaced by ``▁``, no split), built
+  straight from the header's arrays (`gemma4_spec`: the 262,144-entry
+  vocabulary is not checked a second time, the 514,906 merges are split in one
+  pass); that tree through the Hugging Face loader is its reference;
 * ``llama`` -- SentencePiece BPE by piece scores (Llama 2, Phi-3, Mistral v1):
   a SentencePiece ``ModelProto`` rebuilt from tokens, scores and token types
   (GGUF's token types are SentencePiece's: 1 normal, 2 unknown, 3 control,
