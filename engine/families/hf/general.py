@@ -113,10 +113,17 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         one by one (a regex per token), and uploading a file builds this table to check it."""
         if self._byte_level:
             return {i: self._token_bytes(i, s) for i, s in stored.items()}
-        strings: Iterable[str] = stored.values()
+        values = list(stored.values())
+        joined = "\0".join(values)  # one replace and one encode for all, split at the NULs again
         if self._space is not None:
-            strings = map(methodcaller("replace", self._space, " "), strings)
-        out = dict(zip(stored, map(methodcaller("encode", "utf-8"), strings)))
+            joined = joined.replace(self._space, " ")
+        if joined.count("\0") == len(values) - 1:  # no token holds a NUL itself
+            out = dict(zip(stored, joined.encode("utf-8").split(b"\0")))
+        else:
+            strings: Iterable[str] = values
+            if self._space is not None:
+                strings = map(methodcaller("replace", self._space, " "), strings)
+            out = dict(zip(stored, map(methodcaller("encode", "utf-8"), strings)))
         if getattr(self.model, "byte_fallback", False):
             vocab = self.model.vocab
             for b in range(256):  # the entries _BYTE_FALLBACK matches are exactly these 256 names

@@ -253,7 +253,11 @@ def test_token_bytes_in_bulk_equal_one_by_one():
     data = json.loads(GEMMA)
     data["added_tokens"].append(_added(GEMMA_VOCAB.index("<0x41>"), "<0x41>", special=False))
     crafted = load_tokenizer_json(json.dumps(data), name="crafted")
-    for enc in [*(_loaded(name)[1] for name in FILES), crafted]:
+    with_nul = json.loads(GEMMA)  # a token holding NUL, the bulk path's separator: taken one by one
+    nul_id = with_nul["model"]["vocab"]["a\x00\u2581b"] = max(with_nul["model"]["vocab"].values()) + 1
+    with_nul = load_tokenizer_json(json.dumps(with_nul), name="with NUL")
+    assert with_nul.decode_single_token_bytes(nul_id) == b"a\x00 b"
+    for enc in [*(_loaded(name)[1] for name in FILES), crafted, with_nul]:
         stored = dict(enc._stored)
         assert enc._token_bytes_bulk(stored) == {i: enc._token_bytes(i, s) for i, s in stored.items()}, enc.name
     assert crafted.decode_single_token_bytes(GEMMA_VOCAB.index("<0x41>")) == b"<0x41>"
