@@ -244,7 +244,10 @@ def merge_table(merges: list[str], vocab: dict[str, int], where: Any) -> tuple[d
     from ..hf.bpe import KEY
     from ..hf.models.read import bpe_merges
 
-    if not merges or set(map(str.count, merges, repeat(" "))) != {1}:
+    try:  # str.count refuses an item that is not a str
+        if not merges or set(map(str.count, merges, repeat(" "))) != {1}:
+            return bpe_merges(merges, vocab, "", where)
+    except TypeError:
         return bpe_merges(merges, vocab, "", where)
     parts = " ".join(merges).split(" ")
     left, right = parts[0::2], parts[1::2]

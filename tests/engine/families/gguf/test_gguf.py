@@ -288,7 +288,7 @@ def test_merge_table_in_bulk_equals_bpe_merges():
     small = {"a": 0, "b": 1, "ab": 2, "c d": 3, "ac d": 4, "": 5, "b ": 6, "bb ": 7, " ": 8}
     for case in (["a b"], ["a b", "a c d"], ["a c d", "a b"], ["b  ", "a b"], [], [" "], ["a b", "b b "]):
         assert merge_table(case, small, _Where("g.gguf")) == bpe_merges(case, small, "", _Where("g.gguf")), case
-    for case in (["ab"], ["a b", "ab", "a b c"], ["a x"], ["a b c", "ab"]):
+    for case in (["ab"], ["a b", "ab", "a b c"], ["a x"], ["a b c", "ab"], [1, 2], ["a b", 7]):
         with pytest.raises(ValueError) as want:
             bpe_merges(case, small, "", _Where("g.gguf"))
         with pytest.raises(ValueError) as got:
