@@ -101,7 +101,8 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         if tables is None:
             with self._lock:
                 if self._tables is None:
-                    stored = {i: s for s, i in self.model.vocab.items()}
+                    vocab = self.model.vocab
+                    stored = dict(zip(vocab.values(), vocab))
                     for t in self.spec.added_tokens:
                         stored[t.id] = t.content
                     self._tables = (stored, self._token_bytes_bulk(stored))
@@ -113,10 +114,18 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         one by one (a regex per token), and uploading a file builds this table to check it."""
         if self._byte_level:
             return {i: self._token_bytes(i, s) for i, s in stored.items()}
-        strings: Iterable[str] = stored.values()
-        if self._space is not None:
-            strings = map(methodcaller("replace", self._space, " "), strings)
-        out = dict(zip(stored, map(methodcaller("encode", "utf-8"), strings)))
+        # All tokens joined by NUL, then one replace, one encode and one split (a token holding a NUL itself
+        # is the rare case that goes one by one): the same bytes, without a call per token.
+        joined = "\0".join(stored.values())
+        if joined.count("\0") == len(stored) - 1:
+            if self._space is not None:
+                joined = joined.replace(self._space, " ")
+            out = dict(zip(stored, joined.encode("utf-8").split(b"\0")))
+        else:
+            strings: Iterable[str] = stored.values()
+            if self._space is not None:
+                strings = map(methodcaller("replace", self._space, " "), strings)
+            out = dict(zip(stored, map(methodcaller("encode", "utf-8"), strings)))
         if getattr(self.model, "byte_fallback", False):
             vocab = self.model.vocab
             for b in range(256):  # the entries _BYTE_FALLBACK matches are exactly these 256 names

@@ -226,6 +226,25 @@ def test_glm_sized_merges_are_accepted():
     check_tokenizer_json_size({"model": {"type": "BPE", "vocab": {}, "merges": ["a b"] * 321_649}}, "glm.json")
 
 
+def test_vocab_byte_sizes_by_character_bound_equal_the_exact_count():
+    """Sizes are settled from lengths in characters when 4 bytes each stays within the limits; near a limit
+    the tokens are encoded (ASCII, 3- and 4-byte characters, a lone surrogate, each side of both limits)."""
+    from engine.families.hf.tokenizer_json import vocab_bytes_within, vocab_bytes_within_reference
+    from engine.formats.limits import MAX_TOKEN_BYTES, MAX_TOTAL_TOKEN_BYTES
+
+    big = MAX_TOTAL_TOKEN_BYTES // MAX_TOKEN_BYTES
+    cases = [[], ["a"], ["a" * MAX_TOKEN_BYTES], ["a" * (MAX_TOKEN_BYTES + 1)], ["€" * (MAX_TOKEN_BYTES // 3)],
+             ["€" * (MAX_TOKEN_BYTES // 3 + 1)], ["😀" * (MAX_TOKEN_BYTES // 4)], ["😀" * (MAX_TOKEN_BYTES // 4 + 1)],
+             ["\ud800" * 1365, "b"], ["\ud800" * 1366],
+             [str(i) + "a" * (MAX_TOKEN_BYTES - len(str(i))) for i in range(big)],
+             [str(i) + "a" * (MAX_TOKEN_BYTES - len(str(i))) for i in range(big)] + ["x"],
+             [str(i) + "a" * (MAX_TOKEN_BYTES // 4 - len(str(i))) for i in range(4 * big)]]
+    for tokens in cases:
+        vocab = dict.fromkeys(tokens, 0)
+        assert vocab_bytes_within(vocab) == vocab_bytes_within_reference(vocab), [t[:8] for t in tokens[:3]]
+    assert [vocab_bytes_within(dict.fromkeys(t, 0)) for t in cases[1:4]] == [True, True, False]
+
+
 def test_family_notes_explain_every_new_kind():
     from engine.explain.families import family_note, pair_candidates, token_note
 
@@ -253,7 +272,10 @@ def test_token_bytes_in_bulk_equal_one_by_one():
     data = json.loads(GEMMA)
     data["added_tokens"].append(_added(GEMMA_VOCAB.index("<0x41>"), "<0x41>", special=False))
     crafted = load_tokenizer_json(json.dumps(data), name="crafted")
-    for enc in [*(_loaded(name)[1] for name in FILES), crafted]:
+    data["model"]["vocab"]["a\x00\u2581b"] = len(data["model"]["vocab"])  # a NUL: the tokens are not joined by it
+    with_nul = load_tokenizer_json(json.dumps(data), name="with-nul")
+    assert with_nul.decode_single_token_bytes(data["model"]["vocab"]["a\x00\u2581b"]) == b"a\x00 b"
+    for enc in [*(_loaded(name)[1] for name in FILES), crafted, with_nul]:
         stored = dict(enc._stored)
         assert enc._token_bytes_bulk(stored) == {i: enc._token_bytes(i, s) for i, s in stored.items()}, enc.name
     assert crafted.decode_single_token_bytes(GEMMA_VOCAB.index("<0x41>")) == b"<0x41>"
