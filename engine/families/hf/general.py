@@ -101,7 +101,8 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         if tables is None:
             with self._lock:
                 if self._tables is None:
-                    stored = {i: s for s, i in self.model.vocab.items()}
+                    vocab = self.model.vocab
+                    stored = dict(zip(vocab.values(), vocab))
                     for t in self.spec.added_tokens:
                         stored[t.id] = t.content
                     self._tables = (stored, self._token_bytes_bulk(stored))

@@ -31,7 +31,7 @@ from array import array
 from dataclasses import dataclass
 from itertools import count, repeat
 from operator import add, itemgetter, methodcaller, mul
-from typing import Any
+from typing import Any, Collection
 
 from ...errors import WrongFileKindError
 from ...formats.file_kinds import describe_json
@@ -189,10 +189,9 @@ def check_tokenizer_json_size(root: dict, source: str) -> None:
                     budget.add(len(item[0].encode("utf-8", "surrogatepass")), f"model.vocab[{i}]")
         if isinstance(vocab, dict):
             check_count(len(vocab), "vocabulary entries", source)
-            sizes = list(map(len, map(methodcaller("encode", "utf-8", "surrogatepass"), vocab)))
-            ids = [tid for tid in vocab.values() if type(tid) is int]
-            if (max(sizes, default=0) > MAX_TOKEN_BYTES or sum(sizes) > MAX_TOTAL_TOKEN_BYTES
-                    or max(ids, default=0) > MAX_TOKEN_ID):  # the careful pass names the entry
+            values = vocab.values()
+            ids = values if set(map(type, values)) <= {int} else [tid for tid in values if type(tid) is int]
+            if not vocab_bytes_within(vocab) or max(ids, default=0) > MAX_TOKEN_ID:  # the careful pass names the entry
                 budget = TokenBudget(source)
                 for token, tid in vocab.items():
                     budget.add(len(token.encode("utf-8", "surrogatepass")), f"model.vocab entry {token[:40]!r}")
@@ -211,6 +210,30 @@ def check_tokenizer_json_size(root: dict, source: str) -> None:
         for i, item in enumerate(items):
             if type(item.get("id")) is int:
                 check_token_id(item["id"], source, f"$.added_tokens[{i}].id")
+
+
+def vocab_bytes_within(tokens: Collection[str]) -> bool:
+    """Whether no token passes `MAX_TOKEN_BYTES` in UTF-8 and all together stay within `MAX_TOTAL_TOKEN_BYTES`.
+
+    UTF-8 spends at most 4 bytes on a character (3 on a lone surrogate), so lengths in characters settle a real
+    vocabulary without encoding its 262,144 tokens; only a vocabulary near a limit is encoded and measured
+    exactly (`vocab_bytes_within_reference`)."""
+    chars = list(map(len, tokens))
+    if 4 * max(chars, default=0) <= MAX_TOKEN_BYTES and 4 * sum(chars) <= MAX_TOTAL_TOKEN_BYTES:
+        return True
+    sizes = list(map(len, map(methodcaller("encode", "utf-8", "surrogatepass"), tokens)))
+    return max(sizes, default=0) <= MAX_TOKEN_BYTES and sum(sizes) <= MAX_TOTAL_TOKEN_BYTES
+
+
+def vocab_bytes_within_reference(tokens: Collection[str]) -> bool:
+    """`vocab_bytes_within`, plainly: every token encoded and counted."""
+    total = 0
+    for token in tokens:
+        size = len(token.encode("utf-8", "surrogatepass"))
+        if size > MAX_TOKEN_BYTES:
+            return False
+        total += size
+    return total <= MAX_TOTAL_TOKEN_BYTES
 
 
 def _spec(root: Any, where: _Where, compact: tuple[dict[str, int], dict[int, int], list[int]] | None = None) -> HfTokenizerSpec:

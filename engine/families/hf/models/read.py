@@ -115,7 +115,8 @@ def bpe_merges(merges: list, vocab: dict[str, int], prefix: str, where: Any) -> 
     what is wrong with a broken file."""
     cut = len(prefix.encode("utf-8"))
     try:
-        if set(map(type, merges)) <= {str}:
+        kinds = set(map(type, merges))  # (one pass over the 514,906 merges, used by both branches)
+        if kinds <= {str}:
             # tokenizers: splitn(2, ' ').  `partition` makes tuples (split's lists cost twice as much,
             # half of it in the garbage collector's passes over 500k new lists)
             parts = list(map(str.partition, merges, repeat(" ")))
@@ -123,7 +124,7 @@ def bpe_merges(merges: list, vocab: dict[str, int], prefix: str, where: Any) -> 
                 raise KeyError
             left, right = list(map(itemgetter(0), parts)), list(map(itemgetter(2), parts))
         else:
-            if merges and not (set(map(type, merges)) == {list} and set(map(len, merges)) == {2}):
+            if merges and not (kinds == {list} and set(map(len, merges)) == {2}):
                 raise KeyError
             left, right = list(map(itemgetter(0), merges)), list(map(itemgetter(1), merges))  # (zip(*pairs) is slower)
         get = vocab.__getitem__  # only a str equals a vocabulary entry: a left or right that is not one raises

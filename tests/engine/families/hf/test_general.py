@@ -226,6 +226,25 @@ def test_glm_sized_merges_are_accepted():
     check_tokenizer_json_size({"model": {"type": "BPE", "vocab": {}, "merges": ["a b"] * 321_649}}, "glm.json")
 
 
+def test_vocab_byte_sizes_by_character_bound_equal_the_exact_count():
+    """Sizes are settled from lengths in characters when 4 bytes each stays within the limits; near a limit
+    the tokens are encoded (ASCII, 3- and 4-byte characters, a lone surrogate, each side of both limits)."""
+    from engine.families.hf.tokenizer_json import vocab_bytes_within, vocab_bytes_within_reference
+    from engine.formats.limits import MAX_TOKEN_BYTES, MAX_TOTAL_TOKEN_BYTES
+
+    big = MAX_TOTAL_TOKEN_BYTES // MAX_TOKEN_BYTES
+    cases = [[], ["a"], ["a" * MAX_TOKEN_BYTES], ["a" * (MAX_TOKEN_BYTES + 1)], ["€" * (MAX_TOKEN_BYTES // 3)],
+             ["€" * (MAX_TOKEN_BYTES // 3 + 1)], ["😀" * (MAX_TOKEN_BYTES // 4)], ["😀" * (MAX_TOKEN_BYTES // 4 + 1)],
+             ["\ud800" * 1365, "b"], ["\ud800" * 1366],
+             [str(i) + "a" * (MAX_TOKEN_BYTES - len(str(i))) for i in range(big)],
+             [str(i) + "a" * (MAX_TOKEN_BYTES - len(str(i))) for i in range(big)] + ["x"],
+             [str(i) + "a" * (MAX_TOKEN_BYTES // 4 - len(str(i))) for i in range(4 * big)]]
+    for tokens in cases:
+        vocab = dict.fromkeys(tokens, 0)
+        assert vocab_bytes_within(vocab) == vocab_bytes_within_reference(vocab), [t[:8] for t in tokens[:3]]
+    assert [vocab_bytes_within(dict.fromkeys(t, 0)) for t in cases[1:4]] == [True, True, False]
+
+
 def test_family_notes_explain_every_new_kind():
     from engine.explain.families import family_note, pair_candidates, token_note
 
