@@ -39,14 +39,20 @@ NOTE = "DeepSeek V3.1's template."
 THINKING_NOTE = "V3.1's thinking switch: off by default, as in its template (the reply opens with </think>)"
 
 
-def parts(messages: Sequence[Message], thinking: bool = False) -> tuple[list[tuple[Kind, str, int]], bool]:
-    """The template's pieces and whether the reply is primed."""
+def opening(messages: Sequence[Message]) -> list[tuple[Kind, str, int]]:
+    """BOS, then every system message's text, joined by a blank line, at the top (DeepSeek V3's and R1's
+    templates gather them there whatever their place in the chat)."""
     out: list[tuple[Kind, str, int]] = [("template", BOS, FRAME)]
-    systems = [(i, m) for i, m in enumerate(messages) if m.role == "system"]
-    for k, (i, m) in enumerate(systems):
+    for k, (i, m) in enumerate((i, m) for i, m in enumerate(messages) if m.role == "system"):
         if k:
             out.append(("template", "\n\n", i))
         out.append(("content", m.content, i))
+    return out
+
+
+def parts(messages: Sequence[Message], thinking: bool = False) -> tuple[list[tuple[Kind, str, int]], bool]:
+    """The template's pieces and whether the reply is primed."""
+    out = opening(messages)
     last_user = is_tool = False
     for i, m in enumerate(messages):
         if m.role == "user":

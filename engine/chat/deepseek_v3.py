@@ -37,7 +37,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .base import FRAME, ChatTokens, Kind, Message, ignored_names, render_whole, unsupported_tools
-from .deepseek import ASSISTANT, BOS, CALL_BEGIN, CALL_END, CALL_SEP, CALLS_BEGIN, CALLS_END, EOS, USER
+from .deepseek import ASSISTANT, CALL_BEGIN, CALL_END, CALL_SEP, CALLS_BEGIN, CALLS_END, EOS, USER, opening
 
 OUTPUTS_BEGIN, OUTPUTS_END = "<｜tool▁outputs▁begin｜>", "<｜tool▁outputs▁end｜>"
 OUTPUT_BEGIN, OUTPUT_END = "<｜tool▁output▁begin｜>", "<｜tool▁output▁end｜>"
@@ -53,12 +53,7 @@ def _call(name: str, arguments: str, i: int) -> list[tuple[Kind, str, int]]:
 def parts(messages: Sequence[Message], version: str) -> tuple[list[tuple[Kind, str, int]], bool, list[int]]:
     """The template's pieces, whether the reply is primed, and the messages whose calls (V3) or whose
     text beside calls (R1) the template leaves out."""
-    out: list[tuple[Kind, str, int]] = [("template", BOS, FRAME)]
-    systems = [(i, m) for i, m in enumerate(messages) if m.role == "system"]
-    for k, (i, m) in enumerate(systems):
-        if k:
-            out.append(("template", "\n\n", i))
-        out.append(("content", m.content, i))
+    out = opening(messages)
     first_call_done = is_tool = False
     output_first = True
     dropped: list[int] = []
