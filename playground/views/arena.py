@@ -36,6 +36,7 @@ K_PICK = state.ARENA_PICK
 K_METRIC = state.ARENA_METRIC
 K_SEEN = state.ARENA_OFFERED  # the names the pills offered last time
 ROW = 22  # pixels per language in the heatmap
+NUMBER_CELL = 30  # pixels a heatmap cell needs to show its number ("12.3⚠" at font size 10)
 METRICS = {"vs_english": "× English", "vs_best": "× best tokenizer", "tokens": "tokens"}
 K_OWN = state.ARENA_OWN_SENTENCES  # the user's own heatmap rows: [{"code", "language", "text"}], oldest first
 K_OWN_LANG = state.ARENA_OWN_LANGUAGE
@@ -169,9 +170,13 @@ def _your_text(ranked: list[ArenaEntry]) -> None:
 def _heatmap(cells: pd.DataFrame, names: list[str], order: list[str], metric: str) -> alt.LayerChart:
     title = METRICS[metric]
     fmt = ",d" if metric == "tokens" else ".1f"
+    # Phone-wide, 20 columns leave ~10 px a cell: the numbers would overlap, so a cell narrower than
+    # `NUMBER_CELL` shows only its colour and its ⚠ (the tooltip keeps the number), and the names stand upright.
+    narrow = f"width / {max(1, len(names))} < {NUMBER_CELL}"
     base = alt.Chart(cells).encode(
         x=alt.X("encoding:N", sort=names, title=None,
-                axis=alt.Axis(orient="top", labelAngle=-35, labelLimit=140, labelOverlap=False)),
+                axis=alt.Axis(orient="top", labelAngle=alt.ExprRef(f"{narrow} ? -90 : -35"), labelLimit=140,
+                              labelFontSize=alt.ExprRef(f"{narrow} ? 9 : 11"), labelOverlap=False)),
         y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelLimit=220, labelOverlap=False)),
         tooltip=[alt.Tooltip("label:N", title="language"), "script", alt.Tooltip("encoding:N", title="tokenizer"),
                  alt.Tooltip("tokens:Q", format=","), alt.Tooltip("vs_english:Q", title="× English", format=".2f"),
@@ -180,14 +185,14 @@ def _heatmap(cells: pd.DataFrame, names: list[str], order: list[str], metric: st
     )
     scale = alt.Scale(scheme="orangered", type="log") if metric != "tokens" else alt.Scale(scheme="orangered")
     rect = base.mark_rect().encode(color=alt.Color(f"{metric}:Q", scale=scale, title=title,
-                                                  legend=alt.Legend(orient="right", format=fmt)))
+                                                  legend=alt.Legend(orient="bottom", format=fmt)))  # (below: a phone needs the width)
     # a cell whose count includes unknown tokens is marked: the text was lost, not cheaply encoded
     text = base.transform_calculate(
-        shown=f"format(datum['{metric}'], '{fmt}') + (datum.unknown > 0 ? '⚠' : '')"
+        shown=f"({narrow} ? '' : format(datum['{metric}'], '{fmt}')) + (datum.unknown > 0 ? '⚠' : '')"
     ).mark_text(fontSize=10).encode(
         text=alt.Text("shown:N"),
         color=alt.condition(f"datum.{metric} > {_dark_above(cells, metric)}", alt.value("white"), alt.value("#222")))
-    return (rect + text).properties(height=ROW * len(order))
+    return (rect + text).properties(height=ROW * len(order), padding={"right": 16})  # (room for the legend's last label)
 
 
 def _dark_above(cells: pd.DataFrame, metric: str) -> float:
@@ -212,7 +217,7 @@ def _languages(names: list[str]) -> None:
     worst = matrix.worst()
     st.markdown("**Which language each tokenizer taxes most:** " + "; ".join(
         f"{md(c.encoding)} → {md(c.language)} ({c.vs_english:.1f}× English)" for c in worst) + ".")
-    st.altair_chart(_heatmap(cells, names, order, metric), width="stretch", height=ROW * len(order) + 90)
+    st.altair_chart(_heatmap(cells, names, order, metric), width="stretch", height=ROW * len(order) + 150)
     st.caption(f"The same message in {len(order) - len(own)} languages (GTK's translators' translations of one "
                "sentence, engine/data/languages.json)"
                + (f" and your {html.plural(len(own), 'own sentence')} ({OWN_CODE}…)" if own else "")

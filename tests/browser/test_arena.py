@@ -51,3 +51,18 @@ def test_chunks_cards_and_download(page: Page, screenshot):
     lines = [json.loads(line) for line in open(info.value.path(), encoding="utf-8").read().splitlines()]
     assert "".join(r["text"] for r in lines) == DEFAULT_TEXT
     assert [r["tokens"] for r in lines] == [c.tokens for c in result.chunks]
+
+
+def test_heatmap_on_a_phone_shows_colours_and_marks_only(page: Page, screenshot):
+    """20 tokenizers in 390 px leave ~9 px a column: the numbers would overlap, so the cells show their colour and
+    ⚠ only (the tooltip keeps the number); widened to a desktop, the numbers come back."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("/arena")
+    cells = charts(page).nth(1).locator("g.mark-text.role-mark text")  # (not the axes' labels)
+    expect(cells.first).to_be_attached(timeout=FIRST)
+    texts = cells.all_text_contents()
+    assert len(texts) >= 32 * 20 and set(texts) <= {"", "⚠"} and "⚠" in texts, sorted(set(texts))[:10]
+    screenshot("arena-phone")
+    page.set_viewport_size({"width": 1600, "height": 1000})
+    expect(cells.filter(has_text="1.0").first).to_be_attached(timeout=30_000)
+    assert any(t[:1].isdigit() for t in cells.all_text_contents())
