@@ -47,6 +47,7 @@ import json
 import zlib
 from typing import Any
 
+import altair as alt
 import streamlit as st
 
 import engine
@@ -60,6 +61,7 @@ from playground.cache import encodings
 from playground.render import html
 from playground.render.chat import chat_legend, chat_tokens
 from playground.render.markdown import md
+from playground.widgets.charts import wrapping_legend
 from playground.widgets.page import draw, header, styles
 from playground.widgets.text_fields import text_field
 
@@ -883,11 +885,14 @@ def _table(messages: list[dict], tools: list[dict]) -> dict[str, tuple[Any, engi
     return results
 
 
+PART_ORDER = ("tools", "system", "user", "assistant", "tool results", "frame", "priming")  # the breakdown's stack order
+
+
 def breakdown_rows(results: dict[str, tuple[Any, engine.chat.ChatTokens | str]]) -> tuple[list[dict], list[dict]]:
     """(chart rows, table rows): the tokens per model grouped by part (tools, system, user, assistant,
     tool results, frame, priming) for the stacked bar, and per part label (each message) for the table."""
     chart, table = [], {}
-    order = ["tools", "system", "user", "assistant", "tool results", "frame", "priming"]
+    order = PART_ORDER
     for name, (_enc, r) in results.items():
         if isinstance(r, str):
             continue
@@ -914,8 +919,15 @@ def _breakdown(results: dict[str, tuple[Any, engine.chat.ChatTokens | str]]) -> 
         return
     st.markdown("**Where the tokens go** — tools, system, each role's messages, the frame (begin-of-text and the "
                 "like) and the reply priming")
-    st.bar_chart(chart, x="model", y="tokens", color="part", horizontal=True, stack=True,
-                 height=90 + 48 * len({row["model"] for row in chart}))
+    parts = [p for p in PART_ORDER if any(row["part"] == p for row in chart)]
+    bars = alt.Chart(alt.Data(values=chart)).mark_bar().encode(
+        x=alt.X("sum(tokens):Q", title="tokens"),
+        y=alt.Y("model:N", title=None, sort=list(dict.fromkeys(row["model"] for row in chart))),
+        color=alt.Color("part:N", sort=parts, scale=alt.Scale(domain=parts), legend=wrapping_legend(title=None)),
+        order=alt.Order("rank:Q"),
+        tooltip=["model:N", "part:N", alt.Tooltip("tokens:Q", format=",")],
+    ).transform_calculate(rank=f"indexof({json.dumps(parts)}, datum.part)")
+    st.altair_chart(bars, width="stretch", height=90 + 48 * len({row["model"] for row in chart}))
     with st.expander("Per message"):
         st.dataframe(table, hide_index=True, key=state.CHAT_BREAKDOWN_TABLE)
 

@@ -93,3 +93,20 @@ def test_several_tool_calls_are_edited_and_gemma4_counts_them(page: Page, screen
     page.keyboard.press("Escape")
     page.get_by_label("call 3 · tool").scroll_into_view_if_needed()
     screenshot("chat_third_call_added")
+
+
+def test_breakdown_legend_wraps_inside_a_phone(page: Page, screenshot):
+    """Seven parts (tools, system, user, assistant, tool results, frame, priming) in one row ran past a
+    390 px chart and were cut; the legend now wraps to the chart's width."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    conv = [*CONV, {"role": "assistant", "content": "Let me check."}, {"role": "tool", "content": "18 °C, cloudy"}]
+    page.goto("/chat?v.chat_conv=" + quote(json.dumps(chat_view.pack(conv, FIVE[:3], json.dumps(THREE[:1])))))
+    chart = page.get_by_test_id("stVegaLiteChart").first
+    labels = chart.locator("g.role-legend-label text")
+    expect(labels).to_have_count(7, timeout=FIRST)
+    right = chart.locator("svg").first.bounding_box()
+    for i in range(7):
+        box = labels.nth(i).bounding_box()
+        assert box["x"] + box["width"] <= right["x"] + right["width"] + 1, (labels.nth(i).text_content(), box, right)
+    chart.scroll_into_view_if_needed()
+    screenshot("chat_breakdown_phone")

@@ -21,6 +21,7 @@ from playground.render.markdown import md
 from playground.views.gallery import classics
 from playground.views.gallery.demos import DEMOS, Demo, languages
 from playground.widgets import pickers
+from playground.widgets.charts import wrapping_legend
 from playground.widgets.page import header, styles
 
 BASE_ENCODINGS = ("gpt2", "cl100k_base", "o200k_base")
@@ -170,7 +171,7 @@ def _count_chart(demo: Demo, counts: dict[str, list[int]], names: list[str]) -> 
         x=alt.X(f"{x}:Q", title="tokens ÷ English tokens" if ratio else "tokens"),
         y=alt.Y("Example:N", sort=order, title=None, axis=alt.Axis(labelLimit=220)),
         yOffset=alt.YOffset("Encoding:N", sort=names),
-        color=alt.Color("Encoding:N", sort=names, legend=alt.Legend(orient="top", title=None)),
+        color=alt.Color("Encoding:N", sort=names, legend=wrapping_legend(orient="top", title=None)),
         tooltip=["Example", "Encoding", "Tokens", alt.Tooltip("Ratio to English:Q", format=".2f")],
     )
     height = max(180, len(demo.samples) * (12 * len(names) + 12))
@@ -275,7 +276,7 @@ def _special_demo(demo: Demo, names: list[str]) -> None:
         x=alt.X("Tokens:Q", title="tokens"),
         y=alt.Y("Policy:N", title=None, axis=alt.Axis(labelLimit=260)),
         yOffset=alt.YOffset("Encoding:N", sort=names),
-        color=alt.Color("Encoding:N", sort=names, legend=alt.Legend(orient="top", title=None)),
+        color=alt.Color("Encoding:N", sort=names, legend=wrapping_legend(orient="top", title=None)),
         row=alt.Row("Example:N", title=None, header=alt.Header(labelAngle=0, labelAlign="left")),
         tooltip=["Example", "Encoding", "Policy", "Tokens"],
     ).properties(height=30 * len(names) + 20)
@@ -354,7 +355,7 @@ def _token_tax(taxes: dict[str, list[engine.explain.unicode_scripts.ScriptShare]
         x=alt.X("Tokens per character:Q"),
         y=alt.Y("Script:N", sort=order, title=None),
         yOffset=alt.YOffset("Encoding:N", sort=names),
-        color=alt.Color("Encoding:N", sort=names, legend=alt.Legend(orient="top", title=None)),
+        color=alt.Color("Encoding:N", sort=names, legend=wrapping_legend(orient="top", title=None)),
         tooltip=["Script", "Encoding", alt.Tooltip("Tokens per character:Q", format=".3f"),
                  alt.Tooltip("Tokens:Q", format=".2f"), "Chars"],
     )
