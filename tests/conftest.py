@@ -44,9 +44,9 @@ def blocks(at) -> list[str]:
     return found
 
 
-def run_view(view: str, *, timeout: float = 90, query: dict[str, str] | None = None, **session):
-    """Run one view (a module of playground/, as "views.<page>") in tests/app/view_app.py with `session` preset and the
-    link's `query` parameters; no exception."""
+def view_app(view: str, *, timeout: float = 90, query: dict[str, str] | None = None, **session):
+    """One view (a module of playground/, as "views.<page>") in tests/app/view_app.py with `session` preset and the
+    link's `query` parameters, not run yet (a test may set more before its first run)."""
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(VIEW_APP, default_timeout=timeout)
@@ -55,6 +55,12 @@ def run_view(view: str, *, timeout: float = 90, query: dict[str, str] | None = N
     at.session_state["_view"] = view
     for key, value in session.items():
         at.session_state[key] = value
+    return at
+
+
+def run_view(view: str, *, timeout: float = 90, query: dict[str, str] | None = None, **session):
+    """`view_app` run once; no exception."""
+    at = view_app(view, timeout=timeout, query=query, **session)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at

@@ -12,16 +12,13 @@ from engine.chat import ChatFormatError, Message, chat_tokens
 from playground import state
 from playground.render import chat as chat_markup
 from playground.views import chat as chat_view
+from tests.conftest import view_app
 
 VIEW_APP = str(Path(__file__).parent / "view_app.py")
 
 
 def _app(**session) -> AppTest:
-    at = AppTest.from_file(VIEW_APP, default_timeout=120)
-    at.session_state["_view"] = "views.chat"
-    for key, value in session.items():
-        at.session_state[key] = value
-    return at
+    return view_app("views.chat", timeout=120, **session)
 
 
 def _rows(at: AppTest) -> dict[str, int | None]:

@@ -3,7 +3,6 @@ reasoning_content box; the import, the share code and the export carry both (no 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
@@ -11,8 +10,8 @@ import engine
 from engine.chat import chat_tokens
 from playground import state
 from playground.views import chat as chat_view
+from tests.conftest import view_app
 
-VIEW_APP = str(Path(__file__).parent / "view_app.py")
 CONV = [{"role": "user", "content": "Weather in Paris and Rome?"}, {"role": "assistant", "content": "Checking."}]
 TWO_CALLS = [{"role": "user", "content": "Weather in Paris and Rome?"},
              {"role": "assistant", "content": "Checking.", "reasoning_content": "two cities, two calls",
@@ -24,11 +23,7 @@ TWO_CALLS = [{"role": "user", "content": "Weather in Paris and Rome?"},
 
 
 def _app(**session) -> AppTest:
-    at = AppTest.from_file(VIEW_APP, default_timeout=180)
-    at.session_state["_view"] = "views.chat"
-    for key, value in session.items():
-        at.session_state[key] = value
-    return at
+    return view_app("views.chat", timeout=180, **session)
 
 
 def _tokens(at: AppTest, name: str) -> int:

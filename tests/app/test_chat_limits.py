@@ -13,9 +13,8 @@ import engine
 from engine.chat import ChatFormatError, Message, chat_tokens
 from playground import state
 from playground.views import chat as chat_view
-from tests.conftest import plain
+from tests.conftest import plain, view_app
 
-VIEW_APP = str(Path(__file__).parent / "view_app.py")
 FIVE = ["o200k_base", "llama3", "qwen2.5", "mistral-tekken", "deepseek-v4"]
 TOOL_CONV = [
     {"role": "system", "content": "You can look up the weather."},
@@ -34,11 +33,7 @@ OPENAI_DOC = {"messages": [
 
 
 def _app(**session) -> AppTest:
-    at = AppTest.from_file(VIEW_APP, default_timeout=180)
-    at.session_state["_view"] = "views.chat"
-    for key, value in session.items():
-        at.session_state[key] = value
-    return at
+    return view_app("views.chat", timeout=180, **session)
 
 
 def _table(at: AppTest) -> dict[str, dict]:

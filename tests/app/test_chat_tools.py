@@ -3,27 +3,21 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
 import engine
 from engine.chat import chat_tokens
 from playground.views import chat as chat_view
-from tests.conftest import plain
+from tests.conftest import plain, view_app
 
-VIEW_APP = str(Path(__file__).parent / "view_app.py")
 CONV = [{"role": "system", "content": "You can look up the weather."},
         {"role": "user", "content": "Weather in Paris?"}]
 THREE = [chat_view.PRESETS[k] for k in ("weather", "MCP file", "search")]
 
 
 def _app(**session) -> AppTest:
-    at = AppTest.from_file(VIEW_APP, default_timeout=180)
-    at.session_state["_view"] = "views.chat"
-    for key, value in session.items():
-        at.session_state[key] = value
-    return at
+    return view_app("views.chat", timeout=180, **session)
 
 
 def _table(at: AppTest) -> dict[str, dict]:
