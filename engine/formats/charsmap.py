@@ -24,7 +24,10 @@ first 32 prefix matches, ``kMaxTrieResultsSize``), its output replaces it, and
 the scan goes on after it; where no rule matches, one character is copied.
 `normalize` does that and returns, for each output character, the original
 character span it came from (offsets stay first-class: ``"ｶﾞ"`` becomes ``"ガ"``
-covering both input characters).  The whitespace rules of a SentencePiece model
+covering both input characters).  `segments` tries the longest rule only where one
+can start (a character that is a rule's whole input, or the first of two that begin one:
+`PrecompiledCharsmap._rule_starts`), one regex search apart; `segments_reference` tries
+it at every character.  The whitespace rules of a SentencePiece model
 (dummy prefix, extra spaces) are not part of the map: they are applied around
 it by `engine.families.sentencepiece.normalize`.
 
