@@ -94,8 +94,9 @@ class LatticeNode:
 
 
 # A memo entry: a word's path from total 0 and what the walk needs to take it from the memo.
-PATH, SCORES, ROOM, SUM, IDS, SIZE, WORD, WEIGHT = range(8)
-_ROOM, _SUM, _SIZE, _WEIGHT, _IDS, _WORD = map(itemgetter, (ROOM, SUM, SIZE, WEIGHT, IDS, WORD))
+PATH, SCORES, ROOM, SUM, IDS, SIZE, WORD, WEIGHT, FALL, RISE = range(10)
+_ROOM, _SUM, _SIZE, _WEIGHT, _IDS, _WORD, _FALL, _RISE = map(
+    itemgetter, (ROOM, SUM, SIZE, WEIGHT, IDS, WORD, FALL, RISE))
 # Half the float32 step below 2**17 > RESET (one rounding's largest error there), plus far more than
 # float64's own rounding adds to `approx` per word.
 _EPS = math.ldexp(1.0, -8) + math.ldexp(1.0, -24)
@@ -266,7 +267,7 @@ class UnigramModel:
                 found = spans.get(key)
                 if found is None:
                     path, end_total = self._relax(word, exact)
-                    found = [path, (), -math.inf, end_total, None, len(word), word, 0.0]
+                    found = [path, (), -math.inf, end_total, None, len(word), word, 0.0, 0.0, 0.0]
                     spans.remember({key: found})
                 items.append(found)
                 exact = approx = found[SUM]
@@ -282,16 +283,23 @@ class UnigramModel:
         are the multiples of ``q = 2**(k-23)``, so from a total ``T = m*q`` a node adds exactly
         ``q * round(score / q)`` (round to nearest; an exact half would round to even and depend on m,
         so a word with one is folded node by node).  While every total of a run of words stays in that
-        binade (the run's `WEIGHT` bounds how far they move), the run adds ``q`` times the sum of its
-        words' integers, kept per binade and word."""
+        binade, the run adds ``q`` times the sum of its words' integers, kept per binade and word.  Each
+        node moves the total by its score and a rounding of at most `_EPS` (``q / 2`` for k < 17), so over
+        a run the total falls by at most the run's `FALL` and rises by at most its `RISE`: the run stays
+        in the binade when the falls fit between the total and the binade's lower end, the rises
+        between it and the upper end (the other way round for a negative total).  Scores of normal
+        pieces are log-probabilities, never above 0: a run's rises are only its roundings, and a
+        binade takes a few runs, not one per doubling of the distance to its edges."""
         i, n = 0, len(entries)
-        cum = list(accumulate(map(_WEIGHT, entries)))
+        falls = list(accumulate(map(_FALL, entries), initial=0.0))
+        rises = list(accumulate(map(_RISE, entries), initial=0.0))
         while i < n:
             a = abs(total)
-            if 1.0 <= a < _BINADES_UP_TO:  # where `WEIGHT` (its `_EPS` per node) bounds the drift
+            if 1.0 <= a < _BINADES_UP_TO:
                 k = math.frexp(a)[1] - 1  # a in [2**k, 2**(k+1))
-                room = min(a - math.ldexp(1.0, k), math.ldexp(1.0, k + 1) - a)
-                j = bisect_right(cum, room + (cum[i - 1] if i else 0.0), i)
+                below, above = a - math.ldexp(1.0, k), math.ldexp(1.0, k + 1) - a  # room in magnitude
+                down, up = (above, below) if total < 0 else (below, above)  # room below and above the total
+                j = min(bisect_right(falls, falls[i] + down, i), bisect_right(rises, rises[i] + up, i)) - 1
                 if j > i:
                     steps = self._steps.get(k)
                     if steps is None:
@@ -319,7 +327,7 @@ class UnigramModel:
 
     def _solve(self, word: str) -> list:
         """One word's pass alone, in float64 from total 0, as a memo entry: ``[path, the path's node
-        scores, ROOM, path score, ids (filled by `ids`), length, word, WEIGHT]``.
+        scores, ROOM, path score, ids (filled by `ids`), length, word, WEIGHT, FALL, RISE]``.
 
         Why the text is a chain of words: no piece can cross a word start (`_words` is None otherwise:
         see its comment) and unknown nodes are one character, so a node ``[s, e)`` with ``s < b < e`` for
@@ -393,8 +401,11 @@ class UnigramModel:
             if math.ldexp(1.0, k - 24) >= tolerance:
                 k -= 1
             room = min(math.ldexp(1.0, min(k, 1000)), RESET) - (n + 1) * self.maxabs
-        # WEIGHT: how far the total's magnitude, with its error bound, can move over this word
-        return [tuple(path), tuple(scores), room, sum(scores), None, n, word, sum(map(abs, scores)) + n * _EPS]
+        # WEIGHT: how far the total's magnitude, with its error bound, can move over this word; FALL and
+        # RISE: how far the total can fall and rise over it, each with the roundings' bound
+        fall = -sum([x for x in scores if x < 0]) + n * _EPS
+        rise = sum([x for x in scores if x > 0]) + n * _EPS
+        return [tuple(path), tuple(scores), room, sum(scores), None, n, word, fall + rise - n * _EPS, fall, rise]
 
     def _relax(self, text: str, start_total: float) -> tuple[list[tuple[int, int, int]], float]:
         """``EncodeOptimized`` in float32 over `text` from the total `start_total`: the best path and the

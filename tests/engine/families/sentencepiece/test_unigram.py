@@ -21,7 +21,7 @@ from engine.families.sentencepiece.encoding import SentencePieceEncoding, Unigra
 from engine.families.sentencepiece.model_proto import parse_model_proto
 from engine.families.sentencepiece.normalize import normalize_by_steps, normalized_text
 from engine.families.sentencepiece.model_proto import NORMAL, UNKNOWN, USER_DEFINED
-from engine.families.sentencepiece.unigram import SCORES, WEIGHT, WORD, UnigramModel, fold
+from engine.families.sentencepiece.unigram import FALL, RISE, SCORES, WEIGHT, WORD, UnigramModel, fold
 from engine.formats.charsmap import CharsmapError
 from tests.conftest import CORPUS, case_text, load_cases
 from tests.reference_packages import member
@@ -328,13 +328,28 @@ def test_catch_up_by_binade_equals_the_float32_fold(words, total, name):
     assert model._catch_up(total, entries) == plain
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["▁", "▁a", "▁b", "▁ab", "▁▁", "▁▁▁", "▁▁ab", "▁▁▁▁▁▁"]), max_size=80),
+       st.floats(min_value=-2.0 ** 17, max_value=2.0 ** 17, width=32))
+def test_catch_up_with_rising_totals_equals_the_float32_fold(words, total):
+    """Words whose path holds user-defined symbols (scores above 0) make the total rise: the run of
+    words taken a binade at a time must stay inside the binade going up as well as down."""
+    model = _hand_model(("▁▁", 0.0, USER_DEFINED), ("▁▁▁", 0.0, USER_DEFINED))
+    entries = [model._solve(w) for w in words]
+    assert model._solve("▁▁")[RISE] >= 0.5 and model._solve("▁▁ab")[FALL] >= 4.0
+    plain = fold(total, [score for entry in entries for score in entry[SCORES]])
+    assert model._catch_up(total, entries) == plain
+    assert model._catch_up(total, entries) == plain  # from the per-binade memo
+
+
 def test_catch_up_exact_half_steps():
     """A score that is an exact half of the float32 step rounds to even: such a word is folded node by node."""
     model = enc("test_model")._unigram
     half = [model._solve("▁the")[:]]
     half[0][SCORES] = (-0.00390625,)  # half the step (2**-7) of totals in [65536, 131072)
     half[0][WORD] = "half-step word"
-    half[0][WEIGHT] = 0.00390625 + 2 ** -8
+    half[0][WEIGHT] = half[0][FALL] = 0.00390625 + 2 ** -8
+    half[0][RISE] = 2 ** -8
     for total in (-70000.0, -70000.0078125, 70000.0078125):
         assert model._catch_up(total, half * 3) == fold(total, [-0.00390625] * 3)
 
