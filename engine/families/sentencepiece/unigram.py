@@ -94,13 +94,14 @@ class LatticeNode:
 
 
 # A memo entry: a word's path from total 0 and what the walk needs to take it from the memo.
-PATH, SCORES, ROOM, SUM, IDS, SIZE, WORD, WEIGHT, FALL, RISE = range(10)
-_ROOM, _SUM, _SIZE, _WEIGHT, _IDS, _WORD, _FALL, _RISE = map(
-    itemgetter, (ROOM, SUM, SIZE, WEIGHT, IDS, WORD, FALL, RISE))
+PATH, SCORES, ROOM, SUM, IDS, SIZE, WORD, FALL, RISE = range(9)
+_ROOM, _SUM, _SIZE, _IDS, _WORD, _FALL, _RISE = map(itemgetter, (ROOM, SUM, SIZE, IDS, WORD, FALL, RISE))
 # Half the float32 step below 2**17 > RESET (one rounding's largest error there), plus far more than
 # float64's own rounding adds to `approx` per word.
 _EPS = math.ldexp(1.0, -8) + math.ldexp(1.0, -24)
 _BINADES_UP_TO = math.ldexp(1.0, 17)  # totals below it round by at most `_EPS`
+_STRETCH = 4096  # words walked with one set of running sums (`UnigramModel._stretch`)
+_HEAVY = math.ldexp(1.0, 26)  # a stretch's words weigh less (their FALL + RISE), or it is halved
 
 
 def fold(total: float, scores) -> float:
@@ -203,115 +204,151 @@ class UnigramModel:
             return join(out) if join is not None else out
         per_word = join is not None and self.table.get("▁", -1) >= 0
         items = self._walk(text, 0.0)
-        found = list(map(_IDS, items))
-        if None in found:
-            for item in compress(items, map(not_, found)):
+        try:  # every word's ids known (None is not iterable: this raises): one pass
+            out = list(chain.from_iterable(map(_IDS, items)))
+        except TypeError:
+            for item in items:
                 if item[IDS] is None:
                     word = item[WORD]
                     word_ids = list(chain.from_iterable(
                         unknown(word[s:e]) if i == unk_id else (i,) for s, e, i in item[PATH]))
                     item[IDS] = tuple(join(word_ids) if per_word else word_ids)  # type: ignore[misc]
-            found = list(map(_IDS, items))
-        out = list(chain.from_iterable(found))
+            out = list(chain.from_iterable(map(_IDS, items)))
         return join(out) if join is not None and not per_word else out
 
     def _walk(self, text: str, start_total: float) -> list[list]:
         """`viterbi` word by word: one item per word, a memo entry (`_solve`) where the memo is provably
-        the library's path, else the word's float32 pass from the library's exact total there.
-
-        `approx` (float64) follows the library's total; it differs from it by at most `_EPS` per
-        node since the last point where the exact total is known (`exact`, after ``items[:exact_at]``),
-        and a word has at most as many nodes as characters (`since` counts them).  A memo entry is taken
-        when the total's magnitude, so bounded, stays below its `ROOM` (see `_solve`); otherwise the
-        exact total is caught up (float32 along the memoized paths: no reset falls inside them) and
-        the word is run.  Words are checked a block at a time: `bound` is the largest that magnitude
-        can get within the block (each word moves it by at most its `WEIGHT`), and only the words whose
-        `ROOM` is below it are checked one by one; the rest are taken as they are."""
+        the library's path, else the word's float32 pass from the library's exact total there.  The
+        words go in stretches of at most `_STRETCH` (`_stretch`), the exact total caught up between."""
         words = self._words.findall(text)  # type: ignore[union-attr]
-        memo, spans = self._memo, self._spans
+        memo = self._memo
         entries = list(map(memo.get, words))
         if None in entries:
             new = {w: self._solve(w) for w in set(compress(words, map(not_, entries)))}
             memo.remember(new)
             entries = list(map(new.get, words, entries))
-        rooms = list(map(_ROOM, entries))
-        weights = list(map(_WEIGHT, entries))
-        approx = exact = start_total
-        exact_at = since = 0
-        items: list[list] = []
-        i, count, block = 0, len(entries), 64
-        while i < count:
-            end = min(count, i + block)
-            bound = abs(approx) + since * _EPS + sum(weights[i:end])
+        items = list(entries)
+        total, start, count = start_total, 0, len(entries)
+        while start < count:
+            stop = min(count, start + _STRETCH)
+            while True:
+                end_total = self._stretch(words, items, start, stop, total, stop < count)
+                if end_total is not None:
+                    break
+                stop = start + (stop - start) // 2  # words too heavy for one stretch's float64 sums
+            total, start = end_total, stop
+        return items
+
+    def _stretch(self, words: list[str], items: list[list], start: int, stop: int, total: float,
+                 catch_up: bool) -> float | None:
+        """Walk ``items[start:stop]`` (memo entries) from the library's exact `total`, putting a word's
+        float32 pass in place of each entry the memo cannot be trusted for; the exact total after them
+        if `catch_up` (else the total as it is).  None if the stretch's words weigh `_HEAVY` or more.
+
+        ``approx = exact + sums[j] - sums[exact_at]`` (float64) follows the library's total before word
+        j: it differs from it by at most `_EPS` per node since the last point where the exact total is
+        known (`exact`, before word `exact_at`), and a word has at most as many nodes as characters
+        (``sizes[j] - sizes[exact_at]`` counts them).  A memo entry is taken when the total's
+        magnitude, so bounded, stays below its `ROOM` (see `_solve`); otherwise the exact total is
+        caught up (`_catch_up`: float32 along the memoized paths, where no reset falls) and the word is
+        run.  Words are checked a block at a time: `bound` is the largest that magnitude can get in the
+        block while its words follow their memoized paths (each moves it by at most its `FALL` plus its
+        `RISE`), and only the words whose `ROOM` is below it are checked one by one; the rest are taken
+        as they are.  After a word is run, the next block starts right after it.
+
+        The running sums (`sums`, `sizes`, `falls`, `rises`) are float64 over the stretch: with the
+        stretch's words weighing below ``_HEAVY = 2**26`` in all, each sum rounds by at most 2**-27 a
+        word, so an ``approx`` or a difference of two sums is off by less than 2**-24 a node: the
+        part of `_EPS`, and of each word's `FALL` and `RISE`, beyond the library's own rounding."""
+        part = items[start:stop]
+        falls = list(accumulate(map(_FALL, part), initial=0.0))
+        rises = list(accumulate(map(_RISE, part), initial=0.0))
+        if falls[-1] + rises[-1] >= _HEAVY and len(part) > 1:  # one word's sums are exact
+            return None
+        sums = list(accumulate(map(_SUM, part), initial=0.0))
+        sizes = list(accumulate(map(_SIZE, part), initial=0))
+        rooms = list(map(_ROOM, part))
+        names = words[start:stop]
+        spans = self._spans
+        exact, exact_at = total, 0
+        i, n, block = 0, len(part), 64
+        while i < n:
+            end = min(n, i + block)
+            bound = (abs(exact + (sums[i] - sums[exact_at])) + (sizes[i] - sizes[exact_at]) * _EPS
+                     + (falls[end] - falls[i]) + (rises[end] - rises[i]))
             risky = list(compress(range(i, end), map(le, rooms[i:end], repeat(bound))))
             block = 64 if risky else min(2 * block, 1024)
-            for j in chain(risky, (end,)):
-                if j > i:  # words that are safe anywhere below `bound`
-                    part = entries[i:j]
-                    items += part
-                    approx += sum(map(_SUM, part))
-                    since += sum(map(_SIZE, part))
-                if j == end:
-                    break
-                entry = entries[j]
-                i = j + 1
-                if abs(approx) + since * _EPS < entry[ROOM]:
-                    items.append(entry)
-                    approx += entry[SUM]
-                    since += entry[SIZE]
+            for j in risky:
+                if abs(exact + (sums[j] - sums[exact_at])) + (sizes[j] - sizes[exact_at]) * _EPS < rooms[j]:
                     continue
-                if since:  # catch the exact total up along the memoized words since it was known
-                    exact = self._catch_up(exact, items[exact_at:])
-                word = words[j]
+                exact = self._catch_up_run(exact, names, part, falls, rises, exact_at, j)
+                word = names[j]
                 key = (word, exact)  # a word's pass depends on its text and its start total only
                 found = spans.get(key)
                 if found is None:
                     path, end_total = self._relax(word, exact)
-                    found = [path, (), -math.inf, end_total, None, len(word), word, 0.0, 0.0, 0.0]
+                    found = [path, (), -math.inf, end_total, None, len(word), word, 0.0, 0.0]
                     spans.remember({key: found})
-                items.append(found)
-                exact = approx = found[SUM]
-                exact_at, since = len(items), 0
-            i = end
-        return items
+                items[start + j] = found
+                exact, exact_at = found[SUM], j + 1
+                i = j + 1
+                break  # `bound` holds along memoized paths only: bound the rest from here
+            else:
+                i = end
+        if catch_up:
+            exact = self._catch_up_run(exact, names, part, falls, rises, exact_at, n)
+        return exact
 
     def _catch_up(self, total: float, entries: list[list]) -> float:
         """The library's float32 total after the memoized `entries` from `total` (no reset falls inside
-        them: `_walk` took them below `RESET`).  `fold` is the plain way, node by node.
-
-        Faster where the totals stay in one binade: float32 numbers of magnitude in ``[2**k, 2**(k+1)]``
-        are the multiples of ``q = 2**(k-23)``, so from a total ``T = m*q`` a node adds exactly
-        ``q * round(score / q)`` (round to nearest; an exact half would round to even and depend on m,
-        so a word with one is folded node by node).  While every total of a run of words stays in that
-        binade, the run adds ``q`` times the sum of its words' integers, kept per binade and word.  Each
-        node moves the total by its score and a rounding of at most `_EPS` (``q / 2`` for k < 17), so over
-        a run the total falls by at most the run's `FALL` and rises by at most its `RISE`: the run stays
-        in the binade when the falls fit between the total and the binade's lower end, the rises
-        between it and the upper end (the other way round for a negative total).  Scores of normal
-        pieces are log-probabilities, never above 0: a run's rises are only its roundings, and a
-        binade takes a few runs, not one per doubling of the distance to its edges."""
-        i, n = 0, len(entries)
+        them, and they weigh below `_HEAVY`): `_catch_up_run` over all of them.  `fold` is the plain
+        way, node by node."""
         falls = list(accumulate(map(_FALL, entries), initial=0.0))
         rises = list(accumulate(map(_RISE, entries), initial=0.0))
+        return self._catch_up_run(total, list(map(_WORD, entries)), entries, falls, rises, 0, len(entries))
+
+    def _catch_up_run(self, total: float, words: list[str], entries: list[list], falls: list[float],
+                      rises: list[float], i: int, n: int) -> float:
+        """The library's float32 total after ``entries[i:n]`` from `total`; `falls` and `rises` are the
+        running sums of the entries' `FALL` and `RISE` (from 0 before ``entries[0]``).
+
+        Faster than node by node where the totals stay in one binade: float32 numbers of magnitude in
+        ``[2**k, 2**(k+1)]`` are the multiples of ``q = 2**(k-23)``, so from a total ``T = m*q`` a node
+        adds exactly ``q * round(score / q)`` (round to nearest; an exact half would round to even and
+        depend on m, so a word with one is folded node by node).  While every total of a run of words
+        stays in that binade, the run adds ``q`` times the sum of its words' integers, kept per binade
+        and word.  Each node moves the total by its score and a rounding of at most `_EPS` (``q / 2``
+        for k < 17), so over a run the total falls by at most the run's `FALL` and rises by at most its
+        `RISE`: the run stays in the binade when the falls fit between the total and the binade's lower
+        end, the rises between it and the upper end (the other way round for a negative total).  Scores
+        of normal pieces are log-probabilities, never above 0: a run's rises are only its roundings, and
+        a binade takes a few runs, not one per doubling of the distance to its edges."""
         while i < n:
             a = abs(total)
             if 1.0 <= a < _BINADES_UP_TO:
                 k = math.frexp(a)[1] - 1  # a in [2**k, 2**(k+1))
                 below, above = a - math.ldexp(1.0, k), math.ldexp(1.0, k + 1) - a  # room in magnitude
                 down, up = (above, below) if total < 0 else (below, above)  # room below and above the total
-                j = min(bisect_right(falls, falls[i] + down, i), bisect_right(rises, rises[i] + up, i)) - 1
+                j = min(bisect_right(falls, falls[i] + down, i, n + 1),
+                        bisect_right(rises, rises[i] + up, i, n + 1)) - 1
                 if j > i:
                     steps = self._steps.get(k)
                     if steps is None:
                         steps = self._steps[k] = PieceCache()
-                    words = list(map(_WORD, entries[i:j]))
-                    ns = list(map(steps.get, words))
+                    run = words[i:j]
+                    try:  # every word's integer known and none a half (a str: the sum raises): one pass
+                        total += math.ldexp(sum(map(steps.__getitem__, run)), k - 23)
+                        i = j
+                        continue
+                    except (KeyError, TypeError):
+                        pass
+                    ns = list(map(steps.get, run))
                     if None in ns:
                         q = math.ldexp(1.0, k - 23)
                         new = {w: _integer_steps(entries[i + t][SCORES], q)
-                               for t, w in enumerate(words) if ns[t] is None}
+                               for t, w in enumerate(run) if ns[t] is None}
                         steps.remember(new)
-                        ns = list(map(new.get, words, ns))
+                        ns = list(map(new.get, run, ns))
                     if _HALF in ns:  # a word with an exact half: up to it here, itself node by node
                         j = i + ns.index(_HALF)
                         ns = ns[: j - i]
@@ -327,7 +364,7 @@ class UnigramModel:
 
     def _solve(self, word: str) -> list:
         """One word's pass alone, in float64 from total 0, as a memo entry: ``[path, the path's node
-        scores, ROOM, path score, ids (filled by `ids`), length, word, WEIGHT, FALL, RISE]``.
+        scores, ROOM, path score, ids (filled by `ids`), length, word, FALL, RISE]``.
 
         Why the text is a chain of words: no piece can cross a word start (`_words` is None otherwise:
         see its comment) and unknown nodes are one character, so a node ``[s, e)`` with ``s < b < e`` for
@@ -401,11 +438,10 @@ class UnigramModel:
             if math.ldexp(1.0, k - 24) >= tolerance:
                 k -= 1
             room = min(math.ldexp(1.0, min(k, 1000)), RESET) - (n + 1) * self.maxabs
-        # WEIGHT: how far the total's magnitude, with its error bound, can move over this word; FALL and
-        # RISE: how far the total can fall and rise over it, each with the roundings' bound
+        # FALL and RISE: how far the total can fall and rise over this word, each with the roundings' bound
         fall = -sum([x for x in scores if x < 0]) + n * _EPS
         rise = sum([x for x in scores if x > 0]) + n * _EPS
-        return [tuple(path), tuple(scores), room, sum(scores), None, n, word, fall + rise - n * _EPS, fall, rise]
+        return [tuple(path), tuple(scores), room, sum(scores), None, n, word, fall, rise]
 
     def _relax(self, text: str, start_total: float) -> tuple[list[tuple[int, int, int]], float]:
         """``EncodeOptimized`` in float32 over `text` from the total `start_total`: the best path and the

@@ -21,7 +21,7 @@ from engine.families.sentencepiece.encoding import SentencePieceEncoding, Unigra
 from engine.families.sentencepiece.model_proto import parse_model_proto
 from engine.families.sentencepiece.normalize import normalize_by_steps, normalized_text
 from engine.families.sentencepiece.model_proto import NORMAL, UNKNOWN, USER_DEFINED
-from engine.families.sentencepiece.unigram import FALL, RISE, SCORES, WEIGHT, WORD, UnigramModel, fold
+from engine.families.sentencepiece.unigram import FALL, RISE, SCORES, WORD, UnigramModel, fold
 from engine.formats.charsmap import CharsmapError
 from tests.conftest import CORPUS, case_text, load_cases
 from tests.reference_packages import member
@@ -348,7 +348,7 @@ def test_catch_up_exact_half_steps():
     half = [model._solve("▁the")[:]]
     half[0][SCORES] = (-0.00390625,)  # half the step (2**-7) of totals in [65536, 131072)
     half[0][WORD] = "half-step word"
-    half[0][WEIGHT] = half[0][FALL] = 0.00390625 + 2 ** -8
+    half[0][FALL] = 0.00390625 + 2 ** -8
     half[0][RISE] = 2 ** -8
     for total in (-70000.0, -70000.0078125, 70000.0078125):
         assert model._catch_up(total, half * 3) == fold(total, [-0.00390625] * 3)
