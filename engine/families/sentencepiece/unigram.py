@@ -54,7 +54,7 @@ from array import array
 from dataclasses import dataclass
 from bisect import bisect_right
 from itertools import accumulate, chain, compress, repeat
-from operator import itemgetter, le, not_
+from operator import getitem, itemgetter, le, not_
 from typing import Callable
 
 from ...tokenizer.piece_cache import PieceCache
@@ -94,8 +94,8 @@ class LatticeNode:
 
 
 # A memo entry: a word's path from total 0 and what the walk needs to take it from the memo.
-PATH, SCORES, ROOM, SUM, IDS, SIZE, WORD, FALL, RISE = range(9)
-_ROOM, _SUM, _SIZE, _IDS, _WORD, _FALL, _RISE = map(itemgetter, (ROOM, SUM, SIZE, IDS, WORD, FALL, RISE))
+PATH, SCORES, ROOM, SUM, IDS, SIZE, WORD, FALL, RISE, STEPS = range(10)
+_ROOM, _SUM, _SIZE, _IDS, _FALL, _RISE, _STEPS = map(itemgetter, (ROOM, SUM, SIZE, IDS, FALL, RISE, STEPS))
 # Half the float32 step below 2**17 > RESET (one rounding's largest error there), plus far more than
 # float64's own rounding adds to `approx` per word.
 _EPS = math.ldexp(1.0, -8) + math.ldexp(1.0, -24)
@@ -165,15 +165,18 @@ class UnigramModel:
         before = {p[j - 1] for p in in_trie for j in range(1, len(p)) if p[j] == "▁"}
         self._words = (re.compile("▁[^▁]*|[^▁]+") if not before else
                        re.compile("▁+[^▁]*|[^▁]+") if before == {"▁"} else None)
+        # Where every ``▁`` starts a word, a text that starts with one is cut by ``str.split`` (no regex
+        # step per word) and its words are looked up by what follows their ``▁``.
+        self._split = not before
         self._memo = PieceCache()  # word -> `_solve`'s entry
+        self._tails = PieceCache()  # what follows a word's ``▁`` -> `_solve`'s entry of the word
         self._spans = PieceCache()  # (word, exact start total) -> `_relax` of it: a rerun finds its near-ties
-        self._steps: dict[int, PieceCache] = {}  # binade k -> word -> `_integer_steps` (see `_catch_up`)
 
     def clear(self) -> None:
         """Forget every memoized word (to measure cold speed)."""
         self._memo.clear()
+        self._tails.clear()
         self._spans.clear()
-        self._steps.clear()
 
     # ------------------------------------------------------------------ fast
     def viterbi(self, text: str, start_total: float = 0.0) -> list[tuple[int, int, int]]:
@@ -218,29 +221,36 @@ class UnigramModel:
 
     def _walk(self, text: str, start_total: float) -> list[list]:
         """`viterbi` word by word: one item per word, a memo entry (`_solve`) where the memo is provably
-        the library's path, else the word's float32 pass from the library's exact total there.  The
-        words go in stretches of at most `_STRETCH` (`_stretch`), the exact total caught up between."""
-        words = self._words.findall(text)  # type: ignore[union-attr]
-        memo = self._memo
-        entries = list(map(memo.get, words))
+        the library's path, else the word's float32 pass from the library's exact total there."""
+        return self._walk_to_end(text, start_total, False)[0]
+
+    def _walk_to_end(self, text: str, start_total: float, catch_up: bool) -> tuple[list[list], float]:
+        """`_walk`'s items and, if `catch_up`, the library's total after the text (its float32 pass's,
+        `_relax`'s second value: tested equal).  The words go in stretches of at most `_STRETCH`
+        (`_stretch`), the exact total caught up between them."""
+        if self._split and text.startswith("▁"):
+            memo, keys, solve = self._tails, text.split("▁"), self._solve_tail
+            del keys[0]  # the empty text before the first ``▁``
+        else:
+            memo, keys, solve = self._memo, self._words.findall(text), self._solve  # type: ignore[union-attr]
+        entries = list(map(memo.get, keys))
         if None in entries:
-            new = {w: self._solve(w) for w in set(compress(words, map(not_, entries)))}
+            new = {w: solve(w) for w in set(compress(keys, map(not_, entries)))}
             memo.remember(new)
-            entries = list(map(new.get, words, entries))
+            entries = list(map(new.get, keys, entries))
         items = list(entries)
         total, start, count = start_total, 0, len(entries)
         while start < count:
             stop = min(count, start + _STRETCH)
             while True:
-                end_total = self._stretch(words, items, start, stop, total, stop < count)
+                end_total = self._stretch(items, start, stop, total, catch_up or stop < count)
                 if end_total is not None:
                     break
                 stop = start + (stop - start) // 2  # words too heavy for one stretch's float64 sums
             total, start = end_total, stop
-        return items
+        return items, total
 
-    def _stretch(self, words: list[str], items: list[list], start: int, stop: int, total: float,
-                 catch_up: bool) -> float | None:
+    def _stretch(self, items: list[list], start: int, stop: int, total: float, catch_up: bool) -> float | None:
         """Walk ``items[start:stop]`` (memo entries) from the library's exact `total`, putting a word's
         float32 pass in place of each entry the memo cannot be trusted for; the exact total after them
         if `catch_up` (else the total as it is).  None if the stretch's words weigh `_HEAVY` or more.
@@ -268,7 +278,6 @@ class UnigramModel:
         sums = list(accumulate(map(_SUM, part), initial=0.0))
         sizes = list(accumulate(map(_SIZE, part), initial=0))
         rooms = list(map(_ROOM, part))
-        names = words[start:stop]
         spans = self._spans
         exact, exact_at = total, 0
         i, n, block = 0, len(part), 64
@@ -281,13 +290,13 @@ class UnigramModel:
             for j in risky:
                 if abs(exact + (sums[j] - sums[exact_at])) + (sizes[j] - sizes[exact_at]) * _EPS < rooms[j]:
                     continue
-                exact = self._catch_up_run(exact, names, part, falls, rises, exact_at, j)
-                word = names[j]
+                exact = self._catch_up_run(exact, part, falls, rises, exact_at, j)
+                word = part[j][WORD]
                 key = (word, exact)  # a word's pass depends on its text and its start total only
                 found = spans.get(key)
                 if found is None:
                     path, end_total = self._relax(word, exact)
-                    found = [path, (), -math.inf, end_total, None, len(word), word, 0.0, 0.0]
+                    found = [path, (), -math.inf, end_total, None, len(word), word, 0.0, 0.0, {}]
                     spans.remember({key: found})
                 items[start + j] = found
                 exact, exact_at = found[SUM], j + 1
@@ -296,7 +305,7 @@ class UnigramModel:
             else:
                 i = end
         if catch_up:
-            exact = self._catch_up_run(exact, names, part, falls, rises, exact_at, n)
+            exact = self._catch_up_run(exact, part, falls, rises, exact_at, n)
         return exact
 
     def _catch_up(self, total: float, entries: list[list]) -> float:
@@ -305,10 +314,10 @@ class UnigramModel:
         way, node by node."""
         falls = list(accumulate(map(_FALL, entries), initial=0.0))
         rises = list(accumulate(map(_RISE, entries), initial=0.0))
-        return self._catch_up_run(total, list(map(_WORD, entries)), entries, falls, rises, 0, len(entries))
+        return self._catch_up_run(total, entries, falls, rises, 0, len(entries))
 
-    def _catch_up_run(self, total: float, words: list[str], entries: list[list], falls: list[float],
-                      rises: list[float], i: int, n: int) -> float:
+    def _catch_up_run(self, total: float, entries: list[list], falls: list[float], rises: list[float],
+                      i: int, n: int) -> float:
         """The library's float32 total after ``entries[i:n]`` from `total`; `falls` and `rises` are the
         running sums of the entries' `FALL` and `RISE` (from 0 before ``entries[0]``).
 
@@ -316,8 +325,8 @@ class UnigramModel:
         ``[2**k, 2**(k+1)]`` are the multiples of ``q = 2**(k-23)``, so from a total ``T = m*q`` a node
         adds exactly ``q * round(score / q)`` (round to nearest; an exact half would round to even and
         depend on m, so a word with one is folded node by node).  While every total of a run of words
-        stays in that binade, the run adds ``q`` times the sum of its words' integers, kept per binade
-        and word.  Each node moves the total by its score and a rounding of at most `_EPS` (``q / 2``
+        stays in that binade, the run adds ``q`` times the sum of its words' integers, kept in each
+        word's entry (`STEPS`: binade k -> integer).  Each node moves the total by its score and a rounding of at most `_EPS` (``q / 2``
         for k < 17), so over a run the total falls by at most the run's `FALL` and rises by at most its
         `RISE`: the run stays in the binade when the falls fit between the total and the binade's lower
         end, the rises between it and the upper end (the other way round for a negative total).  Scores
@@ -332,23 +341,18 @@ class UnigramModel:
                 j = min(bisect_right(falls, falls[i] + down, i, n + 1),
                         bisect_right(rises, rises[i] + up, i, n + 1)) - 1
                 if j > i:
-                    steps = self._steps.get(k)
-                    if steps is None:
-                        steps = self._steps[k] = PieceCache()
-                    run = words[i:j]
+                    run = list(map(_STEPS, entries[i:j]))
                     try:  # every word's integer known and none a half (a str: the sum raises): one pass
-                        total += math.ldexp(sum(map(steps.__getitem__, run)), k - 23)
+                        total += math.ldexp(sum(map(getitem, run, repeat(k))), k - 23)
                         i = j
                         continue
                     except (KeyError, TypeError):
                         pass
-                    ns = list(map(steps.get, run))
-                    if None in ns:
-                        q = math.ldexp(1.0, k - 23)
-                        new = {w: _integer_steps(entries[i + t][SCORES], q)
-                               for t, w in enumerate(run) if ns[t] is None}
-                        steps.remember(new)
-                        ns = list(map(new.get, run, ns))
+                    q = math.ldexp(1.0, k - 23)
+                    for t, steps in enumerate(run):
+                        if k not in steps:
+                            steps[k] = _integer_steps(entries[i + t][SCORES], q)
+                    ns = list(map(getitem, run, repeat(k)))
                     if _HALF in ns:  # a word with an exact half: up to it here, itself node by node
                         j = i + ns.index(_HALF)
                         ns = ns[: j - i]
@@ -362,9 +366,14 @@ class UnigramModel:
             i += 1
         return total
 
+    def _solve_tail(self, tail: str) -> list:
+        """`_solve` of the word ``"▁" + tail``."""
+        return self._solve("▁" + tail)
+
     def _solve(self, word: str) -> list:
         """One word's pass alone, in float64 from total 0, as a memo entry: ``[path, the path's node
-        scores, ROOM, path score, ids (filled by `ids`), length, word, FALL, RISE]``.
+        scores, ROOM, path score, ids (filled by `ids`), length, word, FALL, RISE, STEPS (filled by
+        `_catch_up_run`)]``.
 
         Why the text is a chain of words: no piece can cross a word start (`_words` is None otherwise:
         see its comment) and unknown nodes are one character, so a node ``[s, e)`` with ``s < b < e`` for
@@ -441,7 +450,7 @@ class UnigramModel:
         # FALL and RISE: how far the total can fall and rise over this word, each with the roundings' bound
         fall = -sum([x for x in scores if x < 0]) + n * _EPS
         rise = sum([x for x in scores if x > 0]) + n * _EPS
-        return [tuple(path), tuple(scores), room, sum(scores), None, n, word, fall, rise]
+        return [tuple(path), tuple(scores), room, sum(scores), None, n, word, fall, rise, {}]
 
     def _relax(self, text: str, start_total: float) -> tuple[list[tuple[int, int, int]], float]:
         """``EncodeOptimized`` in float32 over `text` from the total `start_total`: the best path and the

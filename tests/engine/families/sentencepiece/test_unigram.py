@@ -21,6 +21,7 @@ from engine.families.sentencepiece.encoding import SentencePieceEncoding, Unigra
 from engine.families.sentencepiece.model_proto import parse_model_proto
 from engine.families.sentencepiece.normalize import normalize_by_steps, normalized_text
 from engine.families.sentencepiece.model_proto import NORMAL, UNKNOWN, USER_DEFINED
+from engine.families.sentencepiece import unigram
 from engine.families.sentencepiece.unigram import FALL, RISE, SCORES, WORD, UnigramModel, fold
 from engine.formats.charsmap import CharsmapError
 from tests.conftest import CORPUS, case_text, load_cases
@@ -108,6 +109,17 @@ def test_long_text_through_score_resets(name):
     check(name, text + "\n" + text)
 
 
+def test_long_text_in_small_stretches():
+    """The book's near-tie decided right with the walk's stretches cut to a few words, halved when
+    heavy: the exact total is carried from stretch to stretch."""
+    text = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")
+    e = load_sentencepiece_model(model_bytes("test_model"), "stretches", source="test_model.model")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(unigram, "_STRETCH", 50)
+        patch.setattr(unigram, "_HEAVY", 600.0)
+        assert e.encode_ordinary(text) == reference("test_model").encode(text)
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40),
        st.sampled_from(FAST))
@@ -145,6 +157,21 @@ def test_word_memo_equals_one_lattice_at_any_total(text, start_total, name):
     assert model.viterbi(text, start_total) == model.viterbi_reference(text, start_total)  # memo warm
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("abcdehlo▁▁▁ｶﾞ")), max_size=300),
+       st.sampled_from([0.0, -3.0, -65_530.0, -99_990.0, -100_000.0078125]))
+def test_walk_in_small_stretches(text, start_total):
+    """Stretches of a few words, halved when their words weigh too much, the exact total caught up
+    between them: still the whole-text reference's path, and the float32 pass's total at the end."""
+    model = enc("test_model")._unigram
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(unigram, "_STRETCH", 3)
+        patch.setattr(unigram, "_HEAVY", 40.0)
+        for t in (text, "▁" + text):
+            assert model.viterbi(t, start_total) == model.viterbi_reference(t, start_total)
+            assert model._walk_to_end(t, start_total, True)[1] == model._relax(t, start_total)[1]
+
+
 def test_word_memo_is_used_and_exact_on_a_long_text():
     """The memo fills with the text's words and a second encode (from the memo) gives the same ids."""
     text = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")[:20_000]
@@ -152,7 +179,7 @@ def test_word_memo_is_used_and_exact_on_a_long_text():
     model = e._unigram
     normalized = e._normalized(text)
     assert model.viterbi(normalized) == model.viterbi_reference(normalized)
-    assert len(model._memo) > 500 and "▁the" in model._memo
+    assert len(model._tails) > 500 and "the" in model._tails  # the words of a text that starts with ▁
     assert e.encode_ordinary(text) == e.encode_ordinary(text) == reference("test_model").encode(text)
 
 
