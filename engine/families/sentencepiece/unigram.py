@@ -101,7 +101,7 @@ _ROOM, _SUM, _SIZE, _IDS, _FALL, _RISE, _STEPS = map(itemgetter, (ROOM, SUM, SIZ
 _EPS = math.ldexp(1.0, -8) + math.ldexp(1.0, -24)
 _BINADES_UP_TO = math.ldexp(1.0, 17)  # totals below it round by at most `_EPS`
 _STRETCH = 4096  # words walked with one set of running sums (`UnigramModel._stretch`)
-_HEAVY = math.ldexp(1.0, 26)  # a stretch's words weigh less (their FALL + RISE), or it is halved
+_HEAVY = math.ldexp(1.0, 24)  # a stretch's words weigh less (their FALL + RISE), or it is halved
 
 
 def fold(total: float, scores) -> float:
@@ -255,40 +255,44 @@ class UnigramModel:
         float32 pass in place of each entry the memo cannot be trusted for; the exact total after them
         if `catch_up` (else the total as it is).  None if the stretch's words weigh `_HEAVY` or more.
 
-        ``approx = exact + sums[j] - sums[exact_at]`` (float64) follows the library's total before word
-        j: it differs from it by at most `_EPS` per node since the last point where the exact total is
-        known (`exact`, before word `exact_at`), and a word has at most as many nodes as characters
-        (``sizes[j] - sizes[exact_at]`` counts them).  A memo entry is taken when the total's
-        magnitude, so bounded, stays below its `ROOM` (see `_solve`); otherwise the exact total is
-        caught up (`_catch_up`: float32 along the memoized paths, where no reset falls) and the word is
-        run.  Words are checked a block at a time: `bound` is the largest that magnitude can get in the
-        block while its words follow their memoized paths (each moves it by at most its `FALL` plus its
-        `RISE`), and only the words whose `ROOM` is below it are checked one by one; the rest are taken
-        as they are.  After a word is run, the next block starts right after it.
+        The running sums of the words' `FALL` and `RISE` (float64, from 0 at `start`) give the rest: a
+        word's path score is its `RISE` minus its `FALL` (each holds ``length * _EPS``), and its `RISE`
+        is at least ``length * _EPS``.  Let `exact` be the library's total before word `exact_at`.
+        ``approx = exact + (rises[j] - rises[exact_at]) - (falls[j] - falls[exact_at])`` follows the
+        library's total before word j: each node since `exact_at` rounds it by at most `_EPS` and a word
+        has at most as many nodes as characters, so ``rises[j] - rises[exact_at]`` (`drift`) bounds how
+        far the two can be apart.  A memo entry is taken when the total's magnitude, so bounded, stays
+        below its `ROOM` (see `_solve`); otherwise the exact total is caught up (`_catch_up_run`:
+        float32 along the memoized paths, where no reset falls) and the word is run.  Words are checked
+        a block at a time: `bound` is the largest that magnitude can get in the block while its words
+        follow their memoized paths (each moves it by at most its `FALL` plus its `RISE`), and only
+        the words whose `ROOM` is below it are checked one by one; the rest are taken as they are.
+        After a word is run, the next block starts right after it.
 
-        The running sums (`sums`, `sizes`, `falls`, `rises`) are float64 over the stretch: with the
-        stretch's words weighing below ``_HEAVY = 2**26`` in all, each sum rounds by at most 2**-27 a
-        word, so an ``approx`` or a difference of two sums is off by less than 2**-24 a node: the
-        part of `_EPS`, and of each word's `FALL` and `RISE`, beyond the library's own rounding."""
+        With the stretch's words weighing below ``_HEAVY = 2**24`` in all, every float64 value here is
+        below 2**24 in magnitude and each operation on it rounds by at most 2**-29: ``approx`` and
+        `drift` are off by far less than the 2**-24 a node that `_EPS` (and so `FALL` and `RISE`)
+        holds beyond the library's own rounding.  A heavier word is a stretch alone: its sums are its
+        own `FALL` and `RISE`, whose roundings are as small next to its length."""
         part = items[start:stop]
         falls = list(accumulate(map(_FALL, part), initial=0.0))
         rises = list(accumulate(map(_RISE, part), initial=0.0))
-        if falls[-1] + rises[-1] >= _HEAVY and len(part) > 1:  # one word's sums are exact
+        if falls[-1] + rises[-1] >= _HEAVY and len(part) > 1:
             return None
-        sums = list(accumulate(map(_SUM, part), initial=0.0))
-        sizes = list(accumulate(map(_SIZE, part), initial=0))
         rooms = list(map(_ROOM, part))
         spans = self._spans
         exact, exact_at = total, 0
         i, n, block = 0, len(part), 64
         while i < n:
             end = min(n, i + block)
-            bound = (abs(exact + (sums[i] - sums[exact_at])) + (sizes[i] - sizes[exact_at]) * _EPS
+            drift = rises[i] - rises[exact_at]
+            bound = (abs(exact + drift - (falls[i] - falls[exact_at])) + drift
                      + (falls[end] - falls[i]) + (rises[end] - rises[i]))
             risky = list(compress(range(i, end), map(le, rooms[i:end], repeat(bound))))
             block = 64 if risky else min(2 * block, 1024)
             for j in risky:
-                if abs(exact + (sums[j] - sums[exact_at])) + (sizes[j] - sizes[exact_at]) * _EPS < rooms[j]:
+                drift = rises[j] - rises[exact_at]
+                if abs(exact + drift - (falls[j] - falls[exact_at])) + drift < rooms[j]:
                     continue
                 exact = self._catch_up_run(exact, part, falls, rises, exact_at, j)
                 word = part[j][WORD]
