@@ -54,7 +54,7 @@ from array import array
 from dataclasses import dataclass
 from bisect import bisect_right
 from itertools import accumulate, chain, compress, repeat
-from operator import getitem, itemgetter, le, not_
+from operator import attrgetter, getitem, itemgetter, le, not_
 from typing import Callable
 
 from ...tokenizer.piece_cache import PieceCache
@@ -94,8 +94,9 @@ class LatticeNode:
 
 
 # A memo entry: a word's path from total 0 and what the walk needs to take it from the memo.
-PATH, SCORES, ROOM, SUM, IDS, SIZE, WORD, FALL, RISE, STEPS = range(10)
-_ROOM, _SUM, _SIZE, _IDS, _FALL, _RISE, _STEPS = map(itemgetter, (ROOM, SUM, SIZE, IDS, FALL, RISE, STEPS))
+PATH, SCORES, ROOM, SUM, IDS, SIZE, WORD, FALL, RISE, MOVE, STEPS = range(11)
+_ROOM, _IDS, _MOVE, _STEPS = map(itemgetter, (ROOM, IDS, MOVE, STEPS))
+_REAL, _IMAG = attrgetter("real"), attrgetter("imag")
 # Half the float32 step below 2**17 > RESET (one rounding's largest error there), plus far more than
 # float64's own rounding adds to `approx` per word.
 _EPS = math.ldexp(1.0, -8) + math.ldexp(1.0, -24)
@@ -255,13 +256,13 @@ class UnigramModel:
         float32 pass in place of each entry the memo cannot be trusted for; the exact total after them
         if `catch_up` (else the total as it is).  None if the stretch's words weigh `_HEAVY` or more.
 
-        The running sums of the words' `FALL` and `RISE` (float64, from 0 at `start`) give the rest: a
-        word's path score is its `RISE` minus its `FALL` (each holds ``length * _EPS``), and its `RISE`
-        is at least ``length * _EPS``.  Let `exact` be the library's total before word `exact_at`.
-        ``approx = exact + (rises[j] - rises[exact_at]) - (falls[j] - falls[exact_at])`` follows the
-        library's total before word j: each node since `exact_at` rounds it by at most `_EPS` and a word
-        has at most as many nodes as characters, so ``rises[j] - rises[exact_at]`` (`drift`) bounds how
-        far the two can be apart.  A memo entry is taken when the total's magnitude, so bounded, stays
+        The running sum of the words' `MOVE` (``complex(FALL, RISE)``: one sum keeps both, in float64,
+        from 0 at `start`) gives the rest: a word's path score is its `RISE` minus its `FALL` (each
+        holds ``length * _EPS``), and its `RISE` is at least ``length * _EPS``.  Let `exact` be the
+        library's total before word `exact_at` and ``fall + rise*1j = moves[j] - moves[exact_at]``:
+        ``approx = exact + rise - fall`` follows the library's total before word j; each node since
+        `exact_at` rounds it by at most `_EPS` and a word has at most as many nodes as characters, so
+        `rise` bounds how far the two can be apart.  A memo entry is taken when the total's magnitude, so bounded, stays
         below its `ROOM` (see `_solve`); otherwise the exact total is caught up (`_catch_up_run`:
         float32 along the memoized paths, where no reset falls) and the word is run.  Words are checked
         a block at a time: `bound` is the largest that magnitude can get in the block while its words
@@ -271,13 +272,12 @@ class UnigramModel:
 
         With the stretch's words weighing below ``_HEAVY = 2**24`` in all, every float64 value here is
         below 2**24 in magnitude and each operation on it rounds by at most 2**-29: ``approx`` and
-        `drift` are off by far less than the 2**-24 a node that `_EPS` (and so `FALL` and `RISE`)
+        `rise` are off by far less than the 2**-24 a node that `_EPS` (and so `FALL` and `RISE`)
         holds beyond the library's own rounding.  A heavier word is a stretch alone: its sums are its
         own `FALL` and `RISE`, whose roundings are as small next to its length."""
         part = items[start:stop]
-        falls = list(accumulate(map(_FALL, part), initial=0.0))
-        rises = list(accumulate(map(_RISE, part), initial=0.0))
-        if falls[-1] + rises[-1] >= _HEAVY and len(part) > 1:
+        moves = list(accumulate(map(_MOVE, part), initial=0j))
+        if moves[-1].real + moves[-1].imag >= _HEAVY and len(part) > 1:
             return None
         rooms = list(map(_ROOM, part))
         spans = self._spans
@@ -285,22 +285,21 @@ class UnigramModel:
         i, n, block = 0, len(part), 64
         while i < n:
             end = min(n, i + block)
-            drift = rises[i] - rises[exact_at]
-            bound = (abs(exact + drift - (falls[i] - falls[exact_at])) + drift
-                     + (falls[end] - falls[i]) + (rises[end] - rises[i]))
+            moved, ahead = moves[i] - moves[exact_at], moves[end] - moves[i]
+            bound = abs(exact + moved.imag - moved.real) + moved.imag + ahead.real + ahead.imag
             risky = list(compress(range(i, end), map(le, rooms[i:end], repeat(bound))))
             block = 64 if risky else min(2 * block, 1024)
             for j in risky:
-                drift = rises[j] - rises[exact_at]
-                if abs(exact + drift - (falls[j] - falls[exact_at])) + drift < rooms[j]:
+                moved = moves[j] - moves[exact_at]
+                if abs(exact + moved.imag - moved.real) + moved.imag < rooms[j]:
                     continue
-                exact = self._catch_up_run(exact, part, falls, rises, exact_at, j)
+                exact = self._catch_up_run(exact, part, moves, exact_at, j)
                 word = part[j][WORD]
                 key = (word, exact)  # a word's pass depends on its text and its start total only
                 found = spans.get(key)
                 if found is None:
                     path, end_total = self._relax(word, exact)
-                    found = [path, (), -math.inf, end_total, None, len(word), word, 0.0, 0.0, {}]
+                    found = [path, (), -math.inf, end_total, None, len(word), word, 0.0, 0.0, 0j, {}]
                     spans.remember({key: found})
                 items[start + j] = found
                 exact, exact_at = found[SUM], j + 1
@@ -309,21 +308,19 @@ class UnigramModel:
             else:
                 i = end
         if catch_up:
-            exact = self._catch_up_run(exact, part, falls, rises, exact_at, n)
+            exact = self._catch_up_run(exact, part, moves, exact_at, n)
         return exact
 
     def _catch_up(self, total: float, entries: list[list]) -> float:
         """The library's float32 total after the memoized `entries` from `total` (no reset falls inside
         them, and they weigh below `_HEAVY`): `_catch_up_run` over all of them.  `fold` is the plain
         way, node by node."""
-        falls = list(accumulate(map(_FALL, entries), initial=0.0))
-        rises = list(accumulate(map(_RISE, entries), initial=0.0))
-        return self._catch_up_run(total, entries, falls, rises, 0, len(entries))
+        moves = list(accumulate(map(_MOVE, entries), initial=0j))
+        return self._catch_up_run(total, entries, moves, 0, len(entries))
 
-    def _catch_up_run(self, total: float, entries: list[list], falls: list[float], rises: list[float],
-                      i: int, n: int) -> float:
-        """The library's float32 total after ``entries[i:n]`` from `total`; `falls` and `rises` are the
-        running sums of the entries' `FALL` and `RISE` (from 0 before ``entries[0]``).
+    def _catch_up_run(self, total: float, entries: list[list], moves: list[complex], i: int, n: int) -> float:
+        """The library's float32 total after ``entries[i:n]`` from `total`; `moves` is the running sum
+        of the entries' `MOVE` (``complex(FALL, RISE)``, from 0 before ``entries[0]``).
 
         Faster than node by node where the totals stay in one binade: float32 numbers of magnitude in
         ``[2**k, 2**(k+1)]`` are the multiples of ``q = 2**(k-23)``, so from a total ``T = m*q`` a node
@@ -342,8 +339,8 @@ class UnigramModel:
                 k = math.frexp(a)[1] - 1  # a in [2**k, 2**(k+1))
                 below, above = a - math.ldexp(1.0, k), math.ldexp(1.0, k + 1) - a  # room in magnitude
                 down, up = (above, below) if total < 0 else (below, above)  # room below and above the total
-                j = min(bisect_right(falls, falls[i] + down, i, n + 1),
-                        bisect_right(rises, rises[i] + up, i, n + 1)) - 1
+                j = min(bisect_right(moves, moves[i].real + down, i, n + 1, key=_REAL),
+                        bisect_right(moves, moves[i].imag + up, i, n + 1, key=_IMAG)) - 1
                 if j > i:
                     run = list(map(_STEPS, entries[i:j]))
                     try:  # every word's integer known and none a half (a str: the sum raises): one pass
@@ -376,8 +373,8 @@ class UnigramModel:
 
     def _solve(self, word: str) -> list:
         """One word's pass alone, in float64 from total 0, as a memo entry: ``[path, the path's node
-        scores, ROOM, path score, ids (filled by `ids`), length, word, FALL, RISE, STEPS (filled by
-        `_catch_up_run`)]``.
+        scores, ROOM, path score, ids (filled by `ids`), length, word, FALL, RISE, MOVE (both as one
+        complex number), STEPS (filled by `_catch_up_run`)]``.
 
         Why the text is a chain of words: no piece can cross a word start (`_words` is None otherwise:
         see its comment) and unknown nodes are one character, so a node ``[s, e)`` with ``s < b < e`` for
@@ -454,7 +451,7 @@ class UnigramModel:
         # FALL and RISE: how far the total can fall and rise over this word, each with the roundings' bound
         fall = -sum([x for x in scores if x < 0]) + n * _EPS
         rise = sum([x for x in scores if x > 0]) + n * _EPS
-        return [tuple(path), tuple(scores), room, sum(scores), None, n, word, fall, rise, {}]
+        return [tuple(path), tuple(scores), room, sum(scores), None, n, word, fall, rise, complex(fall, rise), {}]
 
     def _relax(self, text: str, start_total: float) -> tuple[list[tuple[int, int, int]], float]:
         """``EncodeOptimized`` in float32 over `text` from the total `start_total`: the best path and the

@@ -22,7 +22,7 @@ from engine.families.sentencepiece.model_proto import parse_model_proto
 from engine.families.sentencepiece.normalize import normalize_by_steps, normalized_text
 from engine.families.sentencepiece.model_proto import NORMAL, UNKNOWN, USER_DEFINED
 from engine.families.sentencepiece import unigram
-from engine.families.sentencepiece.unigram import FALL, RISE, SCORES, WORD, UnigramModel, fold
+from engine.families.sentencepiece.unigram import FALL, MOVE, RISE, SCORES, WORD, UnigramModel, fold
 from engine.formats.charsmap import CharsmapError
 from tests.conftest import CORPUS, case_text, load_cases
 from tests.reference_packages import member
@@ -364,6 +364,7 @@ def test_catch_up_with_rising_totals_equals_the_float32_fold(words, total):
     model = _hand_model(("▁▁", 0.0, USER_DEFINED), ("▁▁▁", 0.0, USER_DEFINED))
     entries = [model._solve(w) for w in words]
     assert model._solve("▁▁")[RISE] >= 0.5 and model._solve("▁▁ab")[FALL] >= 4.0
+    assert model._solve("▁▁ab")[MOVE] == complex(model._solve("▁▁ab")[FALL], model._solve("▁▁ab")[RISE])
     plain = fold(total, [score for entry in entries for score in entry[SCORES]])
     assert model._catch_up(total, entries) == plain
     assert model._catch_up(total, entries) == plain  # from the per-binade memo
@@ -377,6 +378,7 @@ def test_catch_up_exact_half_steps():
     half[0][WORD] = "half-step word"
     half[0][FALL] = 0.00390625 + 2 ** -8
     half[0][RISE] = 2 ** -8
+    half[0][MOVE] = complex(half[0][FALL], half[0][RISE])
     for total in (-70000.0, -70000.0078125, 70000.0078125):
         assert model._catch_up(total, half * 3) == fold(total, [-0.00390625] * 3)
 
