@@ -52,9 +52,10 @@ import re
 import struct
 from array import array
 from dataclasses import dataclass
+from functools import reduce
 from bisect import bisect_right
 from itertools import accumulate, chain, compress, repeat
-from operator import attrgetter, getitem, itemgetter, le, not_
+from operator import attrgetter, getitem, iadd, itemgetter, le, not_
 from typing import Callable
 
 from ...tokenizer.piece_cache import PieceCache
@@ -208,8 +209,8 @@ class UnigramModel:
             return join(out) if join is not None else out
         per_word = join is not None and self.table.get("▁", -1) >= 0
         items = self._walk(text, 0.0)
-        try:  # every word's ids known (None is not iterable: this raises): one pass
-            out = list(chain.from_iterable(map(_IDS, items)))
+        try:  # every word's ids known: ``list += tuple`` extends in C, one call a word (None raises)
+            out = reduce(iadd, map(_IDS, items), [])
         except TypeError:
             for item in items:
                 if item[IDS] is None:
@@ -217,7 +218,7 @@ class UnigramModel:
                     word_ids = list(chain.from_iterable(
                         unknown(word[s:e]) if i == unk_id else (i,) for s, e, i in item[PATH]))
                     item[IDS] = tuple(join(word_ids) if per_word else word_ids)  # type: ignore[misc]
-            out = list(chain.from_iterable(map(_IDS, items)))
+            out = reduce(iadd, map(_IDS, items), [])
         return join(out) if join is not None and not per_word else out
 
     def _walk(self, text: str, start_total: float) -> list[list]:
