@@ -280,7 +280,6 @@ class UnigramModel:
         moves = list(accumulate(map(_MOVE, part), initial=0j))
         if moves[-1].real + moves[-1].imag >= _HEAVY and len(part) > 1:
             return None
-        rooms = list(map(_ROOM, part))
         spans = self._spans
         exact, exact_at = total, 0
         i, n, block = 0, len(part), 64
@@ -288,11 +287,11 @@ class UnigramModel:
             end = min(n, i + block)
             moved, ahead = moves[i] - moves[exact_at], moves[end] - moves[i]
             bound = abs(exact + moved.imag - moved.real) + moved.imag + ahead.real + ahead.imag
-            risky = list(compress(range(i, end), map(le, rooms[i:end], repeat(bound))))
+            risky = list(compress(range(i, end), map(le, map(_ROOM, part[i:end]), repeat(bound))))
             block = 64 if risky else min(2 * block, 1024)
             for j in risky:
                 moved = moves[j] - moves[exact_at]
-                if abs(exact + moved.imag - moved.real) + moved.imag < rooms[j]:
+                if abs(exact + moved.imag - moved.real) + moved.imag < part[j][ROOM]:
                     continue
                 exact = self._catch_up_run(exact, part, moves, exact_at, j)
                 word = part[j][WORD]
@@ -343,13 +342,12 @@ class UnigramModel:
                 j = min(bisect_right(moves, moves[i].real + down, i, n + 1, key=_REAL),
                         bisect_right(moves, moves[i].imag + up, i, n + 1, key=_IMAG)) - 1
                 if j > i:
-                    run = list(map(_STEPS, entries[i:j]))
                     try:  # every word's integer known and none a half (a str: the sum raises): one pass
-                        total += math.ldexp(sum(map(getitem, run, repeat(k))), k - 23)
+                        total += math.ldexp(sum(map(getitem, map(_STEPS, entries[i:j]), repeat(k))), k - 23)
                         i = j
                         continue
                     except (KeyError, TypeError):
-                        pass
+                        run = list(map(_STEPS, entries[i:j]))
                     q = math.ldexp(1.0, k - 23)
                     for t, steps in enumerate(run):
                         if k not in steps:
