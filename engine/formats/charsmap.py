@@ -24,7 +24,10 @@ first 32 prefix matches, ``kMaxTrieResultsSize``), its output replaces it, and
 the scan goes on after it; where no rule matches, one character is copied.
 `normalize` does that and returns, for each output character, the original
 character span it came from (offsets stay first-class: ``"ｶﾞ"`` becomes ``"ガ"``
-covering both input characters).  The whitespace rules of a SentencePiece model
+covering both input characters).  `segments` tries the longest rule only where one
+can start (a character that is a rule's whole input, or the first of two that begin one:
+`PrecompiledCharsmap._rule_starts`), one regex search apart; `segments_reference` tries
+it at every character.  The whitespace rules of a SentencePiece model
 (dummy prefix, extra spaces) are not part of the map: they are applied around
 it by `engine.families.sentencepiece.normalize`.
 
@@ -47,6 +50,8 @@ import struct
 import sys
 from array import array
 from dataclasses import dataclass, field
+from operator import xor
+from typing import NamedTuple
 
 __all__ = ["CharsmapError", "PrecompiledCharsmap", "MAX_CHARSMAP_BYTES", "MAX_TRIE_RESULTS", "Span"]
 
@@ -54,7 +59,6 @@ Span = tuple[int, int]
 
 # Real maps are small (nmt_nfkc about 240 kB, nfkc_cf a little more); a larger one is a crafted file.
 MAX_CHARSMAP_BYTES = 8_000_000
-MAX_SKIPPABLE = 20_000  # non-ASCII characters the scan's pattern skips (a character class that size compiles fast)
 MAX_TRIE_RESULTS = 32  # Normalizer::kMaxTrieResultsSize: later (longer) prefix matches are not seen
 _LEAF_FLAG = 1 << 31
 
@@ -76,6 +80,14 @@ def _offset(unit: int) -> int:
     return (unit >> 10) << ((unit & (1 << 9)) >> 6)
 
 
+class RuleStarts(NamedTuple):
+    """Where a rule of a map can start (`PrecompiledCharsmap._rule_starts`)."""
+
+    pattern: re.Pattern  # finds each character that is in `first` or second in one of `pairs` (and more)
+    first: frozenset[str]  # characters that are a rule's whole input
+    pairs: frozenset[str]  # the first two characters of each longer rule's input
+
+
 @dataclass(frozen=True, eq=False)
 class PrecompiledCharsmap:
     """A parsed charsmap: the double array's units and the outputs, checked on use (see the module doc)."""
@@ -85,8 +97,7 @@ class PrecompiledCharsmap:
     source: str = "<precompiled_charsmap>"
     _cache: dict = field(default_factory=dict, repr=False)  # output offset -> text; distinct offsets < len(outputs)
     _inert: dict = field(default_factory=dict, repr=False)  # character -> True if no rule starts with it
-    _pairs: dict = field(default_factory=dict, repr=False)  # two characters -> True if no rule matches at the first
-    _skip: list = field(default_factory=list, repr=False)  # [pattern, quiet ASCII class, live lead bytes, skippable]
+    _live: list = field(default_factory=list, repr=False)  # [`_rule_starts`]: built on first use
 
     @classmethod
     def parse(cls, blob: bytes, source: str = "<precompiled_charsmap>") -> "PrecompiledCharsmap":
@@ -176,61 +187,72 @@ class PrecompiledCharsmap:
                 self._inert[char] = known
         return known
 
-    def _pair_dies(self, pair: str) -> bool:
-        """True if no rule can match at the first of two characters: no rule ends within the first, and
-        the trie has no path on through the second's first byte.  (NFKC-like maps hold rules that start
-        with common letters, ``a`` + a combining accent, so `is_inert` alone skips little of real text.)"""
-        known = self._pairs.get(pair)
-        if known is None:
-            data = pair.encode("utf-8", "surrogatepass")
-            first = len(pair[0].encode("utf-8", "surrogatepass"))
-            known = self._walk_dies(data[: first + 1])
-            if len(self._pairs) < 1 << 16:  # bounded: distinct pairs of the texts seen
-                self._pairs[pair] = known
-        return known
+    def _starts(self) -> RuleStarts | None:
+        """`_rule_starts`, built once (two threads may both build it: the same value)."""
+        if not self._live:
+            self._live.append(self._rule_starts())
+        return self._live[0]
 
-    def _looked_at(self) -> re.Pattern:
-        """Runs of the characters `segments` must look at: each ASCII character that a rule matches at
-        when an ASCII character follows (none in the NFKC-like maps: their ASCII rules go on with
-        combining marks), and every non-ASCII one not yet known to be *skippable*.  An ASCII character
-        before a looked-at non-ASCII one is looked at from there.
+    def _rule_starts(self) -> RuleStarts | None:
+        """Where a rule can start: the characters that are a rule's whole input (*first*), the pairs of
+        characters that begin a longer one (*pairs*), and a pattern finding both kinds of character.
 
-        A non-ASCII character is skippable when no rule starts with it (`is_inert`) and no rule that
-        starts with a quiet ASCII character (one not looked at) goes on into it: the trie has no path
-        from any quiet ASCII character through its first byte.  Then no rule can start at it or run
-        through it from the character before, so skipping it as a copied character is what the
-        character-by-character scan does.  (A looked-at character before it gets the full scan.)
-        `segments` learns skippable characters as it meets them (bounded), and the pattern is rebuilt."""
-        if not self._skip:
-            quiet = []
-            for c in range(128):
+        Why it is enough: a rule matches at character k when the trie walk from k reaches a leaf.  In a
+        map whose rules end on character boundaries, that leaf is at the end of text[k] (then text[k] is a
+        first character), or the walk went through all of text[k] and all of text[k+1] (``text[k:k+2]`` is
+        a pair).  So the scan searches the characters that are a first character or the second of a pair,
+        and tries the character before one (if it makes a pair with it) and the character itself (if it is
+        a first one); every other position is a copied character, as in `segments_reference`.
+
+        The trie is walked two characters deep from the root, over valid UTF-8 only (a str's encoding holds
+        nothing else; surrogates pass), with children found through an index of the units by
+        ``position ^ label`` (a child of the node with offset ``o`` by byte ``c`` sits at ``o ^ c``).
+        None (the plain scan) for a crafted array: a rule ending inside a character, a node walked through
+        whose 256 children's slots are not all inside the array (darts-clone always builds them so; a walk
+        from an untried position could leave it, which must be reported), or more nodes walked than the
+        array holds (nodes shared between paths)."""
+        units, n = self.units, len(self.units)
+        if not n:
+            return RuleStarts(re.compile("(?!)"), frozenset(), frozenset())  # no rules
+        children: dict[int, list[int]] = {}
+        for i, key in enumerate(map(xor, range(n), [u & (_LEAF_FLAG | 0xFF) for u in units])):
+            if key < n:  # a leaf unit's label has bit 31: it is no node's child
+                children.setdefault(key, []).append(i)
+        first: set[str] = set()
+        pairs: set[str] = set()
+        stack: list[tuple[int, bytes, str]] = [(_offset(units[0]), b"", "")]  # node, character so far, the one before
+        budget = n
+        while stack:
+            node, part, before = stack.pop()
+            budget -= 1
+            if budget < 0 or (node | 0xFF) >= n:
+                return None
+            for i in children.get(node, ()):
+                c, unit = i ^ node, units[i]
+                if part and not 0x80 <= c < 0xC0 or not part and not (c < 0x80 or 0xC2 <= c < 0xF5):
+                    continue  # not where a byte of a character's UTF-8 can be: no text walks here
+                got = part + bytes((c,))
+                leaf = (unit >> 8) & 1
+                if len(got) < _utf8_size(got[0]):
+                    if leaf:  # a rule ending inside a character
+                        return None
+                    stack.append((i ^ _offset(unit), got, before))
+                    continue
                 try:
-                    if all(self._walk_dies(bytes((c, d))) for d in range(128)):
-                        quiet.append(chr(c))
-                except CharsmapError:  # a crafted trie: look at that character, where the scan reports it
-                    pass
-            live = set()  # first bytes of a UTF-8 sequence that a path from a quiet ASCII character reaches
-            for c in quiet:
-                for lead in range(0xC2, 0xF5):
-                    try:
-                        if not self._walk_dies(bytes((ord(c), lead))):
-                            live.add(lead)
-                    except CharsmapError:
-                        live.add(lead)
-            quiet_class = "".join(map(re.escape, quiet))
-            self._skip.extend([None, quiet_class, frozenset(live), set()])
-            self._skip[0] = re.compile("[^" + quiet_class + "]+" if quiet else "(?s:.+)")
-        return self._skip[0]
-
-    def _learn_skippable(self, chars: set[str]) -> None:
-        """Add non-ASCII characters `is_inert` said yes to, whose first byte no quiet ASCII path reaches,
-        to the pattern's skipped class (at most `MAX_SKIPPABLE`: the distinct characters of the texts seen)."""
-        _, quiet_class, live, known = self._skip
-        new = {c for c in chars if c not in known and c.encode("utf-8", "surrogatepass")[0] not in live}
-        if not new or not quiet_class or len(known) + len(new) > MAX_SKIPPABLE:
-            return
-        known |= new
-        self._skip[0] = re.compile("[^" + quiet_class + "".join(map(re.escape, sorted(known))) + "]+")
+                    char = got.decode("utf-8", "surrogatepass")
+                except UnicodeDecodeError:
+                    continue  # overlong or past U+10FFFF: no character encodes to it
+                if before:
+                    pairs.add(before + char)
+                    continue
+                if leaf:
+                    first.add(char)
+                stack.append((i ^ _offset(unit), b"", char))
+        # Python's re tests a class of code points up to U+FFFF with a table but a long list of ranges past
+        # it one by one: the pattern takes every character past U+FFFF, the sets tell.
+        chars = sorted(map(ord, first | {p[1] for p in pairs}))
+        pattern = re.compile(_char_class([c for c in chars if c <= 0xFFFF], bool(chars) and chars[-1] > 0xFFFF))
+        return RuleStarts(pattern, frozenset(first), frozenset(pairs))
 
     def _walk_dies(self, data: bytes) -> bool:
         """True if the trie has no path through all of `data` and no rule ends inside it."""
@@ -269,35 +291,20 @@ class PrecompiledCharsmap:
     def segments(self, text: str) -> list[tuple[str, int, int, bool]]:
         """``(output, char start, char end, rule)`` for each step of the scan: a rule applied (`rule`
         true), or a run of characters copied unchanged (``NormalizePrefix`` in a loop, over `text`'s
-        UTF-8 bytes)."""
+        UTF-8 bytes).  The longest rule is tried only where one can start (`_rule_starts`);
+        `segments_reference` tries it at every character."""
+        starts = self._starts()
+        if starts is None:
+            return self.segments_reference(text)
+        first, pairs = starts.first, starts.pairs
         out: list[tuple[str, int, int, bool]] = []
-        inert, pair_dies = self.is_inert, self._pair_dies
-        inert_get, pair_get = self._inert.get, self._pairs.get  # the learned answers, without a call
-        find = self._looked_at().search
-        inert_met: set[str] = set()  # non-ASCII characters no rule starts with, met on the way
         data: bytes | None = None
         at_char = at_byte = 0  # a character index and its byte offset, moved forward as the scan goes
-        k, n = 0, len(text)
-        copy_from = 0
-        while k < n:
-            m = find(text, k)
-            if m is None:
-                break
-            first, last = m.start(), m.end() - 1  # a run of characters to look at, one by one
-            # an ASCII character before a non-ASCII one may start a rule through it
-            k = first - 1 if first > k and text[first] >= "\x80" else first
-            while k <= last:
-                quiet = inert_get(text[k])
-                if quiet is None:
-                    quiet = inert(text[k])
-                if quiet and text[k] >= "\x80":
-                    inert_met.add(text[k])
-                if not quiet and k + 1 < n:
-                    quiet = pair_get(text[k:k + 2])
-                    if quiet is None:
-                        quiet = pair_dies(text[k:k + 2])
-                if quiet:
-                    k += 1
+        copy_from = 0  # the first character no rule has consumed
+        for m in starts.pattern.finditer(text):
+            p = m.start()
+            for k in (p - 1, p):
+                if k < copy_from or (text[k:p + 1] not in pairs if k < p else text[p] not in first):
                     continue
                 if data is None:
                     data = text.encode("utf-8", "surrogatepass")
@@ -305,21 +312,65 @@ class PrecompiledCharsmap:
                 at_char = k
                 found = self.longest_match(data, at_byte)
                 if found is None:
-                    k += 1
                     continue
-                length, replacement = found
-                end, stop = k, at_byte + length
-                while at_byte < stop:  # a rule ends on a character boundary in every real map; a crafted
-                    at_byte += len(text[end].encode("utf-8", "surrogatepass"))  # one ending inside a
-                    end += 1  # character consumes that whole character
-                at_char = end
+                end = self._rule_end(text, k, found[0])
                 if copy_from < k:
                     out.append((text[copy_from:k], copy_from, k, False))
-                out.append((replacement, k, end, True))
-                k = copy_from = end
-        if copy_from < n:
-            out.append((text[copy_from:n], copy_from, n, False))
-        if inert_met:
-            self._learn_skippable(inert_met)
+                out.append((found[1], k, end, True))
+                copy_from = end
+        if copy_from < len(text):
+            out.append((text[copy_from:], copy_from, len(text), False))
         return out
 
+    def segments_reference(self, text: str) -> list[tuple[str, int, int, bool]]:
+        """`segments` the plain way: the longest rule tried at every character."""
+        out: list[tuple[str, int, int, bool]] = []
+        data = text.encode("utf-8", "surrogatepass")
+        k = copy_from = at_byte = 0
+        while k < len(text):
+            found = self.longest_match(data, at_byte)
+            if found is None:
+                at_byte += len(text[k].encode("utf-8", "surrogatepass"))
+                k += 1
+                continue
+            end = self._rule_end(text, k, found[0])
+            if copy_from < k:
+                out.append((text[copy_from:k], copy_from, k, False))
+            out.append((found[1], k, end, True))
+            at_byte += len(text[k:end].encode("utf-8", "surrogatepass"))
+            k = copy_from = end
+        if copy_from < len(text):
+            out.append((text[copy_from:], copy_from, len(text), False))
+        return out
+
+    @staticmethod
+    def _rule_end(text: str, k: int, length: int) -> int:
+        """The character after a rule of `length` bytes at character `k`.  A rule ends on a character
+        boundary in every real map; a crafted one ending inside a character consumes that whole character."""
+        end, size = k, 0
+        while size < length:
+            size += len(text[end].encode("utf-8", "surrogatepass"))
+            end += 1
+        return end
+
+
+def _utf8_size(lead: int) -> int:
+    """Bytes of the UTF-8 character starting with byte `lead`."""
+    return 1 if lead < 0x80 else 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
+
+
+def _char_class(chars: list[int], past_bmp: bool) -> str:
+    """A regex character class of the sorted code points `chars` in ranges, and every one past U+FFFF if
+    `past_bmp`; a pattern matching nothing if that is none."""
+    merged: list[list[int]] = []
+    for c in chars:
+        if merged and c == merged[-1][1] + 1:
+            merged[-1][1] = c
+        else:
+            merged.append([c, c])
+    if past_bmp:
+        merged.append([0x10000, 0x10FFFF])
+    if not merged:
+        return "(?!)"
+    return "[" + "".join(f"\\U{low:08x}" if low == high else f"\\U{low:08x}-\\U{high:08x}"
+                         for low, high in merged) + "]"

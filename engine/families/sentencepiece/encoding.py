@@ -78,7 +78,6 @@ from .unigram import LatticeNode, UnigramModel
 
 SPACE = "\u2581"  # ▁
 _MERGEABLE = (NORMAL, USER_DEFINED, UNUSED)
-_SURROGATE = re.compile("[\ud800-\udfff]")
 _BYTE_PIECE = re.compile(r"<0x([0-9A-F]{2})>")  # as sentencepiece writes them
 
 
@@ -260,14 +259,16 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
     def _check_text(self, text: str) -> None:
         if not isinstance(text, str):
             raise TypeError(f"expected text (str), got {type(text).__name__}")
-        m = _SURROGATE.search(text)
-        if m is not None:
+        try:  # only a surrogate has no UTF-8 form; encoding finds the first faster than a regex search
+            text.encode("utf-8")
+        except UnicodeEncodeError as err:
             raise ValueError(
-                f"{self.name}: the text holds the surrogate code point U+{ord(m.group()):04X} at index {m.start()}, "
+                f"{self.name}: the text holds the surrogate code point U+{ord(text[err.start]):04X} at index "
+                f"{err.start}, "
                 "which is not a character and has no UTF-8 form (SentencePiece refuses it too); "
                 "join surrogate pairs or replace lone ones, e.g. text.encode('utf-16', 'surrogatepass')"
                 ".decode('utf-16', 'replace')"
-            )
+            ) from None
 
     def _chunks(self, normalized: str) -> list[str]:
         """The normalized text cut into pieces: user-defined symbols whole, the rest before ``▁`` runs."""

@@ -52,9 +52,10 @@ import re
 import struct
 from array import array
 from dataclasses import dataclass
+from functools import reduce
 from bisect import bisect_right
 from itertools import accumulate, chain, compress, repeat
-from operator import itemgetter, le, not_
+from operator import attrgetter, getitem, iadd, itemgetter, le, not_
 from typing import Callable
 
 from ...tokenizer.piece_cache import PieceCache
@@ -94,12 +95,15 @@ class LatticeNode:
 
 
 # A memo entry: a word's path from total 0 and what the walk needs to take it from the memo.
-PATH, SCORES, ROOM, SUM, IDS, SIZE, WORD, WEIGHT = range(8)
-_ROOM, _SUM, _SIZE, _WEIGHT, _IDS, _WORD = map(itemgetter, (ROOM, SUM, SIZE, WEIGHT, IDS, WORD))
+PATH, SCORES, ROOM, SUM, IDS, SIZE, WORD, FALL, RISE, MOVE, STEPS = range(11)
+_ROOM, _IDS, _MOVE, _STEPS = map(itemgetter, (ROOM, IDS, MOVE, STEPS))
+_REAL, _IMAG = attrgetter("real"), attrgetter("imag")
 # Half the float32 step below 2**17 > RESET (one rounding's largest error there), plus far more than
 # float64's own rounding adds to `approx` per word.
 _EPS = math.ldexp(1.0, -8) + math.ldexp(1.0, -24)
 _BINADES_UP_TO = math.ldexp(1.0, 17)  # totals below it round by at most `_EPS`
+_STRETCH = 4096  # words walked with one set of running sums (`UnigramModel._stretch`)
+_HEAVY = math.ldexp(1.0, 24)  # a stretch's words weigh less (their FALL + RISE), or it is halved
 
 
 def fold(total: float, scores) -> float:
@@ -163,15 +167,18 @@ class UnigramModel:
         before = {p[j - 1] for p in in_trie for j in range(1, len(p)) if p[j] == "▁"}
         self._words = (re.compile("▁[^▁]*|[^▁]+") if not before else
                        re.compile("▁+[^▁]*|[^▁]+") if before == {"▁"} else None)
+        # Where every ``▁`` starts a word, a text that starts with one is cut by ``str.split`` (no regex
+        # step per word) and its words are looked up by what follows their ``▁``.
+        self._split = not before
         self._memo = PieceCache()  # word -> `_solve`'s entry
+        self._tails = PieceCache()  # what follows a word's ``▁`` -> `_solve`'s entry of the word
         self._spans = PieceCache()  # (word, exact start total) -> `_relax` of it: a rerun finds its near-ties
-        self._steps: dict[int, PieceCache] = {}  # binade k -> word -> `_integer_steps` (see `_catch_up`)
 
     def clear(self) -> None:
         """Forget every memoized word (to measure cold speed)."""
         self._memo.clear()
+        self._tails.clear()
         self._spans.clear()
-        self._steps.clear()
 
     # ------------------------------------------------------------------ fast
     def viterbi(self, text: str, start_total: float = 0.0) -> list[tuple[int, int, int]]:
@@ -202,108 +209,150 @@ class UnigramModel:
             return join(out) if join is not None else out
         per_word = join is not None and self.table.get("▁", -1) >= 0
         items = self._walk(text, 0.0)
-        found = list(map(_IDS, items))
-        if None in found:
-            for item in compress(items, map(not_, found)):
+        try:  # every word's ids known: ``list += tuple`` extends in C, one call a word (None raises)
+            out = reduce(iadd, map(_IDS, items), [])
+        except TypeError:
+            for item in items:
                 if item[IDS] is None:
                     word = item[WORD]
                     word_ids = list(chain.from_iterable(
                         unknown(word[s:e]) if i == unk_id else (i,) for s, e, i in item[PATH]))
                     item[IDS] = tuple(join(word_ids) if per_word else word_ids)  # type: ignore[misc]
-            found = list(map(_IDS, items))
-        out = list(chain.from_iterable(found))
+            out = reduce(iadd, map(_IDS, items), [])
         return join(out) if join is not None and not per_word else out
 
     def _walk(self, text: str, start_total: float) -> list[list]:
         """`viterbi` word by word: one item per word, a memo entry (`_solve`) where the memo is provably
-        the library's path, else the word's float32 pass from the library's exact total there.
+        the library's path, else the word's float32 pass from the library's exact total there."""
+        return self._walk_to_end(text, start_total, False)[0]
 
-        `approx` (float64) follows the library's total; it differs from it by at most `_EPS` per
-        node since the last point where the exact total is known (`exact`, after ``items[:exact_at]``),
-        and a word has at most as many nodes as characters (`since` counts them).  A memo entry is taken
-        when the total's magnitude, so bounded, stays below its `ROOM` (see `_solve`); otherwise the
-        exact total is caught up (float32 along the memoized paths: no reset falls inside them) and
-        the word is run.  Words are checked a block at a time: `bound` is the largest that magnitude
-        can get within the block (each word moves it by at most its `WEIGHT`), and only the words whose
-        `ROOM` is below it are checked one by one; the rest are taken as they are."""
-        words = self._words.findall(text)  # type: ignore[union-attr]
-        memo, spans = self._memo, self._spans
-        entries = list(map(memo.get, words))
+    def _walk_to_end(self, text: str, start_total: float, catch_up: bool) -> tuple[list[list], float]:
+        """`_walk`'s items and, if `catch_up`, the library's total after the text (its float32 pass's,
+        `_relax`'s second value: tested equal).  The words go in stretches of at most `_STRETCH`
+        (`_stretch`), the exact total caught up between them."""
+        if self._split and text.startswith("▁"):
+            memo, keys, solve = self._tails, text.split("▁"), self._solve_tail
+            del keys[0]  # the empty text before the first ``▁``
+        else:
+            memo, keys, solve = self._memo, self._words.findall(text), self._solve  # type: ignore[union-attr]
+        entries = list(map(memo.get, keys))
         if None in entries:
-            new = {w: self._solve(w) for w in set(compress(words, map(not_, entries)))}
+            new = {w: solve(w) for w in set(compress(keys, map(not_, entries)))}
             memo.remember(new)
-            entries = list(map(new.get, words, entries))
-        rooms = list(map(_ROOM, entries))
-        weights = list(map(_WEIGHT, entries))
-        approx = exact = start_total
-        exact_at = since = 0
-        items: list[list] = []
-        i, count, block = 0, len(entries), 64
-        while i < count:
-            end = min(count, i + block)
-            bound = abs(approx) + since * _EPS + sum(weights[i:end])
-            risky = list(compress(range(i, end), map(le, rooms[i:end], repeat(bound))))
-            block = 64 if risky else min(2 * block, 1024)
-            for j in chain(risky, (end,)):
-                if j > i:  # words that are safe anywhere below `bound`
-                    part = entries[i:j]
-                    items += part
-                    approx += sum(map(_SUM, part))
-                    since += sum(map(_SIZE, part))
-                if j == end:
+            entries = list(map(new.get, keys, entries))
+        items = list(entries)
+        total, start, count = start_total, 0, len(entries)
+        while start < count:
+            stop = min(count, start + _STRETCH)
+            while True:
+                end_total = self._stretch(items, start, stop, total, catch_up or stop < count)
+                if end_total is not None:
                     break
-                entry = entries[j]
-                i = j + 1
-                if abs(approx) + since * _EPS < entry[ROOM]:
-                    items.append(entry)
-                    approx += entry[SUM]
-                    since += entry[SIZE]
+                stop = start + (stop - start) // 2  # words too heavy for one stretch's float64 sums
+            total, start = end_total, stop
+        return items, total
+
+    def _stretch(self, items: list[list], start: int, stop: int, total: float, catch_up: bool) -> float | None:
+        """Walk ``items[start:stop]`` (memo entries) from the library's exact `total`, putting a word's
+        float32 pass in place of each entry the memo cannot be trusted for; the exact total after them
+        if `catch_up` (else the total as it is).  None if the stretch's words weigh `_HEAVY` or more.
+
+        The running sum of the words' `MOVE` (``complex(FALL, RISE)``: one sum keeps both, in float64,
+        from 0 at `start`) gives the rest: a word's path score is its `RISE` minus its `FALL` (each
+        holds ``length * _EPS``), and its `RISE` is at least ``length * _EPS``.  Let `exact` be the
+        library's total before word `exact_at` and ``fall + rise*1j = moves[j] - moves[exact_at]``:
+        ``approx = exact + rise - fall`` follows the library's total before word j; each node since
+        `exact_at` rounds it by at most `_EPS` and a word has at most as many nodes as characters, so
+        `rise` bounds how far the two can be apart.  A memo entry is taken when the total's magnitude, so bounded, stays
+        below its `ROOM` (see `_solve`); otherwise the exact total is caught up (`_catch_up_run`:
+        float32 along the memoized paths, where no reset falls) and the word is run.  Words are checked
+        a block at a time: `bound` is the largest that magnitude can get in the block while its words
+        follow their memoized paths (each moves it by at most its `FALL` plus its `RISE`), and only
+        the words whose `ROOM` is below it are checked one by one; the rest are taken as they are.
+        After a word is run, the next block starts right after it.
+
+        With the stretch's words weighing below ``_HEAVY = 2**24`` in all, every float64 value here is
+        below 2**24 in magnitude and each operation on it rounds by at most 2**-29: ``approx`` and
+        `rise` are off by far less than the 2**-24 a node that `_EPS` (and so `FALL` and `RISE`)
+        holds beyond the library's own rounding.  A heavier word is a stretch alone: its sums are its
+        own `FALL` and `RISE`, whose roundings are as small next to its length."""
+        part = items[start:stop]
+        moves = list(accumulate(map(_MOVE, part), initial=0j))
+        if moves[-1].real + moves[-1].imag >= _HEAVY and len(part) > 1:
+            return None
+        spans = self._spans
+        exact, exact_at = total, 0
+        i, n, block = 0, len(part), 64
+        while i < n:
+            end = min(n, i + block)
+            moved, ahead = moves[i] - moves[exact_at], moves[end] - moves[i]
+            bound = abs(exact + moved.imag - moved.real) + moved.imag + ahead.real + ahead.imag
+            risky = list(compress(range(i, end), map(le, map(_ROOM, part[i:end]), repeat(bound))))
+            block = 64 if risky else min(2 * block, 1024)
+            for j in risky:
+                moved = moves[j] - moves[exact_at]
+                if abs(exact + moved.imag - moved.real) + moved.imag < part[j][ROOM]:
                     continue
-                if since:  # catch the exact total up along the memoized words since it was known
-                    exact = self._catch_up(exact, items[exact_at:])
-                word = words[j]
+                exact = self._catch_up_run(exact, part, moves, exact_at, j)
+                word = part[j][WORD]
                 key = (word, exact)  # a word's pass depends on its text and its start total only
                 found = spans.get(key)
                 if found is None:
                     path, end_total = self._relax(word, exact)
-                    found = [path, (), -math.inf, end_total, None, len(word), word, 0.0]
+                    found = [path, (), -math.inf, end_total, None, len(word), word, 0.0, 0.0, 0j, {}]
                     spans.remember({key: found})
-                items.append(found)
-                exact = approx = found[SUM]
-                exact_at, since = len(items), 0
-            i = end
-        return items
+                items[start + j] = found
+                exact, exact_at = found[SUM], j + 1
+                i = j + 1
+                break  # `bound` holds along memoized paths only: bound the rest from here
+            else:
+                i = end
+        if catch_up:
+            exact = self._catch_up_run(exact, part, moves, exact_at, n)
+        return exact
 
     def _catch_up(self, total: float, entries: list[list]) -> float:
         """The library's float32 total after the memoized `entries` from `total` (no reset falls inside
-        them: `_walk` took them below `RESET`).  `fold` is the plain way, node by node.
+        them, and they weigh below `_HEAVY`): `_catch_up_run` over all of them.  `fold` is the plain
+        way, node by node."""
+        moves = list(accumulate(map(_MOVE, entries), initial=0j))
+        return self._catch_up_run(total, entries, moves, 0, len(entries))
 
-        Faster where the totals stay in one binade: float32 numbers of magnitude in ``[2**k, 2**(k+1)]``
-        are the multiples of ``q = 2**(k-23)``, so from a total ``T = m*q`` a node adds exactly
-        ``q * round(score / q)`` (round to nearest; an exact half would round to even and depend on m,
-        so a word with one is folded node by node).  While every total of a run of words stays in that
-        binade (the run's `WEIGHT` bounds how far they move), the run adds ``q`` times the sum of its
-        words' integers, kept per binade and word."""
-        i, n = 0, len(entries)
-        cum = list(accumulate(map(_WEIGHT, entries)))
+    def _catch_up_run(self, total: float, entries: list[list], moves: list[complex], i: int, n: int) -> float:
+        """The library's float32 total after ``entries[i:n]`` from `total`; `moves` is the running sum
+        of the entries' `MOVE` (``complex(FALL, RISE)``, from 0 before ``entries[0]``).
+
+        Faster than node by node where the totals stay in one binade: float32 numbers of magnitude in
+        ``[2**k, 2**(k+1)]`` are the multiples of ``q = 2**(k-23)``, so from a total ``T = m*q`` a node
+        adds exactly ``q * round(score / q)`` (round to nearest; an exact half would round to even and
+        depend on m, so a word with one is folded node by node).  While every total of a run of words
+        stays in that binade, the run adds ``q`` times the sum of its words' integers, kept in each
+        word's entry (`STEPS`: binade k -> integer).  Each node moves the total by its score and a rounding of at most `_EPS` (``q / 2``
+        for k < 17), so over a run the total falls by at most the run's `FALL` and rises by at most its
+        `RISE`: the run stays in the binade when the falls fit between the total and the binade's lower
+        end, the rises between it and the upper end (the other way round for a negative total).  Scores
+        of normal pieces are log-probabilities, never above 0: a run's rises are only its roundings, and
+        a binade takes a few runs, not one per doubling of the distance to its edges."""
         while i < n:
             a = abs(total)
-            if 1.0 <= a < _BINADES_UP_TO:  # where `WEIGHT` (its `_EPS` per node) bounds the drift
+            if 1.0 <= a < _BINADES_UP_TO:
                 k = math.frexp(a)[1] - 1  # a in [2**k, 2**(k+1))
-                room = min(a - math.ldexp(1.0, k), math.ldexp(1.0, k + 1) - a)
-                j = bisect_right(cum, room + (cum[i - 1] if i else 0.0), i)
+                below, above = a - math.ldexp(1.0, k), math.ldexp(1.0, k + 1) - a  # room in magnitude
+                down, up = (above, below) if total < 0 else (below, above)  # room below and above the total
+                j = min(bisect_right(moves, moves[i].real + down, i, n + 1, key=_REAL),
+                        bisect_right(moves, moves[i].imag + up, i, n + 1, key=_IMAG)) - 1
                 if j > i:
-                    steps = self._steps.get(k)
-                    if steps is None:
-                        steps = self._steps[k] = PieceCache()
-                    words = list(map(_WORD, entries[i:j]))
-                    ns = list(map(steps.get, words))
-                    if None in ns:
-                        q = math.ldexp(1.0, k - 23)
-                        new = {w: _integer_steps(entries[i + t][SCORES], q)
-                               for t, w in enumerate(words) if ns[t] is None}
-                        steps.remember(new)
-                        ns = list(map(new.get, words, ns))
+                    try:  # every word's integer known and none a half (a str: the sum raises): one pass
+                        total += math.ldexp(sum(map(getitem, map(_STEPS, entries[i:j]), repeat(k))), k - 23)
+                        i = j
+                        continue
+                    except (KeyError, TypeError):
+                        run = list(map(_STEPS, entries[i:j]))
+                    q = math.ldexp(1.0, k - 23)
+                    for t, steps in enumerate(run):
+                        if k not in steps:
+                            steps[k] = _integer_steps(entries[i + t][SCORES], q)
+                    ns = list(map(getitem, run, repeat(k)))
                     if _HALF in ns:  # a word with an exact half: up to it here, itself node by node
                         j = i + ns.index(_HALF)
                         ns = ns[: j - i]
@@ -317,9 +366,14 @@ class UnigramModel:
             i += 1
         return total
 
+    def _solve_tail(self, tail: str) -> list:
+        """`_solve` of the word ``"▁" + tail``."""
+        return self._solve("▁" + tail)
+
     def _solve(self, word: str) -> list:
         """One word's pass alone, in float64 from total 0, as a memo entry: ``[path, the path's node
-        scores, ROOM, path score, ids (filled by `ids`), length, word, WEIGHT]``.
+        scores, ROOM, path score, ids (filled by `ids`), length, word, FALL, RISE, MOVE (both as one
+        complex number), STEPS (filled by `_catch_up_run`)]``.
 
         Why the text is a chain of words: no piece can cross a word start (`_words` is None otherwise:
         see its comment) and unknown nodes are one character, so a node ``[s, e)`` with ``s < b < e`` for
@@ -393,8 +447,10 @@ class UnigramModel:
             if math.ldexp(1.0, k - 24) >= tolerance:
                 k -= 1
             room = min(math.ldexp(1.0, min(k, 1000)), RESET) - (n + 1) * self.maxabs
-        # WEIGHT: how far the total's magnitude, with its error bound, can move over this word
-        return [tuple(path), tuple(scores), room, sum(scores), None, n, word, sum(map(abs, scores)) + n * _EPS]
+        # FALL and RISE: how far the total can fall and rise over this word, each with the roundings' bound
+        fall = -sum([x for x in scores if x < 0]) + n * _EPS
+        rise = sum([x for x in scores if x > 0]) + n * _EPS
+        return [tuple(path), tuple(scores), room, sum(scores), None, n, word, fall, rise, complex(fall, rise), {}]
 
     def _relax(self, text: str, start_total: float) -> tuple[list[tuple[int, int, int]], float]:
         """``EncodeOptimized`` in float32 over `text` from the total `start_total`: the best path and the

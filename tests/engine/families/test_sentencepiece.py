@@ -171,6 +171,8 @@ def test_lone_surrogates_raise(name):
             enc(name).tokenize(text)
         with pytest.raises((RuntimeError, TypeError, UnicodeError)):
             reference(name).encode(text)
+    with pytest.raises(ValueError, match=r"surrogate code point U\+DFFF at index 3,"):
+        enc(name).encode("ab\u00e9\udfff\ud800")  # the first one is named
 
 
 text_strategy = st.text(st.characters(blacklist_categories=("Cs",)), max_size=60) | st.lists(

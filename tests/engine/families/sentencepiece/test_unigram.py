@@ -21,7 +21,8 @@ from engine.families.sentencepiece.encoding import SentencePieceEncoding, Unigra
 from engine.families.sentencepiece.model_proto import parse_model_proto
 from engine.families.sentencepiece.normalize import normalize_by_steps, normalized_text
 from engine.families.sentencepiece.model_proto import NORMAL, UNKNOWN, USER_DEFINED
-from engine.families.sentencepiece.unigram import SCORES, WEIGHT, WORD, UnigramModel, fold
+from engine.families.sentencepiece import unigram
+from engine.families.sentencepiece.unigram import FALL, MOVE, RISE, SCORES, WORD, UnigramModel, fold
 from engine.formats.charsmap import CharsmapError
 from tests.conftest import CORPUS, case_text, load_cases
 from tests.reference_packages import member
@@ -108,6 +109,17 @@ def test_long_text_through_score_resets(name):
     check(name, text + "\n" + text)
 
 
+def test_long_text_in_small_stretches():
+    """The book's near-tie decided right with the walk's stretches cut to a few words, halved when
+    heavy: the exact total is carried from stretch to stretch."""
+    text = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")
+    e = load_sentencepiece_model(model_bytes("test_model"), "stretches", source="test_model.model")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(unigram, "_STRETCH", 50)
+        patch.setattr(unigram, "_HEAVY", 600.0)
+        assert e.encode_ordinary(text) == reference("test_model").encode(text)
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40),
        st.sampled_from(FAST))
@@ -145,6 +157,21 @@ def test_word_memo_equals_one_lattice_at_any_total(text, start_total, name):
     assert model.viterbi(text, start_total) == model.viterbi_reference(text, start_total)  # memo warm
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("abcdehlo▁▁▁ｶﾞ")), max_size=300),
+       st.sampled_from([0.0, -3.0, -65_530.0, -99_990.0, -100_000.0078125]))
+def test_walk_in_small_stretches(text, start_total):
+    """Stretches of a few words, halved when their words weigh too much, the exact total caught up
+    between them: still the whole-text reference's path, and the float32 pass's total at the end."""
+    model = enc("test_model")._unigram
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(unigram, "_STRETCH", 3)
+        patch.setattr(unigram, "_HEAVY", 40.0)
+        for t in (text, "▁" + text):
+            assert model.viterbi(t, start_total) == model.viterbi_reference(t, start_total)
+            assert model._walk_to_end(t, start_total, True)[1] == model._relax(t, start_total)[1]
+
+
 def test_word_memo_is_used_and_exact_on_a_long_text():
     """The memo fills with the text's words and a second encode (from the memo) gives the same ids."""
     text = (CORPUS / "taylorswift.txt").read_text(encoding="utf-8")[:20_000]
@@ -152,7 +179,7 @@ def test_word_memo_is_used_and_exact_on_a_long_text():
     model = e._unigram
     normalized = e._normalized(text)
     assert model.viterbi(normalized) == model.viterbi_reference(normalized)
-    assert len(model._memo) > 500 and "▁the" in model._memo
+    assert len(model._tails) > 500 and "the" in model._tails  # the words of a text that starts with ▁
     assert e.encode_ordinary(text) == e.encode_ordinary(text) == reference("test_model").encode(text)
 
 
@@ -328,13 +355,30 @@ def test_catch_up_by_binade_equals_the_float32_fold(words, total, name):
     assert model._catch_up(total, entries) == plain
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["▁", "▁a", "▁b", "▁ab", "▁▁", "▁▁▁", "▁▁ab", "▁▁▁▁▁▁"]), max_size=80),
+       st.floats(min_value=-2.0 ** 17, max_value=2.0 ** 17, width=32))
+def test_catch_up_with_rising_totals_equals_the_float32_fold(words, total):
+    """Words whose path holds user-defined symbols (scores above 0) make the total rise: the run of
+    words taken a binade at a time must stay inside the binade going up as well as down."""
+    model = _hand_model(("▁▁", 0.0, USER_DEFINED), ("▁▁▁", 0.0, USER_DEFINED))
+    entries = [model._solve(w) for w in words]
+    assert model._solve("▁▁")[RISE] >= 0.5 and model._solve("▁▁ab")[FALL] >= 4.0
+    assert model._solve("▁▁ab")[MOVE] == complex(model._solve("▁▁ab")[FALL], model._solve("▁▁ab")[RISE])
+    plain = fold(total, [score for entry in entries for score in entry[SCORES]])
+    assert model._catch_up(total, entries) == plain
+    assert model._catch_up(total, entries) == plain  # from the per-binade memo
+
+
 def test_catch_up_exact_half_steps():
     """A score that is an exact half of the float32 step rounds to even: such a word is folded node by node."""
     model = enc("test_model")._unigram
     half = [model._solve("▁the")[:]]
     half[0][SCORES] = (-0.00390625,)  # half the step (2**-7) of totals in [65536, 131072)
     half[0][WORD] = "half-step word"
-    half[0][WEIGHT] = 0.00390625 + 2 ** -8
+    half[0][FALL] = 0.00390625 + 2 ** -8
+    half[0][RISE] = 2 ** -8
+    half[0][MOVE] = complex(half[0][FALL], half[0][RISE])
     for total in (-70000.0, -70000.0078125, 70000.0078125):
         assert model._catch_up(total, half * 3) == fold(total, [-0.00390625] * 3)
 
