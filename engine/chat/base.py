@@ -275,24 +275,40 @@ class Builder:
         self._add(kind, text, [None] * n)
 
 
-def render_whole(enc: object, parts: Sequence[tuple[Kind, str, int]]) -> list[Segment]:
+def render_whole(enc: object, parts: Sequence[tuple[Kind, str, int]],
+                 extra: dict[str, int] | None = None) -> list[Segment]:
     """Encode the concatenated text of ``parts`` (kind, text, message index) in one go,
-    special-token text recognised everywhere, as a Hugging Face chat template does; then
+    special-token and added-token text recognised everywhere (`template_tokens`, plus `extra`: text -> id
+    that the template's own tokenizer adds), as a Hugging Face chat template does; then
     cut the ids back into runs by kind.  A token is "content" when any of its bytes is."""
     text = "".join(p[1] for p in parts)
     kind_of_char: list[tuple[Kind, int]] = []
     for kind, piece, msg in parts:
         kind_of_char.extend([(kind, msg)] * len(piece))
-    specials = sorted(enc.special_tokens_set, key=len, reverse=True)
+    whole = template_tokens(enc) | (extra or {})
+    specials = sorted(whole, key=len, reverse=True)
     runs: list[_Run] = []
     pos = 0
     for run, is_special in _split_specials(text, specials):
         if is_special:
-            _append(runs, kind_of_char[pos][0], run, [enc.encode_single_token(run)], pos, kind_of_char[pos][1])
+            _append(runs, kind_of_char[pos][0], run, [whole[run]], pos, kind_of_char[pos][1])
         elif run:
             _encode_run(enc, run, pos, kind_of_char, runs)
         pos += len(run)
     return [Segment(r.kind, "".join(r.texts), tuple(r.ids), r.start, r.end, r.message) for r in runs]
+
+
+def template_tokens(enc: object) -> dict[str, int]:
+    """Every text a chat template's tokenizer reads as one token: the special tokens and the non-special added
+    tokens (Qwen's ``<tool_call>``, ``<think>``), which transformers finds in any text.  A rank-file built-in
+    keeps the latter in ``added_tokens`` (text -> id), a tokenizer.json one as `AddedToken` records."""
+    out = {t: enc.encode_single_token(t) for t in enc.special_tokens_set}
+    added = getattr(enc, "added_tokens", None) or ()
+    if isinstance(added, dict):
+        out.update(added)
+    else:
+        out.update((t.content, t.id) for t in added)
+    return out
 
 
 def _split_specials(text: str, specials: Sequence[str]) -> list[tuple[str, bool]]:

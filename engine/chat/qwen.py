@@ -110,10 +110,19 @@ def parts(messages: Sequence[Message], tools: Sequence[dict] = (), thinking: boo
 
 PRIMING_NO_THINKING = "<|im_start|>assistant\n<think>\n\n</think>\n\n"
 
+# Qwen 3's tokenizer.json is Qwen 2.5's plus four added tokens this template writes.  The qwen2.5 built-in
+# (Qwen 2.5's vocabulary, which Qwen 3 shares) does not read them as one token in plain text, as Qwen 2.5's own file
+# does not; this template's row counts them as Qwen 3's file does (ids checked in tests/engine/chat/test_chat_formats.py).
+QWEN3_ADDED = {"<tool_response>": 151_665, "</tool_response>": 151_666, "<think>": 151_667, "</think>": 151_668}
+
+
+def _extra(enc: object) -> dict[str, int]:
+    return QWEN3_ADDED if getattr(enc, "name", None) == "qwen2.5" else {}
+
 
 def render(enc: object, messages: Sequence[Message], tools: Sequence[dict] = (), thinking: object = True) -> ChatTokens:
-    segments = render_whole(enc, parts(messages, tools, thinking is not False))
+    segments = render_whole(enc, parts(messages, tools, thinking is not False), _extra(enc))
     prime = "<|im_start|>assistant\n" if thinking is not False else PRIMING_NO_THINKING
-    priming = len(enc.encode(prime, allowed_special="all"))
+    priming = sum(len(s.ids) for s in render_whole(enc, [("template", prime, -1)], _extra(enc)))
     notes = " ".join(x for x in (NOTE, ignored_names("Qwen's template", messages)) if x)
     return ChatTokens(FORMAT, enc.name, tuple(segments), priming=priming, note=notes)

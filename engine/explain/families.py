@@ -113,8 +113,8 @@ def family_note(enc: Enc) -> FamilyNote:
     rule = "unigram" if family == "sentencepiece" and getattr(enc, "is_unigram", False) else family
     priority, lower_first = _PRIORITY[rule]
     tree = _TREES[rule]
-    if family == "tiktoken" and hasattr(enc, "whole_piece_tokens") and enc.name in ("llama3", "qwen3.6"):
-        tree += (" Some tokens are made by no merge (678 in Llama 3, 232 in Qwen 3.6): tiktoken emits them only "
+    if family == "tiktoken" and hasattr(enc, "whole_piece_tokens") and enc.name == "llama3":
+        tree += (" Some tokens are made by no merge (678 in Llama 3): tiktoken emits them only "
                  "for a piece that is exactly that token.")
     return FamilyNote(family, FAMILIES[family], _MERGES[rule], tree, priority, lower_first, stages(enc))
 

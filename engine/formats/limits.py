@@ -21,7 +21,7 @@ MAX_TOKEN_BYTES = 4_096  # bytes in one token
 MAX_TOTAL_TOKEN_BYTES = 16_000_000  # bytes of all tokens together
 MAX_SPECIAL_TOKENS = 10_000
 # The largest id a file may give a token: ids index tables, so an id of 10**18 would claim a table that big.
-# Real files stay far below (Qwen 3.6's last special is 248,076).
+# Real files stay far below (Qwen 3.6's last added token is 248,069).
 MAX_TOKEN_ID = MAX_TOKENS + MAX_SPECIAL_TOKENS
 # Added/special tokens are matched as literal text before the split: their total length is what costs
 # (DeepSeek V4's 1,283 added tokens hold 31 kB; Llama 3's 256 about 7 kB).

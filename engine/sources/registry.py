@@ -42,13 +42,22 @@ def list_encoding_names() -> list[str]:
     same byte as the piece ``A`` -- so they are left out here; `get_encoding`
     still builds them and `list_tokenizer_names` lists them.
     """
-    return [*SPECS, *MODEL_SPECS, *HF_BUILTINS, *VOCAB_TXT_BUILTINS]
+    return _qwen_beside_qwen([*SPECS, *MODEL_SPECS, *HF_BUILTINS, *VOCAB_TXT_BUILTINS])
 
 
 def list_tokenizer_names() -> list[str]:
     """Every name `get_encoding` accepts: OpenAI's first, then the open models' (SentencePiece included);
     a name installed at set-up time (Gemma 3: `scripts/install_gemma.py`) only once it is installed."""
-    return [*SPECS, *MODEL_SPECS, *SENTENCEPIECE_MODELS, *HF_BUILTINS, *VOCAB_TXT_BUILTINS, *installed_names()]
+    return _qwen_beside_qwen([*SPECS, *MODEL_SPECS, *SENTENCEPIECE_MODELS, *HF_BUILTINS, *VOCAB_TXT_BUILTINS,
+                              *installed_names()])
+
+
+def _qwen_beside_qwen(names: list[str]) -> list[str]:
+    """qwen3.6 is a tokenizer.json built-in (Qwen's own file: engine.families.hf.builtins) but is listed beside
+    qwen2.5, a rank file, as users look for it."""
+    names.remove("qwen3.6")
+    names.insert(names.index("qwen2.5") + 1, "qwen3.6")
+    return names
 
 
 def is_registered(enc: Encoding) -> bool:

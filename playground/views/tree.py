@@ -281,7 +281,7 @@ def render() -> None:
         return
     try:
         tree = _draw_tree(name, enc, token_id, key_prefix="main")
-    except ValueError as err:  # a token no merge makes (Llama 3, Qwen 3.6), or an upload BPE could not produce
+    except ValueError as err:  # a token no merge makes (Llama 3), or an upload BPE could not produce
         reason = explain.no_tree_reason(enc, token_id)
         if reason:
             st.info(md(reason, 800))

