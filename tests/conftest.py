@@ -126,6 +126,48 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": {"width": 1300, "height": 900}, "locale": "en-US"}
 
 
+# Playwright's own default waits are 5 s (expect) and 30 s (actions): a loaded 2-core machine outruns the first
+# (issue 32).  Every browser test waits for a condition; these are only the ceilings of those waits.
+EXPECT_TIMEOUT_MS = 30_000
+ACTION_TIMEOUT_MS = 90_000
+try:
+    from playwright.sync_api import expect as _expect
+
+    _expect.set_options(timeout=EXPECT_TIMEOUT_MS)
+except ImportError:  # the engine tests run without playwright
+    pass
+
+
+@pytest.fixture
+def context(context):
+    context.set_default_timeout(ACTION_TIMEOUT_MS)
+    return context
+
+
+def until(check, *, timeout: float = 60.0, what: str = "the condition"):
+    """Poll `check()` until it returns something truthy (returned), or fail after `timeout` seconds with its last
+    value.  For conditions Playwright cannot express as a locator assertion (a measured layout, a count of lines)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} did not hold within {timeout:.0f} s (last value {value!r})")
+        time.sleep(0.05)
+
+
+def settle(page) -> None:
+    """Streamlit idle (no status widget: no run in progress) and two animation frames drawn after it: the page as
+    laid out, for a check that something does *not* appear (a console warning, a late rerun)."""
+    from playwright.sync_api import expect
+
+    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 @pytest.fixture
 def screenshot(page):
     """screenshot(name): save the whole main column to test-results/screenshots/<name>.png."""

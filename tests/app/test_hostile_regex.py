@@ -8,7 +8,7 @@ import threading
 import time
 
 import engine
-from tests.conftest import VIEW_APP, plain
+from tests.conftest import VIEW_APP, plain, until
 from tests.engine.families.test_hf_hostile_regex import HOSTILE, TEXT, hostile, short_limit, tokenizer_json  # noqa: F401
 
 
@@ -36,7 +36,9 @@ def test_the_split_runs_off_the_turns_one_at_a_time(short_limit, monkeypatch):
     for t in tabs:
         t.start()
     started.wait(5)
-    time.sleep(0.2)  # both inside encode now: one splitting, one waiting for the place
+    # both inside encode now, turns given back: one splitting, one waiting for the place
+    until(lambda: (script_gate._turns.free(), script_gate._patterns.free()) == (2, 0), timeout=30,
+          what="both tabs inside encode")
     free_turns, free_places = script_gate._turns.free(), script_gate._patterns.free()
     for t in tabs:
         t.join(30)

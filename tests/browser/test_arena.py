@@ -8,6 +8,7 @@ from playwright.sync_api import Page, expect
 
 import engine
 from playground.state import DEFAULT_TEXT
+from tests.conftest import settle
 
 FIRST = 120_000  # ms: the first visit loads every built-in vocabulary
 
@@ -26,7 +27,7 @@ def test_arena_table_chart_and_heatmap(page: Page, screenshot):
         expect(charts(page).nth(i).locator("svg, canvas").first).to_be_visible(timeout=FIRST)
     expect(page.get_by_text("Which language each tokenizer taxes most").first).to_be_visible()
     expect(page.get_by_test_id("stException")).to_have_count(0)
-    page.wait_for_timeout(1000)
+    settle(page)
     assert not [m for m in messages if "fit" in m or "Dropping" in m or "WARN" in m], messages
     screenshot("arena")
     charts(page).nth(1).screenshot(path=str(screenshot("arena").parent / "arena-heatmap.png"))

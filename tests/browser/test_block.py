@@ -48,8 +48,8 @@ def test_hostile_markup_is_cleaned_and_fetches_nothing(page: Page):
     requests: list[str] = []
     load(page, requests)
     page.evaluate("m => window.__draw(m)", HOSTILE)
-    page.wait_for_timeout(300)
     root = page.locator("#root")
+    expect(root.locator(".tok").first).to_be_attached()  # drawn
     inner = root.inner_html()
     for bad in ("<img", "<script", "<iframe", "<svg", "<form", "<button", "onclick", "onmouseover", "onerror",
                 "javascript:", "attacker.example", "@import"):

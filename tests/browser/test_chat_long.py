@@ -34,7 +34,7 @@ def _shot(page: Page, name: str, *, full: bool = False) -> None:
     if full:
         height = page.get_by_test_id("stMain").evaluate("e => e.scrollHeight")
         page.set_viewport_size({"width": size["width"], "height": max(size["height"], min(height, 8000))})
-        page.wait_for_timeout(300)
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")  # laid out anew
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / name), animations="disabled")
     page.set_viewport_size(size)

@@ -18,7 +18,7 @@ import regex
 from playwright.sync_api import Page, expect
 
 import engine
-from tests.conftest import SCREENSHOTS
+from tests.conftest import SCREENSHOTS, settle, until
 
 FIRST = 60_000  # ms: the first render of a page may load vocabularies (slow on a loaded 2-core machine)
 SCRIPTS = "Family 👨‍👩‍👧 wave 👋🏽 flags 🇯🇵🇫🇷 नमस्ते दुनिया · مرحبا بالعالم · é"
@@ -203,7 +203,7 @@ def test_compare_loads_without_console_warnings_from_our_charts(page: Page):
     top_width, top_count = max(drawn, key=lambda d: d[1])
     for width, count in drawn:  # bar lengths in proportion to the token counts written beside them
         assert abs(width / top_width - count / top_count) < 0.02, drawn
-    page.wait_for_timeout(1000)
+    settle(page)
     assert not [m for m in messages if "fit" in m or "Dropping" in m or "Infinite extent" in m or "vega" in m.lower()], messages
 
 
@@ -215,9 +215,9 @@ def test_landing_page_on_desktop_and_phone(page: Page):
     expect(page.locator(".bpe-header h1")).to_have_text("Tokenize")
     page.screenshot(path=str(SCREENSHOTS / "live-landing-desktop.png"), animations="disabled")
     page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_timeout(500)
-    size = metric(page, "Tokens").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
-    assert size <= 20  # metrics sized for a phone (Streamlit's default is 36 px)
+    # metrics sized for a phone (Streamlit's default is 36 px), once the page has laid itself out at 390 px
+    until(lambda: metric(page, "Tokens").evaluate("e => parseFloat(getComputedStyle(e).fontSize)") <= 20,
+          what="the metric's font size <= 20 px at 390 px")
     expect(page.get_by_text("box-shadow")).to_have_count(0)  # no CSS leaks into the page as text
     page.screenshot(path=str(SCREENSHOTS / "live-landing-phone.png"), animations="disabled")
 
