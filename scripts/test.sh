@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # Set up everything the tests need, then run them all (engine, AppTest, real browser) on both cores.
-# Usage: bash scripts/test.sh [pytest args]        e.g.  bash scripts/test.sh -m "not browser and not deploy"  (quick tier)
+# Usage: bash scripts/test.sh [pytest args]   everything CI runs (not the `slow` cases: add -m slow for those)
+#        bash scripts/test.sh --quick         the quick tier: engine + playground + AppTest, no browser, no nginx
 #        BPE_TEST_WORKERS=1 bash scripts/test.sh   one process (default: one worker per core, at most 4)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+args=()
+for a in "$@"; do
+  if [ "$a" = --quick ]; then args+=(-m "not slow and not browser and not deploy"); else args+=("$a"); fi
+done
+set -- ${args[@]+"${args[@]}"}
 # nginx lives in /usr/sbin, which a non-login shell's PATH may lack.
 case ":$PATH:" in *:/usr/sbin:*) ;; *) PATH="$PATH:/usr/sbin:/sbin" ;; esac
 
