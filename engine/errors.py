@@ -107,3 +107,15 @@ class WrongFileKindError(ValueError):
     def __init__(self, source: str, expected: str, found: str, fix: str) -> None:
         self.source, self.expected, self.found = source, expected, found
         super().__init__(f"{source} is {found}, not {expected}; {fix}")
+
+
+class NotAFilePairError(WrongFileKindError):
+    """Two files uploaded together that are not a pair the engine reads as one tokenizer (vocab.json + merges.txt)."""
+
+    def __init__(self, files: list[tuple[str, str]], expected: str, fix: str) -> None:
+        # Each file with its own kind: "a and b is X and Y" read as if the two were one file.
+        (first, first_kind), (second, second_kind) = files
+        self.source, self.expected = f"{first} and {second}", expected
+        self.found = f"{first_kind} and {second_kind}"
+        ValueError.__init__(self, f"{first} is {first_kind} and {second} is {second_kind}; together they are not "
+                                  f"{expected}: {fix}")

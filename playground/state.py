@@ -43,6 +43,7 @@ TOKEN_ID = "token_id"  # the token Merge tree / BPE steps / Vocabulary look at
 TOKEN_ENC = "token_encoding"
 NOTICES = "notices"  # one-shot messages for the next run: [(kind, text)]
 UNSELECT = "unselect"  # names to take out of ENCODINGS at the start of the next run
+SELECT = "select"  # [(name, make_room)] to add to ENCODINGS at the start of the next run (`select`)
 _LOADED = "_query_params_loaded"
 
 # Every built-in vocabulary once, grouped by maker (engine.sources.catalog.catalog); an alias such as r50k_base (= gpt2)
@@ -207,6 +208,7 @@ LOCAL_GO = "local_go"
 TRAIN_DL_PREFIX = "train_dl_"
 TRAIN_USE = "train_use"
 UPLOAD_FILE = "upload_file"
+UPLOAD_ROUND = "upload_round"  # loads from the detecting uploader: part of its key (views.train.uploader_key)
 UPLOAD_USE = "upload_use"
 # views/tree.py
 TREE_PICK_MODE = "tree_pick_mode"
@@ -442,11 +444,34 @@ def unselect(names: list[str]) -> None:
     st.session_state[UNSELECT] = list(names)
 
 
+def select(name: str, *, make_room: bool = False) -> None:
+    """Add `name` to the chosen encodings at the start of the next run (`sanitize_selection`).
+
+    The sidebar's Encodings box is drawn before any view, and Streamlit refuses a change to a drawn widget's
+    key (a 4th upload, which drops the oldest, crashed the Train page so), so a view only asks here, from a
+    callback or from its main run before `st.rerun`.  With MAX_SELECTED chosen already, `make_room` gives the
+    last pick's place to `name` (a button that asked for it: "Use in Compare"); otherwise the others stay and
+    a notice says why `name` is not selected."""
+    st.session_state.setdefault(SELECT, []).append((name, make_room))
+
+
 def sanitize_selection() -> None:
-    """Chosen encodings: known ones only, each once, at most MAX_SELECTED (a link may hold anything)."""
+    """Chosen encodings: known ones only, each once, at most MAX_SELECTED (a link may hold anything); then the
+    names `select` asked for, at the end."""
     known = set(known_encodings()) - set(st.session_state.pop(UNSELECT, []))
     names = [canonical_name(n) if isinstance(n, str) else n for n in st.session_state.get(ENCODINGS) or []]
     chosen = list(dict.fromkeys(n for n in names if n in known))[:MAX_SELECTED]
+    for name, make_room in st.session_state.pop(SELECT, []):
+        if name not in known or name in chosen:
+            continue
+        if len(chosen) >= MAX_SELECTED and make_room:
+            chosen.pop()
+        if len(chosen) < MAX_SELECTED:
+            chosen.append(name)
+        else:
+            notify("warning", f"{name} is loaded but not selected: the sidebar's Encodings holds at most "
+                              f"{MAX_SELECTED} at once (as many as a share link carries), and your {MAX_SELECTED} "
+                              f"stay. Unselect one there, then pick {name}.")
     if chosen != st.session_state.get(ENCODINGS):
         st.session_state[ENCODINGS] = chosen
     token_enc = st.session_state.get(TOKEN_ENC)
@@ -460,7 +485,11 @@ def sanitize_selection() -> None:
 def add_custom(enc: Any, *, name: str | None = None, reservation: Any = None, suffix_if_taken: bool = False) -> str:
     """Keep a trained/uploaded tokenizer for this session, renamed to `name` if given (the oldest goes
     past MAX_CUSTOM); returns its name.  Held by playground.cache.uploads (released when the session ends,
-    weighed against the server's budget): `uploads.UploadBudgetError` or `uploads.TokenizerNameError`."""
+    weighed against the server's budget): `uploads.UploadBudgetError` or `uploads.TokenizerNameError`.
+
+    The chosen encodings are not touched here: a dropped tokenizer leaves them at the start of the next run
+    (`sanitize_selection`), since a caller in a view's main run comes after the sidebar's box is drawn.
+    `select` chooses the new one."""
     from playground.cache import uploads  # uploads reads nothing of this module; imported here to stay a leaf
 
     custom = uploads.this_session(st.session_state.get(CUSTOM))
@@ -469,7 +498,6 @@ def add_custom(enc: Any, *, name: str | None = None, reservation: Any = None, su
                           suffix_if_taken=suffix_if_taken):
         notify("warning", f"Your oldest tokenizer, {old}, was removed: a session keeps at most "
                           f"{MAX_CUSTOM} of its own. Train or upload it again to bring it back.")
-    sanitize_selection()
     return enc.name
 
 

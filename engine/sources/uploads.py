@@ -42,7 +42,7 @@ import re
 
 from typing import Any
 
-from ..errors import UnsupportedModelError, WrongFileKindError
+from ..errors import NotAFilePairError, UnsupportedModelError, WrongFileKindError
 from ..families.hf.tokenizer_json import check_tokenizer_json_size  # noqa: F401  (its home before)
 from ..formats.file_kinds import KIND_TITLES, FileKind, describe_json, sniff
 from ..formats.gc_paused import gc_paused
@@ -323,8 +323,11 @@ def detect_files(files: list[tuple[str, bytes]]) -> str:
 
 def _detect(files: list[tuple[str, bytes]]) -> tuple[str, Any]:
     """`detect_files`, and the parsed JSON of a single JSON file (None otherwise) for `load_files` to build from."""
-    if not files or len(files) > 2:
-        raise ValueError(f"upload one tokenizer file, or two for a vocab.json + merges.txt pair ({len(files)} given)")
+    if not files:
+        raise ValueError("no file given: upload one tokenizer file, or two for a vocab.json + merges.txt pair")
+    if len(files) > 2:
+        raise ValueError(f"{len(files)} files were given together ({', '.join(name for name, _ in files)}): upload "
+                         "one tokenizer file, or two for a vocab.json + merges.txt pair, and remove the others")
     for name, content in files:
         if len(content) > MAX_FILE_BYTES and not content.startswith(b"GGUF"):
             raise TokenizerTooLargeError(f"{name} is {len(content) / 1e6:.1f} MB; the limit for a tokenizer file is "
@@ -335,9 +338,9 @@ def _detect(files: list[tuple[str, bytes]]) -> tuple[str, Any]:
         kinds = sorted(f.kind for f in found)
         if kinds == ["data_gym", "encoder.json"]:
             return "vocab.json + merges.txt", None
-        raise WrongFileKindError(f"{files[0][0]} and {files[1][0]}", "a vocab.json + merges.txt pair",
-                                 f"{found[0].title} and {found[1].title}",
-                                 "upload two files only for a vocab.json + merges.txt pair; otherwise one file")
+        raise NotAFilePairError([(files[0][0], found[0].title), (files[1][0], found[1].title)],
+                                "a vocab.json + merges.txt pair", "upload two files together only for such a pair; "
+                                "otherwise one file at a time")
     (name, _), kind = files[0], found[0]
     if kind.kind in ("tokenizer.json", "tekken", "sentencepiece", "minbpe", "tiktoken", "gguf", "vocab.txt"):
         return kind.kind, read[0][1]

@@ -98,6 +98,26 @@ def max_json_bytes() -> int:
     each, plus room for the JSON around it (so whatever the editor holds can be exported and read back)."""
     return 4 * max_conversation_chars() + 1_000_000
 
+
+def max_json_chars() -> int:
+    """Characters an imported file or an inflated share code may hold: twice the conversation's (every
+    character of the text escaped, as a quote or a newline is) and a million for the tools and the fields
+    around the text.  json.loads builds a str of the whole file, then one of each string in it, at up to 4
+    bytes a character: this bounds them (a 9 MB file of 9 million characters took +369 MB to be cut to 2
+    million; it is refused before parsing now)."""
+    return 2 * max_conversation_chars() + 1_000_000
+
+
+# Values (JSON's commas, colons and containers) a conversation file may hold, counted before json.loads turns
+# each into a Python object (1.75 million took +122 MB).  Its tools hold at most MAX_TOOLS_CHARS characters and a
+# value takes at least two with its comma; 40 messages of 16 calls each hold about 5,000 more.
+MAX_JSON_VALUES = MAX_TOOLS_CHARS // 2 + 10_000
+_MOST_VALUES = (f"A conversation holds far fewer: {MAX_MESSAGES} messages with {MAX_TOOLS} tools of "
+                f"{MAX_TOOLS_CHARS:,} characters hold about {MAX_JSON_VALUES:,} at most; this file is no "
+                "conversation export, or was built to exhaust the server.")
+_NOT_CONTINUATION = bytes(b for b in range(256) if not 0x80 <= b < 0xC0)
+_CHUNK = 1 << 20
+
 MODEL_LABELS = {
     "cl100k_base": "GPT-3.5 / GPT-4 (cl100k_base)",
     "o200k_base": "GPT-4o / 4.1 / o3 (o200k_base)",
@@ -169,7 +189,8 @@ def parse_tools(text: str) -> list[dict]:
         raise ChatFormatError(f"the tools text has {len(text):,} characters; the limit is {MAX_TOOLS_CHARS:,}: "
                               "shorten the definitions or pass fewer tools")
     doc = _json(text.encode("utf-8", "surrogatepass"), "the tools are not JSON",
-                'write a list like [{"type": "function", "function": {"name": "get_weather", "parameters": {...}}}]')
+                'write a list like [{"type": "function", "function": {"name": "get_weather", "parameters": {...}}}]',
+                source="the tools text")
     if isinstance(doc, dict):
         doc = [doc]
     if not isinstance(doc, list):
@@ -215,13 +236,24 @@ def to_json(messages: list[dict], tools: list[dict] | None = None, thinking: dic
     return json.dumps(doc, ensure_ascii=False, indent=1)
 
 
-def parse_json(data: bytes) -> tuple[list[dict], list[str], list[str]]:
-    """Messages, models and notes (ignored empty fields; what was cut to the limit) from a conversation
-    file -- this page's export or OpenAI's ``messages`` with ``tool_calls``; ChatFormatError says what is wrong."""
+def read_file(data: bytes) -> Any:
+    """A conversation file's JSON, parsed once (`conversation_of` and `settings_of` read its parts), within the
+    limits on bytes, characters and values checked before json.loads builds anything."""
     limit = max_json_bytes()
     if len(data) > limit:
         raise ChatFormatError(f"the file has {len(data):,} bytes; the limit is {limit:,}: import a shorter conversation")
-    doc = _json(data, "not a JSON file", "export one from this page to see the shape")
+    return _json(data, "not a JSON file", "export one from this page to see the shape", source="the file")
+
+
+def parse_json(data: bytes) -> tuple[list[dict], list[str], list[str]]:
+    """Messages, models and notes of a conversation file (`conversation_of`)."""
+    return conversation_of(read_file(data))
+
+
+def conversation_of(doc: Any) -> tuple[list[dict], list[str], list[str]]:
+    """Messages, models and notes (ignored empty fields; what was cut to the limit) from a conversation
+    file that `read_file` parsed -- this page's export or OpenAI's ``messages`` with ``tool_calls``;
+    ChatFormatError says what is wrong."""
     if isinstance(doc, list):
         doc = {"messages": doc}
     if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
@@ -231,9 +263,8 @@ def parse_json(data: bytes) -> tuple[list[dict], list[str], list[str]]:
     return messages, [m for m in models if m in chat_models()][:MAX_MODELS], notes
 
 
-def parse_settings(data: bytes) -> tuple[str, dict[str, Any]]:
-    """The tools (as the box's JSON text, checked) and thinking settings of a file that `parse_json` read."""
-    doc = _json(data, "not a JSON file", "export one from this page to see the shape")
+def settings_of(doc: Any) -> tuple[str, dict[str, Any]]:
+    """The tools (as the box's JSON text, checked) and thinking settings of a file that `read_file` parsed."""
     if not isinstance(doc, dict) or doc.get("tools") in (None, []):
         return "", checked_thinking(doc.get("thinking") if isinstance(doc, dict) else None)
     tools = doc["tools"]
@@ -243,14 +274,31 @@ def parse_settings(data: bytes) -> tuple[str, dict[str, Any]]:
     return json.dumps(tools, ensure_ascii=False, indent=1), checked_thinking(doc.get("thinking"))
 
 
-def _json(data: bytes, what: str, fix: str) -> Any:
-    """json.loads with every failure as a ChatFormatError (nesting past Python's recursion limit included:
-    a crafted file must get a message, not a traceback)."""
+def _utf8_chars(data: bytes) -> int:
+    """Characters of UTF-8 `data`, counted on its bytes a megabyte at a time (every byte but a continuation
+    byte starts one): at least as many as json.loads can make of it, since an escape is several for one."""
+    continuation = sum(len(data[i : i + _CHUNK].translate(None, _NOT_CONTINUATION))
+                       for i in range(0, len(data), _CHUNK))
+    return len(data) - continuation
+
+
+def _json(data: bytes, what: str, fix: str, *, source: str) -> Any:
+    """json.loads, once, after the characters and values of `data` are counted on its bytes (`source` names it
+    in the refusal); every failure a ChatFormatError (nesting past Python's recursion limit included: a crafted
+    file must get a message, not a traceback)."""
+    chars, limit = _utf8_chars(data), max_json_chars()
+    size = f"{len(data) / 1e6:.1f} MB" if len(data) >= 100_000 else f"{len(data):,} bytes"
+    if chars > limit:
+        raise ChatFormatError(f"{source} holds {chars:,} characters ({size}); the limit is "
+                              f"{limit:,} characters (twice the {max_conversation_chars():,} a conversation holds, "
+                              "and room for its tools): import a shorter conversation")
     try:
-        scan_json(data, source="this JSON")  # depth and size counted on the bytes, before json.loads recurses
+        # depth and values counted on the bytes, before json.loads recurses and builds an object per value
+        scan_json(data, source=f"{source} ({size})", max_containers=MAX_JSON_VALUES,
+                  max_values=MAX_JSON_VALUES, most=_MOST_VALUES)
         return json.loads(data.decode("utf-8"))
-    except JsonLimitError as error:
-        raise ChatFormatError(f"{what}: {error}") from None
+    except JsonLimitError as error:  # it names the file, its size and the limit
+        raise ChatFormatError(str(error)) from None
     except RecursionError:
         raise ChatFormatError(f"{what}: its JSON is nested too deeply to read (a conversation is a list of flat "
                               "messages, two or three levels deep)") from None
@@ -318,7 +366,7 @@ def unpack_all(text: str) -> tuple[list[dict], list[str], str, dict[str, Any]]:
         raise ChatFormatError("the share code is damaged: copy it again, whole") from None
     if too_large:
         raise ChatFormatError(f"the share code's conversation is too large (over {max_json_bytes():,} bytes)")
-    doc = _json(raw, "the share code is damaged", "copy it again, whole")
+    doc = _json(raw, "the share code is damaged", "copy it again, whole", source="the share code's conversation")
     if not (isinstance(doc, list) and len(doc) in (2, 4) and isinstance(doc[0], str) and isinstance(doc[1], list)
             and all(isinstance(r, list) and len(r) in (len(FIELDS), len(FIELDS) + 2) for r in doc[1])
             and (len(doc) == 2 or isinstance(doc[2], str))):
@@ -644,8 +692,9 @@ def _import_export() -> None:
         if upload is not None and st.session_state.get(K_IMPORTED) != upload.file_id:
             st.session_state[K_IMPORTED] = upload.file_id
             try:
-                messages, models, notes = parse_json(upload.getvalue())
-                tools, thinking = parse_settings(upload.getvalue())
+                doc = read_file(upload.getvalue())  # parsed once, within limits; its two parts read from it
+                messages, models, notes = conversation_of(doc)
+                tools, thinking = settings_of(doc)
             except ChatFormatError as error:
                 st.error(f"**Not imported:** {md(error, 600)}")
             else:

@@ -97,6 +97,7 @@ U_SPECIALS = state.UPLOAD_SPECIALS
 U_GO = state.UPLOAD_GO
 U_RESULT = state.UPLOAD_RESULT  # the name of the tokenizer loaded last (held by playground.cache.uploads)
 U_USE = state.UPLOAD_USE
+U_ROUND = state.UPLOAD_ROUND
 U_NAME = state.UPLOAD_NAME  # the name the user gives the next upload
 U_SUGGESTED = state.UPLOAD_SUGGESTED_NAME  # the name the box was filled with (kept unless the user typed another)
 L_PICK = state.LOCAL_PICK  # the tokenizer on this machine picked in the list (its label)
@@ -222,10 +223,7 @@ def use_in_compare(result_key: str) -> None:
             state.notify("error", str(exc))
             return
         st.session_state[T_PENDING] = list(st.session_state.get(state.NOTICES, [])[before:])
-    chosen = [n for n in st.session_state.get(state.ENCODINGS, []) if n != name]
-    if len(chosen) >= state.MAX_SELECTED:
-        chosen = chosen[: state.MAX_SELECTED - 1]
-    st.session_state[state.ENCODINGS] = chosen + [name]
+    state.select(name, make_room=True)  # chosen as the run this callback starts begins
     st.session_state[T_FLASH] = name
 
 
@@ -240,6 +238,16 @@ def _use_button(label: str, key: str, result_key: str, **kwargs) -> None:
                 state.notify(kind, text)
             pickers.go("compare")
             state.take_notices()  # still here: no page to switch to (the AppTest harness), already shown
+
+
+def uploader_key(kind: str, loads: int) -> str:
+    """The key of `kind`'s file uploader after `loads` loads from the detecting uploader.
+
+    That uploader takes several files, and a browser adds the next file beside the ones it holds, so a second
+    upload was read together with the first (and refused as a pair that is none): each load moves it to a new
+    key, empty for the next file.  The one-file uploaders keep theirs (a new file replaces the old one), so the
+    same rank file can be loaded again with another split pattern."""
+    return f"{U_FILE}_{UPLOAD_KINDS.index(kind)}" + (f"_{loads}" if kind == DETECT and loads else "")
 
 
 def _name_kind(kind: str) -> str:
@@ -382,7 +390,7 @@ def _upload_section() -> None:
     kind = st.segmented_control("File kind", UPLOAD_KINDS, key=U_KIND, persist_state="session", default=UPLOAD_KINDS[0], required=True)
     if kind is None:
         return
-    main_key = f"{U_FILE}_{UPLOAD_KINDS.index(kind)}"
+    main_key = uploader_key(kind, st.session_state.get(U_ROUND, 0))
     main = st.file_uploader(UPLOAD_LABELS[kind], key=main_key, max_upload_size=UPLOAD_LIMIT_MB,
                             on_change=_on_new_file, args=(main_key, kind), accept_multiple_files=kind == DETECT)
     if kind == DETECT:
@@ -437,8 +445,11 @@ def _upload_section() -> None:
 def _loaded(enc: Any) -> None:
     """What was loaded: its family, its size, and whether it gives every text back (the lossy badge)."""
     family = engine.family_note(enc)
+    where = ("It is selected in the sidebar's Encodings, so every view shows it."
+             if enc.name in st.session_state.get(state.ENCODINGS, []) else
+             "It is in the sidebar's Encodings list for every view.")
     st.success(f"Loaded **{md(enc.name)}**, {md(family.title)}: {enc.n_vocab:,} ids, "
-               f"{len(enc.special_tokens)} special. It is now in the sidebar's Encodings list for every view.")
+               f"{len(enc.special_tokens)} special. {where}")
     lossy = uploads.lossy_example(enc)
     if lossy is not None:
         st.warning(f":orange-badge[lossy] This tokenizer does not give every text back: "
@@ -472,6 +483,7 @@ def _local_section() -> None:
             st.session_state.pop(U_RESULT, None)
             st.error(f"Could not load {md(entry.model)}: {md(exc, 600)}")
         else:
+            state.select(st.session_state[U_RESULT])  # in the sidebar's box from the next run on
             st.rerun()
 
 
@@ -496,7 +508,12 @@ def _load(kind: str, main: Any, side: Any, pat_str: str | None, specials: list[s
         st.session_state.pop(U_RESULT, None)
         st.error(f"Could not load it: {md(exc, 600)}")
     else:
-        st.rerun()  # the sidebar, drawn before this view, lists it from the next run on
+        # The sidebar, drawn before this view, lists and selects it from the next run on; the detecting
+        # uploader starts empty for the next file (`uploader_key`).
+        state.select(st.session_state[U_RESULT])
+        if kind == DETECT:
+            st.session_state[U_ROUND] = st.session_state.get(U_ROUND, 0) + 1
+        st.rerun()
 
 
 def render() -> None:

@@ -182,8 +182,7 @@ def _use(text: str, pat_str: str | None) -> None:
     except ValueError as exc:  # the server's memory budget for tokenizers
         state.notify("error", str(exc))
         return
-    chosen = [n for n in st.session_state.get(state.ENCODINGS, []) if n != name][: state.MAX_SELECTED - 1]
-    st.session_state[state.ENCODINGS] = chosen + [name]
+    state.select(name, make_room=True)  # chosen as the run this callback starts begins
     st.session_state[state.TEXT] = text
     st.session_state[state.TS_USED] = name
 

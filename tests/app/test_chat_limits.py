@@ -122,6 +122,66 @@ def test_deeply_nested_import_says_what_is_wrong():
         chat_view.parse_json(b"[" * 50_000 + b"]" * 50_000)
 
 
+# ---- issue 33 item 3: an import's memory is bounded before json.loads, and the file is parsed once
+
+def _text_file() -> bytes:
+    """8.9 MB (under the byte limit) of one message: ASCII and one emoji, so every str json.loads builds of it
+    takes 4 bytes a character.  It was parsed (twice), then cut to the conversation's 2 million characters."""
+    return json.dumps({"messages": [{"role": "user", "content": "😀" + "a" * 8_900_000}]}, ensure_ascii=False).encode()
+
+
+def _values_file() -> bytes:
+    """1.2 million floats beside a real message, in 4.8 million characters (under both size limits)."""
+    return json.dumps({"messages": [{"role": "user", "content": "hi"}], "junk": [1.5] * 1_200_000},
+                      separators=(",", ":")).encode()
+
+
+@pytest.mark.parametrize("make, says", [
+    (_text_file, r"the file holds 8,900,048 characters \(8\.9 MB\); the limit is 5,000,000 characters"),
+    (_values_file, r"the file \(4\.8 MB\): the JSON holds at least [\d,]+ values; the limit is 110,000"),
+], ids=["characters", "values"])
+def test_a_big_import_is_refused_before_parsing_and_costs_little(make, says):
+    import tracemalloc
+
+    data = make()
+    assert len(data) <= chat_view.max_json_bytes()
+    tracemalloc.start()
+    try:
+        with pytest.raises(ChatFormatError, match=says):
+            chat_view.parse_json(data)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 25_000_000, f"{peak / 1e6:.0f} MB to refuse it"
+
+
+def test_an_import_is_read_once_and_a_refused_one_says_why(monkeypatch):
+    tools = [{"type": "function", "function": {"name": "get_weather", "description": "Weather in a city",
+                                                "parameters": {"type": "object", "properties": {}}}}]
+    data = json.dumps({**OPENAI_DOC, "tools": tools}).encode()
+    parsed: list[int] = []
+    loads = chat_view.json.loads
+
+    def counting(text, *args, **kwargs):
+        parsed.append(len(text))
+        return loads(text, *args, **kwargs)
+
+    monkeypatch.setattr(chat_view.json, "loads", counting)
+    at = _app().run()
+    at.file_uploader(key=chat_view.K_IMPORT).set_value(("conversation.json", data, "application/json")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Imported 4 messages" in s.value for s in at.success), [e.value for e in at.error]
+    shown = [(m["role"], m["content"], m.get("call")) for m in at.session_state[chat_view.K_MESSAGES]]
+    assert shown == [(m["role"], m["content"], m.get("call")) for m in TOOL_CONV]
+    assert json.loads(at.session_state[chat_view.K_TOOLS]) == tools
+    assert parsed.count(len(data)) == 1  # the file, once (it was read twice: messages, then tools)
+
+    at.file_uploader(key=chat_view.K_IMPORT).set_value(("big.json", _text_file(), "application/json")).run()
+    errors = [plain(e.value) for e in at.error]
+    assert any("Not imported" in e and "8,900,048 characters (8.9 MB)" in e and "5,000,000" in e for e in errors), errors
+    assert [(m["role"], m["content"], m.get("call")) for m in at.session_state[chat_view.K_MESSAGES]] == shown  # kept
+
+
 def test_a_tool_call_is_counted_by_every_format_and_openai_is_labelled_an_estimate():
     at = _app(chat_conv=chat_view.pack(TOOL_CONV, FIVE)).run()
     assert not at.exception

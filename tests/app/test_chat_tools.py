@@ -92,7 +92,7 @@ def test_tools_and_thinking_travel_in_the_share_code_and_the_export():
     assert _table(at)[chat_view.MODEL_LABELS["qwen2.5"]]["tokens"] == _expected("qwen2.5", CONV, THREE[:1], False)
     exported = json.loads(chat_view.to_json(CONV, THREE[:1], {"qwen3": False}))
     assert exported["tools"] == THREE[:1] and exported["thinking"] == {"qwen3": False}
-    text, thinking = chat_view.parse_settings(json.dumps(exported).encode())
+    text, thinking = chat_view.settings_of(chat_view.read_file(json.dumps(exported).encode()))
     assert json.loads(text) == THREE[:1] and thinking == {"qwen3": False}
     # a code whose tools are bad is refused with the reason, not loaded
     bad = chat_view.pack(CONV, ["qwen2.5"], '[{"name": "a b"}]', {})

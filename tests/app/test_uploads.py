@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 import engine
 from tests.conftest import APP_DIR, plain, run_view
+from tests.engine.sources.test_load_files import BERT_VOCAB
 from tests.reference_packages import member
 from engine.formats.tiktoken_files import DATA_DIR
 from engine.formats.json_limits import scan_json
@@ -313,3 +314,74 @@ def test_a_closed_sessions_uploaded_files_are_dropped_but_not_a_connected_ones(m
         time.sleep(0.05)
     time.sleep(0.2)
     assert fake.removed == ["closed"]
+
+
+# ------------------------------------------- issue 33 C and D: several uploads on one visit
+def vocab_txt(extra: str) -> bytes:
+    """A small WordPiece vocab.txt (the detecting uploader reads its kind) with one token of its own."""
+    return BERT_VOCAB + extra.encode() + b"\n"
+
+
+def detect_uploader(at: AppTest):
+    """The "Any tokenizer file" uploader (its key changes with each load, its label does not)."""
+    return next(u for u in at.file_uploader if u.label == train_view.UPLOAD_LABELS[train_view.DETECT])
+
+
+def load_detected(at: AppTest, filename: str, data: bytes, *, beside_held: bool = False) -> AppTest:
+    """Put `filename` in the detecting uploader and press Load.  `beside_held`: as a browser does, the new file
+    joins what the uploader holds; otherwise it is the only file."""
+    uploader = detect_uploader(at)
+    held = [(f.name, f.getvalue(), f.type) for f in uploader.value or []] if beside_held else []
+    uploader.set_value(held + [(filename, data, "text/plain")]).run()
+    at.button(key=train_view.U_GO).click().run()
+    return at
+
+
+def test_a_fourth_upload_drops_only_the_oldest_and_keeps_the_other_picks():
+    """The 4th upload removes the oldest (a session keeps 3); it crashed the page ('Something went wrong':
+    the sidebar's selection was changed after its box was drawn) and unselected the other uploads."""
+    at = run_view("views.train", _net=True)
+    for k in range(3):
+        load_detected(at, f"own{k}.txt", vocab_txt(f"own{k}"))
+    mine = ["gpt2", "cl100k_base", "o200k_base", "own0", "own1", "own2"]
+    at.multiselect(key=state.ENCODINGS).set_value(mine).run()
+    load_detected(at, "own3.txt", vocab_txt("own3"))
+    assert not at.exception, [e.value for e in at.exception]
+    errors = [plain(e.value) for e in at.error]
+    assert not any("Something went wrong" in e for e in errors), errors
+    assert list(at.session_state[state.CUSTOM]) == ["own1", "own2", "own3"]
+    # the other picks stay; the new one takes the place the removed one left
+    assert at.session_state[state.ENCODINGS] == ["gpt2", "cl100k_base", "o200k_base", "own1", "own2", "own3"]
+    assert at.multiselect(key=state.ENCODINGS).value == at.session_state[state.ENCODINGS]
+    assert any("oldest tokenizer, own0, was removed" in plain(w.value) for w in at.warning), [w.value for w in at.warning]
+    assert any("own3" in m and "selected in the sidebar" in m for m in loaded_messages(at))
+
+
+def test_an_upload_is_selected_at_once_unless_the_encodings_are_full():
+    at = run_view("views.train", _net=True)
+    load_detected(at, "first.txt", vocab_txt("first"))
+    assert at.session_state[state.ENCODINGS] == [*state.DEFAULT_ENCODINGS, "first"]
+    assert any("first" in m and "selected in the sidebar" in m for m in loaded_messages(at))
+    full = ["gpt2", "cl100k_base", "o200k_base", "llama3", "first", "qwen2.5"]
+    assert len(full) == state.MAX_SELECTED
+    at.multiselect(key=state.ENCODINGS).set_value(full).run()
+    load_detected(at, "second.txt", vocab_txt("second"))
+    assert not at.exception and "second" in at.session_state[state.CUSTOM]
+    assert at.session_state[state.ENCODINGS] == full  # the user's six stay
+    warnings = [plain(w.value) for w in at.warning]
+    assert any("second is loaded but not selected" in w and f"at most {state.MAX_SELECTED}" in w for w in warnings), \
+        warnings
+    assert any("second" in m and "Encodings list" in m for m in loaded_messages(at))
+
+
+def test_a_second_upload_on_the_same_visit_is_read_on_its_own():
+    """The detecting uploader takes several files and a browser adds the next file beside the one it holds: the
+    second upload was read with the first and refused ("a and b is …, not a vocab.json + merges.txt pair")."""
+    at = run_view("views.train", _net=True)
+    load_detected(at, "first.txt", vocab_txt("first"), beside_held=True)
+    load_detected(at, "second.txt", vocab_txt("second"), beside_held=True)
+    assert not at.exception and not at.error, [plain(e.value) for e in at.error]
+    assert not detect_uploader(at).value  # each load leaves the uploader empty for the next file
+    assert list(at.session_state[state.CUSTOM]) == ["first", "second"]
+    assert at.session_state[state.ENCODINGS][-2:] == ["first", "second"]
+    assert any("Loaded **second**" in m for m in loaded_messages(at))

@@ -190,6 +190,22 @@ def test_millions_of_values_are_refused_before_json_loads():
     assert isinstance(exc, JsonLimitError) and "flat.json: the JSON holds at least" in str(exc)
 
 
+def test_a_chunk_of_empty_containers_is_scanned_in_little_memory():
+    """A megabyte of ``{}`` side by side: the scan's regex that keeps such a run as one kept a backtracking mark per
+    pair (over 40 MB for this file), so refusing it cost what the limits are there to prevent."""
+    import tracemalloc
+
+    data = b"[" + b"{}" * 500_000 + b"]"
+    tracemalloc.start()
+    try:
+        with pytest.raises(JsonLimitError, match="arrays and objects"):
+            scan_json(data, source="empty.json", max_containers=100_000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 10_000_000, f"{peak / 1e6:.0f} MB"
+
+
 # ------------------------------------------------------------------ the scan counts what json.loads reads
 def _depth(value) -> int:
     if isinstance(value, dict):

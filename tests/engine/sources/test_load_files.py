@@ -10,6 +10,7 @@ import pytest
 
 import engine
 from engine.errors import WrongFileKindError
+from engine.formats.file_kinds import KIND_TITLES
 from engine.formats.tiktoken_files import DATA_DIR
 from engine.formats.limits import TokenizerTooLargeError
 from engine.formats.vocab_files import is_uncased, wordpiece_root
@@ -29,8 +30,16 @@ def test_detection_reads_the_content_not_the_name():
     assert detect_files([("a.bin", b"GGUF\x03\x00\x00\x00" + b"\x00" * 16)]) == "gguf"
     with pytest.raises(WrongFileKindError, match="upload it together with its merges.txt"):
         detect_files([("vocab.json", VOCAB_JSON)])
-    with pytest.raises(WrongFileKindError, match="a vocab.json \\+ merges.txt pair"):
-        detect_files([("a.txt", BERT_VOCAB), ("b.txt", BERT_VOCAB)])
+    # several files: each named with its own kind, in a sentence that reads (it said "a.txt and b.txt is a … and a …")
+    with pytest.raises(WrongFileKindError) as pair:
+        detect_files([("a.txt", BERT_VOCAB), ("b.json", VOCAB_JSON)])
+    assert str(pair.value) == (f"a.txt is {KIND_TITLES['vocab.txt']} and b.json is {KIND_TITLES['encoder.json']}; "
+                               "together they are not a vocab.json + merges.txt pair: upload two files together only "
+                               "for such a pair; otherwise one file at a time")
+    with pytest.raises(ValueError) as three:
+        detect_files([("a.txt", BERT_VOCAB), ("b.txt", BERT_VOCAB), ("c.txt", BERT_VOCAB)])
+    assert str(three.value) == ("3 files were given together (a.txt, b.txt, c.txt): upload one tokenizer file, or two "
+                                "for a vocab.json + merges.txt pair, and remove the others")
     with pytest.raises(WrongFileKindError, match="tokenizer_config.json"):
         detect_files([("tokenizer_config.json", json.dumps({"tokenizer_class": "BertTokenizer"}).encode())])
     with pytest.raises(TokenizerTooLargeError, match="limit for a tokenizer file"):
