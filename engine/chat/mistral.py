@@ -127,8 +127,13 @@ def render(enc: object, messages: Sequence[Message], version: str, tools: Sequen
             b.special("[TOOL_RESULTS]")
             b.content(json.dumps({"content": _json_or_text(m.content, "the tool result"), "call_id": m.tool_call_id}, ensure_ascii=False))
             b.special("[/TOOL_RESULTS]")
+    notes = [ignored_names(fmt, [m for m in messages if m.role != "tool"])]
+    if system:  # the breakdown files these tokens under that user message: say why, where the count is shown
+        where = "first" if version == "v1" else "last"
+        notes.append(f"{fmt} has no system turn: mistral-common writes the system prompt at the start of the {where} "
+                     f"user message, so its tokens count under message {index[id(turns[target])] + 1}.")
     return ChatTokens(f"mistral-{version}", enc.name, tuple(b.segments), priming=0,
-                      note=ignored_names(fmt, [m for m in messages if m.role != "tool"]))
+                      note=" ".join(n for n in notes if n))
 
 
 def _tool(tool: dict) -> dict:

@@ -116,7 +116,9 @@ def family_note(enc: Enc) -> FamilyNote:
     if family == "tiktoken" and hasattr(enc, "whole_piece_tokens") and enc.name == "llama3":
         tree += (" Some tokens are made by no merge (678 in Llama 3): tiktoken emits them only "
                  "for a piece that is exactly that token.")
-    return FamilyNote(family, FAMILIES[family], _MERGES[rule], tree, priority, lower_first, stages(enc))
+    # a SentencePiece Unigram .model is no BPE: its title says so (it was announced as "SentencePiece BPE")
+    title = "SentencePiece Unigram" if family == "sentencepiece" and rule == "unigram" else FAMILIES[family]
+    return FamilyNote(family, title, _MERGES[rule], tree, priority, lower_first, stages(enc))
 
 
 def stages(enc: Enc) -> tuple[Stage, ...]:

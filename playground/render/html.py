@@ -105,6 +105,20 @@ def slug(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]", "-", name)
 
 
+def file_stem(prefix: str, names: Iterable[str], limit: int = 80) -> str:
+    """A download's file name stem: `prefix` and the slugs of `names`, joined with "-", cut after a whole name (never
+    mid-word: "…-mistral-.csv" read as a cut-off name) once `limit` characters would be passed, with "-and-N-more"."""
+    parts = [slug(n) for n in names]
+    kept: list[str] = []
+    for i, part in enumerate(parts):
+        rest = len(parts) - i - 1
+        tail = len(f"-and-{rest}-more") if rest else 0
+        if kept and len("-".join([prefix, *kept, part])) + tail > limit:
+            return "-".join([prefix, *kept, f"and-{len(parts) - i}-more"])
+        kept.append(part)
+    return "-".join([prefix, *kept])
+
+
 def hex_bytes(data: bytes) -> str:
     """``b"hi"`` -> ``"68 69"``."""
     return data.hex(" ")

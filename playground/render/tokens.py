@@ -112,7 +112,6 @@ def direction_runs(texts: list[str]) -> list[tuple[int, int, bool]]:
     return runs
 
 
-LONG_UNIT = 12  # characters: a longer unit may break inside, where it alone is wider than its column (styles/base.css)
 
 
 def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cuts=None,
@@ -156,8 +155,6 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
         classes = "tok special" if special else "tok"
         if len(toks) > 1:
             classes += " split"
-        if len(text) > LONG_UNIT:
-            classes += " long"
         if shared_cuts is not None and first_tok.byte_start > 0:
             classes += " same" if first_tok.byte_start in shared_cuts else " cut"
         extra = []
@@ -214,8 +211,6 @@ def token_units_reference(units, element_id: str, *, show_ws: bool, pieces=None,
             classes.append("special")
         if unit.split:
             classes.append("split")
-        if len(unit.text) > LONG_UNIT:
-            classes.append("long")
         if shared_cuts is not None and unit.byte_start > 0:
             classes.append("same" if unit.byte_start in shared_cuts else "cut")
         piece = pieces[unit.tokens[0].piece_index].text if pieces is not None else None

@@ -266,7 +266,7 @@ def heatmap_json(matrix: engine.explain.arena.LanguageMatrix) -> str:
 
 
 def _heatmap_downloads(matrix: engine.explain.arena.LanguageMatrix) -> None:
-    stem = "arena-languages-" + html.slug("-".join(matrix.encodings))[:80]
+    stem = html.file_stem("arena-languages", matrix.encodings)
     with st.container(horizontal=True):  # each button as wide as its label (narrow columns cut it to "Download …")
         st.download_button("Download CSV", lambda: heatmap_csv(matrix), file_name=f"{stem}.csv", mime="text/csv",
                            key=state.ARENA_LANG_CSV, icon=":material/download:", on_click="ignore")

@@ -48,6 +48,7 @@ import zlib
 from typing import Any
 
 import altair as alt
+import pandas as pd
 import streamlit as st
 
 import engine
@@ -918,13 +919,15 @@ def _table(messages: list[dict], tools: list[dict]) -> dict[str, tuple[Any, engi
                      "prime the reply": r.priming if ok else None,
                      "thinking": thinking_label(fmt.name, r.thinking) if ok and fmt.thinking_values else "",
                      "format": fmt.title, "checked against": fmt.checked_against})
-    st.dataframe(rows, hide_index=True, key=state.CHAT_TABLE,
+    # A model that cannot count the conversation has no numbers: "—" in those cells (a bare None read as a bug), the
+    # reason in its status.  A Styler's text shows where column_config would print None; sorting keeps the numbers.
+    numbers = ["tokens", "tools", "template", "content", "prime the reply"]
+    table = pd.DataFrame(rows).style.format("{:,.0f}", subset=numbers, na_rep="—")
+    st.dataframe(table, hide_index=True, key=state.CHAT_TABLE,
                  column_config={"model": st.column_config.TextColumn(width="medium"),
                                 "status": st.column_config.TextColumn(width="large", help="counted: exact, checked "
                                                                       "against the maker's code; estimate: no published "
-                                                                      "rule (OpenAI's tools); hover a cell for a reason."),
-                                **{c: st.column_config.NumberColumn(format="localized")
-                                   for c in ("tokens", "tools", "template", "content", "prime the reply")}})
+                                                                      "rule (OpenAI's tools); hover a cell for a reason.")})
     # The table's status column is cut on a phone: each reason is written out under it too.
     for name, (_enc, r) in results.items():
         if isinstance(r, str):

@@ -453,10 +453,20 @@ def _loaded(enc: Any) -> None:
     lossy = uploads.lossy_example(enc)
     if lossy is not None:
         st.warning(f":orange-badge[lossy] This tokenizer does not give every text back: "
-                   f"“{md(html.visible(lossy.text))}” comes back as “{md(html.visible(lossy.back))}” "
+                   f"“{md(html.visible(lossy.text))}” comes back as “{md(html.visible(lossy.back))}”"
+                   f"{md(_code_points(lossy.text, lossy.back))} "
                    f"({md(lossy.reason)}). Its token counts are the model's own; decoding its ids is not always "
                    "your text.")
     _use_button("Use in Compare", U_USE, U_RESULT)
+
+
+def _code_points(text: str, back: str) -> str:
+    """The suffix " (U+0065 U+0301 → U+00E9)": the code points, since the two can read alike (é and e + ◌́)."""
+    if len(text) > 12 or len(back) > 12:
+        return ""
+    def cps(s: str) -> str:
+        return " ".join(f"U+{ord(c):04X}" for c in s) or "nothing"
+    return f" ({cps(text)} → {cps(back)})"
 
 
 def _local_section() -> None:

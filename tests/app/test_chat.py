@@ -172,3 +172,26 @@ def test_chat_html_escapes_everything():
     assert "<script>" not in markup and "&lt;script&gt;" in markup
     assert 'id="id&quot;&gt;&lt;b"' in markup
     assert "counted, id not published" in markup and 'title="id 5 · content · message 1"' in markup
+
+
+def _display(at: AppTest, k: int = 0):
+    """The table as the page shows it (a Styler's display values), as a DataFrame of strings."""
+    import pyarrow
+
+    return pyarrow.ipc.open_stream(at.dataframe[k].proto.arrow_data.styler.display_values).read_pandas()
+
+
+def test_a_model_that_cannot_count_shows_a_dash_not_none():
+    """Mistral v1 has no tool role: its row says why in "status" and shows "—" in the number cells (issue 33, 8:
+    they printed a raw "None"); a counted row keeps its thousands separators."""
+    at = _app()
+    at.session_state[chat_view.K_PICK] = ["o200k_base", "mistral-v1"]
+    at.run()
+    at.button(key="chat_add_tool").click().run()
+    assert not at.exception
+    shown = _display(at).set_index("model")
+    mistral = shown.loc[chat_view.MODEL_LABELS["mistral-v1"]]
+    assert mistral["tokens"] == "—" and mistral["template"] == "—" and "None" not in " ".join(map(str, mistral))
+    assert "not counted" in mistral["status"]
+    assert shown.loc[chat_view.MODEL_LABELS["o200k_base"]]["tokens"].isdigit()
+    assert _rows(at)[chat_view.MODEL_LABELS["mistral-v1"]] is None or str(_rows(at)[chat_view.MODEL_LABELS["mistral-v1"]]) == "nan"

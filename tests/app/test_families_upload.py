@@ -53,6 +53,7 @@ def test_claudes_legacy_tokenizer_loads_with_the_lossy_badge():
     assert loaded(at), [e.value for e in at.error]
     (badge,) = [w.value for w in at.warning if "lossy" in w.value]
     assert ":orange-badge[lossy]" in badge and "NFKC" in badge and "comes back as" in badge
+    assert "“①” comes back as “1” (U+2460 → U+0031)" in plain(badge)  # the code points: NFKC's output can read like its input
 
 
 def test_a_generic_file_name_gives_a_plain_default_name():

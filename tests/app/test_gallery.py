@@ -1,6 +1,8 @@
 """AppTest of the gallery view: every demo renders, its numbers are the engine's, buttons set state."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -97,6 +99,9 @@ def test_your_text_tax_and_budget():
     for name in NAMES:
         assert tax[f"{name} tokens"].sum() == pytest.approx(tokens(name, text))
     assert list(budget["Tokens"]) == [tokens(n, text) for n in NAMES]
+    # thousands separators, as the chart writes them (the table showed 7534 beside the chart's 7,534)
+    formats = json.loads(at.dataframe[1].proto.columns)
+    assert formats["Tokens"]["type_config"]["format"] == "localized" == formats["Copies that fit"]["type_config"]["format"]
     # a 10-token context and a price of 2 per million tokens
     at.number_input(key="gallery_context").set_value(10).run()
     at.number_input(key="gallery_price").set_value(2.0).run()

@@ -81,14 +81,18 @@ LINES = "els => els.map(e => new Set(Array.from(e.querySelectorAll('.tok')).map(
 @pytest.mark.parametrize("size, scale, name", [
     ({"width": 390, "height": 844}, 3, "phone-390"),
     ({"width": 867, "height": 600}, 1.5, "zoom-150"),  # a 1300-pixel window at 150% zoom
+    ({"width": 1280, "height": 800}, 1, "six-1280"),  # six encodings: gpt2's "establishment" was split
 ])
 def test_tokens_are_never_broken_across_lines(browser: Browser, base_url: str, size, scale, name):
     context = browser.new_context(base_url=base_url, viewport=size, device_scale_factor=scale, locale="en-US")
     page = context.new_page()
     try:
-        page.goto("/compare?enc=gpt2,cl100k_base,o200k_base&ws=1&text=" + quote(STRAWBERRY))
+        six = name == "six-1280"
+        encs = "gpt2,cl100k_base,o200k_base" + (",llama3,mistral-v3,qwen2.5" if six else "")
+        text = STRAWBERRY + (" The establishment of internationalization." if six else "")
+        page.goto(f"/compare?enc={encs}&ws=1&text=" + quote(text))
         rows = page.locator(".tokens.cmp")
-        expect(rows).to_have_count(3, timeout=FIRST)
+        expect(rows).to_have_count(6 if six else 3, timeout=FIRST)
         expect(rows.first.locator(".tok").first).to_be_visible(timeout=FIRST)
         # the columns are narrow: every row wraps (measured once laid out: the markup can be there a moment before)
         until(lambda: min(rows.evaluate_all(LINES)) >= 3, timeout=FIRST / 1000, what="every row on 3+ lines")
@@ -101,16 +105,22 @@ def test_tokens_are_never_broken_across_lines(browser: Browser, base_url: str, s
         context.close()
 
 
-def test_a_token_longer_than_its_column_still_wraps(browser: Browser, base_url: str):
-    """A token wider than the column alone (64 '=' are one o200k token) breaks inside: nothing overflows."""
+def test_a_token_longer_than_its_column_scrolls_and_never_splits(browser: Browser, base_url: str):
+    """A token wider than the column alone (o200k cuts 64 '=' into " " + 49 '=' and 15 '=') stays on one line; its box scrolls sideways
+    (issue 33: a split token reads as two), and the page itself does not."""
     context = browser.new_context(base_url=base_url, viewport={"width": 390, "height": 844}, locale="en-US")
     page = context.new_page()
     try:
         page.goto("/compare?enc=gpt2,o200k_base&ws=1&text=" + quote("x " + "=" * 64 + " y"))
         rows = page.locator(".tokens.cmp")
         expect(rows.first.locator(".tok").first).to_be_visible(timeout=FIRST)
-        overflow = rows.evaluate_all("els => els.map(e => e.scrollWidth - e.clientWidth)")
-        assert max(overflow) <= 1, overflow
+        o200k = rows.nth(1)
+        units = o200k.locator(".tok").evaluate_all(
+            "els => els.map(e => [e.textContent, Array.from(e.getClientRects()).filter(r => r.width > 0).length])")
+        assert max(len(t) for t, _ in units) >= 40 and all(n == 1 for _, n in units), units  # each on one line
+        assert o200k.evaluate("e => getComputedStyle(e).overflowX") == "auto"
+        assert o200k.evaluate("e => e.scrollWidth - e.clientWidth") > 0  # scrolls inside its own box
+        assert page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 1
     finally:
         context.close()
 

@@ -395,7 +395,10 @@ def _budget(counts: dict[str, int], n_chars: int, names: list[str]) -> None:
     st.caption(f"{n_chars:,} characters counted, special tokens handled "
                f"{state.SPECIAL_POLICIES.get(st.session_state.get(state.SPECIAL, 'text'))}.")
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
-                 column_config={"Cost": st.column_config.NumberColumn(format="%.6f")})
+                 column_config={"Cost": st.column_config.NumberColumn(format="%.6f"),
+                                # thousands separators, as the chart's labels write them (7,534, not 7534)
+                                **{c: st.column_config.NumberColumn(format="localized")
+                                   for c in ("Tokens", "Copies that fit")}})
     data = pd.DataFrame(rows)
     data["Label"] = [f"{v:,.2f}% · {html.plural(int(t), 'token')}" for v, t in zip(data["Share of context %"], data["Tokens"])]
     base = alt.Chart(data).encode(

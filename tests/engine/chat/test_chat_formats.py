@@ -361,3 +361,13 @@ def test_import_does_not_pull_ui_libraries():
     code = "import sys, engine.chat; print(any(m in sys.modules for m in ('streamlit', 'pandas', 'altair')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("name, where, message", [("mistral-v1", "first", 2), ("mistral-v3", "last", 4)])
+def test_mistral_says_where_the_system_prompt_is_counted(name, where, message):
+    """Mistral has no system turn; the breakdown files the system prompt under a user message (issue 33, 8)."""
+    conv = [Message("system", "Be brief."), Message("user", "a"), Message("assistant", "b"), Message("user", "c")]
+    got = chat_tokens(conv, engine.get_encoding(name))
+    assert f"system prompt at the start of the {where} user message" in got.note
+    assert f"count under message {message}" in got.note
+    assert "system" not in chat_tokens(conv[1:], engine.get_encoding(name)).note

@@ -393,3 +393,12 @@ def test_unknown_runs_joined_per_word(name):
         e.clear_cache()
         check(name, text)
         check(name, text)  # from the memo
+
+
+def test_a_unigram_model_is_announced_as_unigram():
+    """family_note's title is what the Train page announces: a Unigram .model was "SentencePiece BPE" (issue 33, 8)."""
+    import engine
+
+    note = engine.family_note(enc("test_model"))
+    assert note.title == "SentencePiece Unigram" and "BPE" not in note.title
+    assert engine.family_note(engine.get_encoding("mistral-v1")).title == "SentencePiece BPE"
