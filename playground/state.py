@@ -24,6 +24,7 @@ from __future__ import annotations
 import importlib
 import json
 import math
+import sys
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -66,6 +67,7 @@ DEFAULT_TEXT = (
 MAX_TEXT_CHARS = 2_000_000  # the text box (counts stay exact; drawing stops at encodings.DRAW_LIMIT)
 MAX_URL_TEXT = 4000  # characters of text kept in the share link
 MAX_URL_VALUE = 400  # characters of one view setting kept in the share link
+MAX_TOKEN_ID_DIGITS = 18  # a link's token id (tok=): any vocabulary's id, and far below int()'s 4,300-digit limit
 
 DEFAULTS = {
     TEXT: DEFAULT_TEXT,
@@ -523,10 +525,13 @@ def load_query_params() -> None:
         else:
             problems.append(f"ws={_shown(qp['ws'])}: whitespace markers are 1 (on) or 0 (off)")
     if "tok" in qp:
-        if qp["tok"].isascii() and qp["tok"].isdigit():
+        # At most MAX_TOKEN_ID_DIGITS digits: int() refuses a string of over 4,300 digits with a ValueError that
+        # escaped the notice, and no vocabulary comes near a 19-digit id.
+        if qp["tok"].isascii() and qp["tok"].isdigit() and len(qp["tok"]) <= MAX_TOKEN_ID_DIGITS:
             st.session_state[TOKEN_ID] = int(qp["tok"])
         else:
-            problems.append(f"tok={_shown(qp['tok'])}: a token id is a whole number from 0")
+            problems.append(f"tok={_shown(qp['tok'])}: a token id is a whole number from 0 "
+                            f"(at most {MAX_TOKEN_ID_DIGITS} digits)")
     if "tenc" in qp:
         if builtin_name(qp["tenc"]):
             st.session_state[TOKEN_ENC] = builtin_name(qp["tenc"])
@@ -583,11 +588,18 @@ def link_value(key: str, value: Any) -> Any:
             raise LinkValueError("expects true or false")
         return value
     if spec.kind in (int, float):
-        number = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        # Only a float can be inf or nan: math.isfinite(int) converts to float, and an int of 309 digits or more
+        # (which JSON reads exactly) has no float, so it raised OverflowError past the notice.  Comparing an int
+        # with a float bound is exact in Python, so the range check below needs no conversion.
+        number = isinstance(value, (int, float)) and not isinstance(value, bool) and not (
+            isinstance(value, float) and not math.isfinite(value))
         if not number or (spec.kind is int and not isinstance(value, int)):
             raise LinkValueError("expects a whole number" if spec.kind is int else "expects a number")
+        expects = f"expects a number from {spec.low:,}" + ("" if spec.high is None else f" to {spec.high:,}")
         if (spec.low is not None and value < spec.low) or (spec.high is not None and value > spec.high):
-            raise LinkValueError(f"expects a number from {spec.low:,}" + ("" if spec.high is None else f" to {spec.high:,}"))
+            raise LinkValueError(expects)
+        if spec.kind is float and isinstance(value, int) and abs(value) > sys.float_info.max:
+            raise LinkValueError(expects)  # a float box without an upper bound cannot hold it either
         return spec.kind(value)
     if not isinstance(value, str):
         raise LinkValueError("expects text")
