@@ -56,6 +56,7 @@ from engine.formats.json_limits import scan_json
 from engine.chat import (FIELDS, FORMAT_OF_ENCODING, FORMATS, ROLES, ChatFormatError, Message, check_tools,
                          messages_from_json)
 from engine.chat.tools import MAX_TOOLS, MAX_TOOLS_CHARS
+from engine.text import repair_surrogates_in
 from playground import state
 from playground.cache import encodings
 from playground.render import html
@@ -221,14 +222,16 @@ def parse_json(data: bytes) -> tuple[list[dict], list[str], list[str]]:
     limit = max_json_bytes()
     if len(data) > limit:
         raise ChatFormatError(f"the file has {len(data):,} bytes; the limit is {limit:,}: import a shorter conversation")
-    doc = _json(data, "not a JSON file", "export one from this page to see the shape")
+    repaired: list[str] = []
+    doc = _json(data, "not a JSON file", "export one from this page to see the shape", repaired,
+                "The imported file")
     if isinstance(doc, list):
         doc = {"messages": doc}
     if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
         raise ChatFormatError('expected {"messages": [{"role": ..., "content": ...}, ...]} (or just the list)')
     models = doc.get("models") if isinstance(doc.get("models"), list) else []
     messages, notes = _checked(doc["messages"])
-    return messages, [m for m in models if m in chat_models()][:MAX_MODELS], notes
+    return messages, [m for m in models if m in chat_models()][:MAX_MODELS], repaired + notes
 
 
 def parse_settings(data: bytes) -> tuple[str, dict[str, Any]]:
@@ -243,12 +246,17 @@ def parse_settings(data: bytes) -> tuple[str, dict[str, Any]]:
     return json.dumps(tools, ensure_ascii=False, indent=1), checked_thinking(doc.get("thinking"))
 
 
-def _json(data: bytes, what: str, fix: str) -> Any:
+def _json(data: bytes, what: str, fix: str, notes: list[str] | None = None, where: str = "The file") -> Any:
     """json.loads with every failure as a ChatFormatError (nesting past Python's recursion limit included:
-    a crafted file must get a message, not a traceback)."""
+    a crafted file must get a message, not a traceback), and lone surrogates replaced with U+FFFD: JSON's
+    ``"\\ud800"`` reads as one, and kept it reached the export button, which cannot encode it, so the page
+    failed on every visit.  Saying so (naming `where`) is appended to `notes`."""
     try:
         scan_json(data, source="this JSON")  # depth and size counted on the bytes, before json.loads recurses
-        return json.loads(data.decode("utf-8"))
+        doc, replaced = repair_surrogates_in(json.loads(data.decode("utf-8")))
+        if replaced and notes is not None:
+            notes.append(state.surrogate_notice(where, replaced))
+        return doc
     except JsonLimitError as error:
         raise ChatFormatError(f"{what}: {error}") from None
     except RecursionError:
@@ -307,8 +315,9 @@ def unpack(text: str) -> tuple[list[dict], list[str]]:
     return unpack_all(text)[:2]
 
 
-def unpack_all(text: str) -> tuple[list[dict], list[str], str, dict[str, Any]]:
-    """`pack` undone, every value checked (a link or a pasted code may hold anything)."""
+def unpack_all(text: str, notes: list[str] | None = None) -> tuple[list[dict], list[str], str, dict[str, Any]]:
+    """`pack` undone, every value checked (a link or a pasted code may hold anything); what was repaired
+    (lone surrogates) is said in `notes`."""
     try:
         data = base64.urlsafe_b64decode(text.strip() + "=" * (-len(text.strip()) % 4))
         inflater = zlib.decompressobj()
@@ -318,7 +327,7 @@ def unpack_all(text: str) -> tuple[list[dict], list[str], str, dict[str, Any]]:
         raise ChatFormatError("the share code is damaged: copy it again, whole") from None
     if too_large:
         raise ChatFormatError(f"the share code's conversation is too large (over {max_json_bytes():,} bytes)")
-    doc = _json(raw, "the share code is damaged", "copy it again, whole")
+    doc = _json(raw, "the share code is damaged", "copy it again, whole", notes, "The share code")
     if not (isinstance(doc, list) and len(doc) in (2, 4) and isinstance(doc[0], str) and isinstance(doc[1], list)
             and all(isinstance(r, list) and len(r) in (len(FIELDS), len(FIELDS) + 2) for r in doc[1])
             and (len(doc) == 2 or isinstance(doc[2], str))):
@@ -430,10 +439,13 @@ def _init() -> None:
     messages, models, tools, thinking = DEFAULT_CONVERSATION, DEFAULT_MODELS, "", {}
     code = st.session_state.get(K_CONV)
     if isinstance(code, str) and code:  # from the share link
+        notes: list[str] = []
         try:
-            messages, models, tools, thinking = unpack_all(code)
+            messages, models, tools, thinking = unpack_all(code, notes)
         except ChatFormatError as error:
             st.warning(f"The link's conversation was not loaded: {md(error)}. Showing the example.")
+        for note in notes:
+            st.warning(md(note))
     _set_messages(messages)
     st.session_state.setdefault(K_PICK, models)
     st.session_state.setdefault(K_TOOLS, tools)
@@ -452,11 +464,14 @@ def _clear_widgets() -> None:
 
 def _on_code() -> None:
     """A pasted share code replaces the conversation and the models (or says what is wrong)."""
+    notes: list[str] = []
     try:
-        messages, models, tools, thinking = unpack_all(st.session_state.get(K_CONV) or "")
+        messages, models, tools, thinking = unpack_all(st.session_state.get(K_CONV) or "", notes)
     except ChatFormatError as error:
         st.session_state[K_CODE_ERROR] = str(error)
         return
+    for note in notes:  # a callback: this run shows the notices
+        state.notify("warning", note)
     _clear_widgets()
     _set_messages(messages)
     st.session_state[K_PICK] = models
@@ -656,7 +671,7 @@ def _import_export() -> None:
                     st.session_state[K_PICK] = models
                 st.success(f"Imported {html.plural(len(messages), 'message')}.")
                 for note in notes:
-                    if note.startswith("The conversation had"):
+                    if note.startswith(("The conversation had", "The imported file held")):  # cut, or repaired
                         st.warning(md(note))
                     else:
                         st.caption(md(note[:1].upper() + note[1:] + "."))
