@@ -24,6 +24,7 @@ from __future__ import annotations
 import importlib
 import json
 import math
+import sys
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +33,7 @@ import streamlit as st
 
 from engine.formats.json_limits import load_json_bounded
 from engine.sources.catalog import DEFAULT_SELECTION, canonical_name, catalog
+from engine.text import first_surrogate, lone_surrogates, repair_surrogates
 
 # ---------------------------------------------------------------- app-wide keys
 TEXT = "text"
@@ -67,6 +69,7 @@ DEFAULT_TEXT = (
 MAX_TEXT_CHARS = 2_000_000  # the text box (counts stay exact; drawing stops at encodings.DRAW_LIMIT)
 MAX_URL_TEXT = 4000  # characters of text kept in the share link
 MAX_URL_VALUE = 400  # characters of one view setting kept in the share link
+MAX_TOKEN_ID_DIGITS = 18  # a link's token id (tok=): any vocabulary's id, and far below int()'s 4,300-digit limit
 
 DEFAULTS = {
     TEXT: DEFAULT_TEXT,
@@ -417,6 +420,10 @@ def init_state() -> None:
     if not st.session_state.get(_LOADED):
         st.session_state[_LOADED] = True
         load_query_params()
+    if isinstance(st.session_state[TEXT], str):
+        # The text every page reads and the share link carries: the entries repair it (live text, link), and
+        # this catches any other way in, since one surrogate here broke every page until the session ended.
+        st.session_state[TEXT] = repaired_text(st.session_state[TEXT], "The text")
     sanitize_selection()
 
 
@@ -506,6 +513,29 @@ def notify(kind: str, text: str) -> None:
     st.session_state.setdefault(NOTICES, []).append((kind, text))
 
 
+def surrogate_notice(where: str, n: int, first: str = "") -> str:
+    """What a user is told when `where` (the subject, e.g. "The imported file") held `n` lone surrogates that
+    were replaced; `first` says where the first was.  The character itself is never quoted: a str holding
+    one cannot be sent to the browser."""
+    what = ("halves of UTF-16 pairs, not characters, and UTF-8 cannot hold them, so each was" if n > 1 else
+            "half of a UTF-16 pair, not a character, and UTF-8 cannot hold it, so it was")
+    return (f"{where} held {n:,} lone surrogate{'s' if n > 1 else ''}{f' (the first: {first})' if first else ''}: "
+            f"{what} replaced with U+FFFD (\ufffd), as tiktoken does.")
+
+
+def repaired_text(text: str, where: str) -> str:
+    """`text` with lone surrogates replaced with U+FFFD (engine.text.repair_surrogates) and a notice naming
+    `where` when there were any.  Every entry of user text passes here: a str holding one cannot be encoded
+    as UTF-8, so Streamlit could not send the page back (the share link, an export) and every later run of
+    the session broke.  A browser never sends one, but a raw client, a JSON escape or a link can."""
+    fixed = repair_surrogates(text)
+    n = lone_surrogates(text) if fixed is not text else 0
+    if n:
+        at = first_surrogate(text)
+        notify("warning", surrogate_notice(where, n, f"U+{ord(text[at]):04X} at character {at + 1:,}"))
+    return fixed
+
+
 def take_notices() -> list[tuple[str, str]]:
     notices = list(st.session_state.get(NOTICES, []))
     st.session_state[NOTICES] = []
@@ -527,7 +557,7 @@ def load_query_params() -> None:
         text = qp["text"]
         if len(text) > MAX_TEXT_CHARS:
             problems.append(f"the text has {len(text):,} characters; only its first {MAX_TEXT_CHARS:,} are used")
-        st.session_state[TEXT] = text[:MAX_TEXT_CHARS]
+        st.session_state[TEXT] = repaired_text(text[:MAX_TEXT_CHARS], "The link's text")
     if "enc" in qp:
         asked = [n for n in qp["enc"].split(",") if n]
         names = list(dict.fromkeys(filter(None, map(builtin_name, asked))))
@@ -551,10 +581,13 @@ def load_query_params() -> None:
         else:
             problems.append(f"ws={_shown(qp['ws'])}: whitespace markers are 1 (on) or 0 (off)")
     if "tok" in qp:
-        if qp["tok"].isascii() and qp["tok"].isdigit():
+        # At most MAX_TOKEN_ID_DIGITS digits: int() refuses a string of over 4,300 digits with a ValueError that
+        # escaped the notice, and no vocabulary comes near a 19-digit id.
+        if qp["tok"].isascii() and qp["tok"].isdigit() and len(qp["tok"]) <= MAX_TOKEN_ID_DIGITS:
             st.session_state[TOKEN_ID] = int(qp["tok"])
         else:
-            problems.append(f"tok={_shown(qp['tok'])}: a token id is a whole number from 0")
+            problems.append(f"tok={_shown(qp['tok'])}: a token id is a whole number from 0 "
+                            f"(at most {MAX_TOKEN_ID_DIGITS} digits)")
     if "tenc" in qp:
         if builtin_name(qp["tenc"]):
             st.session_state[TOKEN_ENC] = builtin_name(qp["tenc"])
@@ -599,6 +632,11 @@ def link_value(key: str, value: Any) -> Any:
     """`value` as the widget `key` takes it (a whole number for a float box becomes a float, an alias of
     an encoding its entry's name); LinkValueError saying what the widget expects if it cannot take it."""
     spec = LINK_VALUES[key]
+    for text in value if isinstance(value, list) else [value]:
+        at = first_surrogate(text) if isinstance(text, str) else None
+        if at is not None:  # JSON's "\ud800" escape reads as one; quoted in a notice it would break the page
+            raise LinkValueError(f"holds a lone surrogate (U+{ord(text[at]):04X}), half of a UTF-16 pair and not "
+                                 "a character")
     if spec.kind is list:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise LinkValueError("expects a list of encoding names")
@@ -611,11 +649,18 @@ def link_value(key: str, value: Any) -> Any:
             raise LinkValueError("expects true or false")
         return value
     if spec.kind in (int, float):
-        number = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        # Only a float can be inf or nan: math.isfinite(int) converts to float, and an int of 309 digits or more
+        # (which JSON reads exactly) has no float, so it raised OverflowError past the notice.  Comparing an int
+        # with a float bound is exact in Python, so the range check below needs no conversion.
+        number = isinstance(value, (int, float)) and not isinstance(value, bool) and not (
+            isinstance(value, float) and not math.isfinite(value))
         if not number or (spec.kind is int and not isinstance(value, int)):
             raise LinkValueError("expects a whole number" if spec.kind is int else "expects a number")
+        expects = f"expects a number from {spec.low:,}" + ("" if spec.high is None else f" to {spec.high:,}")
         if (spec.low is not None and value < spec.low) or (spec.high is not None and value > spec.high):
-            raise LinkValueError(f"expects a number from {spec.low:,}" + ("" if spec.high is None else f" to {spec.high:,}"))
+            raise LinkValueError(expects)
+        if spec.kind is float and isinstance(value, int) and abs(value) > sys.float_info.max:
+            raise LinkValueError(expects)  # a float box without an upper bound cannot hold it either
         return spec.kind(value)
     if not isinstance(value, str):
         raise LinkValueError("expects text")

@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..families.hf.models.base import UnknownTokenMissingError
+
 RULES = {  # each algorithm's rule, in one line for people
     "bpe": "Start from single bytes; again and again join the adjacent pair that was learned earliest "
            "(lowest rank), until no learned pair is left.",
@@ -175,7 +177,10 @@ def token_story(enc: Any, token_id: int, text: str) -> TokenStory | None:
     a Unigram piece then shows how the algorithm cuts it when it stands alone).  None for a token with no
     text to cut (a special token, a byte of a character, an empty or whitespace-only token alone)."""
     head = text[:MAX_SEARCH_CHARS]
-    tokens, pieces = enc.tokenize_with_pieces(head, allowed_special=frozenset(), disallowed_special=())
+    try:
+        tokens, pieces = enc.tokenize_with_pieces(head, allowed_special=frozenset(), disallowed_special=())
+    except UnknownTokenMissingError:  # a model without an unknown token lacks a character of the text: the token alone
+        tokens, pieces = [], []
     # a cut text's last piece may be cut too: its tokens are not the whole text's
     last = len(pieces) - 1 if len(text) > len(head) else len(pieces)
     index = next((t.piece_index for t in tokens if t.id == token_id and t.piece_index < last), None)

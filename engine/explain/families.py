@@ -391,6 +391,10 @@ def tokenize_text(enc: Enc, text: str, *, allowed_special: Any = frozenset(),
 
 def no_tree_reason(enc: Enc, token_id: int) -> str | None:
     """Why an ordinary token has no merge tree in this family, or None if it has one."""
+    if not enc.decode_single_token_bytes(token_id):
+        return (f"Id {token_id} of {enc.name} is the empty token: its line in the rank file holds no bytes (OpenAI "
+                "whisper's multilingual.tiktoken gives rank 50256 one, written “=”, which tiktoken reads as no "
+                "bytes). No merge makes it and no text encodes to it; it decodes to nothing.")
     whole = getattr(enc, "whole_piece_tokens", None)
     if whole is not None and token_id in whole:
         parts = [enc.decode_single_token_bytes(p) for p in whole[token_id]]

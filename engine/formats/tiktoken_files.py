@@ -121,13 +121,17 @@ def _parse_tiktoken_bpe_checked(data: bytes, source: str) -> dict[bytes, int]:
             shown = line[:60].decode("utf-8", "replace")
             raise ValueError(f"{source}, line {lineno}: expected '<base64 token> <rank>', got {shown!r}")
         b64, rank_text = (f.decode("utf-8", "replace") for f in fields)
-        try:
-            token = binascii.a2b_base64(b64.encode("ascii", "replace"), strict_mode=True)
-        except (binascii.Error, ValueError):
-            raise ValueError(f"{source}, line {lineno}: bad base64 {b64[:40]!r}") from None
+        if not b64.strip("="):
+            # Padding alone is the empty token, as tiktoken's base64.b64decode reads it: OpenAI whisper's
+            # multilingual.tiktoken gives rank 50256 the line "= 50256".  No merge makes it and no text
+            # encodes to it; it decodes to nothing (engine.tokenizer.merges leaves it out of the merges).
+            token = b""
+        else:
+            try:
+                token = binascii.a2b_base64(b64.encode("ascii", "replace"), strict_mode=True)
+            except (binascii.Error, ValueError):
+                raise ValueError(f"{source}, line {lineno}: bad base64 {b64[:40]!r}") from None
         rank = parse_natural(rank_text, source, lineno, "rank")
-        if not token:
-            raise ValueError(f"{source}, line {lineno}: empty token")
         budget.add(len(token), f"line {lineno}")
         if token in ranks:
             raise ValueError(f"{source}, line {lineno}: duplicate token {token!r} (first seen with rank {ranks[token]})")
@@ -147,7 +151,10 @@ def dump_tiktoken_bpe(ranks: dict[bytes, int], tiktoken_bpe_file: str | os.PathL
         with open(tiktoken_bpe_file, "wb") as f:
             f.write(data)
         return data
-    lines = [base64.b64encode(tok) + b" " + str(rank).encode() for tok, rank in sorted(ranks.items(), key=lambda kv: kv[1])]
+    # the empty token is written "=" as whisper's file has it: its base64 is "", and a line " 50256" has one
+    # field, which neither tiktoken nor `parse_tiktoken_bpe` reads back
+    lines = [(base64.b64encode(tok) or b"=") + b" " + str(rank).encode()
+             for tok, rank in sorted(ranks.items(), key=lambda kv: kv[1])]
     return b"\n".join(lines) + b"\n"
 
 

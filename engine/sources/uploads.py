@@ -100,22 +100,45 @@ def _byte_coverage_problem(enc: Any) -> str | None:
             "them cannot be encoded. A byte-level BPE vocabulary must start from every such byte.")
 
 
+def _encodes(enc: Any, text: str) -> bool:
+    """Whether `enc` has ids for `text` (False: a model without an unknown token lacks one of its characters)."""
+    from ..families.hf.models.base import UnknownTokenMissingError
+
+    try:
+        enc.encode_ordinary(text)
+    except UnknownTokenMissingError:
+        return False
+    return True
+
+
 def check_usable(enc: Any, source: str) -> None:
     """`UnusableTokenizerError` unless `enc` can encode any text: every byte, and a probe text encodes,
     tokenizes to the same ids and decodes.  A text that does not come back is refused only for tiktoken's
     kind, which has no normalizer: there it means a split pattern that drops text.  Any other family may
     be lossy by design (NFKC, lower-casing, ``<unk>``): accepted, and `engine.explain.lossless` shows how."""
+    from ..families.hf.models.base import UnknownTokenMissingError
+
     problem = _byte_coverage_problem(enc)
     if problem:
         raise UnusableTokenizerError(f"{source}: {problem}")
+    probe = PROBE
     try:
-        ids = enc.encode_ordinary(PROBE)
-        tokens = enc.tokenize(PROBE, allowed_special=set(), disallowed_special=())
+        enc.encode_ordinary(probe)
+    except UnknownTokenMissingError:
+        # A tokenizer.json model without an unknown token (a Unigram with no unk_id: afaanoromo-tokenizer's) has
+        # no id for a character its vocabulary lacks.  tokenizers loads such a file and fails only those texts,
+        # and so does this engine (the error names the character); the probe keeps the characters it can spell.
+        probe = "".join(c for c in PROBE if _encodes(enc, c))
+    except (KeyError, ValueError):
+        pass  # said below, with the reason
+    try:
+        ids = enc.encode_ordinary(probe)
+        tokens = enc.tokenize(probe, allowed_special=set(), disallowed_special=())
         back = enc.decode(ids)
     except (KeyError, ValueError) as exc:
         raise UnusableTokenizerError(
             f"{source}: the tokenizer fails on a test text ({exc}); check the file and the split pattern") from None
-    if [t.id for t in tokens] != ids or (back != PROBE and enc.family == "tiktoken"):
+    if [t.id for t in tokens] != ids or (back != probe and enc.family == "tiktoken"):
         raise UnusableTokenizerError(
             f"{source}: the tokenizer does not give back a test text it encoded; check that the split pattern "
             "matches every character (e.g. ends with |\\s+|.) and that the normalizer keeps spaces as they are")

@@ -467,7 +467,9 @@ class Encoding(SpecialTokens, DecodeById):
         offsets = []
         chars = 0  # characters started so far = bytes that are not continuation bytes
         for data in pieces:
-            offsets.append(max(0, chars - (0x80 <= data[0] < 0xC0)))
+            # the empty token (whisper's rank 50256) starts where the next character would: tiktoken's
+            # `data[0]` raises IndexError on it
+            offsets.append(max(0, chars - (bool(data) and 0x80 <= data[0] < 0xC0)))
             chars += sum(1 for b in data if not 0x80 <= b < 0xC0)
         return b"".join(pieces).decode("utf-8", errors="strict"), offsets
 
@@ -572,7 +574,7 @@ class Encoding(SpecialTokens, DecodeById):
         return dict(self._merges)
 
     def merge_parents(self, token_id: int) -> tuple[int, int] | None:
-        """The (left, right) pair that made `token_id`, or None for a single byte."""
+        """The (left, right) pair that made `token_id`, or None for a single byte or the empty token."""
         if self._parents is None:
             merges = self._merges if self._merges is not None else self.merges
             with self._lock:

@@ -74,15 +74,17 @@ def recover_merges(
     given, is recorded there as ``rank -> parts`` and skipped.
     """
     get = mergeable_ranks.get
-    by_rank: list[bytes] = [b""] * len(mergeable_ranks)
+    by_rank: list[bytes | None] = [None] * len(mergeable_ranks)
     for token, rank in mergeable_ranks.items():
         if rank >= len(by_rank):
             raise ValueError(f"rank {rank} of {token!r} is outside 0..{len(by_rank) - 1}; ranks must be dense")
         by_rank[rank] = token
     merges: dict[tuple[int, int], int] = {}
     for rank, token in enumerate(by_rank):
+        if token is None:
+            raise ValueError(f"rank {rank} has no token (two tokens share a rank); ranks must be dense")
         n = len(token)
-        if n == 1:
+        if n <= 1:  # a single byte, or the empty token (whisper's rank 50256): made by no merge
             continue
         if n == 2:
             merges[(get(token[:1]), get(token[1:]))] = rank  # type: ignore[index]
@@ -127,7 +129,7 @@ def recover_merges_reference(mergeable_ranks: dict[bytes, int]) -> dict[tuple[in
     """The plain algorithm: replay BPE for every token. Slow; for tests."""
     merges = {}
     for token, rank in sorted(mergeable_ranks.items(), key=lambda kv: kv[1]):
-        if len(token) == 1:
+        if len(token) <= 1:  # a single byte, or the empty token: made by no merge
             continue
         left, right = _split_of(token, rank, mergeable_ranks)
         merges[(mergeable_ranks[left], mergeable_ranks[right])] = rank
@@ -159,7 +161,7 @@ def merge_tree_of(token: bytes, mergeable_ranks: Mapping[bytes, int]) -> MergeNo
     (b'hell', b'o')
     """
     rank = mergeable_ranks[token]
-    if len(token) == 1:
+    if len(token) <= 1:  # a leaf: a single byte, or the empty token (made by no merge, never emitted)
         return MergeNode(rank, token)
     left, right = _split_of(token, rank, mergeable_ranks)  # type: ignore[arg-type]
     return MergeNode(rank, token, merge_tree_of(left, mergeable_ranks), merge_tree_of(right, mergeable_ranks))

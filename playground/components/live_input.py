@@ -36,16 +36,22 @@ _component = components.inline("bpe_live_text", "live_input.js", html=html.LIVE_
 
 def _typed() -> None:
     """The browser reported new text: it becomes the app's text."""
-    value = st.session_state.get(KEY)
+    take_typed(st.session_state.get(KEY))
+
+
+def take_typed(value: object) -> None:
+    """The component's report `value` ({"text": ...}, JSON from the page, so anything a raw client sends)
+    made the app's text: cut to the limit and repaired, each with a notice."""
     text = value.get("text") if hasattr(value, "get") else None
     if isinstance(text, str):
+        sent = text
         if len(text) > state.MAX_TEXT_CHARS:
             state.notify("warning", f"The text had {len(text):,} characters; the limit is {state.MAX_TEXT_CHARS:,}, "
                                     "so only its beginning is used.")
             text = text[: state.MAX_TEXT_CHARS]
-            st.session_state[_SEEN] = None  # send the shortened text back down to the box
-        else:
-            st.session_state[_SEEN] = text
+        text = state.repaired_text(text, "The typed text")
+        # a shortened or repaired text goes back down to the box, so the box shows what is counted
+        st.session_state[_SEEN] = text if text is sent else None
         st.session_state[state.TEXT] = text
 
 

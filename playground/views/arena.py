@@ -209,7 +209,15 @@ def _languages(names: list[str]) -> None:
     """The language heatmap (a fragment: "Colour by", adding or removing a sentence redraw only this)."""
     st.subheader("Across languages")
     own = _own_samples()
-    matrix = encodings.language_matrix(tuple(names), tuple(encodings.resolve(n) for n in names), own)
+    try:
+        matrix = encodings.language_matrix(tuple(names), tuple(encodings.resolve(n) for n in names), own)
+    except ValueError:
+        # An upload without an unknown token cannot spell some sentence (its own library fails it too): it is
+        # left out of the heatmap, with the reason, and the others are measured.
+        names = [n for n in names if _spells_every_sentence(n, own)]
+        if not names:
+            return
+        matrix = encodings.language_matrix(tuple(names), tuple(encodings.resolve(n) for n in names), own)
     metric = st.segmented_control("Colour by", list(METRICS), format_func=METRICS.get, key=K_METRIC,
                                   persist_state="session", default="vs_english", required=True)
     cells = pd.DataFrame([{**asdict(c), "label": f"{c.language} ({c.code})"} for c in matrix.cells()])
@@ -228,6 +236,16 @@ def _languages(names: list[str]) -> None:
                   "lost, so the low count is not a low cost." if any(c.unknown for c in matrix.cells()) else ""))
     _heatmap_downloads(matrix)
     _own_sentences(matrix.languages[matrix.reference].text)
+
+
+def _spells_every_sentence(name: str, own: tuple) -> bool:
+    """Whether `name` encodes every language sample; if not, a warning says which character it lacks."""
+    try:
+        encodings.language_matrix((name,), (encodings.resolve(name),), own)
+    except ValueError as error:
+        st.warning(f"**{md(name)} is left out of the languages:** {md(error, 600)}")
+        return False
+    return True
 
 
 # ------------------------------------------------------- the heatmap's data

@@ -57,6 +57,7 @@ from engine.formats.json_limits import scan_json
 from engine.chat import (FIELDS, FORMAT_OF_ENCODING, FORMATS, ROLES, ChatFormatError, Message, check_tools,
                          messages_from_json)
 from engine.chat.tools import MAX_TOOLS, MAX_TOOLS_CHARS
+from engine.text import repair_surrogates_in
 from playground import state
 from playground.cache import encodings
 from playground.render import html
@@ -237,18 +238,21 @@ def to_json(messages: list[dict], tools: list[dict] | None = None, thinking: dic
     return json.dumps(doc, ensure_ascii=False, indent=1)
 
 
-def read_file(data: bytes) -> Any:
+def read_file(data: bytes, notes: list[str] | None = None) -> Any:
     """A conversation file's JSON, parsed once (`conversation_of` and `settings_of` read its parts), within the
     limits on bytes, characters and values checked before json.loads builds anything."""
     limit = max_json_bytes()
     if len(data) > limit:
         raise ChatFormatError(f"the file has {len(data):,} bytes; the limit is {limit:,}: import a shorter conversation")
-    return _json(data, "not a JSON file", "export one from this page to see the shape", source="the file")
+    return _json(data, "not a JSON file", "export one from this page to see the shape", source="the file",
+                 notes=notes, where="The imported file")
 
 
 def parse_json(data: bytes) -> tuple[list[dict], list[str], list[str]]:
     """Messages, models and notes of a conversation file (`conversation_of`)."""
-    return conversation_of(read_file(data))
+    repaired: list[str] = []
+    messages, models, notes = conversation_of(read_file(data, repaired))
+    return messages, models, repaired + notes
 
 
 def conversation_of(doc: Any) -> tuple[list[dict], list[str], list[str]]:
@@ -283,10 +287,13 @@ def _utf8_chars(data: bytes) -> int:
     return len(data) - continuation
 
 
-def _json(data: bytes, what: str, fix: str, *, source: str) -> Any:
+def _json(data: bytes, what: str, fix: str, *, source: str, notes: list[str] | None = None,
+          where: str = "The file") -> Any:
     """json.loads, once, after the characters and values of `data` are counted on its bytes (`source` names it
     in the refusal); every failure a ChatFormatError (nesting past Python's recursion limit included: a crafted
-    file must get a message, not a traceback)."""
+    file must get a message, not a traceback).  Lone surrogates are replaced with U+FFFD: JSON's ``"\\ud800"``
+    reads as one, and kept it reached the export button, which cannot encode it, so the page failed on every
+    visit.  Saying so (naming `where`) is appended to `notes`."""
     chars, limit = _utf8_chars(data), max_json_chars()
     size = f"{len(data) / 1e6:.1f} MB" if len(data) >= 100_000 else f"{len(data):,} bytes"
     if chars > limit:
@@ -297,7 +304,10 @@ def _json(data: bytes, what: str, fix: str, *, source: str) -> Any:
         # depth and values counted on the bytes, before json.loads recurses and builds an object per value
         scan_json(data, source=f"{source} ({size})", max_containers=MAX_JSON_VALUES,
                   max_values=MAX_JSON_VALUES, most=_MOST_VALUES)
-        return json.loads(data.decode("utf-8"))
+        doc, replaced = repair_surrogates_in(json.loads(data.decode("utf-8")))
+        if replaced and notes is not None:
+            notes.append(state.surrogate_notice(where, replaced))
+        return doc
     except JsonLimitError as error:  # it names the file, its size and the limit
         raise ChatFormatError(str(error)) from None
     except RecursionError:
@@ -356,8 +366,9 @@ def unpack(text: str) -> tuple[list[dict], list[str]]:
     return unpack_all(text)[:2]
 
 
-def unpack_all(text: str) -> tuple[list[dict], list[str], str, dict[str, Any]]:
-    """`pack` undone, every value checked (a link or a pasted code may hold anything)."""
+def unpack_all(text: str, notes: list[str] | None = None) -> tuple[list[dict], list[str], str, dict[str, Any]]:
+    """`pack` undone, every value checked (a link or a pasted code may hold anything); what was repaired
+    (lone surrogates) is said in `notes`."""
     try:
         data = base64.urlsafe_b64decode(text.strip() + "=" * (-len(text.strip()) % 4))
         inflater = zlib.decompressobj()
@@ -367,7 +378,8 @@ def unpack_all(text: str) -> tuple[list[dict], list[str], str, dict[str, Any]]:
         raise ChatFormatError("the share code is damaged: copy it again, whole") from None
     if too_large:
         raise ChatFormatError(f"the share code's conversation is too large (over {max_json_bytes():,} bytes)")
-    doc = _json(raw, "the share code is damaged", "copy it again, whole", source="the share code's conversation")
+    doc = _json(raw, "the share code is damaged", "copy it again, whole", source="the share code's conversation",
+                notes=notes, where="The share code")
     if not (isinstance(doc, list) and len(doc) in (2, 4) and isinstance(doc[0], str) and isinstance(doc[1], list)
             and all(isinstance(r, list) and len(r) in (len(FIELDS), len(FIELDS) + 2) for r in doc[1])
             and (len(doc) == 2 or isinstance(doc[2], str))):
@@ -479,10 +491,13 @@ def _init() -> None:
     messages, models, tools, thinking = DEFAULT_CONVERSATION, DEFAULT_MODELS, "", {}
     code = st.session_state.get(K_CONV)
     if isinstance(code, str) and code:  # from the share link
+        notes: list[str] = []
         try:
-            messages, models, tools, thinking = unpack_all(code)
+            messages, models, tools, thinking = unpack_all(code, notes)
         except ChatFormatError as error:
             st.warning(f"The link's conversation was not loaded: {md(error)}. Showing the example.")
+        for note in notes:
+            st.warning(md(note))
     _set_messages(messages)
     st.session_state.setdefault(K_PICK, models)
     st.session_state.setdefault(K_TOOLS, tools)
@@ -501,11 +516,14 @@ def _clear_widgets() -> None:
 
 def _on_code() -> None:
     """A pasted share code replaces the conversation and the models (or says what is wrong)."""
+    notes: list[str] = []
     try:
-        messages, models, tools, thinking = unpack_all(st.session_state.get(K_CONV) or "")
+        messages, models, tools, thinking = unpack_all(st.session_state.get(K_CONV) or "", notes)
     except ChatFormatError as error:
         st.session_state[K_CODE_ERROR] = str(error)
         return
+    for note in notes:  # a callback: this run shows the notices
+        state.notify("warning", note)
     _clear_widgets()
     _set_messages(messages)
     st.session_state[K_PICK] = models
@@ -693,8 +711,10 @@ def _import_export() -> None:
         if upload is not None and st.session_state.get(K_IMPORTED) != upload.file_id:
             st.session_state[K_IMPORTED] = upload.file_id
             try:
-                doc = read_file(upload.getvalue())  # parsed once, within limits; its two parts read from it
+                repaired: list[str] = []
+                doc = read_file(upload.getvalue(), repaired)  # parsed once, within limits; its two parts read from it
                 messages, models, notes = conversation_of(doc)
+                notes = repaired + notes
                 tools, thinking = settings_of(doc)
             except ChatFormatError as error:
                 st.error(f"**Not imported:** {md(error, 600)}")
@@ -706,7 +726,7 @@ def _import_export() -> None:
                     st.session_state[K_PICK] = models
                 st.success(f"Imported {html.plural(len(messages), 'message')}.")
                 for note in notes:
-                    if note.startswith("The conversation had"):
+                    if note.startswith(("The conversation had", "The imported file held")):  # cut, or repaired
                         st.warning(md(note))
                     else:
                         st.caption(md(note[:1].upper() + note[1:] + "."))

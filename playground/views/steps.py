@@ -44,6 +44,8 @@ def _move(delta: int | None, last: int) -> None:
 
 
 def _pieces(name: str, enc: engine.Encoding) -> list[str]:
+    """The distinct pieces of the current text; ValueError when the tokenizer cannot split it at all (one
+    without an unknown token that cannot spell a character of it)."""
     text = st.session_state.get(state.TEXT, "")
     policy = st.session_state.get(state.SPECIAL, "text")
     try:
@@ -64,7 +66,12 @@ def _choose_piece(name: str, enc: engine.Encoding) -> str | None:
     if source == "typed":
         st.session_state.setdefault(TYPED_KEY, "unbelievable")
         return st.text_input("Piece", key=TYPED_KEY, persist_state="session", help="Any text; BPE runs on its UTF-8 bytes.") or None
-    pieces = _pieces(name, enc)
+    try:
+        pieces = _pieces(name, enc)
+    except ValueError as error:
+        st.warning(f"**{md(name)} could not split the current text:** {md(str(error).rstrip('.'), 600)}. "
+                   f"Choose “{SOURCES['typed']}” above instead.")
+        return None
     if not pieces:
         st.info("The text is empty: type one on the Tokenize page, or type a piece here.")
         return None

@@ -53,10 +53,13 @@ LEFT_RIGHT_ABOVE = 16  # trees with more leaves drawn are laid out left to right
 # ---------------------------------------------------------------- pickers
 def _default_token(name: str, enc: engine.Encoding) -> int:
     """The longest token of the (start of the) current text, or 'hello'."""
-    tokens = [t for t in text_tokens(name, enc) if not t.special]
+    tokens = [t for t in text_tokens(name, enc)[0] if not t.special]
     if tokens:
         return max(tokens, key=lambda t: (len(t.bytes), -t.byte_start)).id
-    return enc.encode_ordinary("hello")[0]
+    try:
+        return enc.encode_ordinary("hello")[0]
+    except ValueError:  # a vocabulary without "hello"'s letters and no unknown token: start at id 0
+        return 0
 
 
 def _copy_to_token(key: str) -> None:
@@ -104,10 +107,14 @@ def _pick_token(name: str, enc: engine.Encoding) -> None:
                          placeholder="Choose one", on_change=_copy_to_token, args=(FOUND_KEY,))
     else:
         seen: dict[int, None] = {}
-        for tok in text_tokens(name, enc):
+        tokens, problem = text_tokens(name, enc)
+        for tok in tokens:
             if not tok.special:
                 seen.setdefault(tok.id)
         ids = list(seen)[:MAX_TEXT_TOKENS]
+        if problem:
+            st.warning(problem.rstrip(".") + ". Pick a token by id or by search.")
+            return
         if not ids:
             st.info("The text is empty: type one on the Tokenize page, or pick a token by id or by search.")
             return
@@ -186,7 +193,10 @@ def _other_encodings(name: str, data: bytes) -> None:
         enc2 = encodings.resolve(other)
         tid = enc2.mergeable_ranks.get(data)
         if tid is None:
-            n = len(enc2.encode_ordinary(data.decode("utf-8", "replace"))) if engine.text.is_valid_utf8(data) else None
+            try:
+                n = len(enc2.encode_ordinary(data.decode("utf-8"))) if engine.text.is_valid_utf8(data) else None
+            except ValueError:  # a tokenizer without an unknown token that cannot spell these characters
+                n = None
             rows.append({"encoding": other, "id": None, "one token?": "no",
                          "tokens": n if n is not None else "—"})
         else:
@@ -220,7 +230,7 @@ def _links(name: str, data: bytes, piece: str | None = None) -> None:
                    if piece is None else ("Its piece, step by step", "The same steps for the whole piece, in the "
                                                                       "steps view."))
     if c2.button(label, key=state.TREE_TO_STEPS, width="stretch", icon=":material/footprint:",
-                 disabled=piece is None and not engine.text.is_valid_utf8(data), help=hint):
+                 disabled=piece is None and not (data and engine.text.is_valid_utf8(data)), help=hint):
         pickers.open_steps(piece if piece is not None else data.decode("utf-8"))
         pickers.go("steps")
     if c3.button("Its family in the vocabulary", key=state.TREE_TO_VOCAB, width="stretch", icon=":material/menu_book:"):
@@ -278,6 +288,10 @@ def render() -> None:
     token_text(data)
     if not merges:
         _family_steps(name, enc, token_id, data)
+        return
+    if not data:  # the empty token (whisper's rank 50256): a tree of one empty box would say nothing
+        st.info(md(explain.no_tree_reason(enc, token_id), 800))
+        _links(name, data)
         return
     try:
         tree = _draw_tree(name, enc, token_id, key_prefix="main")

@@ -134,7 +134,11 @@ def _family(label: str, enc: engine.Encoding, family: engine.explain.vocab.Famil
 def _token_pane(name: str, enc: engine.Encoding, glitch: dict[int, engine.explain.vocab.GlitchToken]) -> None:
     current = st.session_state.get(state.TOKEN_ID)
     if current is None:
-        current = st.session_state[state.TOKEN_ID] = enc.encode_ordinary("hello")[0]
+        try:
+            current = enc.encode_ordinary("hello")[0]
+        except ValueError:  # a vocabulary without "hello"'s letters and no unknown token: start at id 0
+            current = 0
+        st.session_state[state.TOKEN_ID] = current
     if 0 <= current < enc.n_vocab:
         st.session_state[ID_KEY] = current
     st.number_input("Look up a token by id", min_value=0, max_value=enc.n_vocab - 1, step=1, key=ID_KEY,

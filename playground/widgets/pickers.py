@@ -131,17 +131,23 @@ def encoding_select(key: str, label: str = "Encoding") -> tuple[str, engine.Enco
     return name, encodings.resolve(name)
 
 
-def text_tokens(name: str, enc: engine.Encoding) -> tuple[engine.Token, ...]:
+def text_tokens(name: str, enc: engine.Encoding) -> tuple[tuple[engine.Token, ...], str | None]:
     """Tokens of the start of the current text, the part Tokenize draws (`render_cache.drawn`: the whole
     text up to about 7,000 characters), shared with Tokenize's cache.  A picker offers 80 of them: after a
     2 MB paste, tokenizing the first 100,000 characters for it took most of a second of the Merge tree
-    page.  Special-token text is encoded as plain text when the policy refuses it, so nothing is refused."""
+    page.  Special-token text is encoded as plain text when the policy refuses it, so nothing is refused.
+    With no tokens, why (markdown): a tokenizer without an unknown token cannot spell a character of the
+    text, as its own library cannot (the error names the character)."""
     text = st.session_state.get(state.TEXT, "")
     policy = st.session_state.get(state.SPECIAL, "text")
     try:
-        return render_cache.drawn(name, enc, text, policy).tokens
+        return render_cache.drawn(name, enc, text, policy).tokens, None
     except ValueError:
-        return render_cache.drawn(name, enc, text, "text").tokens
+        pass
+    try:
+        return render_cache.drawn(name, enc, text, "text").tokens, None
+    except ValueError as error:
+        return (), f"**{md(name)} could not split the current text:** {md(error, 600)}"
 
 
 def token_label(enc: engine.Encoding, token_id: int) -> str:

@@ -232,3 +232,50 @@ def test_wrong_app_wide_values_are_named():
     for part in ("sp=bogus", "ws=maybe", "tok=-1", "tenc=nope"):
         assert part in told, (part, told)
     assert at.session_state[state.SPECIAL] == "text" and at.session_state[state.TOKEN_ID] is None
+
+
+# -------------------------------------------- issue 33 item 4: numbers too big for a float
+HUGE = "9" * 309  # the first integer JSON reads exactly that no float can hold (10**308 still converts)
+NUMBER_KEYS = [(view, key) for view, page in {**PAGES, "views.train_steps": "train-steps"}.items()
+               for key in state.PAGE_KEYS[page] if state.LINK_VALUES[key].kind in (int, float)]
+
+
+def test_every_number_setting_is_tried():
+    assert {k for _, k in NUMBER_KEYS} == {k for k, v in state.LINK_VALUES.items() if v.kind in (int, float)}
+
+
+@pytest.mark.parametrize(("view", "key"), NUMBER_KEYS, ids=[k for _, k in NUMBER_KEYS])
+def test_a_309_digit_number_in_a_link_gets_the_usual_treatment(view, key):
+    """math.isfinite(10**309) raised OverflowError outside the page's error handling: Streamlit's raw error box
+    and an empty page. Now a setting with an upper bound refuses it with the notice any bad value gets; one
+    without (a page, a step) takes it as a whole number its view resets, exactly as it takes 308 digits."""
+    at = run_view(view, query={"v." + key: HUGE}, _net=True)
+    _assert_page_ok(at)
+    spec = state.LINK_VALUES[key]
+    if spec.high is not None:
+        told = [m for m in _messages(at) if f"v.{key}" in m]
+        assert told and spec.label in told[0] and "expects a number from" in told[0], _messages(at)
+        with pytest.raises(state.LinkValueError):
+            state.link_value(key, int(HUGE))
+    else:
+        assert state.link_value(key, int(HUGE)) == int(HUGE)
+
+
+def test_a_huge_number_never_reaches_a_float_box_without_a_bound():
+    """A float setting with no upper bound would have to hold float(10**309): refused, not an OverflowError."""
+    state.LINK_VALUES["_test_float"] = state.LinkValue("Test", float, 0.0)
+    try:
+        with pytest.raises(state.LinkValueError, match="expects a number from 0.0"):
+            state.link_value("_test_float", int(HUGE))
+        assert state.link_value("_test_float", 10 ** 300) == float(10 ** 300)
+    finally:
+        del state.LINK_VALUES["_test_float"]
+
+
+@pytest.mark.parametrize("digits", [19, 309, 5000])
+def test_a_token_id_of_many_digits_is_named(digits):
+    """tok= of over 4,300 digits made int() raise ValueError outside the page's error handling."""
+    at = run_view("views.tokenize", query={"tok": "9" * digits}, _net=True)
+    _assert_page_ok(at)
+    assert at.session_state[state.TOKEN_ID] is None
+    assert any("tok=999" in m and "a token id" in m for m in _messages(at)), _messages(at)

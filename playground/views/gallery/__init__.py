@@ -65,7 +65,13 @@ def _gallery(names: list[str]) -> None:
     if demo.key == "special":
         _special_demo(demo, names)
         return
-    tokens = {n: encodings.tokenize_many(n, encodings.resolve(n), demo.texts, "text") for n in names}
+    tokens = {}
+    for n in list(names):
+        try:
+            tokens[n] = encodings.tokenize_many(n, encodings.resolve(n), demo.texts, "text")
+        except ValueError as error:  # an upload without an unknown token that cannot spell a demo's character
+            st.warning(f"**{md(n)} is left out of this demo:** {md(error, 600)}")
+            names.remove(n)
     counts = {n: [len(t) for t in tokens[n]] for n in names}
     st.markdown(f"**Measured now:** {_finding(demo, tokens, names)}")
     table = _count_table(demo, counts, tokens, names)
@@ -266,6 +272,11 @@ def _special_demo(demo: Demo, names: list[str]) -> None:
                              "Ids": " ".join(str(t.id) for t in toks)})
     table = pd.DataFrame(rows)
     text = demo.samples[0].text
+    # refusing is the demo's point ("refuse" policy); a tokenizer that cannot spell the text at all (no unknown
+    # token) stays in the table, with its error, and out of the sentences and chips below
+    for n in [n for n in names if not all((n, p, text) in chips for p in ("text", "special"))]:
+        st.warning(f"**{md(n)} is left out of this demo:** {md(errors.pop(n), 600)}")
+        names.remove(n)
     as_text = {n: len(chips[(n, "text", text)]) for n in names}
     as_special = {n: len(chips[(n, "special", text)]) for n in names}
     st.markdown("**Measured now:** " + "; ".join(
@@ -309,13 +320,20 @@ def _your_text(names: list[str]) -> None:
     if len(text) > encodings.DRAW_LIMIT:
         st.info(f"Long text ({len(text):,} characters): the token tax covers the first "
                 f"{encodings.DRAW_LIMIT:,} characters; the budget counts the first {BUDGET_LIMIT:,}.")
-    try:
-        taxes = {n: encodings.token_tax(n, encodings.resolve(n), text, policy) for n in names}
-        counted = text[:BUDGET_LIMIT]
-        counts = {n: len(render_cache.ids(n, encodings.resolve(n), counted, policy)) for n in names}
-    except ValueError as exc:
-        st.error(f"{md(exc, 600)}\n\nTo measure this text, choose “as plain text” or “as special tokens” under "
-                 "“Special tokens” in the sidebar.")
+    counted = text[:BUDGET_LIMIT]
+    taxes, counts = {}, {}
+    for n in list(names):
+        try:
+            taxes[n] = encodings.token_tax(n, encodings.resolve(n), text, policy)
+            counts[n] = len(render_cache.ids(n, encodings.resolve(n), counted, policy))
+        except engine.DisallowedSpecialTokenError as exc:
+            st.error(f"{md(exc, 600)}\n\nTo measure this text, choose “as plain text” or “as special tokens” "
+                     "under “Special tokens” in the sidebar.")
+            return
+        except ValueError as exc:  # an upload without an unknown token that cannot spell a character of it
+            st.warning(f"**{md(n)} could not split this text:** {md(exc, 600)}")
+            names.remove(n)
+    if not names:
         return
     _token_tax(taxes, names)
     _budget(counts, len(counted), names)
