@@ -194,13 +194,20 @@ MISTRAL_FILES = {"mistral-v1": "tokenizer.model.v1", "mistral-v3": "mistral_inst
                  "mistral-tekken": "tekken_240911.json"}
 
 
-def mistral_reference(name: str, conv: list[Message]) -> list[int]:
+@functools.lru_cache(maxsize=3)
+def _mistral_tokenizer(name: str):
+    """mistral-common's tokenizer for `name`, loaded once (Tekken's JSON takes seconds)."""
     mc = pytest.importorskip("mistral_common")
+    from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
+    return MistralTokenizer.from_file(str(Path(mc.__file__).parent / "data" / MISTRAL_FILES[name]))
+
+
+def mistral_reference(name: str, conv: list[Message]) -> list[int]:
+    pytest.importorskip("mistral_common")
     from mistral_common.protocol.instruct import messages as mm
     from mistral_common.protocol.instruct.request import ChatCompletionRequest
     from mistral_common.protocol.instruct.tool_calls import FunctionCall, ToolCall
-    from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
-    tok = MistralTokenizer.from_file(str(Path(mc.__file__).parent / "data" / MISTRAL_FILES[name]))
+    tok = _mistral_tokenizer(name)
     out = []
     for m in conv:
         if m.role == "system":
