@@ -31,7 +31,7 @@ def opened(session: Mapping[str, Any], open_page: Callable[[str, str, int], None
         return
     try:
         token_id = int(event["id"])
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, OverflowError):  # OverflowError: a raw client's 1e400 is inf
         return
     open_page(event["page"], str(event.get("enc", "")), token_id)
 
@@ -45,7 +45,7 @@ def pinned(session: Mapping[str, Any], choose: Callable[[str, int], None]) -> No
         return
     try:
         token_id = int(event["id"])
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, OverflowError):  # OverflowError: a raw client's 1e400 is inf
         return
     choose(event["enc"], token_id)
 
