@@ -70,6 +70,9 @@ def _loaded(page: Page) -> Locator:
 
 
 def _in_compare(page: Page, name: str) -> Locator:
+    # Streamlit idle first: a click while the page still reruns after the load can land on a button about to be
+    # redrawn and be lost (seen at load 13, issue 32)
+    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=FIRST)
     page.get_by_role("button", name="Use in Compare").click()
     expect(page).to_have_url(re.compile(r"/compare"), timeout=FIRST)
     row = page.locator(f"#cmp-{slug(name)}")

@@ -26,6 +26,7 @@ def test_hostile_split_upload_in_compare_says_why(page: Page, tmp_path, screensh
     page.get_by_role("button", name="Load tokenizer").click()
     expect(page.get_by_test_id("stAlertContentSuccess").filter(has_text="Loaded")).to_have_count(1, timeout=FIRST)
 
+    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=60_000)  # idle: a click mid-rerun can be lost
     page.get_by_role("button", name="Use in Compare").click()
     expect(page).to_have_url(re.compile(r"/compare"), timeout=FIRST)
     page.get_by_label("Text", exact=True).fill(TEXT)

@@ -122,6 +122,7 @@ def test_a_clicked_unigram_token_opens_its_best_path(browser: Browser, base_url:
         box.press("Enter")
         page.get_by_role("button", name="Load tokenizer").click()
         expect(page.get_by_test_id("stAlertContentSuccess").filter(has_text="Loaded")).to_be_visible(timeout=90_000)
+        expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=60_000)  # idle: a click mid-rerun can be lost
         page.get_by_role("button", name="Use in Compare").click()
         expect(_heading(page)).to_have_text("Compare", timeout=FIRST)
         page.get_by_test_id("stSidebarNav").get_by_role("link", name="Tokenize", exact=True).click()

@@ -38,6 +38,7 @@ def test_train_then_compare(page: Page, screenshot):
     expect(page.get_by_test_id("stDataFrame")).to_be_visible()
     screenshot("train_merges")
 
+    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=60_000)  # idle: a click mid-rerun can be lost
     page.get_by_role("button", name="Use in Compare").click()  # selects it and goes to Compare
     expect(page).to_have_url(re.compile(r"/compare"), timeout=FIRST)
     expect(page.get_by_test_id("stSidebar").get_by_test_id("stMultiSelect")).to_contain_text(name)

@@ -51,6 +51,7 @@ def test_mistral_tekken_file_uploads_loads_and_goes_to_compare(page: Page, scree
     expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)
     screenshot("issue21_tekken_upload")
 
+    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=60_000)  # idle: a click mid-rerun can be lost
     page.get_by_role("button", name="Use in Compare").click()
     expect(page).to_have_url(re.compile(r"/compare"), timeout=FIRST)
     row = page.locator(f"#cmp-{slug('mistral-nemo')}")
