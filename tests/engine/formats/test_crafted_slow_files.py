@@ -129,6 +129,22 @@ def test_wordpiece_tokens_that_can_match_within_the_bound_load(length, max_chars
         assert enc.encode_ordinary(text) == reference.encode(text, add_special_tokens=False).ids, text[:20]
 
 
+def test_continuing_subword_prefix_is_capped_like_other_stage_strings():
+    """Before: a 100,000-character prefix loaded (and was prepended to every candidate)."""
+    for model in ("WordPiece", "BPE"):
+        root = json.loads(crafted.wordpiece_long_token(8))
+        if model == "BPE":
+            root["model"] = {"type": "BPE", "vocab": {"a": 0, "b": 1}, "merges": [], "unk_token": None,
+                             "continuing_subword_prefix": None, "end_of_word_suffix": None}
+            root["pre_tokenizer"] = {"type": "Whitespace"}
+            root["decoder"] = None
+        for key in ("continuing_subword_prefix", *(("end_of_word_suffix",) if model == "BPE" else ())):
+            root["model"][key] = "#" * 100_000
+            err = refusal("prefix.json", json.dumps(root).encode())
+            assert f"$.model.{key}: 100,000 characters; the limit is 1,000" in str(err), (model, err)
+            root["model"][key] = None if model == "BPE" else "##"
+
+
 # ------------------------------------------------------------------ user-defined symbols
 def test_user_defined_symbols_are_matched_through_a_trie():
     """Before: one alternation of every symbol (a 20,000-symbol model: a 160,000-character pattern, tried

@@ -14,6 +14,7 @@ from typing import Any
 
 from ....formats.limits import check_piece_chars
 from ..bpe import KEY
+from ..normalizers import stage_string
 from .bpe import CharBpe
 from .unigram import Unigram
 from .wordlevel import WordLevel
@@ -37,7 +38,7 @@ def model_from_json(node: dict, where: Any) -> CharBpe | WordPiece | WordLevel |
     kind = model_type(node)
     if kind == "WordPiece":
         vocab = _vocab(where.get(node, "vocab", path, dict), where)
-        prefix = where.get(node, "continuing_subword_prefix", path, str, "##")
+        prefix = stage_string(node, "continuing_subword_prefix", where, path, "##")
         max_chars = _positive(where.get(node, "max_input_chars_per_word", path, int, 100),
                               f"{path}.max_input_chars_per_word", where)
         _check_wordpiece_window(vocab, prefix, max_chars, where)
@@ -112,8 +113,8 @@ def char_bpe(node: dict, where: Any) -> CharBpe:
     if node.get("dropout") not in (None, 0, 0.0):
         raise where.fail(f"{path}.dropout", "dropout makes encoding random", "set dropout to null")
     vocab = _vocab(where.get(node, "vocab", path, dict), where)
-    prefix = where.get(node, "continuing_subword_prefix", path, (str, type(None)), None)
-    suffix = where.get(node, "end_of_word_suffix", path, (str, type(None)), None)
+    prefix = stage_string(node, "continuing_subword_prefix", where, path, None, (str, type(None)))
+    suffix = stage_string(node, "end_of_word_suffix", where, path, None, (str, type(None)))
     pair_rank, merged_id = bpe_merges(where.get(node, "merges", path, list), vocab, prefix or "", where)
     unk = where.get(node, "unk_token", path, (str, type(None)), None)
     return CharBpe(vocab, pair_rank, merged_id, unk_token=unk,
