@@ -36,12 +36,29 @@ the same blob but applies it differently (per grapheme cluster, taking the
 first, i.e. shortest, prefix match); `prefix_matches` and `output` are the
 primitives both ways are built from.
 
-*Crafted blobs.*  The C++ code trusts the blob; here every index is checked:
-a trie size past the blob, a node or value index outside the array, an output
-offset outside the outputs or a string with no terminating NUL, an output that
-is not UTF-8 -- each raises `CharsmapError` naming the byte offset, never an
-`IndexError` or a read of unrelated memory.  The blob is limited to
-`MAX_CHARSMAP_BYTES`, and a walk is bounded by the input's length.
+*Crafted blobs.*  The C++ code trusts the blob; here the whole trie is walked once
+when it is parsed (`PrecompiledCharsmap.parse`, `_check_trie`), from the root
+through every child a text could reach, and refused with a `CharsmapError` naming
+the bytes walked if
+
+* a walk *loops*: a node leads back to a node on the walk that reached it.  A
+  double array is a graph, not a tree: a child is wherever ``base ^ c`` points, so
+  a crafted unit can point back at its own parent (``a`` -> A -> B -> B -> ...);
+  then from every ``a`` the walk goes on to the end of the text and normalizing
+  n ``a`` walks n^2/2 bytes.  darts-clone builds its array from a finite, sorted
+  list of rules (it shares the common endings of rules, a DAWG, so two nodes may
+  have the same children: that is no loop), so a real map never loops;
+* a walk is longer than `MAX_RULE_BYTES`: every step of the scan walks at most
+  this far, so normalizing costs at most text length x this (sentencepiece's own
+  maps are 12 bytes deep);
+* a node's 256 child slots are not all inside the array, or a rule's output
+  offset lies outside the outputs, has no terminating NUL or is not UTF-8:
+  found at load, not when a text first hits that rule.
+
+The trie size past the blob and the blob's size (`MAX_CHARSMAP_BYTES`) are
+checked first; the lookups still check every index (a map built in code,
+not parsed, is not walked first), so a bad index is never an `IndexError` or a
+read of unrelated memory.
 """
 from __future__ import annotations
 
@@ -50,7 +67,6 @@ import struct
 import sys
 from array import array
 from dataclasses import dataclass, field
-from operator import xor
 from typing import NamedTuple
 
 __all__ = ["CharsmapError", "PrecompiledCharsmap", "MAX_CHARSMAP_BYTES", "MAX_TRIE_RESULTS", "Span"]
@@ -60,16 +76,26 @@ Span = tuple[int, int]
 # Real maps are small (nmt_nfkc about 240 kB, nfkc_cf a little more); a larger one is a crafted file.
 MAX_CHARSMAP_BYTES = 8_000_000
 MAX_TRIE_RESULTS = 32  # Normalizer::kMaxTrieResultsSize: later (longer) prefix matches are not seen
+# The longest walk the trie may allow, in UTF-8 bytes: the longest rule input, or the longest prefix of one.
+# Each step of the scan walks at most this far, so it bounds the cost of a text at its length x this.
+# sentencepiece's four maps (nmt_nfkc, nfkc, nmt_nfkc_cf, nfkc_cf, the maps of T5, ALBERT, XLM-R ...) are 12
+# bytes deep.  A rule set of one's own (``normalization_rule_tsv``) may hold longer sequences -- an emoji
+# ZWJ sequence of ten code points is 35 bytes -- so the limit leaves room for 64 four-byte characters.
+MAX_RULE_BYTES = 256
 _LEAF_FLAG = 1 << 31
+_LOW_BYTES = bytes(range(256))
 
 
 class CharsmapError(ValueError):
-    """A ``precompiled_charsmap`` that is malformed: truncated, too big, or with an index outside itself."""
+    """A ``precompiled_charsmap`` that is malformed: truncated, too big, with an index outside itself, or a
+    trie whose walks loop or run past `MAX_RULE_BYTES`."""
 
-    def __init__(self, source: str, what: str) -> None:
+    def __init__(self, source: str, what: str,
+                 note: str = "SentencePiece's own normalizer refuses or misreads it too") -> None:
+        self.source, self.what = source, what
         super().__init__(
             f"{source}: precompiled_charsmap: {what}. The normalization rules are corrupt or crafted; "
-            "use the model's original file (SentencePiece's own normalizer refuses or misreads it too)")
+            f"use the model's original file ({note})")
 
 
 def _label(unit: int) -> int:
@@ -98,10 +124,13 @@ class PrecompiledCharsmap:
     _cache: dict = field(default_factory=dict, repr=False)  # output offset -> text; distinct offsets < len(outputs)
     _inert: dict = field(default_factory=dict, repr=False)  # character -> True if no rule starts with it
     _live: list = field(default_factory=list, repr=False)  # [`_rule_starts`]: built on first use
+    _keys: list = field(default_factory=list, repr=False)  # [`_child_keys`]: built on first use
 
     @classmethod
     def parse(cls, blob: bytes, source: str = "<precompiled_charsmap>") -> "PrecompiledCharsmap":
-        """Split a blob into trie and outputs (``DecodePrecompiledCharsMap``); nothing is trusted yet."""
+        """Split a blob into trie and outputs (``DecodePrecompiledCharsMap``) and walk the whole trie once
+        (`_check_trie`): a map whose walks loop, run past `MAX_RULE_BYTES`, leave the array, or reach an
+        output that is not there is refused here, before any text."""
         blob = bytes(blob)
         if len(blob) > MAX_CHARSMAP_BYTES:
             raise CharsmapError(source, f"{len(blob):,} bytes; the limit is {MAX_CHARSMAP_BYTES:,} "
@@ -117,7 +146,131 @@ class PrecompiledCharsmap:
         units.frombytes(blob[4 : 4 + size])
         if sys.byteorder == "big":
             units.byteswap()
-        return cls(units, blob[4 + size :], source)
+        charsmap = cls(units, blob[4 + size :], source)
+        charsmap._check_trie()
+        return charsmap
+
+    # ------------------------------------------------------------------ the whole trie, at load
+    def _child_keys(self) -> bytes:
+        """Per unit, ``label ^ (position & 0xFF)``: a unit at position i is the child by byte c of a node
+        with base b when ``i == b ^ c`` and its label is c, that is when i lies in b's block of 256 units
+        and its key is ``b & 0xFF``.  Built with two big-integer XORs (C speed, even for 2 million units)."""
+        if not self._keys:
+            n = len(self.units)
+            labels = array("I", self.units)
+            if sys.byteorder == "big":
+                labels.byteswap()
+            low = labels.tobytes()[0::4]  # the low byte of each little-endian unit: its label
+            positions = (_LOW_BYTES * (n // 256 + 1))[:n]
+            keys = (int.from_bytes(low, "little") ^ int.from_bytes(positions, "little")).to_bytes(n, "little")
+            self._keys.append(keys)
+        return self._keys[0]
+
+    def _children(self, base: int) -> list[int]:
+        """The positions of the children of the node with `base` (bytes.find over its block's keys; a leaf
+        unit, bit 31 set, is nobody's child); `_children_reference` tries all 256 bytes.  The block must
+        lie inside the array (`_check_trie` makes sure before asking)."""
+        keys, units = self._child_keys(), self.units
+        low = base & ~0xFF
+        block = keys[low : low + 256]
+        want = base & 0xFF
+        out = []
+        j = block.find(want)
+        while j >= 0:
+            if not units[low + j] >> 31:
+                out.append(low + j)
+            j = block.find(want, j + 1)
+        return out
+
+    def _children_reference(self, base: int) -> list[int]:
+        """`_children` the plain way: every byte c, child ``base ^ c`` if its label is c (sorted positions)."""
+        units, n = self.units, len(self.units)
+        return sorted(base ^ c for c in range(256) if base ^ c < n and _label(units[base ^ c]) == c)
+
+    def _check_trie(self) -> int:
+        """Walk every node a text can reach, depth first, and return the longest walk in bytes; refuse
+        (`CharsmapError`, naming the bytes walked) a loop, a walk past `MAX_RULE_BYTES`, a node whose
+        children's block leaves the array, and a rule output that is not there (see the module doc).
+
+        Nodes are told apart by their *base* (position ^ offset): two nodes with one base have the same
+        children, as darts-clone shares the common endings of rules; so a base is walked below once, and a
+        walk that comes back to a base already on it can go round for ever.  Memory stays a few bytes per
+        unit (an array of depths, a bitmap of the outputs checked), however the array is crafted.
+        `_trie_depth_reference` is the plain recursion."""
+        units, n = self.units, len(self.units)
+        root = _offset(units[0])
+        self._check_block(root, [])
+        longest = array("i", [-1]) * n  # base -> the longest walk below it, in bytes, once walked
+        checked = bytearray(len(self.outputs))  # output offsets found good
+        on_walk = {root}
+        labels: list[int] = []  # the bytes of the walk to the top frame
+        frames = [[root, self._children(root), 0, 0]]  # base, children, next child, longest walk below so far
+        while frames:
+            frame = frames[-1]
+            base, kids, k = frame[0], frame[1], frame[2]
+            if k == len(kids):
+                frames.pop()
+                on_walk.discard(base)
+                longest[base] = frame[3]
+                if frames:
+                    frames[-1][3] = max(frames[-1][3], frame[3] + 1)
+                    labels.pop()
+                continue
+            frame[2] = k + 1
+            i = kids[k]
+            unit = units[i]
+            child = i ^ _offset(unit)
+            if child in on_walk:
+                raise CharsmapError(self.source, f"the trie loops: after the bytes {_hex(labels, i ^ base)} the walk "
+                                                 "is back at a node it passed, so a text repeating them is walked to "
+                                                 "its end from every position",
+                                    "sentencepiece's builder never writes a loop")
+            if (child | 0xFF) >= n:
+                self._check_block(child, [*labels, (i ^ base) & 0xFF])
+            if (unit >> 8) & 1:
+                value = units[child] & (_LEAF_FLAG - 1)
+                if value >= len(checked) or not checked[value]:
+                    self._output_text(value)
+                    checked[value] = 1
+            below = longest[child]
+            if len(labels) + 1 + max(below, 0) > MAX_RULE_BYTES:
+                walk = [*labels, (i ^ base) & 0xFF][:16]
+                raise CharsmapError(self.source, f"a rule's input can be longer than {MAX_RULE_BYTES} bytes (the walk "
+                                                 f"{_hex(walk)} ... goes on)", "sentencepiece's own maps are 12 bytes deep")
+            if below >= 0:
+                frame[3] = max(frame[3], below + 1)
+                continue
+            labels.append((i ^ base) & 0xFF)
+            on_walk.add(child)
+            frames.append([child, self._children(child), 0, 0])
+        return longest[root]
+
+    def _check_block(self, base: int, walk: list[int]) -> None:
+        if (base | 0xFF) >= len(self.units):
+            where = f"after the bytes {_hex(walk)}" if walk else "at the root"
+            raise CharsmapError(self.source, f"a trie node {where} has its children at units {base & ~0xFF:,}.."
+                                             f"{base | 0xFF:,}, outside the {len(self.units):,}-unit array")
+
+    def _trie_depth_reference(self, limit: int = MAX_RULE_BYTES) -> int | None:
+        """The longest walk from the root, by recursion over `_children_reference` (a walk's depth below a
+        base remembered); None if a walk passes `limit` bytes, as a loop's does.  For tests."""
+        units = self.units
+        memo: dict[int, int] = {}
+
+        def below(base: int, depth: int) -> int | None:
+            if depth > limit:
+                return None
+            if base not in memo:
+                deepest = 0
+                for i in self._children_reference(base):
+                    d = below(i ^ _offset(units[i]), depth + 1)
+                    if d is None:
+                        return None
+                    deepest = max(deepest, d + 1)
+                memo[base] = deepest
+            return memo[base] if depth + memo[base] <= limit else None
+
+        return below(_offset(units[0]), 0)
 
     # ------------------------------------------------------------------ the trie
     def _unit(self, pos: int, key_at: int) -> int:
@@ -161,8 +314,12 @@ class PrecompiledCharsmap:
     def output(self, value: int) -> str:
         """The output string at offset `value` of the outputs (up to its NUL)."""
         text = self._cache.get(value)
-        if text is not None:
-            return text
+        if text is None:
+            text = self._cache[value] = self._output_text(value)
+        return text
+
+    def _output_text(self, value: int) -> str:
+        """`output`, not cached: `CharsmapError` for an offset outside the outputs, no NUL, or not UTF-8."""
         outputs = self.outputs
         if value >= len(outputs):
             raise CharsmapError(self.source, f"a rule's output offset {value:,} lies outside the "
@@ -175,7 +332,6 @@ class PrecompiledCharsmap:
         except UnicodeDecodeError as err:
             raise CharsmapError(self.source, f"the output at offset {value:,} is not UTF-8 "
                                              f"({err.reason} at byte {value + err.start})") from None
-        self._cache[value] = text
         return text
 
     def is_inert(self, char: str) -> bool:
@@ -205,19 +361,16 @@ class PrecompiledCharsmap:
         a first one); every other position is a copied character, as in `segments_reference`.
 
         The trie is walked two characters deep from the root, over valid UTF-8 only (a str's encoding holds
-        nothing else; surrogates pass), with children found through an index of the units by
-        ``position ^ label`` (a child of the node with offset ``o`` by byte ``c`` sits at ``o ^ c``).
+        nothing else; surrogates pass), with children found by `_children` (a child of the node with base
+        ``b`` by byte ``c`` sits at ``b ^ c``: one search of the block's keys, no index of all the units).
         None (the plain scan) for a crafted array: a rule ending inside a character, a node walked through
         whose 256 children's slots are not all inside the array (darts-clone always builds them so; a walk
         from an untried position could leave it, which must be reported), or more nodes walked than the
-        array holds (nodes shared between paths)."""
+        array holds (nodes shared between paths).  A parsed map was refused for the last two already
+        (`_check_trie`); a map built in code was not."""
         units, n = self.units, len(self.units)
         if not n:
             return RuleStarts(re.compile("(?!)"), frozenset(), frozenset())  # no rules
-        children: dict[int, list[int]] = {}
-        for i, key in enumerate(map(xor, range(n), [u & (_LEAF_FLAG | 0xFF) for u in units])):
-            if key < n:  # a leaf unit's label has bit 31: it is no node's child
-                children.setdefault(key, []).append(i)
         first: set[str] = set()
         pairs: set[str] = set()
         stack: list[tuple[int, bytes, str]] = [(_offset(units[0]), b"", "")]  # node, character so far, the one before
@@ -227,8 +380,8 @@ class PrecompiledCharsmap:
             budget -= 1
             if budget < 0 or (node | 0xFF) >= n:
                 return None
-            for i in children.get(node, ()):
-                c, unit = i ^ node, units[i]
+            for i in self._children(node):
+                c, unit = (i ^ node) & 0xFF, units[i]
                 if part and not 0x80 <= c < 0xC0 or not part and not (c < 0x80 or 0xC2 <= c < 0xF5):
                     continue  # not where a byte of a character's UTF-8 can be: no text walks here
                 got = part + bytes((c,))
@@ -352,6 +505,12 @@ class PrecompiledCharsmap:
             size += len(text[end].encode("utf-8", "surrogatepass"))
             end += 1
         return end
+
+
+def _hex(walk: list[int], last: int | None = None) -> str:
+    """Bytes of a walk (and a `last` one), as the text would hold them: ``61 61 (b'aa')``."""
+    walk = walk if last is None else [*walk, last & 0xFF]
+    return " ".join(f"{b:02x}" for b in walk) + f" ({bytes(walk)!r})"
 
 
 def _utf8_size(lead: int) -> int:

@@ -13,6 +13,8 @@ vocabulary has about 200,000 tokens of at most 128 bytes (o200k_base), about
 """
 from __future__ import annotations
 
+from typing import Callable
+
 MAX_TOKENS = 300_000  # ordinary tokens (or merges) in one vocabulary
 # Merges of a tokenizer.json: Gemma 3 lists 514,906, GLM-4.7 321,649.  Loading GLM-4.7's file holds
 # about 80 MB once built (206 MB at the peak, the JSON included); Gemma 3's about 130 MB (354 MB peak).
@@ -36,6 +38,13 @@ MAX_JSON_DEPTH = 100
 # memory that grow with its length (a pattern of megabytes takes most of a minute and hundreds of MB).
 # Real ones are short (o200k_base's 274 characters, DeepSeek V4's longest Split 126).
 MAX_PATTERN_CHARS = 5_000
+# A piece that is found by walking the text from each position -- a Unigram piece (SentencePiece's lattice,
+# tokenizers' Unigram), a WordPiece token within its words' length, a SentencePiece user-defined symbol --
+# costs every position of a text up to its length: one 4,096-character piece made 8,000 "a" take 55 s.
+# Bounded, a text costs at most its length x this.  Real files stay far below: sentencepiece and tokenizers
+# train Unigram pieces of at most 16 characters by default (sentencepiece's trainer refuses more than 512),
+# and the longest seen are 31 (Gemma's whitespace runs), 20 (BERT's "##" tokens), 18 (Mistral's symbols).
+MAX_PIECE_CHARS = 256
 MAX_JSON_CONTAINERS = 600_000  # arrays + objects (Gemma 3's tokenizer.json: 521,355, one per merge)
 MAX_JSON_VALUES = 2_500_000  # separators (commas and colons) + containers: about the number of values
 
@@ -78,6 +87,22 @@ def check_token_id(token_id: int, source: str, where: str) -> None:
             f"{source}, {where}: id {token_id:,} is past this playground's largest id ({MAX_TOKEN_ID:,}); "
             "real tokenizers stay under 260,000. The file may be corrupt or built to exhaust memory."
         )
+
+
+def check_piece_chars(pieces, source: str, field_of: Callable[[int], str],
+                      what: str = "a piece the model matches against the text",
+                      fix: str = "Use a tokenizer with shorter pieces.") -> None:
+    """Refuse the longest of `pieces` (strings) past `MAX_PIECE_CHARS`; `field_of(i)` names piece i's field."""
+    pieces = list(pieces)
+    if not pieces:
+        return
+    longest = max(range(len(pieces)), key=lambda i: len(pieces[i]))
+    size = len(pieces[longest])
+    if size > MAX_PIECE_CHARS:
+        raise TokenizerTooLargeError(
+            f"{source}, {field_of(longest)}: {pieces[longest][:40]!r}... has {size:,} characters; the limit for "
+            f"{what} is {MAX_PIECE_CHARS} (trained pieces have at most 16 by default, real files under 32). "
+            f"Each position of a text is matched against pieces that long, so a longer one makes every text slow. {fix}")
 
 
 def check_special_tokens_size(contents, source: str, where: str) -> None:

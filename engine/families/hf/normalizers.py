@@ -745,15 +745,17 @@ class Sequence(Normalizer):
 
 
 # ------------------------------------------------------------------ builder
-# A Replace content, a Prepend or a decoder's strings is inserted once per match or token, so a crafted
-# file with a long one would blow a short text up; real ones are one to a few characters.
+# A Replace content, a Prepend or a decoder's strings is inserted once per match or token, and a model's
+# continuing_subword_prefix once per candidate WordPiece tries, so a crafted file with a long one would blow
+# a short text up (a 100,000-character prefix was read); real ones are one to a few characters ("##").
 MAX_STAGE_STRING = 1_000
 
 
-def stage_string(node: Any, key: str, where: Any, path: str, default: Any = ...) -> str:
-    """A string field of a stage, refused past `MAX_STAGE_STRING` characters with its JSON path."""
-    value = where.get(node, key, path, str, default)
-    if len(value) > MAX_STAGE_STRING:
+def stage_string(node: Any, key: str, where: Any, path: str, default: Any = ..., kind: type | tuple = str) -> Any:
+    """A string field of a stage, refused past `MAX_STAGE_STRING` characters with its JSON path (`kind` may
+    allow null too: ``(str, type(None))``)."""
+    value = where.get(node, key, path, kind, default)
+    if isinstance(value, str) and len(value) > MAX_STAGE_STRING:
         raise where.fail(f"{path}.{key}", f"{len(value):,} characters; the limit is {MAX_STAGE_STRING:,} "
                          "(real ones have a few)", "use a shorter string")
     return value

@@ -67,7 +67,8 @@ from ...pickling import PicklableByName
 from ...records import BpeTrace, MergeStep, Piece, Token
 from ...tokenizer.merges import MergeNode, build_merge_tree
 from ...tokenizer.piece_cache import PieceCache
-from ...tokenizer.special_tokens import AllowedSpecial, DisallowedSpecial, SpecialTokens, special_segments
+from ...tokenizer.special_tokens import (AllowedSpecial, DisallowedSpecial, SpecialTokens, literal_trie_pattern,
+                                         special_segments)
 from .bpe import merge, merge_heap, priorities
 from .model_proto import (
     BYTE, CONTROL, NORMAL, PIECE_TYPES, UNKNOWN, UNUSED, USER_DEFINED, ModelProto, check_runnable, parse_model_proto,
@@ -180,7 +181,7 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
                                    and not trainer.treat_whitespace_as_suffix and self._charsmap is None)
         self._dummy = norm.add_dummy_prefix
         # User-defined symbols: leftmost, longest first -- SentencePiece's prefix matcher.
-        self._user = re.compile("(" + "|".join(re.escape(u) for u in sorted(user, key=lambda u: (-len(u), u))) + ")") if user else None
+        self._user = user_symbols_regex(user)
         user_set = set(user)
         self._cuttable = not self.is_unigram and self._space == SPACE and not trainer.treat_whitespace_as_suffix and not any(
             _inner_space(p) for p in [p for p in self._scores if SPACE in p[1:]] if p not in user_set)
@@ -753,6 +754,21 @@ def _byte_offsets(text: str):
     for c in text:
         acc.append(acc[-1] + len(c.encode("utf-8", "surrogatepass")))
     return acc.__getitem__
+
+
+def user_symbols_regex(symbols: Iterable[str]) -> re.Pattern | None:
+    """A regex of one group matching the longest user-defined symbol at the leftmost place (SentencePiece's
+    ``PrefixMatcher``), None for none.  The symbols are folded into a trie (`literal_trie_pattern`), so a
+    place costs one step per character matched: a flat alternation tried every symbol at every place,
+    and 250,000 symbols took 37 s on 20,000 characters.  `user_symbols_regex_reference` is that alternation."""
+    symbols = [u for u in set(symbols) if u]
+    return re.compile("(" + literal_trie_pattern(symbols) + ")") if symbols else None
+
+
+def user_symbols_regex_reference(symbols: Iterable[str]) -> re.Pattern | None:
+    """`user_symbols_regex` the plain way: every symbol, longest first, in one alternation."""
+    symbols = [u for u in set(symbols) if u]
+    return re.compile("(" + "|".join(map(re.escape, sorted(symbols, key=lambda u: (-len(u), u)))) + ")") if symbols else None
 
 
 @functools.lru_cache(maxsize=64)

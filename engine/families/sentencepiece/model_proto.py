@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 
 from ...errors import UnsupportedModelError, WrongFileKindError
 from ...formats.file_kinds import KIND_TITLES, sniff
-from ...formats.limits import MAX_TOKEN_BYTES, MAX_TOKENS, MAX_TOTAL_TOKEN_BYTES, TokenizerTooLargeError, check_count
+from ...formats.limits import (MAX_TOKEN_BYTES, MAX_TOKENS, MAX_TOTAL_TOKEN_BYTES, TokenizerTooLargeError, check_count,
+                               check_piece_chars)
 
 # ModelProto.SentencePiece.Type
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
@@ -329,12 +330,26 @@ def check_scores(pieces: tuple[tuple[str, float, int], ...], source: str) -> Non
                              "scores (log-probabilities). Re-train or re-export the model")
 
 
+def check_piece_lengths(model: ModelProto, source: str) -> None:
+    """Refuse (`TokenizerTooLargeError`) a piece past `MAX_PIECE_CHARS` that is matched by walking the text:
+    any piece a Unigram lattice holds (normal, user-defined, unused: ``unigram.UnigramModel.table``), and
+    the user-defined symbols of any model (cut out of the text before the model runs).  sentencepiece
+    loads longer pieces, but its trainer makes pieces of at most 16 characters by default and refuses a
+    ``max_sentencepiece_length`` past 512; control, unknown and byte pieces are never matched."""
+    walked = (NORMAL, USER_DEFINED, UNUSED) if model.trainer.model_type == 1 else (USER_DEFINED,)
+    index = [i for i, (_, _, kind) in enumerate(model.pieces) if kind in walked]
+    check_piece_chars([model.pieces[i][0] for i in index], source, lambda k: f"pieces[{index[k]}]",
+                      "a piece a Unigram model matches against the text" if model.trainer.model_type == 1
+                      else "a user-defined symbol")
+
+
 def check_runnable(model: ModelProto, source: str) -> None:
     """Refuse, with the reason and the fix, a model our SentencePiece encoder cannot encode exactly.
 
     The checks of ``model_interface.cc`` (one ``<unk>``, unique pieces, 256
-    byte pieces when ``byte_fallback``), finite scores for Unigram, plus what
-    this engine leaves out: Word and Char models, and a denormalizer's
+    byte pieces when ``byte_fallback``), finite scores for Unigram, pieces the
+    text is matched against no longer than `MAX_PIECE_CHARS` (`check_piece_lengths`),
+    plus what this engine leaves out: Word and Char models, and a denormalizer's
     character map (decoding rules).  A normalizer's ``precompiled_charsmap``
     is checked when it is parsed (`engine.formats.charsmap`).
     """
@@ -350,8 +365,12 @@ def check_runnable(model: ModelProto, source: str) -> None:
                          "Use a model without a denormalizer")
     if trainer.model_type == 1:
         check_scores(model.pieces, source)
+    check_piece_lengths(model, source)
     strings = [p for p, _, _ in model.pieces]
     types = [t for _, _, t in model.pieces]
+    if "" in strings:  # model_interface.cc: "piece must not be empty."
+        raise ValueError(f"{source}: pieces[{strings.index('')}] is empty; sentencepiece refuses a model with an "
+                         "empty piece. Re-train or re-export the model")
     reserved = {p for p, t in zip(strings, types) if t in (CONTROL, UNKNOWN, BYTE)}
     normal = set(strings) - reserved
     if len(reserved) + len(normal) != len(strings):

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import functools
 import struct
+from array import array
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.families.sentencepiece.model_proto import _normalizer
-from engine.formats.charsmap import MAX_CHARSMAP_BYTES, CharsmapError, PrecompiledCharsmap
+from engine.formats.charsmap import MAX_CHARSMAP_BYTES, MAX_RULE_BYTES, CharsmapError, PrecompiledCharsmap, _offset
+from tests.engine.formats.crafted_slow_files import (charsmap_blob, deep_charsmap, fill_unused, looping_charsmap,
+                                                     out_of_range_charsmap)
 
 spm = pytest.importorskip("sentencepiece")
 RULES = ["nmt_nfkc", "nfkc", "nmt_nfkc_cf", "nfkc_cf"]
@@ -104,7 +107,7 @@ def _blob(trie: bytes, outputs: bytes) -> bytes:
     return struct.pack("<I", len(trie)) + trie + outputs
 
 
-def _one_rule(byte: int, value: int, outputs: bytes, size: int = 512) -> bytes:
+def _one_rule_units(byte: int, value: int, size: int = 512) -> list[int]:
     """A hand-built double array with a single rule: `byte` -> outputs[value:]."""
     units = [0] * size
     units[0] = 1 << 10  # root: offset 1, so byte c goes to unit 1 ^ c
@@ -112,7 +115,17 @@ def _one_rule(byte: int, value: int, outputs: bytes, size: int = 512) -> bytes:
     units[child] = byte | (1 << 8) | (256 << 10)  # label c, has a leaf, offset 256: the leaf is unit child ^ 256
     if child ^ 256 < size:
         units[child ^ 256] = (1 << 31) | value
-    return _blob(_units(*units), outputs)
+    return units
+
+
+def _one_rule(byte: int, value: int, outputs: bytes, size: int = 512) -> bytes:
+    """`_one_rule_units` as a blob, its unused units filled as darts-clone fills them (no walk matches them)."""
+    return charsmap_blob(_one_rule_units(byte, value, size), outputs)
+
+
+def _unchecked(units: list[int], outputs: bytes) -> PrecompiledCharsmap:
+    """A map built in code, not parsed: its trie was never walked at load."""
+    return PrecompiledCharsmap(array("I", units), outputs, "crafted.model")
 
 
 def test_hand_built_rule():
@@ -126,25 +139,113 @@ def test_hand_built_rule():
     (struct.pack("<I", 1000) + b"\x00" * 8, "claims 1,000 bytes"),
     (struct.pack("<I", 6) + b"\x00" * 8, "multiple of 4"),
     (b"\x00" * (MAX_CHARSMAP_BYTES + 1), "the limit is"),
-])
-def test_refused_on_parse(data, message):
-    with pytest.raises(CharsmapError, match=message):
-        PrecompiledCharsmap.parse(data, "crafted.model")
-
-
-@pytest.mark.parametrize("data, message", [
+    # found by walking the trie at load (before: only when a text hit the rule)
     (_one_rule(ord("x"), 99, b"a\x00YZ\x00"), "offset 99 lies outside"),
     (_one_rule(ord("x"), 2, b"a\x00YZ"), "no terminating NUL"),
     (_one_rule(ord("x"), 0, b"\xff\xfe\x00"), "not UTF-8"),
-    (_one_rule(ord("x"), 0, b"Y\x00", size=300), "outside the 300-unit array"),  # the leaf is unit 377
-    (_blob(_units(4000 << 10, 0), b"Y\x00"), "outside the 2-unit array"),  # the root points far away
+    (_one_rule(ord("x"), 0, b"Y\x00", size=300), r"after the bytes 78 \(b'x'\) has its children at units 256..511, "
+                                                  "outside the 300-unit array"),  # its leaf would be unit 377
+    (_blob(_units(4000 << 10, 0), b"Y\x00"), "at the root has its children at units 3,840..4,095, outside the 2-unit"),
+    (out_of_range_charsmap(), "offset 99 lies outside the 5 bytes"),
 ])
-def test_refused_on_use(data, message):
-    cm = PrecompiledCharsmap.parse(data, "crafted.model")
+def test_refused_on_parse(data, message):
     with pytest.raises(CharsmapError, match=message) as err:
-        cm.normalize("axb")
+        PrecompiledCharsmap.parse(data, "crafted.model")
+    assert str(err.value).startswith("crafted.model: precompiled_charsmap: ")
+
+
+@pytest.mark.parametrize("units, outputs, message", [
+    (_one_rule_units(ord("x"), 99), b"a\x00YZ\x00", "offset 99 lies outside"),
+    (_one_rule_units(ord("x"), 0, size=300), b"Y\x00", "outside the 300-unit array"),  # the leaf is unit 377
+    ([4000 << 10, 0], b"Y\x00", "outside the 2-unit array"),  # the root points far away
+])
+def test_a_map_built_in_code_is_still_checked_on_use(units, outputs, message):
+    """A map that was not parsed (so not walked at load) still never reads outside itself."""
+    with pytest.raises(CharsmapError, match=message) as err:
+        _unchecked(units, outputs).normalize("axb")
     assert "crafted.model" in str(err.value)
     assert isinstance(err.value, ValueError)
+
+
+@pytest.mark.parametrize("leaf_in_loop", [False, True])
+def test_a_trie_that_loops_is_refused_at_load(leaf_in_loop):
+    """Issue 33: a 2 kB map whose node for "aa" leads back to itself made every "a" of a text walk to its
+    end (n^2/2 bytes: 8,000 "a" took 9 s); it is refused when parsed, naming the bytes of the loop."""
+    data = looping_charsmap(leaf_in_loop)
+    with pytest.raises(CharsmapError, match=r"the trie loops: after the bytes 61 61 \(b'aa'\) the walk is back"):
+        PrecompiledCharsmap.parse(data, "loop.model")
+    # the same units, not walked at load: the plain walk goes on past any bound, and with a leaf in the loop
+    # every "a" of the text is one more match, up to the end
+    cm = _unchecked(list(struct.unpack(f"<{(len(data) - 6) // 4}I", data[4:-2])), b"a\x00")
+    assert cm._trie_depth_reference() is None
+    assert len(cm.prefix_matches(b"a" * 50, 0, None)) == (50 if leaf_in_loop else 1)
+
+
+def test_a_nul_walk_through_unused_units_is_a_loop():
+    """A unit left zero (label 0, offset 0) is the child by byte 0 of the node whose base is its position,
+    and its own child by 0 again: darts-clone gives unused units a label no walk matches, a hand-built
+    array that does not loops on NUL bytes."""
+    with pytest.raises(CharsmapError, match=r"loops: after the bytes 00 "):
+        PrecompiledCharsmap.parse(_blob(_units(*_one_rule_units(ord("x"), 0)), b"Y\x00"))
+    assert PrecompiledCharsmap.parse(_one_rule(ord("x"), 0, b"Y\x00")).normalize("\x00x\x00") == ("\x00Y\x00", [
+        (0, 1), (1, 2), (2, 3)])
+
+
+def test_walks_are_bounded_by_the_longest_rule():
+    """A chain of `MAX_RULE_BYTES` nodes loads; one more byte is refused (before: any depth loaded, and a
+    text walked as deep as the chain from every position)."""
+    cm = PrecompiledCharsmap.parse(deep_charsmap(MAX_RULE_BYTES))
+    assert cm._check_trie() == cm._trie_depth_reference() == MAX_RULE_BYTES
+    assert cm.normalize("a" * 300 + "b")[0] == "a" * 300 + "b"
+    with pytest.raises(CharsmapError, match=rf"a rule's input can be longer than {MAX_RULE_BYTES} bytes \(the walk "
+                                            r"61 61 61 .* \.\.\. goes on\)"):
+        PrecompiledCharsmap.parse(deep_charsmap(MAX_RULE_BYTES + 1), "deep.model")
+
+
+@pytest.mark.parametrize("rule", [RULES[0], *(pytest.param(r, marks=pytest.mark.slow) for r in RULES[1:])])
+def test_real_maps_walked_at_load(rule):
+    """sentencepiece's own maps load: no loop, 12 bytes deep (far below `MAX_RULE_BYTES`), every output
+    there; the walk's children equal the plain ones (all 256 bytes tried at each node; the depth is checked
+    against the plain walk on random arrays below).  Their
+    nodes share children (darts-clone builds a DAWG: rules with a common ending share it), which is no loop."""
+    cm = charsmap(rule)
+    assert cm._check_trie() == 12
+    seen, stack, shared = set(), [_offset(cm.units[0])], 0
+    while stack:
+        base = stack.pop()
+        if base in seen:
+            shared += 1
+            continue
+        seen.add(base)
+        kids = cm._children(base)
+        assert kids == cm._children_reference(base), base
+        stack.extend(i ^ _offset(cm.units[i]) for i in kids)
+    assert shared > 5_000 and len(seen) > 15_000  # 10,694 shared and 18,994 bases in nmt_nfkc
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 511), st.sampled_from(b"ab\x00\xc3"), st.integers(0, 511), st.booleans()),
+                max_size=40))
+def test_walk_at_load_equals_the_plain_walk(nodes):
+    """On random 512-unit arrays (every base inside them), the walk at load refuses exactly the arrays whose
+    plain walk goes on past `MAX_RULE_BYTES` (a loop does), and finds the same depth."""
+    units = [0] * 512
+    units[0] = 1 << 10
+    for position, label, base, leaf in nodes:
+        if position:
+            units[position] = label | (leaf << 8) | ((position ^ base) << 10)
+    units = fill_unused(units)
+    for position, _, base, leaf in nodes:  # leaves last: a leaf unit is nobody's child
+        if position and leaf and base:
+            units[base] = (1 << 31) | 0
+    cm = _unchecked(units, b"Y\x00")
+    expected = cm._trie_depth_reference()
+    try:
+        got = cm._check_trie()
+    except CharsmapError as err:
+        assert expected is None, err
+    else:
+        assert got == expected
 
 
 def test_real_blob_truncated_is_refused_or_safe():
@@ -214,23 +315,22 @@ def test_where_rules_start():
 
 
 def test_crafted_arrays_take_the_plain_scan():
-    """A rule ending inside a character, or an array whose walks could leave it, is scanned the plain way
-    (which reports the walk that leaves it)."""
+    """A rule ending inside a character, or an array whose walks could leave it (built in code: a parsed one
+    is refused at load), is scanned the plain way (which reports the walk that leaves it)."""
     units = [0] * 512
     units[0] = 1 << 10
     child = 1 ^ 0xC3  # "é" is C3 A9: a rule for the lone byte C3
     units[child] = 0xC3 | (1 << 8) | (256 << 10)
     units[child ^ 256] = (1 << 31) | 0
-    cm = PrecompiledCharsmap.parse(_blob(_units(*units), b"Y\x00"))
+    cm = PrecompiledCharsmap.parse(charsmap_blob(units, b"Y\x00"))
     assert cm._rule_starts() is None
     assert cm.segments("aéb") == [("a", 0, 1, False), ("Y", 1, 2, True), ("b", 2, 3, False)]
-    cut = PrecompiledCharsmap.parse(_one_rule(ord("x"), 0, b"Y\x00", size=300), "crafted.model")
+    cut = _unchecked(_one_rule_units(ord("x"), 0, size=300), b"Y\x00")
     assert cut._rule_starts() is None
     with pytest.raises(CharsmapError, match="outside the 300-unit array"):
         cut.segments("ab x")
     hand = PrecompiledCharsmap.parse(_one_rule(ord("x"), 2, b"a\x00YZ\x00"))
     starts = hand._rule_starts()
-    assert starts is not None and starts.first == {"x"}
-    assert "\x00x" in starts.pairs  # its zero units have label 0: NUL walks through them, as darts-clone's does
-    assert hand.segments("a\x00xb") == hand.segments_reference("a\x00xb") == [("a", 0, 1, False),
-                                                                             ("YZ", 1, 3, True), ("b", 3, 4, False)]
+    assert starts is not None and starts.first == {"x"} and not starts.pairs
+    assert hand.segments("a\x00xb") == hand.segments_reference("a\x00xb") == [("a\x00", 0, 2, False),
+                                                                             ("YZ", 2, 3, True), ("b", 3, 4, False)]

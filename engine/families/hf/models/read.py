@@ -12,7 +12,9 @@ from itertools import repeat
 from operator import add, itemgetter, mul
 from typing import Any
 
+from ....formats.limits import check_piece_chars
 from ..bpe import KEY
+from ..normalizers import stage_string
 from .bpe import CharBpe
 from .unigram import Unigram
 from .wordlevel import WordLevel
@@ -36,9 +38,11 @@ def model_from_json(node: dict, where: Any) -> CharBpe | WordPiece | WordLevel |
     kind = model_type(node)
     if kind == "WordPiece":
         vocab = _vocab(where.get(node, "vocab", path, dict), where)
-        return WordPiece(vocab, where.get(node, "unk_token", path, str, "[UNK]"),
-                         where.get(node, "continuing_subword_prefix", path, str, "##"),
-                         _positive(where.get(node, "max_input_chars_per_word", path, int, 100), f"{path}.max_input_chars_per_word", where))
+        prefix = stage_string(node, "continuing_subword_prefix", where, path, "##")
+        max_chars = _positive(where.get(node, "max_input_chars_per_word", path, int, 100),
+                              f"{path}.max_input_chars_per_word", where)
+        _check_wordpiece_window(vocab, prefix, max_chars, where)
+        return WordPiece(vocab, where.get(node, "unk_token", path, str, "[UNK]"), prefix, max_chars)
     if kind == "WordLevel":
         return WordLevel(_vocab(where.get(node, "vocab", path, dict), where), where.get(node, "unk_token", path, str, "<unk>"))
     if kind == "Unigram":
@@ -46,6 +50,17 @@ def model_from_json(node: dict, where: Any) -> CharBpe | WordPiece | WordLevel |
     if kind == "BPE":
         return char_bpe(node, where)
     raise where.fail(f"{path}.type", f"model {kind!r} is not a tokenizers model", "use BPE, WordPiece, WordLevel or Unigram")
+
+
+def _check_wordpiece_window(vocab: dict[str, int], prefix: str, max_chars: int, where: Any) -> None:
+    """Refuse a token WordPiece can match that is longer than `MAX_PIECE_CHARS`: from each place of a word,
+    candidates as long as the longest token are looked up.  A token longer than a word can be (at most
+    `max_chars` characters, plus the prefix after its start) never matches, so it is no cost and stays."""
+    window = max_chars + len(prefix)
+    tokens = [t for t in vocab if len(t) <= window]
+    check_piece_chars(tokens, where.source, lambda i: f"$.model.vocab[{tokens[i][:40]!r}]",
+                      f"a token of words of up to {max_chars:,} characters (max_input_chars_per_word)",
+                      "Remove the token, or lower $.model.max_input_chars_per_word (BERT's is 100).")
 
 
 def _positive(value: int, path: str, where: Any) -> int:
@@ -83,6 +98,8 @@ def _unigram(node: dict, where: Any) -> Unigram:
         pieces.append((item[0], float(item[1])))
     if len(pieces) >= KEY:
         raise where.fail(f"{path}.vocab", f"{len(pieces):,} entries, above this engine's limit {KEY - 1}", "use a smaller vocabulary")
+    check_piece_chars([p for p, _ in pieces], where.source, lambda i: f"$.model.vocab[{i}]",
+                      "a piece a Unigram model matches against the text")
     unk_id = where.get(node, "unk_id", path, (int, type(None)), None)
     if unk_id is not None and not 0 <= unk_id < len(pieces):
         raise where.fail(f"{path}.unk_id", f"{unk_id} is not the index of an entry of vocab ({len(pieces)} entries)",
@@ -96,8 +113,8 @@ def char_bpe(node: dict, where: Any) -> CharBpe:
     if node.get("dropout") not in (None, 0, 0.0):
         raise where.fail(f"{path}.dropout", "dropout makes encoding random", "set dropout to null")
     vocab = _vocab(where.get(node, "vocab", path, dict), where)
-    prefix = where.get(node, "continuing_subword_prefix", path, (str, type(None)), None)
-    suffix = where.get(node, "end_of_word_suffix", path, (str, type(None)), None)
+    prefix = stage_string(node, "continuing_subword_prefix", where, path, None, (str, type(None)))
+    suffix = stage_string(node, "end_of_word_suffix", where, path, None, (str, type(None)))
     pair_rank, merged_id = bpe_merges(where.get(node, "merges", path, list), vocab, prefix or "", where)
     unk = where.get(node, "unk_token", path, (str, type(None)), None)
     return CharBpe(vocab, pair_rank, merged_id, unk_token=unk,

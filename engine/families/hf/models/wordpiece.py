@@ -39,7 +39,9 @@ class WordPiece:
         self.unk_token = unk_token
         self.prefix = continuing_subword_prefix
         self.max_chars = max_input_chars_per_word
-        self.max_len = max((len(t) for t in vocab), default=0)  # no candidate longer than this can match
+        # No candidate longer than this can match: the longest token, or the longest candidate a word of at
+        # most `max_chars` characters makes (the prefix and all of it but its first character).
+        self.max_len = min(max((len(t) for t in vocab), default=0), max_input_chars_per_word + len(self.prefix))
 
     def _unk(self, piece: str) -> ModelToken:
         uid = self.vocab.get(self.unk_token)
