@@ -62,6 +62,7 @@ read of unrelated memory.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 import struct
 import sys
@@ -76,6 +77,10 @@ Span = tuple[int, int]
 # Real maps are small (nmt_nfkc about 240 kB, nfkc_cf a little more); a larger one is a crafted file.
 MAX_CHARSMAP_BYTES = 8_000_000
 MAX_TRIE_RESULTS = 32  # Normalizer::kMaxTrieResultsSize: later (longer) prefix matches are not seen
+# sha256 of blobs whose whole trie `_check_trie` walked and found sound (a blob's bytes decide the result; a
+# refused one is not kept, so it is refused again, with its message, every time).
+_SOUND: dict[bytes, None] = {}
+
 # The longest walk the trie may allow, in UTF-8 bytes: the longest rule input, or the longest prefix of one.
 # Each step of the scan walks at most this far, so it bounds the cost of a text at its length x this.
 # sentencepiece's four maps (nmt_nfkc, nfkc, nmt_nfkc_cf, nfkc_cf, the maps of T5, ALBERT, XLM-R ...) are 12
@@ -147,7 +152,12 @@ class PrecompiledCharsmap:
         if sys.byteorder == "big":
             units.byteswap()
         charsmap = cls(units, blob[4 + size :], source)
-        charsmap._check_trie()
+        digest = hashlib.sha256(blob).digest()
+        if digest not in _SOUND:  # the walk takes ~45 ms on a real map; the same blob is loaded again and again
+            charsmap._check_trie()
+            if len(_SOUND) >= 64:  # bounded: forget the oldest
+                del _SOUND[next(iter(_SOUND))]
+            _SOUND[digest] = None
         return charsmap
 
     # ------------------------------------------------------------------ the whole trie, at load
