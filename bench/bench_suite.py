@@ -59,7 +59,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=20)
     parser.add_argument("--log", help="summarise this earlier log instead of running")
     parser.add_argument("--workers", type=int, default=int(os.environ.get("BPE_TEST_WORKERS", "0")) or
-                        min(4, len(os.sched_getaffinity(0))))
+                        min(4, len(os.sched_getaffinity(0)) + 1))  # as scripts/test.sh
     args, pytest_args = parser.parse_known_args()
     if args.log:
         summarise(Path(args.log).read_text(encoding="utf-8", errors="replace"), args.top)
