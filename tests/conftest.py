@@ -33,6 +33,20 @@ def plain(markdown: str) -> str:
 
 
 VIEW_APP = str(Path(__file__).parent / "app" / "view_app.py")
+BROKE = "Something went wrong"  # the error net's message: a page that shows it broke
+
+
+def page_messages(at) -> list[str]:
+    """Every error, warning, info and success message on an AppTest page, as a reader sees it."""
+    return [plain(m.value) for kind in ("error", "warning", "info", "success") for m in at.get(kind)]
+
+
+def drawn_ok(at) -> list[str]:
+    """The page drew without an exception or the error net's message; its messages."""
+    assert not at.exception, [e.value for e in at.exception]
+    messages = page_messages(at)
+    assert not any(BROKE in m for m in messages), messages
+    return messages
 
 
 def blocks(at) -> list[str]:

@@ -13,9 +13,8 @@ from playground import state
 from playground.cache import uploads
 from playground.views import train as train_view
 from tests import reference_packages as rp
-from tests.conftest import plain, run_view, view_app
+from tests.conftest import drawn_ok, run_view, view_app
 
-BROKE = "Something went wrong"
 WHISPER = ("openai-whisper", "openai_whisper-20250625/whisper/assets/multilingual.tiktoken")
 AFAAN = ("afaanoromo-tokenizer", "afaanoromo_tokenizer/unigram_tokenizer.json")
 
@@ -26,16 +25,6 @@ def fresh_store():
     yield
     uploads.STORE.release_all()
 
-
-def _messages(at) -> list[str]:
-    return [plain(m.value) for kind in ("error", "warning", "info", "success") for m in at.get(kind)]
-
-
-def _ok(at) -> list[str]:
-    assert not at.exception, [e.value for e in at.exception]
-    messages = _messages(at)
-    assert not any(BROKE in m for m in messages), messages
-    return messages
 
 
 def _upload(kind: str, filename: str, data: bytes):
@@ -51,7 +40,7 @@ def _upload(kind: str, filename: str, data: bytes):
 
 def test_whispers_rank_file_uploads():
     at = _upload("tiktoken rank file", "multilingual.tiktoken", rp.member(*WHISPER))
-    messages = _ok(at)  # refused before: "line 50257: bad base64 '='"
+    messages = drawn_ok(at)  # refused before: "line 50257: bad base64 '='"
     assert any("Loaded" in m and "multilingual" in m for m in messages), messages
     (enc,) = at.session_state[state.CUSTOM].values()
     assert enc.decode_single_token_bytes(50256) == b""
@@ -70,14 +59,14 @@ def test_the_empty_token_on_the_token_pages(whisper, view, extra):
     at = view_app(view, _net=True, **{state.CUSTOM: {whisper.name: whisper}, state.ENCODINGS: [whisper.name],
                                       state.TOKEN_ENC: whisper.name, state.TOKEN_ID: 50256, **extra})
     at.run()
-    messages = _ok(at)
+    messages = drawn_ok(at)
     if view == "views.tree":
         assert any("empty token" in m and "decodes to nothing" in m for m in messages), messages
 
 
 def test_afaanoromos_unigram_file_uploads():
     at = _upload(train_view.DETECT, "unigram_tokenizer.json", rp.member(*AFAAN))
-    messages = _ok(at)  # refused before: "the tokenizer fails on a test text ('\x00' (U+0000) has no entry ..."
+    messages = drawn_ok(at)  # refused before: "the tokenizer fails on a test text ('\x00' (U+0000) has no entry ..."
     assert any("Loaded" in m and "unigram_tokenizer" in m for m in messages), messages
 
 
@@ -98,7 +87,7 @@ def test_a_text_it_cannot_spell_is_named_on_every_page(afaan, view):
                                       state.TOKEN_ENC: afaan.name, state.TEXT: "Akkam 日本 jirta",
                                       state.PIPE_ENCODING: afaan.name, state.CHUNK_ENCODING: afaan.name})
     at.run()
-    messages = _ok(at)
+    messages = drawn_ok(at)
     if view != "views.vocab":  # the vocabulary needs no text
         named = [m for m in messages if afaan.name in m and "has no entry" in m]
         assert named and ("'日' (U+65E5)" in named[0] or "(U+002C)" in named[0]), messages
@@ -109,7 +98,7 @@ def test_arena_leaves_it_out_of_the_languages_it_cannot_spell_and_ranks_the_text
     at = view_app("views.arena", _net=True, **{state.CUSTOM: {afaan.name: afaan},
                                                state.ENCODINGS: [afaan.name, "gpt2"], state.TEXT: "akkam jirta"})
     at.run()
-    messages = _ok(at)
+    messages = drawn_ok(at)
     told = [m for m in messages if "left out of the languages" in m]
     assert told and afaan.name in told[0] and "(U+002C)" in told[0], messages
     assert len(at.get("vega_lite_chart")) == 2  # the ranking's bars (it is in them) and the others' heatmap
@@ -125,5 +114,5 @@ def test_the_gallery_names_what_it_left_out(afaan, section, demo):
         session[state.GALLERY_DEMO] = demo
     at = view_app("views.gallery", _net=True, **session)
     at.run()
-    messages = _ok(at)
+    messages = drawn_ok(at)
     assert any(afaan.name in m and "has no entry" in m for m in messages), messages

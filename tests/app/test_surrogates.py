@@ -16,24 +16,12 @@ from streamlit.testing.v1 import AppTest
 
 from playground import state
 from playground.views import chat as chat_view
-from tests.conftest import plain, view_app
+from tests.conftest import drawn_ok, view_app
 
-BROKE = "Something went wrong"
 LONE = "ab\ud800c"  # a high half with no low half after it
 REPAIRED = "ab\ufffdc"
 ROOT = str(Path(__file__).resolve().parents[2])
 
-
-def _messages(at) -> list[str]:
-    return [plain(m.value) for kind in ("error", "warning", "info", "success") for m in at.get(kind)]
-
-
-def _ok(at) -> list[str]:
-    """The page drew without an exception or the error net's message; its messages."""
-    assert not at.exception, [e.value for e in at.exception]
-    messages = _messages(at)
-    assert not any(BROKE in m for m in messages), messages
-    return messages
 
 
 def _told(messages: list[str], where: str) -> bool:
@@ -45,11 +33,11 @@ def test_a_surrogate_in_the_sessions_text_is_replaced_with_a_notice(view):
     """However it got there: the text is repaired at the start of the run, the page draws, and says so once."""
     at = view_app(view, _net=True, **{state.TEXT: LONE})
     at.run()
-    assert _told(_ok(at), "The text held 1 lone surrogate (the first: U+D800 at character 3)")
+    assert _told(drawn_ok(at), "The text held 1 lone surrogate (the first: U+D800 at character 3)")
     assert at.session_state[state.TEXT] == REPAIRED
     assert at.query_params["text"] == REPAIRED  # the link, which could not be written before
     at.run()  # the next run: still drawn, nothing more to say
-    assert not _told(_ok(at), "lone surrogate")
+    assert not _told(drawn_ok(at), "lone surrogate")
 
 
 def _typed_script() -> None:
@@ -84,10 +72,10 @@ def test_live_text_from_a_raw_client_with_a_surrogate(view, monkeypatch):
     at.session_state["_view"] = view
     at.session_state["_report"] = {"text": "Hello " + LONE}
     at.run()
-    assert _told(_ok(at), "The typed text held 1 lone surrogate (the first: U+D800 at character 9)")
+    assert _told(drawn_ok(at), "The typed text held 1 lone surrogate (the first: U+D800 at character 9)")
     assert at.session_state[state.TEXT] == "Hello " + REPAIRED
     at.run()
-    _ok(at)
+    drawn_ok(at)
 
 
 def _chat_file(content: str) -> bytes:
@@ -99,12 +87,12 @@ def test_a_chat_import_holding_a_surrogate_is_imported_repaired_and_the_page_kee
     at = view_app("views.chat", timeout=180, _net=True)
     at.run()
     at.file_uploader(key=state.CHAT_IMPORT).set_value(("c.json", _chat_file(LONE), "application/json")).run()
-    messages = _ok(at)
+    messages = drawn_ok(at)
     assert any("Imported 1 message" in m for m in messages), messages
     assert _told(messages, "The imported file held 1 lone surrogate")
     assert [m["content"] for m in at.session_state[state.CHAT_MESSAGES]] == [REPAIRED]
     at.run()  # the next visit: it failed on every one before (the export could not encode the text)
-    _ok(at)
+    drawn_ok(at)
 
 
 def test_parse_json_repairs_every_field_and_counts_the_surrogates():
@@ -126,10 +114,10 @@ def _code(content: str) -> str:
 def test_a_share_code_holding_a_surrogate_in_a_link_or_pasted():
     at = view_app("views.chat", timeout=180, _net=True, query={"v." + state.CHAT_CONV: json.dumps(_code(LONE))})
     at.run()
-    assert _told(_ok(at), "The share code held 1 lone surrogate")
+    assert _told(drawn_ok(at), "The share code held 1 lone surrogate")
     assert at.session_state[state.CHAT_MESSAGES][0]["content"] == REPAIRED
     at.text_input(key=state.CHAT_CONV).input(_code("x\udfffy\ud800")).run()  # pasted into the box
-    assert _told(_ok(at), "The share code held 2 lone surrogates")
+    assert _told(drawn_ok(at), "The share code held 2 lone surrogates")
     assert at.session_state[state.CHAT_MESSAGES][0]["content"] == "x\ufffdy\ufffd"
 
 
@@ -143,7 +131,7 @@ def test_a_link_value_holding_a_surrogate_is_refused_with_the_usual_notice(view,
     (the notice names the setting, never quotes the character, which would break the notice itself)."""
     at = view_app(view, _net=True, query={"v." + key: json.dumps(value)})
     at.run()
-    messages = _ok(at)
+    messages = drawn_ok(at)
     told = [m for m in messages if f"v.{key}" in m]
     assert told and "lone surrogate" in told[0] and state.LINK_VALUES[key].label in told[0], messages
     assert at.session_state[key] != value if key in at.session_state else True
