@@ -73,7 +73,8 @@ def main() -> None:
         command[3:3] = ["-n", str(args.workers), "--dist", "loadgroup"]
     started = time.monotonic()
     try:
-        run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, errors="replace")
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # as scripts/test.sh
+        run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, errors="replace", env=env)
     finally:
         stop.set()
         for p in spinners:

@@ -117,13 +117,25 @@ def _is_zip(p: Pinned) -> bool:
 
 @functools.cache
 def names(name: str) -> tuple[str, ...]:
-    """Every member path of the package's archive."""
+    """Every member path of the package's archive.
+
+    Listed once per machine, then read from a file beside the archive: test modules list members at collection,
+    so every pytest-xdist worker would otherwise read a whole .tar.gz (llama-cpp-python's source package: seconds
+    each) before running a test.  The list is named by the archive's pinned sha256, which `archive` has checked."""
     path = archive(name)
+    listing = path.with_name(f"{path.name}.{PINNED[name].sha256[:16]}.members")
+    if listing.exists():
+        return tuple(listing.read_text(encoding="utf-8").splitlines())
     if _is_zip(PINNED[name]):
         with zipfile.ZipFile(path) as z:
-            return tuple(z.namelist())
-    with tarfile.open(path) as t:
-        return tuple(m.name for m in t.getmembers() if m.isfile())
+            found = tuple(z.namelist())
+    else:
+        with tarfile.open(path) as t:
+            found = tuple(m.name for m in t.getmembers() if m.isfile())
+    partial = listing.with_name(f"{listing.name}.{os.getpid()}")  # each worker writes its own, then one rename wins
+    partial.write_text("\n".join(found), encoding="utf-8")
+    partial.replace(listing)
+    return found
 
 
 def members(name: str, pattern: str) -> list[str]:

@@ -202,21 +202,24 @@ def test_keeps_the_encoding_api_pickles_and_round_trips_token_bytes():
                 assert enc.encode_single_token(enc.decode_single_token_bytes(tid)) == tid, (name, tid)
 
 
+# Each model is built by its test, not at collection: the big ones (a million entries) would otherwise be built
+# in every pytest-xdist worker at import, and held for the whole run.
 @pytest.mark.parametrize("model,message", [
-    ({"type": "Unigram", "unk_id": 0, "vocab": [[f"p{i}", -1.0] for i in range(300_001)]},
+    (lambda: {"type": "Unigram", "unk_id": 0, "vocab": [[f"p{i}", -1.0] for i in range(300_001)]},
      r"300,001 vocabulary entries is more than this playground accepts"),
-    ({"type": "WordPiece", "unk_token": "[UNK]", "vocab": {f"w{i}": i for i in range(1_000_000)}},
+    (lambda: {"type": "WordPiece", "unk_token": "[UNK]", "vocab": {f"w{i}": i for i in range(1_000_000)}},
      r"1,000,000 vocabulary entries is more than"),
-    ({"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2}, "merges": ["a b"] * 600_001},
+    (lambda: {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2}, "merges": ["a b"] * 600_001},
      r"600,001 merges is more than this playground accepts \(600,000\); the most in a real file is Gemma 3's 514,906"),
-    ({"type": "Unigram", "unk_id": 0, "vocab": [["<unk>", 0.0], ["a", float("inf")]]}, r"\$\.model\.vocab\[1\]: expected"),
-    ({"type": "Unigram", "unk_id": 5, "vocab": [["<unk>", 0.0]]}, r"\$\.model\.unk_id: 5 is not the index"),
-])
+    (lambda: {"type": "Unigram", "unk_id": 0, "vocab": [["<unk>", 0.0], ["a", float("inf")]]},
+     r"\$\.model\.vocab\[1\]: expected"),
+    (lambda: {"type": "Unigram", "unk_id": 5, "vocab": [["<unk>", 0.0]]}, r"\$\.model\.unk_id: 5 is not the index"),
+], ids=["unigram-300001", "wordpiece-1000000", "merges-600001", "unigram-inf-score", "unigram-unk-id-out-of-range"])
 def test_crafted_models_are_refused_before_anything_is_built(model, message):
     from engine.formats.limits import TokenizerTooLargeError
 
     with pytest.raises((TokenizerTooLargeError, ValueError), match=message):
-        load_tokenizer_json(_file(model), source="crafted.json")
+        load_tokenizer_json(_file(model()), source="crafted.json")
 
 
 def test_glm_sized_merges_are_accepted():
