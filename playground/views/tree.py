@@ -15,6 +15,8 @@ drawn left to right, one leaf per line, so 32-byte tokens stay readable.
 """
 from __future__ import annotations
 
+import itertools
+
 import streamlit as st
 
 import engine
@@ -126,18 +128,30 @@ def _pick_token(name: str, enc: engine.Encoding) -> None:
 
 
 # ----------------------------------------------------------------- drawing
-def _drawn(node: engine.MergeNode, levels: int) -> int:
+def _boxes_by_level(tree: engine.MergeNode) -> list[int]:
+    """Boxes drawn when subtrees below `levels` merges are folded, for every `levels` from 0 to the tree's depth:
+    the nodes at most that far below the root (one walk, no recursion: a tree may be thousands of merges deep)."""
+    per_level = [0] * (tree.depth + 1)
+    stack = [(tree, 0)]
+    while stack:
+        node, level = stack.pop()
+        per_level[level] += 1
+        if not node.is_leaf:
+            stack += ((node.left, level + 1), (node.right, level + 1))
+    return list(itertools.accumulate(per_level))
+
+
+def _drawn(tree: engine.MergeNode, levels: int) -> int:
     """Boxes drawn when subtrees below `levels` merges are folded."""
-    if node.is_leaf or levels == 0:
-        return 1
-    return 1 + _drawn(node.left, levels - 1) + _drawn(node.right, levels - 1)
+    return _boxes_by_level(tree)[min(levels, tree.depth)]
 
 
 def default_levels(tree: engine.MergeNode) -> int:
     """Merge levels drawn at first: all of them for trees of up to FOLD_ABOVE boxes."""
-    if _drawn(tree, tree.depth) <= FOLD_ABOVE:
+    boxes = _boxes_by_level(tree)
+    if boxes[-1] <= FOLD_ABOVE:
         return tree.depth
-    return max((d for d in range(1, tree.depth + 1) if _drawn(tree, d) <= MAX_DRAWN), default=1)
+    return max((d for d in range(1, tree.depth + 1) if boxes[d] <= MAX_DRAWN), default=1)
 
 
 def drawn_boxes(tree: engine.MergeNode) -> int:
