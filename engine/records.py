@@ -146,11 +146,16 @@ class TrainingReport:
         return counts
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class MergeNode:
     """One node of a merge tree: a leaf is a single byte; an inner node merged `left` and `right`.
 
     `id` is the token id, which for BPE is also the rank (merge order).
+
+    A tree is as deep as its token has bytes, at worst: a file may make each token of ``ab``,
+    ``abb``, ``abbb`` ... from the one before, 4,096 levels.  So every walk here uses an explicit
+    stack, and equality, hashing and pickling (`st.cache_data` pickles what it keeps) go through
+    the flat `rows`, never one Python frame per level.
     """
 
     id: int
@@ -165,21 +170,23 @@ class MergeNode:
     @property
     def depth(self) -> int:
         """Merges on the longest path down to a byte (0 for a leaf)."""
-        if self.left is None or self.right is None:
-            return 0
-        return 1 + max(self.left.depth, self.right.depth)
+        deepest, stack = 0, [(self, 0)]
+        while stack:
+            node, depth = stack.pop()
+            if node.left is None or node.right is None:
+                deepest = max(deepest, depth)
+            else:
+                stack += ((node.left, depth + 1), (node.right, depth + 1))
+        return deepest
 
     @property
     def n_merges(self) -> int:
         """Inner nodes in the tree: how many merges built this token."""
-        if self.left is None or self.right is None:
-            return 0
-        return 1 + self.left.n_merges + self.right.n_merges
+        return sum(not node.is_leaf for node in self.walk())
 
     def leaves(self) -> list["MergeNode"]:
-        if self.left is None or self.right is None:
-            return [self]
-        return self.left.leaves() + self.right.leaves()
+        """The leaves, left to right: they spell the token."""
+        return [node for node in self.walk() if node.left is None or node.right is None]
 
     def walk(self):
         """Nodes in pre-order (node, then left subtree, then right subtree)."""
@@ -191,3 +198,36 @@ class MergeNode:
                 stack.append(node.right)
             if node.left is not None:
                 stack.append(node.left)
+
+    def rows(self) -> tuple[tuple[int, bytes, int, int], ...]:
+        """The tree flat, in pre-order: (id, bytes, row of the left child, row of the right child), -1 for none."""
+        rows: list[list] = []
+        stack: list[tuple[MergeNode, int, int]] = [(self, -1, 0)]  # node, its parent's row, 0: left child / 1: right
+        while stack:
+            node, parent, side = stack.pop()
+            if parent >= 0:
+                rows[parent][2 + side] = len(rows)
+            rows.append([node.id, node.bytes, -1, -1])
+            if node.left is not None and node.right is not None:
+                stack += ((node.right, len(rows) - 1, 1), (node.left, len(rows) - 1, 0))
+        return tuple(map(tuple, rows))
+
+    @classmethod
+    def from_rows(cls, rows) -> "MergeNode":
+        """The tree `rows` describes (children come after their parent)."""
+        nodes: list[MergeNode | None] = [None] * len(rows)
+        for i in range(len(rows) - 1, -1, -1):
+            token_id, data, left, right = rows[i]
+            nodes[i] = (cls(token_id, data) if left < 0 else cls(token_id, data, nodes[left], nodes[right]))
+        return nodes[0]  # type: ignore[return-value]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MergeNode):
+            return NotImplemented
+        return self is other or self.rows() == other.rows()
+
+    def __hash__(self) -> int:
+        return hash(self.rows())
+
+    def __reduce__(self):
+        return (MergeNode.from_rows, (self.rows(),))

@@ -136,14 +136,34 @@ def recover_merges_reference(mergeable_ranks: dict[bytes, int]) -> dict[tuple[in
     return merges
 
 
-def build_merge_tree(token_id: int, parents: dict[int, tuple[int, int]], token_bytes) -> MergeNode:
-    """Tree for `token_id` from ``parents = {merged_id: (left_id, right_id)}``."""
-    pair = parents.get(token_id)
-    if pair is None:
-        return MergeNode(token_id, token_bytes(token_id))
-    left = build_merge_tree(pair[0], parents, token_bytes)
-    right = build_merge_tree(pair[1], parents, token_bytes)
-    return MergeNode(token_id, left.bytes + right.bytes, left, right)
+def build_merge_tree(token_id: int, parents: Mapping[int, tuple[int, int]], token_bytes,
+                     node_bytes=None) -> MergeNode:
+    """Tree for `token_id` from ``parents = {merged_id: (left_id, right_id)}``.
+
+    A node's bytes are its leaves' joined, or ``node_bytes(id)`` when given (a character-level BPE whose
+    continuation prefix the merge drops).  Built bottom-up from an explicit stack: a file may make a
+    token thousands of merges deep.  A token met again below itself (a cycle, which only a crafted list
+    of merges could make) is drawn as a leaf there.
+    """
+    built: dict[int, MergeNode] = {}
+    pending: set[int] = set()  # tokens on the path from the root, waiting for their parts
+    stack: list[tuple[int, bool]] = [(token_id, False)]
+    while stack:
+        tid, parts_done = stack.pop()
+        pair = parents.get(tid)
+        if parts_done:
+            pending.discard(tid)
+            left, right = built[pair[0]], built[pair[1]]  # type: ignore[index]
+            data = left.bytes + right.bytes if node_bytes is None else node_bytes(tid)
+            built[tid] = MergeNode(tid, data, left, right)
+        elif tid in built:
+            continue
+        elif pair is None or tid in pending:
+            built.setdefault(tid, MergeNode(tid, token_bytes(tid)))
+        else:
+            pending.add(tid)
+            stack += ((tid, True), (pair[1], False), (pair[0], False))
+    return built[token_id]
 
 
 def merge_tree_of(token: bytes, mergeable_ranks: Mapping[bytes, int]) -> MergeNode:
@@ -160,8 +180,17 @@ def merge_tree_of(token: bytes, mergeable_ranks: Mapping[bytes, int]) -> MergeNo
     >>> tree.left.bytes, tree.right.bytes
     (b'hell', b'o')
     """
-    rank = mergeable_ranks[token]
-    if len(token) <= 1:  # a leaf: a single byte, or the empty token (made by no merge, never emitted)
-        return MergeNode(rank, token)
-    left, right = _split_of(token, rank, mergeable_ranks)  # type: ignore[arg-type]
-    return MergeNode(rank, token, merge_tree_of(left, mergeable_ranks), merge_tree_of(right, mergeable_ranks))
+    built: dict[bytes, MergeNode] = {}  # a part that occurs twice is split once
+    stack: list[tuple[bytes, tuple[bytes, bytes] | None]] = [(token, None)]  # bottom-up, without recursion
+    while stack:
+        data, parts = stack.pop()
+        if parts is not None:
+            built[data] = MergeNode(mergeable_ranks[data], data, built[parts[0]], built[parts[1]])
+        elif data in built:
+            continue
+        elif len(data) <= 1:  # a leaf: a single byte, or the empty token (made by no merge, never emitted)
+            built[data] = MergeNode(mergeable_ranks[data], data)
+        else:
+            left, right = _split_of(data, mergeable_ranks[data], mergeable_ranks)  # type: ignore[arg-type]
+            stack += ((data, (left, right)), (right, None), (left, None))
+    return built[token]

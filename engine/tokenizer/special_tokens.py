@@ -146,6 +146,12 @@ def check_special_tokens(special_tokens: Iterable[str] | None) -> list[str]:
     return specials
 
 
+# Groups one inside another in `literal_trie_pattern`'s result, at most: `re` compiles nested groups by recursion
+# (it failed near 450 of them, the `regex` module under 200, and a Streamlit script starts a hundred frames down).
+# Real files nest a few (Gemma 3's <unusedN>: 4); added tokens that are each other's prefixes nest one per token.
+MAX_NESTED_GROUPS = 48
+
+
 def literal_trie_pattern(words: Iterable[str]) -> str:
     """A regex matching any of `words`, the longest one at the leftmost position (Aho-Corasick's LeftmostLongest).
 
@@ -158,9 +164,15 @@ def literal_trie_pattern(words: Iterable[str]) -> str:
     milliseconds (without the classes the pattern is twenty times longer).
     Matching costs one step per character of the longest word matched, however
     many words there are (a flat alternation tries every word at every place).
-    The trie is built, and `re` compiles it, by recursion one level per
-    character: words of up to `engine.formats.limits.MAX_PIECE_CHARS` (256) are
-    safe, a chain of 500 nested words is past `re`'s recursion limit.
+
+    The trap: depth.  A word is as deep in the trie as it is long (an added token may
+    have 4,096 characters), so the trie is walked with an explicit stack, never by
+    recursion.  And words that are each other's prefixes (``B``, ``BB``, ``BBB`` ...)
+    nest one group per word, which `re` compiles by recursion: where the groups
+    would nest deeper than MAX_NESTED_GROUPS, the subtree below is written as one
+    alternation of its words, longest first -- the same matches (the first
+    alternative that matches is the longest word), in a pattern no longer than those
+    words together, at the cost of trying them in turn.
     """
     trie: dict = {}
     for word in words:
@@ -168,20 +180,106 @@ def literal_trie_pattern(words: Iterable[str]) -> str:
         for ch in word:
             node = node.setdefault(ch, {})
         node[""] = {}
+    try:
+        return _fold(trie)
+    except _TooDeep:
+        return _fold(trie, flat=_flat_nodes(trie))
 
-    def pattern(node: dict) -> str:
-        ends = "" in node
-        shared: dict[str, list[str]] = {}  # subtree regex -> the characters leading to it
-        for ch, child in sorted(node.items()):
+
+class _TooDeep(Exception):
+    """A trie regex would nest more than MAX_NESTED_GROUPS groups."""
+
+
+def _fold(trie: dict, flat: AbstractSet[int] = frozenset()) -> str:
+    """The trie's regex, built bottom-up; the nodes in `flat` (by id) as one alternation each.  Raises `_TooDeep`
+    as soon as its groups nest deeper than MAX_NESTED_GROUPS."""
+    folded: dict[int, tuple[str, int]] = {}  # id(node) -> (its regex, groups nested in it), until its parent takes it
+    for node in _post_order(trie, stop=flat):
+        if id(node) in flat:
+            folded[id(node)] = (_alternation(node), 1)
+            continue
+        pattern, nested = _trie_node_pattern(node, folded)
+        if nested > MAX_NESTED_GROUPS:
+            raise _TooDeep
+        folded[id(node)] = (pattern, nested)
+    return folded[id(trie)][0]
+
+
+def _flat_nodes(trie: dict) -> set[int]:
+    """The nodes (by id) to write as one alternation so that no group nests deeper than MAX_NESTED_GROUPS: top-down,
+    a node `outside` groups deep keeps its trie regex when everything below it fits; else it opens its own groups
+    and its children are looked at in turn; or, with no room left for that, it becomes one alternation."""
+    nesting: dict[int, int] = {}  # groups nested in each node's trie regex, at most
+    for node in _post_order(trie):
+        nesting[id(node)] = _own_groups(node) + max((nesting[id(c)] for ch, c in node.items() if ch), default=0)
+    flat: set[int] = set()
+    stack = [(trie, 0)]
+    while stack:
+        node, outside = stack.pop()
+        if outside + nesting[id(node)] <= MAX_NESTED_GROUPS:
+            continue
+        inside = outside + _own_groups(node)
+        if inside >= MAX_NESTED_GROUPS:
+            flat.add(id(node))
+        else:
+            stack.extend((child, inside) for ch, child in node.items() if ch)
+    return flat
+
+
+def _post_order(root: dict, stop: AbstractSet[int] = frozenset()) -> Iterable[dict]:
+    """The nodes of a trie, children before their parent, without recursion; below a node in `stop`, none."""
+    stack: list[tuple[dict, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if children_done or id(node) in stop:
+            yield node
+            continue
+        stack.append((node, True))
+        stack.extend((child, False) for ch, child in node.items() if ch)
+
+
+def _own_groups(node: dict) -> int:
+    """Groups a trie node's regex opens around its children's, at most: one for several branches, one more to make
+    them optional when a word also ends here."""
+    children = len(node) - ("" in node)
+    return (children > 1) + ("" in node and children > 0)
+
+
+def _trie_node_pattern(node: dict, folded: dict[int, tuple[str, int]]) -> tuple[str, int]:
+    """The regex of one trie node from its children's (taken out of `folded`), and how deep its groups nest."""
+    ends = "" in node
+    shared: dict[str, list[str]] = {}  # subtree regex -> the characters leading to it
+    nested = 0
+    for ch, child in sorted(node.items()):
+        if ch:
+            sub, sub_nested = folded.pop(id(child))
+            shared.setdefault(sub, []).append(ch)
+            nested = max(nested, sub_nested)
+    branches = [(re.escape(chars[0]) if len(chars) == 1 else "[" + "".join(map(re.escape, chars)) + "]") + sub
+                for sub, chars in shared.items()]
+    if not branches:
+        return "", 0
+    if len(branches) == 1:
+        body = branches[0]
+    else:
+        body, nested = "(?:" + "|".join(branches) + ")", nested + 1
+    if ends:
+        if len(branches) == 1 and len(branches[0]) == 1:
+            return body + "?", nested
+        return "(?:" + body + ")?", nested + 1
+    return body, nested
+
+
+def _alternation(node: dict) -> str:
+    """The words below a trie node as one group, longest first (optional if a word ends at the node)."""
+    words: list[str] = []
+    stack: list[tuple[dict, str]] = [(node, "")]
+    while stack:
+        at, prefix = stack.pop()
+        for ch, child in at.items():
             if ch:
-                shared.setdefault(pattern(child), []).append(ch)
-        branches = [(re.escape(chars[0]) if len(chars) == 1 else "[" + "".join(map(re.escape, chars)) + "]") + sub
-                    for sub, chars in shared.items()]
-        if not branches:
-            return ""
-        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-        if ends:
-            return body + "?" if len(branches) == 1 and len(branches[0]) == 1 else "(?:" + body + ")?"
-        return body
-
-    return pattern(trie)
+                stack.append((child, prefix + ch))
+            elif prefix:
+                words.append(prefix)
+    words.sort(key=lambda w: (-len(w), w))
+    return "(?:" + "|".join(map(re.escape, words)) + ")" + ("?" if "" in node else "")

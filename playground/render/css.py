@@ -11,6 +11,9 @@ import re
 from pathlib import Path
 
 STYLES = Path(__file__).parent / "styles"
+# The smallest text presentation mode draws, in CSS pixels (present.css sets the page's type to 20 px; Streamlit's
+# small print is 0.8-0.875 of it): drawings that size their own text (charts, the merge tree) use it too.
+PRESENT_TEXT_PX = 16
 _COMMENT = re.compile(r"/\*.*?\*/", re.S)
 
 

@@ -4,6 +4,8 @@ appear as <e6 97>.
 """
 from __future__ import annotations
 
+import unicodedata
+
 from playground.render.html import SPACE, container, element, hex_bytes, plural, token_color
 
 
@@ -48,6 +50,17 @@ def _runs(text: str, at_least: int = 5) -> str:
     return "".join(out)
 
 
+def wide_label_width_in(label: str, font_pt: float) -> float | None:
+    """The width in inches a node needs for a `label` that holds wide characters (CJK, emoji: an em each, the
+    others 0.6 em) in a font of `font_pt` points, with the box's margins; None for a label without any, which
+    Graphviz measures well.  Graphviz measures with its own font tables, which make Japanese narrower than the
+    browser draws it: the text spilled out of its box."""
+    widths = [sum(1.0 if unicodedata.east_asian_width(ch) in "WF" else 0.6 for ch in line) for line in label.split("\n")]
+    if not any(unicodedata.east_asian_width(ch) in "WF" for ch in label):
+        return None
+    return (max(widths) * font_pt + 2 * 0.08 * 72) / 72
+
+
 def tree_label(data: bytes, token_id: int, *, limit: int = 24) -> str:
     """What a tree node says: its bytes readably (space as ␣) and its id; a leaf adds its byte value."""
     from engine.explain.vocab import readable  # the engine's one definition of "readable bytes"
@@ -58,17 +71,21 @@ def tree_label(data: bytes, token_id: int, *, limit: int = 24) -> str:
     return f"{text}\nid {token_id}"
 
 
-def merge_tree_dot(root, *, max_depth: int | None = None, left_right: bool = False, label_limit: int = 24) -> str:
+def merge_tree_dot(root, *, max_depth: int | None = None, left_right: bool = False, label_limit: int = 24,
+                   font_pt: float = 11) -> str:
     """DOT source of a merge tree (`engine.MergeNode`): root on top, bytes in order at the bottom.
 
     Every occurrence of a token is its own node (a tree, not a DAG), so the
     leaves spell the token's bytes left to right.  Nodes deeper than
     `max_depth` merges below the root are folded into one dashed node.
+    `font_pt` is the labels' size in points (a point is 4/3 of a CSS pixel when
+    the drawing is shown at its natural size).
     """
     lines = [
         "digraph merge_tree {",
         f'  graph [rankdir={"LR" if left_right else "TB"}, ordering=out, nodesep=0.12, ranksep=0.32, bgcolor="transparent"];',
-        '  node [shape=box, style="rounded,filled", fontname="Source Code Pro, monospace", fontsize=11, '
+        '  node [shape=box, style="rounded,filled", fontname="Source Code Pro, monospace", '
+        f'fontsize={font_pt:g}, '
         'margin="0.08,0.03", height=0.3, penwidth=1];',
         '  edge [arrowhead=none, color="#777777"];',
     ]
@@ -91,6 +108,9 @@ def merge_tree_dot(root, *, max_depth: int | None = None, left_right: bool = Fal
             attrs_ = f'fillcolor="{_dot_color(node.id)}"'
         if node is root:
             attrs_ += ", penwidth=2.2"
+        wide = wide_label_width_in(label, font_pt)
+        if wide is not None:
+            attrs_ += f", width={wide:.2f}"
         lines.append(f'  {name} [label="{dot_escape(label)}", {attrs_}];')
         if parent is not None:
             lines.append(f"  {parent} -> {name};")

@@ -29,6 +29,7 @@ from playground.cache import encodings, render_cache
 from playground.components.live_input import text_box
 from playground.render import html
 from playground.render.markdown import md
+from playground.widgets import charts
 from playground.widgets.page import header, refuse_message
 from playground.widgets.text_fields import over_limit, text_field
 
@@ -123,9 +124,9 @@ def _frame(ranked: list[ArenaEntry]) -> pd.DataFrame:
         "rank": e.rank,
         "tokenizer": e.name,
         "tokens": e.tokens,
+        "× best": round(e.ratio, 3),  # beside the count: the first column a narrow screen loses is the last
         "chars/token": round(e.chars_per_token, 3),
         "bytes/token": round(e.bytes_per_token, 3),
-        "× best": round(e.ratio, 3),
         **({"⚠ unknown": e.unknown} if any(x.unknown for x in ranked) else {}),
     } for e in ranked])
 
@@ -138,7 +139,7 @@ def _bar_chart(frame: pd.DataFrame) -> alt.LayerChart:
         tooltip=["rank", "tokenizer", alt.Tooltip("tokens:Q", format=","), "chars/token", "bytes/token", "× best"],
     )
     bars = base.mark_bar().encode(color=alt.condition(alt.datum.rank == 1, alt.value("#2e7d32"), alt.value("#90a4ae")))
-    labels = base.mark_text(align="left", dx=3, fontSize=11).encode(text=alt.Text("label:N"))
+    labels = base.mark_text(align="left", dx=3, fontSize=charts.text_px(11)).encode(text=alt.Text("label:N"))
     frame_height = 24 * len(order) + 10
     # a height in pixels, never alt.Step: with Streamlit's autosize "fit" a step height makes Vega
     # drop fit-y with a console warning
@@ -152,16 +153,21 @@ def _your_text(ranked: list[ArenaEntry]) -> None:
     st.subheader("On your text")
     st.markdown(_summary(ranked))
     frame = _frame(ranked)
-    left, right = st.columns([7, 5])
-    with left:
+    # The table at the width its columns need, the chart in the rest of the row (below it when the row is
+    # narrower than both): fixed columns (st.columns) cut the table's last column, "× best", at 1280 px.
+    # Column widths in pixels, for the table's usual type; presentation mode's type is 20/16 of it.
+    px = (lambda w: round(w * 1.25)) if charts.present() else (lambda w: w)
+    with st.container(horizontal=True, gap="medium"):
         number = st.column_config.NumberColumn
-        st.dataframe(frame, hide_index=True, key=state.ARENA_TABLE, height=min(38 + 35 * len(frame), 500),
-                     column_config={"rank": number(width=48), "tokenizer": st.column_config.TextColumn(width=130),
-                                    "tokens": number(width=70, format="%d"), "chars/token": number(width=88, format="%.3f"),
-                                    "bytes/token": number(width=88, format="%.3f"), "× best": number(width=64, format="%.3f"),
-                                    "⚠ unknown": number(width=80, format="%d", help="unknown tokens ([UNK], <unk>): text this tokenizer lost")})
-    with right:
-        st.altair_chart(_bar_chart(frame), width="stretch", height=24 * len(frame) + 60)
+        st.dataframe(frame, hide_index=True, key=state.ARENA_TABLE, height=min(38 + 35 * len(frame), 500), width="content",
+                     column_config={"rank": number(width=px(48)), "tokenizer": st.column_config.TextColumn(width=px(130)),
+                                    "tokens": number(width=px(70), format="%d"),
+                                    "chars/token": number(width=px(88), format="%.3f"),
+                                    "bytes/token": number(width=px(88), format="%.3f"),
+                                    "× best": number(width=px(64), format="%.3f"),
+                                    "⚠ unknown": number(width=px(96), format="%d", help="unknown tokens ([UNK], <unk>): "
+                                                        "text this tokenizer lost")})
+        st.altair_chart(charts.sized(_bar_chart(frame)), width="stretch", height=24 * len(frame) + 60)
     st.caption("Rank 1 needs the fewest tokens; equal counts share a rank and the next rank skips (1, 1, 3). "
                "× best = tokens ÷ the fewest tokens. Characters are code points; bytes are UTF-8.")
 
@@ -176,7 +182,7 @@ def _heatmap(cells: pd.DataFrame, names: list[str], order: list[str], metric: st
     base = alt.Chart(cells).encode(
         x=alt.X("encoding:N", sort=names, title=None,
                 axis=alt.Axis(orient="top", labelAngle=alt.ExprRef(f"{narrow} ? -90 : -35"), labelLimit=140,
-                              labelFontSize=alt.ExprRef(f"{narrow} ? 9 : 11"), labelOverlap=False)),
+                              labelFontSize=alt.ExprRef(f"{narrow} ? {charts.text_px(9)} : {charts.text_px(11)}"), labelOverlap=False)),
         y=alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelLimit=220, labelOverlap=False)),
         tooltip=[alt.Tooltip("label:N", title="language"), "script", alt.Tooltip("encoding:N", title="tokenizer"),
                  alt.Tooltip("tokens:Q", format=","), alt.Tooltip("vs_english:Q", title="× English", format=".2f"),
@@ -225,7 +231,7 @@ def _languages(names: list[str]) -> None:
     worst = matrix.worst()
     st.markdown("**Which language each tokenizer taxes most:** " + "; ".join(
         f"{md(c.encoding)} → {md(c.language)} ({c.vs_english:.1f}× English)" for c in worst) + ".")
-    st.altair_chart(_heatmap(cells, names, order, metric), width="stretch", height=ROW * len(order) + 150)
+    st.altair_chart(charts.sized(_heatmap(cells, names, order, metric)), width="stretch", height=ROW * len(order) + 150)
     st.caption(f"The same message in {len(order) - len(own)} languages (GTK's translators' translations of one "
                "sentence, engine/data/languages.json)"
                + (f" and your {html.plural(len(own), 'own sentence')} ({OWN_CODE}…)" if own else "")

@@ -63,6 +63,7 @@ from playground.cache import encodings
 from playground.render import html
 from playground.render.chat import chat_legend, chat_tokens
 from playground.render.markdown import md
+from playground.widgets import charts
 from playground.widgets.charts import wrapping_legend
 from playground.widgets.page import draw, header, styles
 from playground.widgets.text_fields import text_field
@@ -999,7 +1000,7 @@ def _breakdown(results: dict[str, tuple[Any, engine.chat.ChatTokens | str]]) -> 
         order=alt.Order("rank:Q"),
         tooltip=["model:N", "part:N", alt.Tooltip("tokens:Q", format=",")],
     ).transform_calculate(rank=f"indexof({json.dumps(parts)}, datum.part)")
-    st.altair_chart(bars, width="stretch", height=90 + 48 * len({row["model"] for row in chart}))
+    st.altair_chart(charts.sized(bars), width="stretch", height=90 + 48 * len({row["model"] for row in chart}))
     with st.expander("Per message"):
         st.dataframe(table, hide_index=True, key=state.CHAT_BREAKDOWN_TABLE)
 

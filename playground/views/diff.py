@@ -17,6 +17,7 @@ from playground.cache import encodings, teach
 from playground.render import diff as draw_diff
 from playground.render import html
 from playground.render.markdown import md
+from playground.widgets import charts
 from playground.widgets.page import header, styles
 
 PRESETS = {
@@ -142,7 +143,7 @@ def render() -> None:
     _counts(d)
     _text_counts(a, b)
     st.markdown("##### Tokens by length")
-    st.vega_lite_chart(length_frame(d), LENGTH_SPEC, width="stretch")
+    st.vega_lite_chart(length_frame(d), charts.sized_spec(LENGTH_SPEC), width="stretch")
     st.markdown("##### Samples: the earliest learned (lowest ids) of each group")
     st.caption(f"{html.SPACE} is a space; the number under a chip is its id (A→B for shared tokens); "
                "a dashed outline is part of a character.")

@@ -29,7 +29,7 @@ from playground.cache import memo, uploads
 from playground.render import html
 from playground.render.markdown import md
 from playground.serving import jobs
-from playground.widgets import pickers
+from playground.widgets import charts, pickers
 from playground.widgets.page import header
 from playground.widgets.text_fields import text_field
 
@@ -347,7 +347,7 @@ def _results(enc: engine.Encoding) -> None:
     pane = st.segmented_control("Show", TRAIN_PANES, key=T_PANE, persist_state="session", default="Compression curve",
                               required=True)
     if pane == "Compression curve":
-        st.vega_lite_chart(curve_frame(report), CURVE_SPEC, width="stretch")
+        st.vega_lite_chart(curve_frame(report), charts.sized_spec(CURVE_SPEC), width="stretch")
     elif pane == "Merges":
         st.caption(f"{html.SPACE} is a space. “tie”: another pair had the same count; minbpe takes the pair seen first "
                    "in the (already merged) text.")

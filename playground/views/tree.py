@@ -15,6 +15,8 @@ drawn left to right, one leaf per line, so 32-byte tokens stay readable.
 """
 from __future__ import annotations
 
+import itertools
+
 import streamlit as st
 
 import engine
@@ -22,7 +24,7 @@ from engine.explain import families as explain
 from engine.explain.algorithms import algorithm_of
 from playground import state
 from playground.cache import encodings, render_cache
-from playground.render import html
+from playground.render import css, html
 from playground.render.markdown import md
 from playground.render.pipeline import token_card
 from playground.render.tree import merge_tree_dot
@@ -48,6 +50,10 @@ FOLD_ABOVE = 63  # trees with more boxes (over 32 bytes) fold their deepest leve
 MAX_DRAWN = 31  # ... down to at most this many boxes (16 across)
 NATURAL_SIZE = 12  # bottom-row boxes up to which a tree is drawn at its natural size
 LEFT_RIGHT_ABOVE = 16  # trees with more leaves drawn are laid out left to right by default
+# In presentation mode a tree is drawn at its natural size, labels at css.PRESENT_TEXT_PX: about a hundred
+# pixels a box, so a 1280-pixel projector's column holds six across.  Bigger trees fold their deepest levels
+# until the bottom row fits (the slider unfolds them; a wider drawing scrolls sideways).
+PRESENT_ACROSS = 6
 
 
 # ---------------------------------------------------------------- pickers
@@ -126,44 +132,69 @@ def _pick_token(name: str, enc: engine.Encoding) -> None:
 
 
 # ----------------------------------------------------------------- drawing
-def _drawn(node: engine.MergeNode, levels: int) -> int:
+def _boxes_by_level(tree: engine.MergeNode) -> list[int]:
+    """Boxes drawn when subtrees below `levels` merges are folded, for every `levels` from 0 to the tree's depth:
+    the nodes at most that far below the root (one walk, no recursion: a tree may be thousands of merges deep)."""
+    per_level = [0] * (tree.depth + 1)
+    stack = [(tree, 0)]
+    while stack:
+        node, level = stack.pop()
+        per_level[level] += 1
+        if not node.is_leaf:
+            stack += ((node.left, level + 1), (node.right, level + 1))
+    return list(itertools.accumulate(per_level))
+
+
+def _drawn(tree: engine.MergeNode, levels: int) -> int:
     """Boxes drawn when subtrees below `levels` merges are folded."""
-    if node.is_leaf or levels == 0:
-        return 1
-    return 1 + _drawn(node.left, levels - 1) + _drawn(node.right, levels - 1)
+    return _boxes_by_level(tree)[min(levels, tree.depth)]
 
 
-def default_levels(tree: engine.MergeNode) -> int:
-    """Merge levels drawn at first: all of them for trees of up to FOLD_ABOVE boxes."""
-    if _drawn(tree, tree.depth) <= FOLD_ABOVE:
+def default_levels(tree: engine.MergeNode, *, present: bool = False) -> int:
+    """Merge levels drawn at first: all of them for trees of up to FOLD_ABOVE boxes (in presentation mode, as many
+    as keep the bottom row within PRESENT_ACROSS boxes)."""
+    boxes = _boxes_by_level(tree)
+    fold_above, max_drawn = (2 * PRESENT_ACROSS - 1,) * 2 if present else (FOLD_ABOVE, MAX_DRAWN)
+    if boxes[-1] <= fold_above:
         return tree.depth
-    return max((d for d in range(1, tree.depth + 1) if _drawn(tree, d) <= MAX_DRAWN), default=1)
+    return max((d for d in range(1, tree.depth + 1) if boxes[d] <= max_drawn), default=1)
 
 
-def drawn_boxes(tree: engine.MergeNode) -> int:
+def drawn_boxes(tree: engine.MergeNode, *, present: bool = False) -> int:
     """Boxes in the first drawing of `tree` (for tests)."""
-    return _drawn(tree, default_levels(tree))
+    return _drawn(tree, default_levels(tree, present=present))
 
 
 def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: str) -> engine.MergeNode:
     tree = render_cache.merge_tree(name, enc, token_id)
-    n_leaves = tree.n_merges + 1
-    max_depth = None
+    present = bool(st.session_state.get(state.PRESENT))
+    levels = default_levels(tree, present=present)
+    across = PRESENT_ACROSS if present else LEFT_RIGHT_ABOVE
+    max_depth = None if levels >= tree.depth else levels
     if key_prefix == "main":
+        if st.session_state.get(_LAYOUT_FOR) != (name, token_id, present) or DEPTH_KEY not in st.session_state:
+            # a new token (or presentation mode switched): its own default folding and layout
+            st.session_state[_LAYOUT_FOR] = (name, token_id, present)
+            st.session_state[DEPTH_KEY] = levels
+            st.session_state[LAYOUT_KEY] = (_drawn(tree, levels) + 1) // 2 > across
         c1, c2 = st.columns([3, 2])
-        if 2 * n_leaves - 1 > FOLD_ABOVE:
-            max_depth = c1.slider("Levels drawn", 1, tree.depth, default_levels(tree), key=DEPTH_KEY,
+        max_depth = None
+        if levels < tree.depth:
+            max_depth = c1.slider("Levels drawn", 1, tree.depth, key=DEPTH_KEY,
                                   help="Deeper subtrees fold into one dashed box that says how many merges it hides.")
             if max_depth >= tree.depth:
                 max_depth = None
-    bottom_row = (_drawn(tree, max_depth if max_depth is not None else tree.depth) + 1) // 2
-    left_right = bottom_row > LEFT_RIGHT_ABOVE
-    if key_prefix == "main":
-        if st.session_state.get(_LAYOUT_FOR) != (name, token_id):  # a new token: its own default layout
-            st.session_state[_LAYOUT_FOR] = (name, token_id)
-            st.session_state[LAYOUT_KEY] = left_right
         left_right = c2.toggle("Draw left to right", key=LAYOUT_KEY, persist_state="session",
                                help="Long tokens have many leaves; left to right gives each leaf its own line.")
+    else:
+        if not present:  # the other encodings' trees are drawn whole
+            max_depth = None
+        left_right = (_drawn(tree, max_depth if max_depth is not None else tree.depth) + 1) // 2 > across
+    if present:  # natural size, projector type: present.css lets a wide tree scroll rather than shrink
+        dot = merge_tree_dot(tree, max_depth=max_depth, left_right=left_right, font_pt=css.PRESENT_TEXT_PX * 3 / 4)
+        st.graphviz_chart(dot, width="content")
+        return tree
+    bottom_row = (_drawn(tree, max_depth if max_depth is not None else tree.depth) + 1) // 2
     # small trees at their natural size (stretched, five boxes would fill the page); wide ones fit the width
     width = "stretch" if bottom_row > NATURAL_SIZE and not left_right else "content"
     st.graphviz_chart(merge_tree_dot(tree, max_depth=max_depth, left_right=left_right), width=width)
@@ -267,16 +298,42 @@ def _family_steps(name: str, enc: engine.Encoding, token_id: int, data: bytes) -
     _links(name, data, found.story.piece)
 
 
+def _tree_or_reason(name: str, enc: engine.Encoding, token_id: int, data: bytes) -> engine.MergeNode | None:
+    """The token's tree drawn, or why there is none (and the links on)."""
+    if not data:  # the empty token (whisper's rank 50256): a tree of one empty box would say nothing
+        st.info(md(explain.no_tree_reason(enc, token_id), 800))
+        _links(name, data)
+        return None
+    try:
+        return _draw_tree(name, enc, token_id, key_prefix="main")
+    except ValueError as err:  # a token no merge makes (Llama 3), or an upload BPE could not produce
+        reason = explain.no_tree_reason(enc, token_id)
+        if reason:
+            st.info(md(reason, 800))
+            _links(name, data)
+        else:
+            st.warning(f"No merge tree for this token: {md(err, 600)}")
+        return None
+
+
 def render() -> None:
     header("Merge tree", "how one token was built: BPE joined smaller parts, pair by pair, down to bytes or characters.")
-    name, enc = encoding_select(ENC_KEY)
-    note = encodings.family_note(name, enc)
-    merges = algorithm_of(enc) == "bpe"  # WordPiece, Unigram, WordLevel: no tree; the family's own steps instead
-    st.markdown(f"**{md(note.title)}**: {md(note.merges)}  \n{md(note.tree)}"
+    # On a projector the tree comes first: the pickers fold away (their values stay), and the family's
+    # rule follows the tree, so a 720-pixel screen shows the tree without scrolling.
+    present = bool(st.session_state.get(state.PRESENT))
+    with st.expander("Encoding and token", icon=":material/tune:") if present else st.container():
+        name, enc = encoding_select(ENC_KEY)
+        note = encodings.family_note(name, enc)
+        merges = algorithm_of(enc) == "bpe"  # WordPiece, Unigram, WordLevel: no tree; the family's own steps instead
+        rule = (f"**{md(note.title)}**: {md(note.merges)}  \n{md(note.tree)}"
                 + (" Read the tree from the leaves up." if merges else ""))
-    if st.session_state.get(state.TOKEN_ID) is None:
-        st.session_state[state.TOKEN_ID] = _default_token(name, enc)
-    _pick_token(name, enc)
+        if not present:
+            st.markdown(rule)
+        if st.session_state.get(state.TOKEN_ID) is None:
+            st.session_state[state.TOKEN_ID] = _default_token(name, enc)
+        _pick_token(name, enc)
+    if present and not merges:
+        st.markdown(rule)
     token_id = int(st.session_state[state.TOKEN_ID])
     problem = token_problem(enc, token_id)
     if problem:
@@ -289,19 +346,10 @@ def render() -> None:
     if not merges:
         _family_steps(name, enc, token_id, data)
         return
-    if not data:  # the empty token (whisper's rank 50256): a tree of one empty box would say nothing
-        st.info(md(explain.no_tree_reason(enc, token_id), 800))
-        _links(name, data)
-        return
-    try:
-        tree = _draw_tree(name, enc, token_id, key_prefix="main")
-    except ValueError as err:  # a token no merge makes (Llama 3), or an upload BPE could not produce
-        reason = explain.no_tree_reason(enc, token_id)
-        if reason:
-            st.info(md(reason, 800))
-            _links(name, data)
-        else:
-            st.warning(f"No merge tree for this token: {md(err, 600)}")
+    tree = _tree_or_reason(name, enc, token_id, data)
+    if present:
+        st.markdown(rule)
+    if tree is None:
         return
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("id (= rank)" if note.family == "tiktoken" else "id", token_id)

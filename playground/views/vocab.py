@@ -20,7 +20,7 @@ from playground import state
 from playground.cache import encodings
 from playground.render import html
 from playground.render.markdown import md
-from playground.widgets import pickers
+from playground.widgets import charts, pickers
 from playground.widgets.page import header, token_text
 
 ENC_KEY = state.VOCAB_ENC
@@ -189,7 +189,7 @@ def _lengths_pane(name: str, enc: engine.Encoding) -> None:
         y=alt.Y("tokens:Q", title="tokens", scale=alt.Scale(type="symlog") if log else alt.Undefined),
         tooltip=["length", "tokens"],
     ).properties(height=320)
-    st.altair_chart(chart, width="stretch")
+    st.altair_chart(charts.sized(chart), width="stretch")
     mean = (hist["length"] * hist["tokens"]).sum() / hist["tokens"].sum()
     st.caption(f"{md(name)}: {hist['tokens'].sum():,} ordinary tokens, mean {mean:.1f} bytes, longest "
                f"{hist['length'].max()} bytes (use the 'Longest' filter in Search to see them).")

