@@ -115,10 +115,28 @@ def test_rank_file_with_cr_line_ends_from_the_issue():
 
 @pytest.mark.parametrize("which,says", [
     ("vocab_bpe_one_long_line", "vocab.bpe, line 2: expected two tokens 'left right'"),
-    ("rank_file_one_long_line", "line.tiktoken, line 1: expected '<base64 token> <rank>'"),
+    ("rank_file_one_long_line", "line.tiktoken, line 1: longer than 5,528 characters"),
 ])
 def test_one_huge_line_is_refused_without_splitting_it_all(which, says):
     assert str(refuse(which)).startswith(says)
+
+
+def test_a_39_mb_rank_line_is_refused_before_it_is_split():
+    """Splitting, decoding and base64-decoding one 39 MB line cost 254 MB (traced) only to find its token too long:
+    a line longer than any token can need is refused first, from the bytes."""
+    import tracemalloc
+
+    from tests.engine.formats.crafted_big_files import tiktoken_one_line
+
+    data = tiktoken_one_line()
+    tracemalloc.start()
+    try:
+        with pytest.raises(engine.TokenizerTooLargeError, match=r"one\.tiktoken, line 1: longer than 5,528 characters"):
+            load_tokenizer("tiktoken", ("one.tiktoken", data))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 10_000_000, peak
 
 
 def test_minbpe_counts_cr_lines():
