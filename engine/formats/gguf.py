@@ -36,16 +36,30 @@ string's length field eight), and against `MAX_ARRAY_ITEMS` / `MAX_STRING_BYTES`
 are refused (no tokenizer key uses them, and each level would multiply the
 claim).  Numeric arrays become `array.array` (4 bytes a score), string arrays
 lists of `str`.
+
+**Only the keys asked for.**  A header is a whole model's metadata: its
+architecture, training settings, sometimes a copy of the tokenizer.json as one
+string, and any key a converter chose to add.  `read_gguf` with `keys` decodes
+only those keys and *skips* every other value as it walks past it (a string's
+bytes, an array's items: lengths read, nothing built), so an unused array of
+3.9 million strings costs a walk, not the 500 MB its Python strings would take.
+Each kept key has a `KeyLimit` -- the most items and bytes it may hold --
+checked before its value is built (`TokenizerTooLargeError`).  Every key's size
+is recorded in `GgufHeader.sizes`; with ``values=False`` nothing at all is
+built, which is how `engine.sources.upload_memory` weighs a file before it is read.
 """
 from __future__ import annotations
 
 import struct
 import sys
 from array import array
-from dataclasses import dataclass
-from typing import Any, BinaryIO
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO, Mapping
 
-__all__ = ["GgufError", "GgufHeader", "read_gguf", "is_gguf", "MAX_ARRAY_ITEMS", "MAX_STRING_BYTES", "MAX_KV"]
+from .limits import TokenizerTooLargeError, check_count
+
+__all__ = ["GgufError", "GgufHeader", "KeyLimit", "read_gguf", "is_gguf", "MAX_ARRAY_ITEMS", "MAX_STRING_BYTES",
+           "MAX_KV"]
 
 MAGIC = b"GGUF"
 VERSIONS = (2, 3)  # version 1 (2023) used 32-bit lengths; llama.cpp itself no longer reads it
@@ -69,16 +83,29 @@ class GgufError(ValueError):
 
 
 @dataclass(frozen=True)
+class KeyLimit:
+    """The most one kept key may hold: `items` (1 for a scalar or a string) and `nbytes` (a string's UTF-8 bytes,
+    an array's bytes of values or of all its strings); `what` names the items and `real` says what real files
+    hold, for the message."""
+
+    items: int
+    nbytes: int
+    what: str = "items"
+    real: str = "real files hold far less"
+
+
+@dataclass(frozen=True)
 class GgufHeader:
-    """The header of a GGUF file: its version, tensor count, the metadata in file order, and where
-    the metadata ends (the bytes a cut copy needs)."""
+    """The header of a GGUF file: its version, tensor count, the metadata in file order (the kept keys'
+    values), every key's type and size, and where the metadata ends (the bytes a cut copy needs)."""
 
     version: int
     tensor_count: int
     metadata: dict[str, Any]
-    types: dict[str, str]  # key -> "string", "u32", "array[string]" ...
+    types: dict[str, str]  # key -> "string", "u32", "array[string]" ... (every key, kept or skipped)
     metadata_end: int
     byte_order: str = "<"
+    sizes: dict[str, tuple[int, int]] = field(default_factory=dict)  # key -> (items, bytes of its value)
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.metadata.get(key, default)
@@ -131,8 +158,10 @@ class _Reader:
                             "The file is damaged, or cut inside its metadata: cut it bigger or use the whole file")
         return claimed
 
-    def string(self) -> str:
-        length = self.count(self.u64(), 1, MAX_STRING_BYTES, "bytes of string")
+    def string(self, length: int | None = None) -> str:
+        """A string (its length field read here unless `length` was read already)."""
+        if length is None:
+            length = self.count(self.u64(), 1, MAX_STRING_BYTES, "bytes of string")
         raw = self.data[self.pos : self.pos + length]
         self.pos += length
         try:
@@ -141,11 +170,12 @@ class _Reader:
             raise self.fail(f"a string in {self.key} is not UTF-8 ({err.reason} at byte {self.pos - length + err.start:,})"
                             ) from None
 
-    def strings(self, count: int) -> list[str]:
+    def strings(self, count: int, limit: KeyLimit | None = None) -> list[str]:
         """`count` strings in a row: the tokens and merges (hundreds of thousands) -- the hot loop.
 
         Lengths are read without a check per item: a length past the end only makes the slice short,
         and the position past the end is caught once, after the loop (`count` is already bounded).
+        Their bytes in all are checked against `limit` before any is decoded.
         """
         data, pos = self.raw, self.pos
         unpack = struct.Struct(self.order + "Q").unpack_from
@@ -161,6 +191,7 @@ class _Reader:
             pos = self.n + 1
         if pos > self.n:
             self.need(pos - self.pos)
+        self.admit(limit, count, pos - self.pos - 8 * count)
         self.pos = pos
         try:  # one decode for all: NUL-free strings joined by NUL and split again; else one by one
             out = b"\x00".join(parts).decode("utf-8").split("\x00")
@@ -176,12 +207,45 @@ class _Reader:
                 raise self.fail(f"item {k:,} of {self.key} is not UTF-8 ({err.reason})") from None
         return out
 
-    def value(self, kind: int, depth: int = 0) -> tuple[Any, str]:
+    def skip_strings(self, count: int) -> int:
+        """Walk past `count` strings without building any (a skipped key); their bytes in all."""
+        data, pos = self.raw, self.pos
+        unpack = struct.Struct(self.order + "Q").unpack_from
+        try:
+            for _ in range(count):
+                pos += 8 + unpack(data, pos)[0]
+        except struct.error:  # a length field past the end
+            pos = self.n + 1
+        if pos > self.n:
+            self.need(pos - self.pos)
+        nbytes, self.pos = pos - self.pos - 8 * count, pos
+        return nbytes
+
+    def admit(self, limit: KeyLimit | None, items: int, nbytes: int | None) -> None:
+        """`TokenizerTooLargeError` for a kept key's value past its `limit` (None: no limit but the file's)."""
+        if limit is None:
+            return
+        check_count(items, limit.what, self.source, limit.items, real=limit.real)
+        if nbytes is not None and nbytes > limit.nbytes:
+            raise TokenizerTooLargeError(
+                f"{self.source}: {self.key} holds {nbytes:,} bytes; the limit is {limit.nbytes:,} ({limit.real}). "
+                "The file may be corrupt or built to exhaust memory. Use a smaller tokenizer.")
+
+    def value(self, kind: int, keep: bool = True, limit: KeyLimit | None = None) -> tuple[Any, str, int, int]:
+        """The value of type `kind` at the position -- or None, walked past, when not `keep` -- its type's
+        name, its items and its bytes."""
         if kind in _SCALARS:
             value = self.scalar(kind)
-            return value, TYPE_NAMES[kind]
+            size = _SCALARS[kind][2]
+            self.admit(limit, 1, size)
+            return value, TYPE_NAMES[kind], 1, size
         if kind == STRING:
-            return self.string(), "string"
+            length = self.count(self.u64(), 1, MAX_STRING_BYTES, "bytes of string")
+            self.admit(limit, 1, length)
+            if keep:
+                return self.string(length), "string", 1, length
+            self.pos += length
+            return None, "string", 1, length
         if kind != ARRAY:
             raise self.fail(f"{self.key} has value type {kind}, which GGUF does not define (0-12)")
         item = self.u32()
@@ -192,21 +256,36 @@ class _Reader:
             raise self.fail(f"{self.key} is an array of value type {item}, which GGUF does not define (0-12)")
         if item == STRING:
             count = self.count(self.u64(), 8, MAX_ARRAY_ITEMS, "strings")
-            return self.strings(count), "array[string]"
+            self.admit(limit, count, None)
+            if not keep:
+                return None, "array[string]", count, self.skip_strings(count)
+            start = self.pos
+            strings = self.strings(count, limit)
+            return strings, "array[string]", count, self.pos - start - 8 * count
         _, typecode, size = _SCALARS[item]
         count = self.count(self.u64(), size, MAX_ARRAY_ITEMS, f"{TYPE_NAMES[item]} values")
+        self.admit(limit, count, count * size)
+        name = f"array[{TYPE_NAMES[item]}]"
+        if not keep:
+            self.pos += count * size
+            return None, name, count, count * size
         values = array(typecode)
         values.frombytes(self.data[self.pos : self.pos + count * size])
         self.pos += count * size
         if (self.order == "<") != (sys.byteorder == "little") and size > 1:
             values.byteswap()
         if item == BOOL:
-            return [bool(v) for v in values], "array[bool]"
-        return values, f"array[{TYPE_NAMES[item]}]"
+            return [bool(v) for v in values], name, count, count
+        return values, name, count, count * size
 
 
-def read_gguf(data: bytes | memoryview | BinaryIO, source: str = "<gguf>") -> GgufHeader:
-    """The header and metadata of a GGUF file (its bytes, or a binary file object read whole)."""
+def read_gguf(data: bytes | memoryview | BinaryIO, source: str = "<gguf>", keys: Mapping[str, KeyLimit | None] | None = None,
+              *, values: bool = True) -> GgufHeader:
+    """The header and metadata of a GGUF file (its bytes, or a binary file object read whole).
+
+    `keys`: decode only these keys' values, each within its `KeyLimit` (None: no limit but the file's); every
+    other value is walked past.  None: decode every key.  With `values` False no value is decoded at all (the
+    limits are still checked): the header's types and sizes only."""
     if hasattr(data, "read"):
         data = data.read()  # type: ignore[union-attr]
     r = _Reader(data, source)  # type: ignore[arg-type]
@@ -228,14 +307,18 @@ def read_gguf(data: bytes | memoryview | BinaryIO, source: str = "<gguf>") -> Gg
     kv_count = r.count(r.u64(), 8 + 4 + 1, MAX_KV, "metadata keys")  # a key: its length, type, a value of >= 1 byte
     metadata: dict[str, Any] = {}
     types: dict[str, str] = {}
+    sizes: dict[str, tuple[int, int]] = {}
     for k in range(kv_count):
         r.key = f"metadata key {k:,}"
         key = r.string()
         r.key = f"metadata key {key!r}"
         kind = r.u32()
-        value, type_name = r.value(kind)
-        if key in metadata:
+        if key in types:
             raise r.fail(f"{r.key} appears twice")
-        metadata[key] = value
+        wanted = keys is None or key in keys
+        value, type_name, items, nbytes = r.value(kind, values and wanted, keys.get(key) if keys is not None else None)
+        if values and wanted:
+            metadata[key] = value
         types[key] = type_name
-    return GgufHeader(version, tensor_count, metadata, types, r.pos, r.order)
+        sizes[key] = (items, nbytes)
+    return GgufHeader(version, tensor_count, metadata, types, r.pos, r.order, sizes)

@@ -14,6 +14,16 @@ and ``:`` (about one per value).  Strings are cut out first: every escape
 them, then every ``"..."`` span; the depth is walked over the brackets with
 each run of side-by-side empty containers kept as one (the same deepest level).  For invalid JSON the counts are only
 right up to the first error, which is where `json.loads` stops too.
+
+*The largest object and array.*  A vocabulary is one object, the merges one array, and a file is refused for
+more of them than a tokenizer can have -- after `json.loads` had built them all (a 1.24 million-entry
+vocabulary cost about 190 MB only to be refused).  So the scan also measures the most members of one object
+(`MAX_JSON_MEMBERS`) and items of one array (`MAX_JSON_ITEMS`).  It keeps the structure outside strings (a
+few bytes per value).  Colons are only found in objects, one per member: with the commas deleted, a run of
+colons and no bracket between lies in one object, and ``bytes.find`` of a run one longer than the limit finds
+an object past it.  An array of n items holds n - 1 commas after its opening bracket (and no colon).  The
+innermost containers -- only separators inside -- are then removed, joining the runs of the level above, so
+every container is measured once it is innermost, one level at a time.
 """
 from __future__ import annotations
 
@@ -26,7 +36,7 @@ from typing import Any
 
 from ..errors import JsonLimitError
 from .gc_paused import gc_paused
-from .limits import MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, MAX_JSON_VALUES
+from .limits import MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, MAX_JSON_ITEMS, MAX_JSON_MEMBERS, MAX_JSON_VALUES
 
 _CHUNK = 1 << 20
 _STRUCTURE = b'"[]{},:'
@@ -37,6 +47,7 @@ _OPEN_CLOSE = bytes.maketrans(b"[{]}", b"\x02\x02\x00\x00")  # +1 / -1 once 1 is
 _EMPTY_RUN = re.compile(rb"(?:\x02\x00){2,}+")
 # one regex pass: `bytes.replace` of a two-byte needle turns slow on text full of quotes (bench_families)
 _ESCAPE = re.compile(rb"\\.", re.DOTALL)
+_INNER = re.compile(rb"[\[{][,:]*+[\]}]")  # containers with no container inside
 _DEPTH_FIX = ("Real tokenizer files nest fewer than 10 levels, a chat export about 6; "
               "this one may be corrupt or built to exhaust the server.")
 
@@ -54,6 +65,7 @@ _TOKENIZER_MOST = ("The most in a real tokenizer file, Gemma 3's tokenizer.json,
 
 def scan_json(data: bytes | str, *, source: str, max_depth: int = MAX_JSON_DEPTH,
               max_containers: int = MAX_JSON_CONTAINERS, max_values: int = MAX_JSON_VALUES,
+              max_members: int = MAX_JSON_MEMBERS, max_items: int = MAX_JSON_ITEMS,
               most: str = _TOKENIZER_MOST) -> JsonShape:
     """The shape of the JSON text `data`; `JsonLimitError` naming `source` and the limit as soon as one is passed.
     `most` says what the largest real file of its kind holds (``{}`` is filled with "521,355" for containers and
@@ -63,6 +75,7 @@ def scan_json(data: bytes | str, *, source: str, max_depth: int = MAX_JSON_DEPTH
     pending = b""  # a backslash that ends a chunk escapes the next chunk's first byte
     in_string = False
     depth = deepest = containers = separators = 0
+    structure: list[bytes] = []  # brackets and separators outside strings: a few bytes per value at most
     for start in range(0, len(data), _CHUNK):
         chunk = _ESCAPE.sub(b"", pending + data[start : start + _CHUNK])
         pending = b"\\" if chunk.endswith(b"\\") else b""  # only a backslash whose byte is in the next chunk is left
@@ -72,6 +85,7 @@ def scan_json(data: bytes | str, *, source: str, max_depth: int = MAX_JSON_DEPTH
         parts = (b'"' + chunk if in_string else chunk).split(b'"')
         in_string = not len(parts) % 2
         outside = b"".join(parts[::2])
+        structure.append(outside)
         separators += outside.count(b",") + outside.count(b":")
         brackets = outside.translate(_OPEN_CLOSE, b",:")
         opened = brackets.count(2)
@@ -91,7 +105,46 @@ def scan_json(data: bytes | str, *, source: str, max_depth: int = MAX_JSON_DEPTH
         if containers + separators > max_values:
             raise JsonLimitError(source, f"the JSON holds at least {containers + separators:,} values", f"{max_values:,}",
                                  most.format("about 2.17 million"))
+    _check_largest(b"".join(structure), deepest, source, max_members, max_items)
     return JsonShape(deepest, containers, containers + separators)
+
+
+def _check_largest(structure: bytes, depth: int, source: str, max_members: int, max_items: int) -> None:
+    """`JsonLimitError` for an object of more than `max_members` members or an array of more than `max_items`
+    items in `structure` (brackets and separators only), level by level from the innermost (see the module doc)."""
+    too_many_members = b":" * (max_members + 1)
+    too_many_items = re.compile(rb"\[,{%d}" % max_items)  # (a limit of 0 would need the values: "[]" is "[1]")
+    for _ in range(depth + 1):
+        if structure.translate(None, b",").find(too_many_members) >= 0:
+            raise JsonLimitError(source, f"one object holds more than {max_members:,} members", f"{max_members:,}",
+                                 "A vocabulary, the largest object of a tokenizer file, has one entry per token; "
+                                 "this file may be corrupt or built to exhaust the server.")
+        if too_many_items.search(structure):
+            raise JsonLimitError(source, f"one array holds more than {max_items:,} items", f"{max_items:,}",
+                                 "The merges, the largest array of a tokenizer file, have at most that many "
+                                 "(Gemma 3: 514,906); this file may be corrupt or built to exhaust the server.")
+        inner = _remove_innermost(structure)
+        if len(inner) == len(structure):
+            return
+        structure = inner
+
+
+def _remove_innermost(structure: bytes, step: int = 1 << 18) -> bytes:
+    """`structure` without its innermost containers, removed a window at a time: `re.sub` keeps every piece
+    between two matches as its own bytes object until it joins them (over 80 MB for Gemma 3's 515,000 merges at
+    once).  A window ends just before an opening bracket, which no innermost container can straddle."""
+    out, start, n = [], 0, len(structure)
+    while start < n:
+        end = start + step
+        if end < n:
+            cut = max(structure.rfind(b"[", start + 1, end), structure.rfind(b"{", start + 1, end))
+            if cut < 0:  # one long run of separators: on to the next opening bracket
+                found = [k for k in (structure.find(b"[", end), structure.find(b"{", end)) if k >= 0]
+                cut = min(found) if found else n
+            end = cut
+        out.append(_INNER.sub(b"", structure[start:end]))
+        start = end
+    return b"".join(out)
 
 
 def load_json_bounded(data: bytes | str, *, name: str, expected: str = "", max_depth: int = MAX_JSON_DEPTH,

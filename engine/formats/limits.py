@@ -47,6 +47,9 @@ MAX_PATTERN_CHARS = 5_000
 MAX_PIECE_CHARS = 256
 MAX_JSON_CONTAINERS = 600_000  # arrays + objects (Gemma 3's tokenizer.json: 521,355, one per merge)
 MAX_JSON_VALUES = 2_500_000  # separators (commas and colons) + containers: about the number of values
+# The largest object and array of a tokenizer file: its vocabulary (ids up to MAX_TOKEN_ID) and its merges.
+MAX_JSON_MEMBERS = MAX_TOKEN_ID
+MAX_JSON_ITEMS = MAX_MERGES
 
 
 class TokenizerTooLargeError(ValueError):

@@ -30,6 +30,9 @@ always matched whole.  `GgufTokenizer` keeps what the encoding itself does not
 carry: ``add_bos`` / ``add_eos`` and their ids (`with_special_tokens` adds them
 as ``llama_tokenize(add_special=true)`` does), the chat template, the kind.
 Any other ``tokenizer.ggml.model`` (``rwkv``, ``plamo2`` ...) is refused by name.
+
+Only `TOKENIZER_KEYS` are decoded from the header, each within its limit; every
+other key of the model's metadata is walked past unread (`engine.formats.gguf`).
 """
 from __future__ import annotations
 
@@ -39,18 +42,42 @@ from operator import add, mul
 from typing import Any
 
 from ...errors import UnsupportedModelError
-from ...formats.gguf import read_gguf
+from ...formats.charsmap import MAX_CHARSMAP_BYTES
+from ...formats.gguf import KeyLimit, read_gguf
 from ...formats.limits import MAX_MERGES, MAX_TOKEN_BYTES, MAX_TOKENS, MAX_TOTAL_TOKEN_BYTES, TokenizerTooLargeError, check_count
 from ..sentencepiece.model_proto import (
     BYTE, CONTROL, NORMAL, UNKNOWN, UNUSED, USER_DEFINED, ModelProto, NormalizerSpec, TrainerSpec,
 )
 from .pre_tokenizers import rules_for
 
-__all__ = ["GgufTokenizer", "load_gguf", "read_gguf_tokenizer", "KINDS", "gemma4_spec", "merge_table"]
+__all__ = ["GgufTokenizer", "load_gguf", "read_gguf_tokenizer", "KINDS", "TOKENIZER_KEYS", "gemma4_spec", "merge_table"]
 
 KINDS = {"gpt2": "byte-level BPE", "gemma4": "BPE with byte fallback (Gemma 4)", "llama": "SentencePiece BPE",
          "t5": "SentencePiece Unigram", "bert": "WordPiece"}
 _TYPES = (NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE)
+
+_NAME = KeyLimit(1, 256, "names", "a tokenizer kind's name has a few characters")
+_SCALAR = KeyLimit(1, 8, "values", "a number or a flag")
+_PER_TOKEN = KeyLimit(MAX_TOKENS, 8 * MAX_TOKENS, "values", "one per token")
+# The header keys a tokenizer is read from, and the most each may hold (`engine.formats.gguf.KeyLimit`).  A
+# token's and a merge's own length are checked once decoded (`_check_sizes`); these bound what decoding costs.
+TOKENIZER_KEYS: dict[str, KeyLimit] = {
+    "tokenizer.ggml.model": _NAME,
+    "tokenizer.ggml.pre": _NAME,
+    "tokenizer.ggml.tokens": KeyLimit(MAX_TOKENS, MAX_TOTAL_TOKEN_BYTES, "tokens",
+                                      "real GGUF vocabularies have at most about 262,000 tokens"),
+    "tokenizer.ggml.merges": KeyLimit(MAX_MERGES, 2 * MAX_TOTAL_TOKEN_BYTES + MAX_MERGES, "merges",
+                                      "real files have at most about 515,000"),
+    "tokenizer.ggml.scores": _PER_TOKEN,
+    "tokenizer.ggml.token_type": _PER_TOKEN,
+    "tokenizer.ggml.precompiled_charsmap": KeyLimit(MAX_CHARSMAP_BYTES, MAX_CHARSMAP_BYTES, "bytes of charsmap",
+                                                    "real maps are a few hundred kB"),
+    **{f"tokenizer.ggml.{key}": _SCALAR for key in (
+        "bos_token_id", "eos_token_id", "unknown_token_id", "add_bos_token", "add_eos_token", "add_space_prefix",
+        "remove_extra_whitespaces")},
+}
+# A chat template is text the encoding never runs: read only when asked for (`read_gguf_tokenizer`).
+CHAT_TEMPLATE = KeyLimit(1, 1_000_000, "templates", "real chat templates are under 50 kB")
 
 
 @dataclass(frozen=True)
@@ -114,9 +141,12 @@ def token_types(types: Any, n: int) -> list[int]:
     return [int(t) if int(t) in _TYPES else NORMAL for t in head]
 
 
-def read_gguf_tokenizer(data: bytes, name: str | None = None, *, source: str = "<gguf>") -> GgufTokenizer:
-    """Read a GGUF file's header (or its first megabytes) and build its tokenizer."""
-    header = read_gguf(data, source)
+def read_gguf_tokenizer(data: bytes, name: str | None = None, *, source: str = "<gguf>",
+                        chat_template: bool = True) -> GgufTokenizer:
+    """Read a GGUF file's header (or its first megabytes) and build its tokenizer (`chat_template` False: its
+    chat template is not read, and `GgufTokenizer.chat_template` is None)."""
+    keys = {**TOKENIZER_KEYS, "tokenizer.chat_template": CHAT_TEMPLATE} if chat_template else TOKENIZER_KEYS
+    header = read_gguf(data, source, keys)
     md = header.metadata
     kind = _get(md, "tokenizer.ggml.model", str, source)
     if kind is None:
@@ -178,7 +208,7 @@ def _check_sizes(md: dict, tokens: list[str], source: str) -> None:
 
 def load_gguf(data: bytes, name: str | None = None, *, source: str = "<gguf>"):
     """The encoding of a GGUF file's tokenizer (see `read_gguf_tokenizer` for its settings)."""
-    return read_gguf_tokenizer(data, name, source=source).encoding
+    return read_gguf_tokenizer(data, name, source=source, chat_template=False).encoding
 
 
 # ------------------------------------------------------------------ SentencePiece kinds

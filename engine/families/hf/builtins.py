@@ -339,7 +339,7 @@ def gguf_root(data: bytes, source: str) -> dict:
     from ...formats.gguf import read_gguf
     from ..gguf import encoding as gguf
 
-    md = read_gguf(data, source).metadata
+    md = read_gguf(data, source, gguf.TOKENIZER_KEYS).metadata
     tokens = gguf._array(md, "tokenizer.ggml.tokens", None, source)
     gguf._check_sizes(md, tokens, source)
     types = gguf._array(md, "tokenizer.ggml.token_type", len(tokens), source, required=False)

@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine
 from engine.formats import limits
@@ -115,10 +117,28 @@ def test_rank_file_with_cr_line_ends_from_the_issue():
 
 @pytest.mark.parametrize("which,says", [
     ("vocab_bpe_one_long_line", "vocab.bpe, line 2: expected two tokens 'left right'"),
-    ("rank_file_one_long_line", "line.tiktoken, line 1: expected '<base64 token> <rank>'"),
+    ("rank_file_one_long_line", "line.tiktoken, line 1: longer than 5,528 characters"),
 ])
 def test_one_huge_line_is_refused_without_splitting_it_all(which, says):
     assert str(refuse(which)).startswith(says)
+
+
+def test_a_39_mb_rank_line_is_refused_before_it_is_split():
+    """Splitting, decoding and base64-decoding one 39 MB line cost 254 MB (traced) only to find its token too long:
+    a line longer than any token can need is refused first, from the bytes."""
+    import tracemalloc
+
+    from tests.engine.formats.crafted_big_files import tiktoken_one_line
+
+    data = tiktoken_one_line()
+    tracemalloc.start()
+    try:
+        with pytest.raises(engine.TokenizerTooLargeError, match=r"one\.tiktoken, line 1: longer than 5,528 characters"):
+            load_tokenizer("tiktoken", ("one.tiktoken", data))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 10_000_000, peak
 
 
 def test_minbpe_counts_cr_lines():
@@ -363,3 +383,72 @@ def _count_containers(value) -> int:
         return 1 + sum(map(_count_containers, value))
     return 0
 
+
+
+# ------------------------------------------------------------------ the largest object and array, before json.loads
+def test_a_million_entry_vocabulary_is_refused_before_json_loads():
+    """1.24 million vocabulary entries stay under the JSON value limit, and json.loads built them all (187 MB
+    traced) before the vocabulary's count refused the file: the scan measures the largest object first."""
+    import tracemalloc
+
+    from tests.engine.formats.crafted_big_files import hf_million_vocab
+
+    data = hf_million_vocab()
+    tracemalloc.start()
+    try:
+        with pytest.raises(JsonLimitError, match=r"tokenizer\.json: one object holds more than 310,000 members"):
+            load_tokenizer("tokenizer.json", ("tokenizer.json", data))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 50_000_000, peak
+
+
+def _largest_reference(root) -> tuple[int, int]:
+    """The most members of one object and items of one array, walking the parsed JSON."""
+    members = items = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            members = max(members, len(node))
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            items = max(items, len(node))
+            stack.extend(node)
+    return members, items
+
+
+_JSON = st.recursive(st.none() | st.integers(-5, 5) | st.text("a:,[]{}\"\\", max_size=4),
+                     lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text("ab:,[", max_size=3), inner,
+                                                                                max_size=6), max_leaves=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSON, st.integers(0, 6), st.integers(1, 6))
+def test_largest_object_and_array_are_measured_as_json_loads_builds_them(root, max_members, max_items):
+    from engine.formats.json_limits import _INNER, _remove_innermost
+
+    data = json.dumps(root).encode()
+    members, items = _largest_reference(root)
+    refused = members > max_members or items > max_items
+    try:
+        scan_json(data, source="x.json", max_members=max_members, max_items=max_items)
+    except JsonLimitError as exc:
+        said = "members" if "members" in str(exc) else "items"
+        assert members > max_members if said == "members" else items > max_items, (members, items, str(exc))
+    else:
+        assert not refused, (members, items)
+    structure = data.translate(None, b'"abcdefghijklmnopqrstuvwxyz0123456789 -')  # this alphabet: no escapes left
+    for step in (1, 3, 64):
+        assert _remove_innermost(structure, step) == _INNER.sub(b"", structure)
+
+
+def test_an_object_whose_members_are_containers_is_measured_too():
+    """A container inside splits the members' separators into short runs; removed level by level, they join."""
+    data = b'{"model": {' + b'"a": [], ' * 400_000 + b'"b": 1}}'
+    with pytest.raises(JsonLimitError, match="one object holds more than 310,000 members"):
+        scan_json(data, source="x.json")
+    with pytest.raises(JsonLimitError, match="one array holds more than 600,000 items"):
+        scan_json(b"[" + b"1," * 600_000 + b"1]", source="x.json")
+    scan_json(b"[" + b"1," * 599_999 + b"1]", source="x.json")  # 600,000 items: the limit itself

@@ -318,3 +318,40 @@ def test_spec_built_from_arrays_equals_the_tokenizer_json_tree(name):
     assert fast.model._cut_at.pattern == slow.model._cut_at.pattern
     for stage in ("normalizer", "pre_tokenizer", "decoder", "post_processor"):
         assert type(getattr(fast, stage)) is type(getattr(slow, stage)), stage
+
+
+def test_keys_no_tokenizer_reads_are_skipped_unbuilt():
+    """A header may hold any key (a model's metadata); one the tokenizer does not read is walked past, never
+    decoded: 3.9 million strings under an unused key (39 MB) once cost over 500 MB of Python strings."""
+    import tracemalloc
+
+    from tests.engine.formats.crafted_big_files import gguf_unused_strings
+
+    data = gguf_unused_strings()
+    tracemalloc.start()
+    try:
+        tok = read_gguf_tokenizer(data, source="unused.gguf")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert tok.encoding.n_vocab == 262 and peak < 5_000_000, peak
+    header = read_gguf(data, "unused.gguf", {"tokenizer.ggml.model": None})
+    assert list(header.metadata) == ["tokenizer.ggml.model"]
+    assert header.sizes["general.crafted.unused"] == (3_900_000, 7_800_000)
+    assert header.types["general.crafted.unused"] == "array[string]"
+    assert read_gguf(data, "unused.gguf", values=False).metadata == {}
+
+
+def test_kept_keys_are_bounded_before_they_are_decoded():
+    """A tokenizer key past its limit is refused before its strings are built, naming the key."""
+    from engine.families.gguf.encoding import TOKENIZER_KEYS
+    from engine.formats.gguf import KeyLimit
+
+    data = write_gguf([("tokenizer.ggml.model", "string", "llama"), ("tokenizer.ggml.tokens", "array[string]", ["ab"] * 10),
+                       ("tokenizer.ggml.pre", "string", "x" * 300)])
+    with pytest.raises(TokenizerTooLargeError, match=r"m\.gguf: 10 tokens is more than this playground accepts \(9\)"):
+        read_gguf(data, "m.gguf", {"tokenizer.ggml.tokens": KeyLimit(9, 100, "tokens")})
+    with pytest.raises(TokenizerTooLargeError, match=r"'tokenizer\.ggml\.tokens' holds 20 bytes; the limit is 19"):
+        read_gguf(data, "m.gguf", {"tokenizer.ggml.tokens": KeyLimit(10, 19, "tokens")})
+    with pytest.raises(TokenizerTooLargeError, match=r"'tokenizer\.ggml\.pre' holds 300 bytes; the limit is 256"):
+        read_gguf(data, "m.gguf", TOKENIZER_KEYS)
