@@ -409,11 +409,11 @@ def init_state() -> None:
     st.session_state.setdefault(CUSTOM, OrderedDict())
     st.session_state.setdefault(NOTICES, [])
     if getattr(st.session_state[CUSTOM], "released", False):
-        # The connection closed and the server released this session's tokenizers (playground.cache.uploads);
-        # this is a reconnect within the two minutes Streamlit keeps the session.
+        # The server released this session's tokenizers (playground.cache.uploads) while the session was still
+        # held: a dropped connection that came back within Streamlit's grace period keeps them, so this is rare.
         if st.session_state[CUSTOM].forgotten:
             notify("warning", "Your own tokenizers (" + ", ".join(st.session_state[CUSTOM].forgotten) + ") were "
-                              "released when your connection closed. Train or upload them again to use them.")
+                              "released by the server when your session ended. Train or upload them again to use them.")
         st.session_state[CUSTOM] = OrderedDict()
     for key, value in DEFAULTS.items():
         st.session_state.setdefault(key, list(value) if isinstance(value, list) else value)
