@@ -551,10 +551,13 @@ def take_notices() -> list[tuple[str, str]]:
     return notices
 
 
-def notices_again() -> None:
+def notices_again(replace: dict[str, str | None] | None = None) -> None:
     """Show the notices of the last run again in the next one: a run a component's report starts at once
-    (playground/components/browser_store.py) redraws the page, and one-shot notices would flash away."""
-    st.session_state[NOTICES] = list(st.session_state.get(NOTICES_SHOWN, [])) + list(st.session_state.get(NOTICES, []))
+    (playground/components/browser_store.py) redraws the page, and one-shot notices would flash away.
+    `replace` maps a notice's text to the text shown instead (None: left out)."""
+    replace = replace or {}
+    again = [(kind, replace.get(text, text)) for kind, text in st.session_state.get(NOTICES_SHOWN, [])]
+    st.session_state[NOTICES] = [(k, t) for k, t in again if t] + list(st.session_state.get(NOTICES, []))
 
 
 # ---------------------------------------------------------------- share link
@@ -621,10 +624,20 @@ def load_query_params() -> None:
     if problems:
         notify("warning", "Parts of this link could not be used and were left out: " + "; ".join(problems) + ".")
     st.session_state[LINK_CUT] = [item for item in qp.get("cut", "").split(",") if item]
-    missing = _gaps(",".join(c for c in st.session_state[LINK_CUT] if c not in PAGE_TELLS_CUT), sender=False)
-    if missing:
-        notify("warning", "This link could not carry everything its sender had open: " + "; ".join(missing)
-               + ". Ask them to send what is missing another way.")
+    told = cut_notice(st.session_state[LINK_CUT])
+    if told:
+        notify("warning", told)
+
+
+def cut_notice(cut: list[str], *, own: bool = True) -> str | None:
+    """The notice for what a link's ``cut`` list says it could not carry (None: nothing); without `own`, its
+    own tokenizers are left out (a reload of their tab named them already: widgets/browser_memory.py)."""
+    items = [c for c in cut if c not in PAGE_TELLS_CUT and (own or not c.startswith("own:"))]
+    missing = _gaps(",".join(items), sender=False)
+    if not missing:
+        return None
+    return ("This link could not carry everything its sender had open: " + "; ".join(missing)
+            + ". Ask them to send what is missing another way.")
 
 
 def _shown(raw: str) -> str:

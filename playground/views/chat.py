@@ -104,11 +104,10 @@ KEEP_OFF = json.dumps({"keep": False})  # what the browser holds while "Keep in 
 KEPT_NOTE = ("This browser keeps a copy of this conversation, its models, tools and thinking settings, so a reload "
              "of this page brings them back: the share code in this browser's storage (localStorage, on this "
              f"device only, at most {MAX_KEPT_CHARS:,} characters). Turn it off to clear the copy.")
-CUT_NOTE = ("**Your conversation did not come back.** It was too long to travel in this page's link (a link holds a "
-            "share code of at most {limit:,} characters), and this browser holds no copy of it, so the page shows the "
-            "example conversation, without your tools. From now on this browser keeps a copy for a reload (see "
-            "*Keep in this browser* at the foot of the page); to take a long conversation to another browser, "
-            "export the JSON or copy the share code. If someone sent you this link, ask them for either.")
+CUT_NOTE = ("**Your conversation did not come back.** It was too long for this page's link (at most {limit:,} "
+            "characters of share code), and this browser holds no copy of it, so the example is shown, without your "
+            "tools. To take a long conversation to another browser, export the JSON or copy the share code; if "
+            "someone sent you this link, ask them for either.")
 
 
 def max_conversation_chars() -> int:

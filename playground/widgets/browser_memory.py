@@ -81,11 +81,12 @@ def lost_notice(before: dict[str, list[str]], now: dict[str, list[str]], how: st
 def _reported(report: browser_store.Report) -> None:
     """The browser's report, before the run it starts: the notices the last run showed are shown again (that
     run's page is redrawn), and after a reload, what it cleared."""
-    state.notices_again()
-    if ITEM in report.items:
-        notice = lost_notice(read_names(report.items[ITEM]), own_names(), report.how)
-        if notice:
-            state.notify("warning", notice)
+    notice = lost_notice(read_names(report.items[ITEM]), own_names(), report.how) if ITEM in report.items else None
+    # the link's notice named the same tokenizers as "the sender's": this tab's reload is where they went
+    cut = state.link_cut()
+    state.notices_again({state.cut_notice(cut): state.cut_notice(cut, own=False)} if notice and cut else None)
+    if notice:
+        state.notify("warning", notice)
 
 
 def render() -> None:

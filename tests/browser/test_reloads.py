@@ -174,7 +174,7 @@ def test_a_chat_too_long_for_its_link_comes_back_here_and_elsewhere_its_author_i
         warning = elsewhere.get_by_test_id("stAlert").filter(has_text="Your conversation did not come back")
         expect(warning).to_be_visible(timeout=FIRST)
         expect(warning).to_contain_text("this browser holds no copy")
-        expect(warning).to_contain_text("If someone sent you this link")
+        expect(warning).to_contain_text("if someone sent you this link")
         expect(elsewhere.get_by_test_id("stAlert").filter(has_text="its sender had open")).to_have_count(0)
         expect(elsewhere.locator(MESSAGE_BOXES).nth(0)).to_have_value(chat_view.DEFAULT_CONVERSATION[0]["content"])
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -207,6 +207,7 @@ def test_a_reload_names_the_trained_tokenizer_and_the_upload_it_cleared(page: Pa
     after = page.get_by_test_id("stAlert").filter(has_text="cleared by the reload")
     expect(after).to_contain_text(f"Your trained tokenizer {trained} and upload cleared-by-reload were cleared by "
                                   "the reload", timeout=FIRST)
+    expect(page.get_by_test_id("stAlert").filter(has_text="sender had open")).to_have_count(0)  # not "theirs"
     expect(page.get_by_test_id("stException")).to_have_count(0)
     screenshot("reload_train_after")
     settle(page)
