@@ -26,8 +26,10 @@ function opened() {  // how this page load began: "reload", "navigate" or "back_
 }
 
 export default function (component) {
-  const { data, setTriggerValue } = component;
-  if (!data || !data.token) return;
+  const { setTriggerValue } = component;
+  if (!component.data || !component.data.token) return;
+  const data = JSON.parse(component.data.message || "{}");
+  data.token = component.data.token;
   const g = window.__bpeStore || (window.__bpeStore = { token: null, heard: new Set(), rev: -1, how: null });
   if (g.token !== data.token) {
     // A new session: the first of this page load, or one the server started after it lost the last ("session").

@@ -22,6 +22,7 @@ shape and size, and each item's reader checks its content like any other input.
 """
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -127,16 +128,19 @@ def mount(on_report: Callable[[Report], None] | None = None) -> None:
     ss = st.session_state
     token = ss.setdefault(_TOKEN, uuid.uuid4().hex)
     asks = ss.pop(_ASK, {})
-    data: dict[str, Any] = {"token": token, "where": dict(WHERE),
-                            "ask": {item: {"where": WHERE[item], "answer": answer} for item, answer in asks.items()}}
+    message: dict[str, Any] = {"where": dict(WHERE),
+                               "ask": {item: {"where": WHERE[item], "answer": answer} for item, answer in asks.items()}}
     sent = ss.setdefault(_SENT, {})
     writes = {item: text for item, text in ss.pop(_WANT, {}).items() if sent.get(item) != text}
     if writes:
-        ss[_REV] = data["rev"] = ss.get(_REV, 0) + 1
-        data["writes"] = writes
+        ss[_REV] = message["rev"] = ss.get(_REV, 0) + 1
+        message["writes"] = writes
         sent.update(writes)  # a refused one is not sent again until it changes (no rerun per run)
         for item in writes:
             ss.setdefault(_REFUSED, {}).pop(item, None)
+    # One JSON text: Streamlit looks for a dataframe in every data value that is a dict or a list, and that
+    # look imports pandas and pyarrow (components.inline); a str it passes as it is.
+    data = {"token": token, "message": json.dumps(message, ensure_ascii=False)}
 
     def reported() -> None:
         report = take_report(st.session_state.get(KEY))

@@ -32,7 +32,7 @@ def _store_data(at) -> dict:
     """The data the browser store's component was mounted with in the last run."""
     (found,) = [json.loads(c.proto.json) for c in at.get("bidi_component")
                 if c.proto.component_name.endswith("bpe_browser_store")]
-    return found
+    return json.loads(found["message"])
 
 
 # ------------------------------------------------------------------ Chat: a conversation too long for the link
