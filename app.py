@@ -8,7 +8,7 @@ from playground import state
 from playground.pages import sections
 from playground.render import html
 from playground.serving import errors, script_gate, warmup
-from playground.widgets import share_link, sidebar
+from playground.widgets import browser_memory, share_link, sidebar
 
 with script_gate.turn():  # at most two runs at once, the rest in turn (playground/serving/script_gate.py)
     st.set_page_config(page_title="BPE playground", page_icon=html.favicon(), layout="wide")
@@ -18,3 +18,4 @@ with script_gate.turn():  # at most two runs at once, the rest in turn (playgrou
     errors.run_page(page)
     warmup.warm_builtins()  # once per server, after its first page: the defaults load in the background
     share_link.render(page.url_path)  # the address bar's link, and the sidebar's "Copy share link"
+    browser_memory.render()  # what a reload would lose, kept in this browser (the Chat page's conversation too)

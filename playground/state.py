@@ -44,9 +44,11 @@ CUSTOM = "custom_encodings"  # OrderedDict {name: encoding}, oldest first
 TOKEN_ID = "token_id"  # the token Merge tree / BPE steps / Vocabulary look at
 TOKEN_ENC = "token_encoding"
 NOTICES = "notices"  # one-shot messages for the next run: [(kind, text)]
+NOTICES_SHOWN = "_notices_shown"  # the notices the last run showed (`notices_again`)
 UNSELECT = "unselect"  # names to take out of ENCODINGS at the start of the next run
 SELECT = "select"  # [(name, make_room)] to add to ENCODINGS at the start of the next run (`select`)
 _LOADED = "_query_params_loaded"
+LINK_CUT = "_link_cut"  # what the link that opened this session could not carry (its ``cut`` list)
 
 # Every built-in vocabulary once, grouped by maker (engine.sources.catalog.catalog); an alias such as r50k_base (= gpt2)
 # is accepted everywhere a name is read (links, session state) and turned into its entry's name.
@@ -132,6 +134,12 @@ CHAT_CALL_NAME_PREFIX = "chat_call_name_"  # + message uid _ call uid (one call 
 CHAT_CALL_ID_PREFIX = "chat_call_id_"
 CHAT_CALL_ARGS_PREFIX = "chat_call_args_"
 CHAT_CALL_DEL_PREFIX = "chat_call_del_"
+CHAT_KEEP = "chat_keep"  # the "Keep in this browser" toggle (its copy: playground/components/browser_store.py)
+CHAT_BASE = "_chat_base"  # the share code the session's conversation started as (the example or a link's)
+CHAT_ORIGIN = "_chat_origin"  # where it came from: "example", "link", or "cut" (a link too short to carry it)
+CHAT_BROWSER_READ = "_chat_browser_read"  # this browser's copy was looked at (restored or not), once a session
+CHAT_RESTORED = "_chat_restored"  # the conversation came from this browser's copy
+CHAT_START_NOTES = "_chat_start_notes"  # what the link's conversation needed said, shown while it is unchanged
 CHAT_MAX_CALLS = 16  # tool calls per assistant message in the editor (parallel calls are a handful)
 # views/chunks.py
 CHUNK_ENCODING = "chunk_encoding"
@@ -409,11 +417,11 @@ def init_state() -> None:
     st.session_state.setdefault(CUSTOM, OrderedDict())
     st.session_state.setdefault(NOTICES, [])
     if getattr(st.session_state[CUSTOM], "released", False):
-        # The connection closed and the server released this session's tokenizers (playground.cache.uploads);
-        # this is a reconnect within the two minutes Streamlit keeps the session.
+        # The server released this session's tokenizers (playground.cache.uploads) while the session was still
+        # held: a dropped connection that came back within Streamlit's grace period keeps them, so this is rare.
         if st.session_state[CUSTOM].forgotten:
             notify("warning", "Your own tokenizers (" + ", ".join(st.session_state[CUSTOM].forgotten) + ") were "
-                              "released when your connection closed. Train or upload them again to use them.")
+                              "released by the server when your session ended. Train or upload them again to use them.")
         st.session_state[CUSTOM] = OrderedDict()
     for key, value in DEFAULTS.items():
         st.session_state.setdefault(key, list(value) if isinstance(value, list) else value)
@@ -539,7 +547,17 @@ def repaired_text(text: str, where: str) -> str:
 def take_notices() -> list[tuple[str, str]]:
     notices = list(st.session_state.get(NOTICES, []))
     st.session_state[NOTICES] = []
+    st.session_state[NOTICES_SHOWN] = notices
     return notices
+
+
+def notices_again(replace: dict[str, str | None] | None = None) -> None:
+    """Show the notices of the last run again in the next one: a run a component's report starts at once
+    (playground/components/browser_store.py) redraws the page, and one-shot notices would flash away.
+    `replace` maps a notice's text to the text shown instead (None: left out)."""
+    replace = replace or {}
+    again = [(kind, replace.get(text, text)) for kind, text in st.session_state.get(NOTICES_SHOWN, [])]
+    st.session_state[NOTICES] = [(k, t) for k, t in again if t] + list(st.session_state.get(NOTICES, []))
 
 
 # ---------------------------------------------------------------- share link
@@ -605,10 +623,21 @@ def load_query_params() -> None:
             problems.append(f"{LINK_VALUES[key].label} ({param}={_shown(raw)}): {why}")
     if problems:
         notify("warning", "Parts of this link could not be used and were left out: " + "; ".join(problems) + ".")
-    missing = _gaps(qp.get("cut", ""), sender=False)
-    if missing:
-        notify("warning", "This link could not carry everything its sender had open: " + "; ".join(missing)
-               + ". Ask them to send what is missing another way.")
+    st.session_state[LINK_CUT] = [item for item in qp.get("cut", "").split(",") if item]
+    told = cut_notice(st.session_state[LINK_CUT])
+    if told:
+        notify("warning", told)
+
+
+def cut_notice(cut: list[str], *, own: bool = True) -> str | None:
+    """The notice for what a link's ``cut`` list says it could not carry (None: nothing); without `own`, its
+    own tokenizers are left out (a reload of their tab named them already: widgets/browser_memory.py)."""
+    items = [c for c in cut if c not in PAGE_TELLS_CUT and (own or not c.startswith("own:"))]
+    missing = _gaps(",".join(items), sender=False)
+    if not missing:
+        return None
+    return ("This link could not carry everything its sender had open: " + "; ".join(missing)
+            + ". Ask them to send what is missing another way.")
 
 
 def _shown(raw: str) -> str:
@@ -701,8 +730,11 @@ def _gaps(cut: str, *, sender: bool) -> list[str]:
                          f"{MAX_URL_TEXT:,}), so the link opens with the demo text instead")
         elif what == "own" and count:
             plural = "s" if count > 1 else ""
-            words.append(f"{count} tokenizer{plural} {'you' if sender else 'the sender'} trained or uploaded "
-                         f"(they stay in {'your' if sender else 'their'} session)")
+            words.append(f"{count} tokenizer{plural} you trained or uploaded (they stay in this tab only, and a "
+                         "reload clears them)" if sender else
+                         f"{count} tokenizer{plural} trained or uploaded in the tab the link was copied from (a "
+                         f"link cannot carry {'them' if count > 1 else 'one'}: {'they stay' if count > 1 else 'it stays'} "
+                         "in that tab only, until it is reloaded or closed)")
         elif what.startswith("v.") and what[2:] in LINK_VALUES:
             words.append(f"the {LINK_VALUES[what[2:]].label} setting (too long for a link)")
     return words
@@ -721,6 +753,16 @@ def _left_out(page: str | None) -> list[str]:
         if isinstance(value, str) and len(value) > url_limit(key):
             cut.append("v." + key)
     return cut
+
+
+# Parameters of a link's ``cut`` list whose page tells its reader itself, knowing more than the link: the Chat page
+# restores a conversation too long for the link from this browser's copy, and speaks to its author if it cannot.
+PAGE_TELLS_CUT = ("v." + CHAT_CONV,)
+
+
+def link_cut() -> list[str]:
+    """What the link that opened this session could not carry (its ``cut`` list), e.g. ``v.chat_conv``."""
+    return list(st.session_state.get(LINK_CUT, []))
 
 
 def link_gaps(page: str | None = None) -> list[str]:

@@ -7,10 +7,15 @@ of closed tabs (about 50 MB each in memory for an o200k-size one) would pile up 
 
 * **Held per session, released at its end.**  `STORE` holds each session's `SessionTokenizers`
   (name -> encoding, at most `max_count`), and ``st.session_state[state.CUSTOM]`` points to the
-  same mapping.  The mapping is registered as a ``scope="session"`` resource: Streamlit clears
-  those when the session's connection closes and calls `_on_session_end`, which empties the
-  mapping and gives its bytes back.  Session state, kept for a possible reconnect, then holds an
-  empty, *released* mapping; a reconnecting session is told (`state.init_state`).
+  same mapping.  The mapping is registered as a ``scope="session"`` resource, whose release hook
+  (`_on_session_end`) Streamlit calls when the session's connection *closes*, not when the session
+  ends: a dropped connection (a laptop's sleep, a Wi-Fi change) comes back to the same session
+  within ``server.disconnectedSessionTTL`` (two minutes), and its uploads must still be there
+  (they were released at once, while "Loaded …" stayed on screen: issue 33).  So a closed
+  connection only *parks* the session (`_parked`); `_reap` releases a parked session once
+  Streamlit no longer holds it, neither connected nor kept for a reconnect (checked every
+  `REAP_EVERY` seconds), and a session shut down outright is released at once.  A session that
+  still finds its mapping released (`state.init_state`) is told.
 * **A server-wide budget** (`BUDGET_BYTES`, env ``BPE_UPLOAD_BUDGET_MB``) for all sessions'
   tokenizers together.  An upload reserves, before it is parsed, the most its file could
   describe (`file_estimate`: as many tokens as fit in the file, at most the engine's limits),
@@ -35,6 +40,7 @@ import gc
 import os
 import re
 import threading
+import time
 from collections import OrderedDict
 from contextlib import contextmanager
 from typing import Any, Iterator, Mapping
@@ -284,13 +290,107 @@ STORE = Store()
 
 
 # --------------------------------------------------------------- Streamlit's side
+REAP_EVERY = 15.0  # seconds between checks of the parked sessions (a release comes at most this late)
+_park_lock = threading.Lock()
+_parked: dict[str, tuple[SessionTokenizers, float]] = {}  # session id -> (its tokenizers, when last seen held)
+_reap_timer: threading.Timer | None = None
+
+
 def _on_session_end(tokenizers: SessionTokenizers) -> None:
-    """Streamlit's on_release for a session's resource: called when the session's connection closes."""
+    """Streamlit's on_release for a session's resource: called when the session's connection closes (the
+    session is still connected then, and kept for a reconnect), when it shuts down, or when its resources
+    are cleared.  Released at once only when Streamlit no longer holds the session; otherwise parked."""
+    if _held_by_streamlit(tokenizers.session_id):
+        with _park_lock:
+            _parked[tokenizers.session_id] = (tokenizers, time.monotonic())
+        _reap_soon()
+        return
+    _release(tokenizers)
+
+
+def _release(tokenizers: SessionTokenizers) -> None:
+    with _park_lock:
+        _parked.pop(tokenizers.session_id, None)
     if tokenizers.store.release(tokenizers.session_id):
         memo.forget(tokenizers.forgotten)  # their cached tokens, ids and drawings (keyed by their names)
     with _give_back_lock:
         _ended.add(tokenizers.session_id)
     _give_back_soon()
+
+
+def _unpark(session_id: str) -> None:
+    """The session ran again and registered its tokenizers anew: its next closed connection says so itself."""
+    with _park_lock:
+        _parked.pop(session_id, None)
+
+
+def _held_by_streamlit(session_id: str) -> bool:
+    """Whether Streamlit holds the session: connected, or disconnected and kept for a reconnect (False
+    where no runtime runs: AppTest, where a cleared session never comes back)."""
+    from streamlit import runtime
+
+    if not runtime.exists():
+        return False
+    instance = runtime.get_instance()
+    if instance.is_active_session(session_id):
+        return True
+    # Streamlit keeps a disconnected session in its session manager's storage for the grace period; the
+    # manager's get_session_info finds it there (a TTL cache: None once the grace period is over).
+    manager = getattr(instance, "_session_mgr", None)
+    find = getattr(manager, "get_session_info", None)
+    if find is not None:
+        return find(session_id) is not None
+    # Without that view (another Streamlit): kept for the grace period after it was last seen held.
+    with _park_lock:
+        seen = _parked.get(session_id, (None, None))[1]
+    return seen is not None and time.monotonic() - seen < _grace_period()
+
+
+def _grace_period() -> float:
+    from streamlit import config
+
+    return float(config.get_option("server.disconnectedSessionTTL"))
+
+
+def _reap(now: float | None = None) -> list[str]:
+    """Release every parked session Streamlit no longer holds; returns their ids.  A held one stays
+    parked (a session that reconnected may lose its connection again before a run re-registers it)."""
+    now = time.monotonic() if now is None else now
+    with _park_lock:
+        parked = dict(_parked)
+    gone = []
+    for session_id, (tokenizers, _seen) in parked.items():
+        if _held_by_streamlit(session_id):
+            with _park_lock:
+                if session_id in _parked:
+                    _parked[session_id] = (tokenizers, now)
+        else:
+            gone.append(session_id)
+            _release(tokenizers)
+    return gone
+
+
+def _reap_soon() -> None:
+    """Check the parked sessions in `REAP_EVERY` seconds, and again while any is parked."""
+    global _reap_timer
+    with _park_lock:
+        if _reap_timer is not None:
+            return
+        _reap_timer = threading.Timer(REAP_EVERY, _reap_and_again)
+        _reap_timer.name, _reap_timer.daemon = "bpe-uploads-reap", True
+        _reap_timer.start()
+
+
+def _reap_and_again() -> None:
+    global _reap_timer
+    try:
+        _reap()
+    finally:
+        with _park_lock:
+            _reap_timer = None
+            again = bool(_parked)
+        if again:
+            _reap_soon()
 
 
 # An encoding's objects sit in reference cycles, and the server collects cycles rarely (settle_gc
@@ -366,7 +466,9 @@ def _make_session_resource():
 
     @st.cache_resource(scope="session", on_release=_on_session_end, show_spinner=False)
     def session_tokenizers() -> SessionTokenizers:
-        return STORE.open(_session_id())
+        session_id = _session_id()
+        _unpark(session_id)  # a reconnected session: registered again from here on
+        return STORE.open(session_id)
 
     return session_tokenizers
 

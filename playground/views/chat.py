@@ -39,6 +39,15 @@ priming), and a table gives every message.  OpenAI's counts with tools or calls
 are the published estimate and say "estimate".  The tools text and the thinking
 settings (`K_TOOLS`, `K_THINKING`) live in session state of their own and travel
 in the share code and the JSON export.
+
+A reload starts a new session, and a conversation too long for the link came back as the example, its
+tools gone.  So this browser keeps a copy (`_keep`: the share code, in its localStorage through
+playground/components/browser_store.py, at most `MAX_KEPT_CHARS` characters, written as the conversation
+changes; "Keep in this browser" off clears it and keeps nothing).  A page that starts with no conversation of
+its own -- the example, or a link too short to carry one -- takes the copy back once (`_from_browser`), checked
+as a pasted code is.  A link's own conversation wins, and is not written over the copy until it is changed.
+Another browser has no copy: there, and wherever the copy is missing, a link that could not carry its
+conversation says so to its author (`CUT_NOTE`).
 """
 from __future__ import annotations
 
@@ -60,6 +69,7 @@ from engine.chat.tools import MAX_TOOLS, MAX_TOOLS_CHARS
 from engine.text import repair_surrogates_in
 from playground import state
 from playground.cache import encodings
+from playground.components import browser_store
 from playground.render import html
 from playground.render.chat import chat_legend, chat_tokens
 from playground.render.markdown import md
@@ -88,6 +98,17 @@ MAX_MESSAGES = 40
 MAX_FIELD_CHARS = 64  # a message's name, tool name and tool call id
 MAX_MODELS = 6
 DRAWN_PER_MESSAGE = 400  # content tokens drawn per message; the rest is one "… more" chip (counts stay whole)
+K_KEEP = state.CHAT_KEEP
+BROWSER_ITEM = "chat"  # browser_store's item: this browser's copy of the conversation
+MAX_KEPT_CHARS = 1_000_000  # share-code characters this browser keeps (localStorage holds about 5 million a site)
+KEEP_OFF = json.dumps({"keep": False})  # what the browser holds while "Keep in this browser" is off
+KEPT_NOTE = ("This browser keeps a copy of this conversation, its models, tools and thinking settings, so a reload "
+             "of this page brings them back: the share code in this browser's storage (localStorage, on this "
+             f"device only, at most {MAX_KEPT_CHARS:,} characters). Turn it off to clear the copy.")
+CUT_NOTE = ("**Your conversation did not come back.** It was too long for this page's link (at most {limit:,} "
+            "characters of share code), and this browser holds no copy of it, so the example is shown, without your "
+            "tools. To take a long conversation to another browser, export the JSON or copy the share code; if "
+            "someone sent you this link, ask them for either.")
 
 
 def max_conversation_chars() -> int:
@@ -487,22 +508,97 @@ def _set_messages(messages: list[dict]) -> None:
 
 
 def _init() -> None:
+    """The session's first conversation: the link's, or the example (`state.CHAT_ORIGIN` says which, and
+    "cut" when the link was too short to carry one); what needs saying is kept while it is unchanged."""
     if K_MESSAGES in st.session_state:
         return
     messages, models, tools, thinking = DEFAULT_CONVERSATION, DEFAULT_MODELS, "", {}
+    origin = "cut" if "v." + K_CONV in state.link_cut() else "example"
+    notes: list[str] = []
     code = st.session_state.get(K_CONV)
     if isinstance(code, str) and code:  # from the share link
-        notes: list[str] = []
         try:
             messages, models, tools, thinking = unpack_all(code, notes)
+            origin = "link"
         except ChatFormatError as error:
-            st.warning(f"The link's conversation was not loaded: {md(error)}. Showing the example.")
-        for note in notes:
-            st.warning(md(note))
+            notes.append(f"The link's conversation was not loaded: {error}. Showing the example.")
     _set_messages(messages)
     st.session_state.setdefault(K_PICK, models)
     st.session_state.setdefault(K_TOOLS, tools)
     st.session_state.setdefault(K_THINKING, thinking)
+    st.session_state[state.CHAT_ORIGIN] = origin
+    st.session_state[state.CHAT_START_NOTES] = notes
+    st.session_state[state.CHAT_BASE] = None  # the code as the editor first reads it: set at the end of this run
+
+
+def _current_code() -> str:
+    """The share code of the conversation as session state holds it (the editor's last reading)."""
+    return pack([_plain(m) for m in st.session_state[K_MESSAGES]], _picked(), st.session_state.get(K_TOOLS) or "",
+                st.session_state.get(K_THINKING) or {})
+
+
+def read_kept(text: str | None) -> str | None:
+    """This browser's copy as `_keep` wrote it: the share code, KEEP_OFF's "off", or None (nothing, or text
+    that is neither: the page's storage holds anything a script of this site put there)."""
+    try:
+        doc = json.loads(text) if isinstance(text, str) and len(text) <= MAX_KEPT_CHARS + 100 else None
+    except ValueError:
+        return None
+    if doc == {"keep": False}:
+        return "off"
+    code = doc.get("code") if isinstance(doc, dict) else None
+    return code if isinstance(code, str) and code and len(code) <= MAX_KEPT_CHARS else None
+
+
+def _from_browser() -> None:
+    """This browser's copy, looked at once a session when the browser has said what it holds: "Keep" off
+    stays off; the conversation comes back when the page started with none of its own (the example, or a link
+    too short to carry one) and nothing has changed since.  The copy is checked as a pasted code is."""
+    origin = st.session_state.get(state.CHAT_ORIGIN)
+    browser_store.ask(BROWSER_ITEM, answer=origin == "cut")  # a link that lost it waits for the browser's word
+    if (st.session_state.get(state.CHAT_BROWSER_READ) or not browser_store.answered(BROWSER_ITEM)
+            or st.session_state.get(state.CHAT_BASE) is None):  # the base: set at the end of the first run
+        return
+    st.session_state[state.CHAT_BROWSER_READ] = True
+    kept = read_kept(browser_store.stored(BROWSER_ITEM))
+    if kept == "off":
+        st.session_state[K_KEEP] = False
+        return
+    if kept is None or origin == "link" or _current_code() != st.session_state.get(state.CHAT_BASE):
+        return  # nothing kept, a link's own conversation, or changed already: the page's conversation stays
+    notes: list[str] = []
+    try:
+        messages, models, tools, thinking = unpack_all(kept, notes)
+    except ChatFormatError as error:
+        st.session_state[state.CHAT_START_NOTES].append(
+            f"This browser's copy of your conversation could not be read ({error}), so it was cleared.")
+        browser_store.keep(BROWSER_ITEM, None)
+        return
+    _clear_widgets()
+    _set_messages(messages)
+    st.session_state[K_PICK] = models
+    _set_settings(tools, thinking)
+    st.session_state[state.CHAT_RESTORED] = True  # its code as the editor reads it: set at the end of this run
+    st.session_state[state.CHAT_START_NOTES] = notes
+
+
+def _start_notes(code: str) -> None:
+    """What the start of this session needs said, while the conversation is as it started: restored from this
+    browser, not restored (a link too short for it), or what a link or the copy held that could not be used."""
+    restored = st.session_state.get(state.CHAT_RESTORED)
+    if restored is True:
+        restored = st.session_state[state.CHAT_RESTORED] = code
+    if restored is not None:
+        if code == restored:
+            st.success("**Restored from this browser:** your last conversation on this page, with its models, "
+                       "tools and thinking settings (see *Keep in this browser* at the foot of the page).")
+    elif code == st.session_state.get(state.CHAT_BASE):
+        if st.session_state.get(state.CHAT_ORIGIN) == "cut" and browser_store.answered(BROWSER_ITEM):
+            st.warning(CUT_NOTE.format(limit=state.url_limit(K_CONV)))
+    else:
+        return
+    for note in st.session_state.get(state.CHAT_START_NOTES, []):
+        st.warning(md(note, 600))
 
 
 def _picked() -> list[str]:
@@ -676,6 +772,8 @@ def render() -> None:
     header("Chat formats", "what a conversation costs each model: template tokens, content tokens, reply priming.")
     styles("chat")
     _init()
+    _from_browser()
+    notes = st.container()  # filled once the editor has been read: they hold while the conversation is unchanged
     counts = st.container()  # the table is drawn here once the editor has been read: first on the page
     _import_export()
     _editor()
@@ -685,11 +783,45 @@ def render() -> None:
         results = _table(messages, tools)
         _breakdown(results)
     _drawings(results)
-    _share(messages)
+    code = _share(messages)
+    _keep(code)
+    with notes:
+        _start_notes(code)
 
 
-def _share(messages: list[dict]) -> None:
-    """The share code, set just before its field is drawn (so it always matches the page)."""
+def _keep(code: str) -> None:
+    """"Keep in this browser" and this browser's copy (`browser_store`'s chat item, localStorage): written as
+    the conversation changes; a link's own conversation, unchanged, never writes over it; off clears it."""
+    if st.session_state.get(state.CHAT_BASE) is None:
+        st.session_state[state.CHAT_BASE] = code  # the session's first conversation, as the editor read it
+    st.session_state.setdefault(K_KEEP, True)
+    on = st.toggle("Keep in this browser", key=K_KEEP, persist_state="session",
+                   help="A copy in this browser's storage brings the conversation back after a reload. Off: the "
+                        "copy is cleared and nothing is kept.")
+    if not on:
+        browser_store.keep(BROWSER_ITEM, KEEP_OFF)
+        st.caption("Not kept in this browser: a reload shows the example conversation. Export the JSON or copy the "
+                   "share code to keep it.")
+        return
+    if len(code) > MAX_KEPT_CHARS:
+        browser_store.keep(BROWSER_ITEM, None)  # an older, shorter version must not come back instead
+        st.caption(f"This conversation is too large for this browser's copy ({len(code):,} characters packed; at "
+                   f"most {MAX_KEPT_CHARS:,}): a reload loses it. Export the JSON to keep it.")
+        return
+    if code != st.session_state.get(state.CHAT_BASE):
+        browser_store.keep(BROWSER_ITEM, json.dumps({"code": code}))
+    elif browser_store.holds(BROWSER_ITEM) == KEEP_OFF:  # turned on again with nothing changed: nothing is off
+        browser_store.keep(BROWSER_ITEM, None)
+    why = browser_store.refused(BROWSER_ITEM)
+    if why:
+        st.warning(f"This browser refused to keep a copy ({md(why)}): a reload loses this conversation. Export the "
+                   "JSON to keep it.")
+    else:
+        st.caption(KEPT_NOTE)
+
+
+def _share(messages: list[dict]) -> str:
+    """The share code, set just before its field is drawn (so it always matches the page); returned."""
     code = pack(messages, _picked(), st.session_state.get(K_TOOLS) or "", st.session_state.get(K_THINKING) or {})
     st.session_state[K_CONV] = code
     error = st.session_state.pop(K_CODE_ERROR, None)
@@ -701,6 +833,7 @@ def _share(messages: list[dict]) -> None:
     if len(code) > state.url_limit(K_CONV):
         st.caption(f"This conversation is too long for the share link ({len(code):,} characters packed, "
                    f"{state.url_limit(K_CONV)} fit): pass on the share code or the exported JSON.")
+    return code
 
 
 def _import_export() -> None:

@@ -51,6 +51,11 @@ PATTERNS = {
     "custom": "",
 }
 TRAIN_PANES = ["Compression curve", "Merges"]  # what a trained tokenizer's report shows
+# Said where a tokenizer is made: it lives in the server's memory for this tab's session, and a reload starts a new
+# one (after it, widgets/browser_memory.py names what was cleared).
+KEPT_TRAINED = ("Kept for this tab only: a reload clears it — download it to keep it (the .tiktoken file loads "
+                "again below, as a rank file).")
+KEPT_UPLOADED = "Kept for this tab only: a reload clears it — keep your file to load it again."
 DETECT = "Any tokenizer file"  # the kind is read from the content (engine.sources.uploads.load_files)
 UPLOAD_KINDS = [DETECT, "tiktoken rank file", "encoder.json + vocab.bpe", "minbpe .model", "tokenizer.json (Hugging Face)",
                 "SentencePiece .model", "Tekken .json (Mistral)"]
@@ -353,6 +358,7 @@ def _results(enc: engine.Encoding) -> None:
                    "in the (already merged) text.")
         st.dataframe(merges_frame(enc), hide_index=True, width="stretch")
 
+    st.caption(KEPT_TRAINED)
     cols = st.columns(4)
     for col, (filename, (content, mime)) in zip(cols, model_files(enc).items()):
         col.download_button(f"⬇ {filename.rsplit('.', 1)[1]}", content, file_name=filename, mime=mime,
@@ -450,6 +456,7 @@ def _loaded(enc: Any) -> None:
              "It is in the sidebar's Encodings list for every view.")
     st.success(f"Loaded **{md(enc.name)}**, {md(family.title)}: {enc.n_vocab:,} ids, "
                f"{len(enc.special_tokens)} special. {where}")
+    st.caption(KEPT_UPLOADED)
     lossy = uploads.lossy_example(enc)
     if lossy is not None:
         st.warning(f":orange-badge[lossy] This tokenizer does not give every text back: "
@@ -530,7 +537,7 @@ def render() -> None:
     st.session_state.setdefault(T_TEXT, SAMPLE_TEXT)
     st.session_state.setdefault(T_VOCAB, DEFAULT_VOCAB)
     header("Train your own", "minbpe's algorithm, exactly: count every adjacent pair, merge the most frequent "
-                             "(on a tie, the pair seen first), repeat. Your tokenizers stay in your session.")
+                             "(on a tie, the pair seen first), repeat. Your tokenizers stay in this tab only.")
     flash = st.session_state.get(T_FLASH)
     if flash and flash in st.session_state.get(state.ENCODINGS, []):
         # "Use in Compare" goes to Compare (the selection is made in its callback, before the switch);

@@ -211,6 +211,7 @@ def render() -> None:
     used = st.session_state.get(state.TS_USED)
     if used and used in st.session_state.get(state.ENCODINGS, []):
         st.success(f"**{md(used)}** is selected in the sidebar's Encodings: open **Tokenize** or **Compare**.")
+        st.caption("Kept for this tab only: a reload clears it — the same text and step make it again.")
     left, right, _ = st.columns([1, 1, 2])
     args = (text, pat_str)
     if left.button("Use in Tokenize", key=K_USE + "_tok", on_click=_use, args=args, icon=":material/text_fields:",

@@ -222,7 +222,7 @@ def test_own_tokenizers_and_long_settings_left_out_are_named_both_ways():
     assert at.query_params["cut"] == "own:1,v.tok_decode" and "v.tok_decode" not in at.query_params
     opened = run_view("views.tokenize", query=dict(at.query_params.items()), _net=True)
     told = [m for m in _messages(opened) if "could not carry" in m]
-    assert told and "1 tokenizer the sender trained or uploaded" in told[0] and "Decode ids" in told[0], told
+    assert told and "1 tokenizer trained or uploaded in the tab the link was copied from" in told[0] and "Decode ids" in told[0], told
 
 
 def test_wrong_app_wide_values_are_named():

@@ -56,10 +56,19 @@ def loaded_messages(at: AppTest) -> list[str]:
 
 @pytest.fixture(autouse=True)
 def fresh_store():
-    """Each test starts with an empty store of the default budget (the store is server-wide)."""
-    uploads.STORE.release_all()
+    """Each test starts with an empty store of the default budget (the store is server-wide), and no session
+    parked for a reconnect (nor a pending check of them)."""
+    def empty() -> None:
+        uploads.STORE.release_all()
+        with uploads._park_lock:
+            uploads._parked.clear()
+            if uploads._reap_timer is not None:
+                uploads._reap_timer.cancel()
+                uploads._reap_timer = None
+
+    empty()
     yield
-    uploads.STORE.release_all()
+    empty()
 
 
 # ------------------------------------------------------------------ item 2: one cap
@@ -385,3 +394,61 @@ def test_a_second_upload_on_the_same_visit_is_read_on_its_own():
     assert list(at.session_state[state.CUSTOM]) == ["first", "second"]
     assert at.session_state[state.ENCODINGS][-2:] == ["first", "second"]
     assert any("Loaded **second**" in m for m in loaded_messages(at))
+
+
+# ------------------------------------------- issue 33 item 7: a dropped connection keeps its uploads
+class GracefulRuntime:
+    """Streamlit's runtime as `uploads` sees it: sessions connected (`active`) or kept for a reconnect
+    (`stored`, Streamlit's session storage for `server.disconnectedSessionTTL`), and the uploaded files."""
+
+    def __init__(self) -> None:
+        self.active: set[str] = set()
+        self.stored: set[str] = set()
+        self.removed: list[str] = []
+        self._session_mgr = self
+
+    def is_active_session(self, session_id: str) -> bool:
+        return session_id in self.active
+
+    def get_session_info(self, session_id: str):
+        return object() if session_id in self.active | self.stored else None
+
+    @property
+    def uploaded_file_mgr(self):
+        return self
+
+    def remove_session_files(self, session_id: str) -> None:
+        self.removed.append(session_id)
+
+
+def test_a_dropped_connection_keeps_its_uploads_until_streamlit_lets_the_session_go(monkeypatch):
+    """Streamlit calls the release hook when a connection closes, while it keeps the session for a reconnect:
+    the tokenizers stay (they were released at once, "Loaded …" still on screen); they go when the session
+    is gone for good, and a session shut down outright goes at once."""
+    from streamlit import runtime
+
+    fake = GracefulRuntime()
+    monkeypatch.setattr(runtime, "exists", lambda: True)
+    monkeypatch.setattr(runtime, "get_instance", lambda: fake)
+    monkeypatch.setattr(uploads, "REAP_EVERY", 3600.0)  # the test reaps by hand
+    enc = engine.load_tokenizer("tiktoken", ("s.tiktoken", small_rank_file()), None, None, [])
+    mine = uploads.STORE.open("dropped")
+    mine.add(enc, max_count=3, name="kept-on-reconnect")
+    fake.active.add("dropped")
+    uploads._on_session_end(mine)  # the connection closed: the hook runs while the session is still connected
+    assert not mine.released and list(mine) == ["kept-on-reconnect"]
+    fake.active.discard("dropped"), fake.stored.add("dropped")  # then kept for a reconnect
+    assert uploads._reap() == []
+    assert not mine.released and list(uploads.STORE.open("dropped")) == ["kept-on-reconnect"]
+    fake.stored.discard("dropped"), fake.active.add("dropped")  # it came back within the grace period
+    assert uploads._reap() == [] and uploads.STORE.open("dropped") is mine and list(mine) == ["kept-on-reconnect"]
+    assert uploads.STORE.used() > 0 and fake.removed == []  # its uploaded files stay too
+    fake.active.discard("dropped")  # gone again, and this time the grace period ends
+    assert uploads._reap() == ["dropped"]
+    assert mine.released and mine.forgotten == ["kept-on-reconnect"] and uploads.STORE.used() == 0
+
+    other = uploads.STORE.open("closed")
+    other.add(engine.load_tokenizer("tiktoken", ("o.tiktoken", small_rank_file()), None, None, []), max_count=3,
+              name="shut-down-outright")
+    uploads._on_session_end(other)  # shut down outright (the server stops): neither connected nor kept
+    assert other.released and uploads._parked == {}

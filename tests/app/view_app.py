@@ -21,7 +21,7 @@ import streamlit as st  # noqa: E402
 
 from playground import state  # noqa: E402
 from playground.serving import errors  # noqa: E402
-from playground.widgets import sidebar  # noqa: E402
+from playground.widgets import browser_memory, sidebar  # noqa: E402
 
 state.init_state()
 sidebar.render()
@@ -32,3 +32,4 @@ if st.session_state.get("_net"):
 else:
     page.run()
 state.save_query_params()
+browser_memory.render()
