@@ -32,6 +32,8 @@ from __future__ import annotations
 import heapq
 from typing import Callable, Mapping
 
+from ... import deadline
+
 NEG = float("-inf")
 LONG_SYMBOLS = 96  # symbols; above this `merge_heap` beats `merge_small`
 
@@ -120,7 +122,10 @@ def merge_heap(
                 if unused is not None and unused(merged):
                     rev_merge[merged] = (piece[i - 1], piece[i])
     heapq.heapify(agenda)
+    limit = deadline.current()  # a chunk can be a whole text without spaces: a caller's time limit
     while agenda:
+        if limit is not None:
+            limit.check()
         key, right, size = pop(agenda)
         left = key % stride
         a, b = piece[left], piece[right]
