@@ -321,7 +321,11 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
                 subs = cut(piece)
                 found = list(map(known, subs))  # remembered parts at C speed, the rest computed
                 if None in found:
-                    found = [ids(sub, compute) if f is None else f for sub, f in zip(subs, found)]
+                    for k, sub in enumerate(subs):
+                        if found[k] is None:
+                            if limit is not None:
+                                limit.check()
+                            found[k] = ids(sub, compute)
                 out.extend(chain.from_iterable(found))
         return out
 

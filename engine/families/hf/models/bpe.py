@@ -146,7 +146,10 @@ class CharBpe:
         out: list[ModelToken] = []
         unk: list[int] | None = None  # [id, start, end] of the unknown token not yet added
         last = len(piece) - 1
+        limit = deadline.current()  # a piece can be a whole text: a caller's time limit, per character
         for i, ch in enumerate(piece):
+            if limit is not None:
+                limit.check()
             text = (self.prefix + ch if i and self.prefix else ch) + (self.suffix if i == last else "")
             tid = self.vocab.get(text)
             if tid is not None:
