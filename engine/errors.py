@@ -43,6 +43,18 @@ class SplitTimeoutError(ValueError):
         )
 
 
+class TimeLimitError(ValueError):
+    """A tokenizer's work on one text ran past the time limit its caller set (`engine.deadline.time_limit`)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        super().__init__(
+            f"the tokenizer took more than {seconds:g} s on this text and was stopped: its file makes every "
+            "character cost many steps (long pieces or tokens, deep normalization rules); try a shorter text, "
+            "or the model's original tokenizer file"
+        )
+
+
 class UnknownTokenError(KeyError):
     """A token id that is neither an ordinary nor a special token of the encoding."""
 

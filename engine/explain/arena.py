@@ -191,6 +191,18 @@ def language_samples() -> tuple[LanguageSample, ...]:
     return tuple(LanguageSample(e["code"], e["language"], e["script"], e["text"]) for e in doc["languages"])
 
 
+def join_columns(matrices: Sequence[LanguageMatrix]) -> LanguageMatrix:
+    """`language_matrix`es of the same samples side by side, in order: as if counted in one call (a caller
+    may count each tokenizer's column apart, e.g. one in another process)."""
+    if not matrices:
+        return LanguageMatrix((), (), (), 0, ())
+    first = matrices[0]
+    rows = range(len(first.languages))
+    return LanguageMatrix(first.languages, tuple(n for m in matrices for n in m.encodings),
+                          tuple(tuple(c for m in matrices for c in m.tokens[r]) for r in rows), first.reference,
+                          tuple(tuple(c for m in matrices for c in m.unknown[r]) for r in rows))
+
+
 def language_matrix(encodings: Sequence[Any], samples: Sequence[LanguageSample] | None = None,
                     *, reference: str = "en") -> LanguageMatrix:
     """Count the tokens of every sample with every encoding (ordinary text: no special tokens).

@@ -70,6 +70,8 @@ from array import array
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from .. import deadline
+
 __all__ = ["CharsmapError", "PrecompiledCharsmap", "MAX_CHARSMAP_BYTES", "MAX_TRIE_RESULTS", "Span"]
 
 Span = tuple[int, int]
@@ -464,7 +466,10 @@ class PrecompiledCharsmap:
         data: bytes | None = None
         at_char = at_byte = 0  # a character index and its byte offset, moved forward as the scan goes
         copy_from = 0  # the first character no rule has consumed
+        limit = deadline.current()  # each rule tried may walk MAX_RULE_BYTES: a caller's time limit is checked
         for m in starts.pattern.finditer(text):
+            if limit is not None:
+                limit.check()
             p = m.start()
             for k in (p - 1, p):
                 if k < copy_from or (text[k:p + 1] not in pairs if k < p else text[p] not in first):
@@ -490,7 +495,10 @@ class PrecompiledCharsmap:
         out: list[tuple[str, int, int, bool]] = []
         data = text.encode("utf-8", "surrogatepass")
         k = copy_from = at_byte = 0
+        limit = deadline.current()
         while k < len(text):
+            if limit is not None:
+                limit.check()
             found = self.longest_match(data, at_byte)
             if found is None:
                 at_byte += len(text[k].encode("utf-8", "surrogatepass"))

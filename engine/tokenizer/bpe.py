@@ -30,6 +30,8 @@ from itertools import repeat
 from operator import add
 from typing import Callable, Hashable, Sequence
 
+from .. import deadline
+
 INF = 1 << 62
 LONG_PIECE = 256  # bytes; above this `merge_heap` is faster than `merge_small`
 
@@ -95,7 +97,10 @@ def merge_heap(
             heap.append(r * stride + i)
     heapq.heapify(heap)
     push, pop = heapq.heappush, heapq.heappop
+    limit = deadline.current()  # a piece can be a whole text (a raw pattern): a caller's time limit
     while heap:
+        if limit is not None:
+            limit.check()
         r, i = divmod(pop(heap), stride)
         if not alive[i] or cur[i] != r:
             continue

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 import regex
 
+from .. import deadline
 from ..errors import UnknownTokenError
 from ..pickling import reduce_by_name
 from ..records import BpeTrace, MergeStep, Piece, Token, TrainingReport
@@ -255,7 +256,10 @@ class Encoding(SpecialTokens, DecodeById):
         out = dict(zip(compress(pieces, whole), zip(compress(found, whole))))
         rest = list(map(not_, whole))
         ranks = self._ranks
+        limit = deadline.current()  # a caller's time limit, checked per merged piece
         for piece, data in zip(compress(pieces, rest), compress(datas, rest)):
+            if limit is not None:
+                limit.check()
             if len(data) <= LONG_PIECE:
                 out[piece] = tuple(map(ranks.__getitem__, merge_bytes(data, ranks)))
             else:
@@ -515,7 +519,10 @@ class Encoding(SpecialTokens, DecodeById):
         (`Token.piece_index` indexes the pieces)."""
         tokens: list[Token] = []
         pieces = self.pretokenize(text, allowed_special=allowed_special, disallowed_special=disallowed_special)
+        limit = deadline.current()  # a caller's time limit, checked per piece
         for piece in pieces:
+            if limit is not None:
+                limit.check()
             if piece.special:
                 tokens.append(Token(self._special[piece.text], piece.text.encode("utf-8"), piece.byte_start,
                                     piece.byte_end, piece.char_start, piece.char_end, piece.index, special=True))

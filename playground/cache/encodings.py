@@ -11,11 +11,15 @@ The token views' calls (`encode`, `tokenize_text`) are not cached here: their re
 have one cache, `playground.cache.render_cache`, which calls them on a miss.  Here they run the
 engine inline, or past `INLINE_CHARS` in a child process (`playground.serving.jobs`: the wait can be
 cancelled by the next rerun and is limited in time), and remember a failure for the same input.
+
+Every call that runs an encoding on a text goes through `engine_call`: a built-in runs inline, as it
+always has; a session's own tokenizer (an upload, a training) runs where `playground.serving.user_work`
+sends it -- inline under the engine's time limit with the turn given back, or in a job process -- since
+a crafted file can make each character cost hundreds of steps.
 """
 from __future__ import annotations
 
-import contextlib
-from typing import Any, Callable, ContextManager, Sequence
+from typing import Any, Callable, Sequence
 
 import streamlit as st
 
@@ -24,7 +28,7 @@ from engine.explain import algorithms
 from playground import state
 from playground.cache import memo
 from playground.render import html
-from playground.serving import jobs, script_gate
+from playground.serving import job_tasks, jobs, user_work
 from playground.serving.job_tasks import policy_kwargs
 
 DRAW_LIMIT = 100_000  # characters drawn token by token; counts always cover the whole text
@@ -66,19 +70,14 @@ def family_note(name: str, _enc: engine.Encoding) -> engine.explain.families.Fam
     return engine.family_note(_enc)
 
 
-def off_turn(*encs: engine.Encoding) -> ContextManager[None]:
-    """Around engine work on a text: give this run's turn back (playground.serving.script_gate) if a user's split
-    pattern is among `encs`.
-
-    Such a pattern may backtrack for its whole time limit (`split_time_limit`): were the turn held
-    meanwhile, two tabs of one user would hold both turns and every other session's rerun would wait
-    up to script_gate.MAX_WAIT.
-    The `regex` module lets go of the GIL while it matches, so the others really run meanwhile.
-    Built-in patterns run in linear time and keep the turn (giving it back costs a wait to get it again).
-    """
-    if any(enc.split_time_limit is not None for enc in encs):
-        return script_gate.user_pattern()  # also one such pattern at a time: each burns a core while it runs
-    return contextlib.nullcontext()
+def engine_call(task: str, name: str, enc: engine.Encoding, *args: Any, chars: int, label: str) -> Any:
+    """``job_tasks.TASKS[task](enc, *args)``, an engine call on a text of `chars` characters: inline for a
+    built-in (linear, microseconds per character: it keeps its turn, as giving it back costs a wait to get
+    it again); for a session's own tokenizer where `playground.serving.user_work` sends it (inline under the
+    engine's time limit with the turn given back, or a job shown as `label`)."""
+    if not user_work.is_own(enc):
+        return job_tasks.TASKS[task](enc, *args)
+    return user_work.run(task, (enc, *args), name=name, chars=chars, label=label, timeout=JOB_TIMEOUT)
 
 
 # --- the engine calls of the token views: not cached here, `playground.cache.render_cache` keeps their results
@@ -99,12 +98,14 @@ def _remembered(key: tuple, call: Callable[[], Any]) -> Any:
 def encode(name: str, enc: engine.Encoding, text: str, policy: str) -> Sequence[int]:
     """All ids of `text`, however long: past INLINE_CHARS in a job process (`playground.serving.jobs`).
     Raises ValueError under the 'refuse' policy."""
+    label = f"Encoding {len(text):,} characters with {name}"
+
     def call() -> Sequence[int]:
-        if len(text) > INLINE_CHARS:
-            return jobs.run("encode", (enc, text, policy), label=f"Encoding {len(text):,} characters with {name}",
-                            timeout=JOB_TIMEOUT)
-        with off_turn(enc):
-            return enc.encode(text, **policy_kwargs(policy))
+        if len(text) <= INLINE_CHARS:
+            return engine_call("encode", name, enc, text, policy, chars=len(text), label=label)
+        if user_work.is_own(enc):
+            return user_work.job("encode", (enc, text, policy), name=name, label=label, timeout=JOB_TIMEOUT)
+        return jobs.run("encode", (enc, text, policy), label=label, timeout=JOB_TIMEOUT)
 
     return _remembered((name, memo.text_key(text), policy, "encode"), call)
 
@@ -113,14 +114,15 @@ def tokenize_text(name: str, enc: engine.Encoding, text: str, policy: str) -> en
     """Tokens, pieces and family notes of the first DRAW_LIMIT characters of `text`, from one engine call
     (`engine.explain.families.tokenize_text`: one split for tokens and pieces).
 
-    Always here, never in a job: a job would spend longer pickling 100,000 token records than the
-    tokenizing takes, and drawing never covers more than DRAW_LIMIT characters.
+    Here for a built-in, never in a job: a job would spend longer pickling 100,000 token records than the
+    tokenizing takes, and drawing never covers more than DRAW_LIMIT characters.  A session's own tokenizer
+    goes where `engine_call` sends it: a job, if its text is too costly for the server's own process.
     """
     text = text[:DRAW_LIMIT]
 
     def call() -> engine.explain.families.TokenizedText:
-        with off_turn(enc):
-            return engine.explain.families.tokenize_text(enc, text, **policy_kwargs(policy))
+        return engine_call("tokenize_text", name, enc, text, policy, chars=len(text),
+                           label=f"Tokenizing {len(text):,} characters with {name}")
 
     return _remembered((name, memo.text_key(text), policy, "tokenize"), call)
 
@@ -129,8 +131,9 @@ def tokenize_text(name: str, enc: engine.Encoding, text: str, policy: str) -> en
 @st.cache_data(max_entries=48, show_spinner=False)
 def tokenize_many(name: str, _enc: engine.Encoding, texts: tuple[str, ...], policy: str) -> list[list[engine.Token]]:
     """Token records of several short texts (one gallery demo) as one cache entry."""
-    with off_turn(_enc):
-        return [_enc.tokenize(text, **policy_kwargs(policy)) for text in texts]
+    chars = sum(map(len, texts))
+    return engine_call("tokenize_many", name, _enc, texts, policy, chars=chars,
+                       label=f"Tokenizing {chars:,} characters with {name}")
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -148,13 +151,15 @@ def token_tax(name: str, enc: engine.Encoding, text: str, policy: str) -> list[e
 def bpe_trace(name: str, _enc: engine.Encoding, piece: str) -> engine.BpeTrace:
     """Every merge step on `piece`.  A resource (the trace is frozen, never mutated) so moving
     the step slider does not unpickle 100,000 steps on every rerun."""
-    return _enc.bpe_trace(piece)
+    return engine_call("bpe_trace", name, _enc, piece, chars=len(piece),
+                       label=f"Tracing the merges of {len(piece):,} characters with {name}")
 
 
 @st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
 def piece_story(name: str, _enc: engine.Encoding, piece: str) -> algorithms.PieceStory:
     """The family's own work on one piece (BPE merges, WordPiece lookups, the Unigram lattice)."""
-    return algorithms.piece_story(_enc, piece)
+    return engine_call("piece_story", name, _enc, piece, chars=len(piece),
+                       label=f"Explaining {len(piece):,} characters with {name}")
 
 
 def token_story(name: str, enc: engine.Encoding, token_id: int, text: str) -> algorithms.TokenStory | None:
@@ -164,7 +169,66 @@ def token_story(name: str, enc: engine.Encoding, token_id: int, text: str) -> al
 
 @st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
 def _token_story(name: str, _enc: engine.Encoding, token_id: int, key: str, _text: str):
-    return algorithms.token_story(_enc, token_id, _text)
+    chars = min(len(_text), algorithms.MAX_SEARCH_CHARS)
+    return engine_call("token_story", name, _enc, token_id, _text, chars=chars,
+                       label=f"Finding token {token_id} in {chars:,} characters with {name}")
+
+
+@memo.shared(max_entries=16, ttl=CACHE_TTL)
+def _model_steps(name: str, _enc: engine.Encoding, piece: str) -> list:
+    return engine_call("model_steps", name, _enc, piece, chars=len(piece),
+                       label=f"Explaining {len(piece):,} characters with {name}")
+
+
+def model_steps(name: str, enc: engine.Encoding, piece: str) -> list:
+    """How the model decided on one piece (``enc.model_steps``: WordPiece's lookups, ...)."""
+    return _model_steps(name, enc, piece)
+
+
+@memo.shared(max_entries=16, ttl=CACHE_TTL)
+def _piece_ids(name: str, _enc: engine.Encoding, piece: str) -> tuple[int, ...]:
+    return tuple(engine_call("piece_ids", name, _enc, piece, chars=len(piece),
+                             label=f"Encoding {len(piece):,} characters with {name}"))
+
+
+def piece_ids(name: str, enc: engine.Encoding, piece: str) -> tuple[int, ...]:
+    """The ids `encode` gives one piece of `pretokenize` (``enc.piece_ids``)."""
+    return _piece_ids(name, enc, piece)
+
+
+@memo.shared(max_entries=16, ttl=CACHE_TTL)
+def _whole_piece_ids(name: str, _enc: engine.Encoding, piece: str) -> list[int] | None:
+    return engine_call("whole_piece_ids", name, _enc, piece, chars=len(piece),
+                       label=f"Encoding {len(piece):,} characters with {name}")
+
+
+def whole_piece_ids(name: str, enc: engine.Encoding, piece: str) -> list[int] | None:
+    """`engine.explain.families.piece_ids`: the ids `encode` gives `piece` as one piece, None if it would cut it."""
+    return _whole_piece_ids(name, enc, piece)
+
+
+@memo.shared(max_entries=16, ttl=CACHE_TTL)
+def _pipeline_stages(name: str, _enc: engine.Encoding, key: str, _text: str) -> Any:
+    return engine_call("pipeline_stages", name, _enc, _text, chars=len(_text),
+                       label=f"Running the stages on {len(_text):,} characters with {name}")
+
+
+def pipeline_stages(name: str, enc: engine.Encoding, text: str) -> Any:
+    """Every stage of `enc` on `text` (`engine.explain.pipeline.pipeline_stages`); ValueError as the engine's."""
+    key = memo.text_key(text)
+    return _remembered((name, key, "pipeline"), lambda: _pipeline_stages(name, enc, key, text))
+
+
+@memo.shared(max_entries=16, ttl=CACHE_TTL)
+def _text_story(name: str, _enc: engine.Encoding, text: str, max_pieces: int) -> list:
+    return engine_call("text_story", name, _enc, text, max_pieces, chars=len(text),
+                       label=f"Explaining {len(text):,} characters with {name}")
+
+
+def text_story(name: str, enc: engine.Encoding, text: str, max_pieces: int) -> list:
+    """`engine.explain.algorithms.text_story`: the first `max_pieces` pieces of a few words, each explained."""
+    return _remembered((name, memo.text_key(text), max_pieces, "story"),
+                       lambda: _text_story(name, enc, text, max_pieces))
 
 
 @st.cache_resource(max_entries=4, ttl=CACHE_TTL, show_spinner="Reading every token of the vocabulary…")
@@ -247,11 +311,7 @@ def count_and_unknown(name: str, enc: engine.Encoding, key: str, text: str, poli
 
 @st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
 def _count(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) -> tuple[int, int]:
-    if len(_text) > INLINE_CHARS:
-        ids = encode(name, _enc, _text, policy)  # a job process, its result cached there
-    else:
-        with off_turn(_enc):
-            ids = _enc.encode(_text, **policy_kwargs(policy))
+    ids = encode(name, _enc, _text, policy)  # past INLINE_CHARS (or a costly own tokenizer's text) a job
     return len(ids), engine.explain.lossless.count_unknown(_enc, ids)
 
 
@@ -259,18 +319,22 @@ def _count(name: str, _enc: engine.Encoding, key: str, _text: str, policy: str) 
 def language_matrix(names: tuple[str, ...], _encs: tuple,
                     own: tuple[tuple[str, str, str, str], ...] = ()) -> engine.explain.arena.LanguageMatrix:
     """The built-in language samples, then `own` ((code, language, script, text) of the user's own
-    sentences, part of the key), encoded by every encoding."""
+    sentences, part of the key), encoded by every encoding: one column per encoding, so a session's own
+    tokenizer counts apart (`engine_call`)."""
     samples = engine.explain.arena.language_samples() + tuple(engine.explain.arena.LanguageSample(*s) for s in own)
-    with off_turn(*_encs):
-        return engine.language_matrix(_encs, samples)
+    chars = sum(len(s.text) for s in samples)
+    return engine.explain.arena.join_columns([
+        engine_call("language_column", name, enc, samples, chars=chars,
+                    label=f"Counting the tokens of {len(samples)} language samples with {name}")
+        for name, enc in zip(names, _encs)])
 
 
 @st.cache_resource(max_entries=8, ttl=CACHE_TTL, show_spinner="Cutting the text into chunks…")
 def chunk(name: str, _enc: engine.Encoding, key: str, _text: str, max_tokens: int, prefer: str,
           policy: str) -> engine.explain.chunking.Chunking:
     """engine.chunk_text of `_text` (digest `key`)."""
-    with off_turn(_enc):
-        return engine.chunk_text(_text, _enc, max_tokens, prefer=prefer, **policy_kwargs(policy))
+    return engine_call("chunk", name, _enc, _text, max_tokens, prefer, policy, chars=len(_text),
+                       label=f"Cutting {len(_text):,} characters into chunks with {name}")
 
 
 @st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
@@ -278,11 +342,9 @@ def chat_tokens(name: str, _enc: Any, conversation: str, tools: str = "[]",
                 thinking: Any = None) -> engine.chat.ChatTokens | str:
     """The model's chat-format sequence of a JSON conversation with JSON tool definitions and the
     format's thinking setting, or the format's refusal as text (cached either way)."""
-    import json
-
+    chars = len(conversation) + len(tools)
     try:
-        with off_turn(_enc):
-            return engine.chat_tokens(json.loads(conversation), _enc, tools=json.loads(tools) or None,
-                                      thinking=thinking)
+        return engine_call("chat_tokens", name, _enc, conversation, tools, thinking, chars=chars,
+                           label=f"Encoding the conversation ({chars:,} characters) with {name}")
     except engine.ChatFormatError as error:
         return str(error)

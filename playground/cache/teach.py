@@ -9,6 +9,7 @@ from __future__ import annotations
 import engine
 from engine.explain import classics, diff
 from playground.cache import memo
+from playground.cache.encodings import engine_call
 
 
 @memo.shared(max_entries=8)
@@ -20,10 +21,11 @@ def vocab_diff(name_a: str, _a: engine.Encoding, name_b: str, _b: engine.Encodin
 @memo.shared(max_entries=32)
 def reversal(name: str, _enc: engine.Encoding, text: str) -> classics.Reversal:
     """`engine.explain.classics.reverse_tokens`: a text reversed by its letters and by its ids."""
-    return classics.reverse_tokens(_enc, text)
+    return engine_call("reversal", name, _enc, text, chars=len(text), label=f"Reversing a text with {name}")
 
 
 @memo.shared(max_entries=32)
 def trailing_space(name: str, _enc: engine.Encoding, prompt: str) -> classics.TrailingSpace | None:
-    """`engine.explain.classics.trailing_space` (up to a second for o200k: every token that starts with a space)."""
+    """`engine.explain.classics.trailing_space` (up to a second for o200k: every token that starts with a space).
+    Inline for any tokenizer: its cost is the vocabulary's (one scan), not the prompt's, a short demo text."""
     return classics.trailing_space(_enc, prompt)

@@ -145,6 +145,7 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
     texts = []
     t = 0
     end = 0
+    piece_labels: dict[int, str] = {}  # a piece's label once per piece: without a pre-tokenizer it is the whole text
     for unit in units:
         toks = unit.tokens
         first_tok = toks[0]
@@ -161,7 +162,10 @@ def token_units(units, element_id: str, *, show_ws: bool, pieces=None, shared_cu
         if pieces is not None:
             piece_text = pieces[first_tok.piece_index].text
             if len(piece_text) > len(text):
-                extra.append("piece " + _shorten(visible(piece_text), 30))
+                label = piece_labels.get(first_tok.piece_index)
+                if label is None:
+                    label = piece_labels[first_tok.piece_index] = "piece " + _shorten(visible(piece_text), 30)
+                extra.append(label)
         cont, changed = _changed(text, source, first_tok.char_start, toks[-1].char_end, ids[0], notes)
         if notes is not None:
             found, byte_fallback = unit_notes(ids, notes)

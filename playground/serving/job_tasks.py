@@ -20,6 +20,7 @@ import warnings
 from typing import Any, Callable
 
 import engine
+from engine.explain import algorithms, classics, families, pipeline
 from playground.serving import test_seams
 
 PRELOAD = ("gpt2", "cl100k_base", "o200k_base")  # loaded once in the fork server, shared by every job
@@ -51,6 +52,67 @@ def search_regex(enc: Any, query: str, ignore_case: bool, budget: float) -> list
     return engine.explain.vocab.search_regex(enc, query, ignore_case=ignore_case, timeout=budget)
 
 
+# The engine calls the pages make on a text, each the same function inline and in a job, so a session's own
+# tokenizer gets the same answer wherever it runs (`playground.serving.user_work`).
+def tokenize_text(enc: Any, text: str, policy: str) -> Any:
+    return families.tokenize_text(enc, text, **policy_kwargs(policy))
+
+
+def tokenize_many(enc: Any, texts: tuple[str, ...], policy: str) -> list:
+    return [enc.tokenize(text, **policy_kwargs(policy)) for text in texts]
+
+
+def language_column(enc: Any, samples: tuple) -> Any:
+    return engine.language_matrix((enc,), samples)
+
+
+def chunk(enc: Any, text: str, max_tokens: int, prefer: str, policy: str) -> Any:
+    return engine.chunk_text(text, enc, max_tokens, prefer=prefer, **policy_kwargs(policy))
+
+
+def chat_tokens(enc: Any, conversation: str, tools: str, thinking: Any) -> Any:
+    import json
+
+    return engine.chat_tokens(json.loads(conversation), enc, tools=json.loads(tools) or None, thinking=thinking)
+
+
+def pipeline_stages(enc: Any, text: str) -> Any:
+    return pipeline.pipeline_stages(enc, text)
+
+
+def text_story(enc: Any, text: str, max_pieces: int) -> list:
+    return algorithms.text_story(enc, text, max_pieces=max_pieces)
+
+
+def piece_story(enc: Any, piece: str) -> Any:
+    return algorithms.piece_story(enc, piece)
+
+
+def token_story(enc: Any, token_id: int, text: str) -> Any:
+    return algorithms.token_story(enc, token_id, text)
+
+
+def bpe_trace(enc: Any, piece: str) -> Any:
+    return enc.bpe_trace(piece)
+
+
+def model_steps(enc: Any, piece: str) -> list:
+    return enc.model_steps(piece)
+
+
+def piece_ids(enc: Any, piece: str) -> list[int]:
+    return enc.piece_ids(piece)
+
+
+def whole_piece_ids(enc: Any, piece: str) -> list[int] | None:
+    return families.piece_ids(enc, piece)
+
+
+def reversal(enc: Any, text: str) -> Any:
+    return classics.reverse_tokens(enc, text)
+
+
+
 PROGRESS_EVERY = 0.1  # seconds between progress messages of a job
 
 
@@ -80,14 +142,28 @@ def train(text: str, vocab_size: int, pat_str: str | None, specials: list[str], 
     return enc
 
 
-TASKS: dict[str, Callable] = {"encode": encode, "tokenize": tokenize, "pretokenize": pretokenize,
-                              "search_regex": search_regex, "train": train}
+TASKS: dict[str, Callable] = {
+    "encode": encode, "tokenize": tokenize, "pretokenize": pretokenize, "search_regex": search_regex, "train": train,
+    "tokenize_text": tokenize_text, "tokenize_many": tokenize_many, "language_column": language_column,
+    "chunk": chunk, "chat_tokens": chat_tokens, "pipeline_stages": pipeline_stages, "text_story": text_story,
+    "piece_story": piece_story, "token_story": token_story, "bpe_trace": bpe_trace, "model_steps": model_steps,
+    "piece_ids": piece_ids, "whole_piece_ids": whole_piece_ids, "reversal": reversal,
+}
 PROGRESS_TASKS = {"train"}
+
+
+class Pickled:
+    """An argument sent as a pickle made before (`playground.serving.user_work.job`: a session's own tokenizer,
+    pickled once, not on every job); the job process unpickles it first."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
 
 
 def main(conn: Any, task: str, args: tuple) -> None:
     """Entry point of a job process: run `task`, send the outcome, exit."""
     try:
+        args = tuple(pickle.loads(a.data) if isinstance(a, Pickled) else a for a in args)
         fn = TASKS[task] if task in TASKS else test_seams.TASKS[task]
         if task in PROGRESS_TASKS:
             result = fn(*args, progress=lambda value: conn.send(("progress", value)))

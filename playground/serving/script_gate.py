@@ -11,11 +11,14 @@ scan in a worker process) gives its turn back meanwhile (`released`), so two use
 hold up everyone else.  A turn not granted within MAX_WAIT seconds is taken anyway: a run is late,
 never stuck.  Fragment reruns (a control that redraws only its part) do not take turns.
 
-A user's split pattern (an uploaded tokenizer.json's Split, a typed tiktoken pattern) may backtrack
-until its time limit stops it; `user_pattern` runs it off the turns, and at most
-MAX_USER_PATTERNS of them at once server-wide: the `regex` module lets go of the GIL while it
-matches, so each one running burns a whole core, and two tabs of one attacker would take both
-(bench/bench_hostile_regex.py measures another session's reruns meanwhile).
+A user's own tokenizer -- an uploaded file, a training, a typed split pattern -- may run long on a
+text: a split pattern may backtrack until its time limit stops it, a crafted file may make every
+character cost hundreds of steps until the engine's time limit stops it
+(`playground.serving.user_work`).  `user_work` runs such a call off the turns, and at most
+MAX_USER_WORK of them at once server-wide: the `regex` module lets go of the GIL while it
+matches, so each one running burns a whole core, and a pure-Python loop holds the GIL against
+every other run; two tabs of one attacker would take both (bench/bench_hostile_regex.py and
+bench/bench_hostile_tabs.py measure another session's reruns meanwhile).
 """
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ from typing import Iterator
 
 MAX_RUNNING = 2  # more would not help: the runs share one GIL; two overlap one's waits with the other's work
 MAX_WAIT = 20.0  # seconds
-MAX_USER_PATTERNS = 1  # users' split patterns matching at once, server-wide (each may burn a core)
+MAX_USER_WORK = 1  # calls on users' own tokenizers running inline at once, server-wide (each may burn a core)
 
 _log = logging.getLogger(__name__)
 
@@ -125,22 +128,22 @@ def released() -> Iterator[None]:
             _take(returning=True)
 
 
-_patterns = Gate(MAX_USER_PATTERNS)
+_user_work = Gate(MAX_USER_WORK)
 
 
 @contextmanager
-def user_pattern() -> Iterator[None]:
-    """Run a user's split pattern: with this run's turn given back (`released`), and in one of
-    MAX_USER_PATTERNS places shared by the server (taken anyway after MAX_WAIT seconds, like a turn)."""
+def user_work() -> Iterator[None]:
+    """Run a call on a user's own tokenizer: with this run's turn given back (`released`), and in one of
+    MAX_USER_WORK places shared by the server (taken anyway after MAX_WAIT seconds, like a turn)."""
     with released():
-        got = _patterns.acquire(MAX_WAIT)
+        got = _user_work.acquire(MAX_WAIT)
         if not got:
-            _log.warning("a user's split pattern went ahead without a place after %.0f s", MAX_WAIT)
+            _log.warning("a call on a user's tokenizer went ahead without a place after %.0f s", MAX_WAIT)
         try:
             yield
         finally:
             if got:
-                _patterns.release()
+                _user_work.release()
 
 
 def holding() -> bool:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine.explain.algorithms import text_story
 from playground import state
 from playground.cache import encodings
 from playground.render import pipeline as draw
@@ -57,7 +56,7 @@ def render() -> None:
     for col, name in zip(cols, (bpe, WORDPIECE, third)):
         enc = encodings.resolve(name)
         try:
-            stories = text_story(enc, text, max_pieces=MAX_PIECES)
+            stories = encodings.text_story(name, enc, text, MAX_PIECES)
         except ValueError as exc:
             col.error(f"**{md(name)} could not split this text:** {md(exc, 300)}")
             continue

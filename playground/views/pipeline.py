@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine.explain.pipeline import pipeline_stages
 from playground import state
 from playground.cache import encodings
 from playground.render import pipeline as draw
@@ -60,7 +59,7 @@ def render() -> None:
         text = text[:MAX_CHARS]
     enc = encodings.resolve(name)
     try:
-        stages = pipeline_stages(enc, text)
+        stages = encodings.pipeline_stages(name, enc, text)
     except ValueError as exc:
         st.error(f"**{md(name)} could not run on this text:** {md(exc, 400)}")
         return

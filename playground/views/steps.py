@@ -146,7 +146,7 @@ def _draw_step(enc: engine.Encoding, note: engine.explain.families.FamilyNote, t
 def _check(name: str, enc: engine.Encoding, note: engine.explain.families.FamilyNote, piece: str, trace: engine.BpeTrace) -> None:
     final = list(trace.final_ids)
     shown = ", ".join(map(str, final[:12])) + (f", … ({len(final):,} ids)" if len(final) > 12 else "")
-    expected = explain.piece_ids(enc, piece)
+    expected = encodings.whole_piece_ids(name, enc, piece)
     if expected is None:
         n = max(2, len(render_cache.pieces(name, enc, piece, "text")))
         st.info(f"The encoding's splitter cuts this text into {html.plural(n, 'piece')}, and encode() runs BPE on each "
@@ -187,7 +187,7 @@ def _no_merges(name: str, enc: engine.Encoding, note, piece: str) -> None:
     continuation; Unigram: every candidate of the lattice and the best path with its scores)."""
     st.info(f"{note.tree} {note.merges}")
     try:
-        steps = enc.model_steps(piece) if note.family == "wordpiece" else None
+        steps = encodings.model_steps(name, enc, piece) if note.family == "wordpiece" else None
         story = encodings.piece_story(name, enc, piece)
     except ValueError as err:
         st.error(f"{md(err, 600)}. Choose another piece.")
@@ -200,7 +200,7 @@ def _no_merges(name: str, enc: engine.Encoding, note, piece: str) -> None:
                      hide_index=True, width="stretch", key=state.STEPS_WORDPIECE)
         st.caption("Longest match first: the longest vocabulary entry the piece starts with, then the longest "
                    "##-entry that continues it; a piece with no match at some point becomes one [UNK].")
-    st.success(f"Ids for this piece: {enc.piece_ids(piece)}")
+    st.success(f"Ids for this piece: {list(encodings.piece_ids(name, enc, piece))}")
 
 
 def render() -> None:

@@ -19,7 +19,7 @@ def test_the_split_runs_off_the_turns_one_at_a_time(short_limit, monkeypatch):
     from playground.serving import script_gate
 
     monkeypatch.setattr(script_gate, "_turns", script_gate.Gate(2))
-    monkeypatch.setattr(script_gate, "_patterns", script_gate.Gate(1))
+    monkeypatch.setattr(script_gate, "_user_work", script_gate.Gate(1))
     enc = hostile()
     started = threading.Barrier(3)
     failures: list[BaseException] = []
@@ -37,13 +37,13 @@ def test_the_split_runs_off_the_turns_one_at_a_time(short_limit, monkeypatch):
         t.start()
     started.wait(5)
     # both inside encode now, turns given back: one splitting, one waiting for the place
-    until(lambda: (script_gate._turns.free(), script_gate._patterns.free()) == (2, 0), timeout=30,
+    until(lambda: (script_gate._turns.free(), script_gate._user_work.free()) == (2, 0), timeout=30,
           what="both tabs inside encode")
-    free_turns, free_places = script_gate._turns.free(), script_gate._patterns.free()
+    free_turns, free_places = script_gate._turns.free(), script_gate._user_work.free()
     for t in tabs:
         t.join(30)
     assert len(failures) == 2 and (free_turns, free_places) == (2, 0)
-    assert script_gate._turns.free() == 2 and script_gate._patterns.free() == 1  # all given back once
+    assert script_gate._turns.free() == 2 and script_gate._user_work.free() == 1  # all given back once
 
 
 def test_compare_with_the_hostile_upload_says_why(short_limit):

@@ -29,6 +29,7 @@ from typing import Sequence
 
 import heapq
 
+from ... import deadline
 from ...tokenizer.bpe import INF, LONG_PIECE, Combine, PairRank
 
 KEY = 1 << 21  # > every id (ids of tokenizer.json files stay below 2 million)
@@ -148,7 +149,20 @@ def merge_small(ids: list[int], pair_rank: dict[int, int], merged_id: list[int])
 
 
 def merge_ids_heap(ids: list[int], pair_rank: dict[int, int], merged_id: list[int]) -> list[int]:
-    """`engine.tokenizer.bpe.merge_heap` for listed merges, lookups inlined: O(n log n) for long pieces.
+    """`engine.tokenizer.bpe.merge_heap` for listed merges, lookups inlined: O(n log n) for long pieces."""
+    tok, nxt = merge_nodes_heap(ids, pair_rank, merged_id)
+    out = []
+    i = 0
+    while i < len(ids):
+        out.append(tok[i])
+        i = nxt[i]
+    return out
+
+
+def merge_nodes_heap(ids: list[int], pair_rank: dict[int, int], merged_id: list[int]) -> tuple[list[int], list[int]]:
+    """The merges of `merge_ids_heap` as nodes: from node 0, each node i left holds the id ``tok[i]`` made of
+    ``ids[i:nxt[i]]``, and the next node is ``nxt[i]`` (``len(ids)`` after the last), so a caller knows which of
+    the first parts each token covers (`engine.families.hf.models.bpe.CharBpe.tokenize`'s offsets).
 
     Heap entries are ``rank * stride + node``: lowest rank first, leftmost on a
     tie.  `cur[i]` is the rank of the pair starting at node i now; an entry
@@ -156,7 +170,7 @@ def merge_ids_heap(ids: list[int], pair_rank: dict[int, int], merged_id: list[in
     """
     n = len(ids)
     if n < 2:
-        return list(ids)
+        return list(ids), list(range(1, n + 1))
     get = pair_rank.get
     stride = n + 1
     tok = list(ids)
@@ -167,7 +181,10 @@ def merge_ids_heap(ids: list[int], pair_rank: dict[int, int], merged_id: list[in
     heap = [r * stride + i for i, r in enumerate(cur) if r is not None]
     heapq.heapify(heap)
     push, pop = heapq.heappush, heapq.heappop
+    limit = deadline.current()  # a piece can be a whole text (no pre-tokenizer): a caller's time limit
     while heap:
+        if limit is not None:
+            limit.check()
         r, i = divmod(pop(heap), stride)
         if cur[i] != r:
             continue
@@ -188,9 +205,4 @@ def merge_ids_heap(ids: list[int], pair_rank: dict[int, int], merged_id: list[in
             rh = cur[h] = get(tok[h] * KEY + new)
             if rh is not None:
                 push(heap, rh * stride + h)
-    out = []
-    i = 0
-    while i < n:
-        out.append(tok[i])
-        i = nxt[i]
-    return out
+    return tok, nxt

@@ -22,6 +22,7 @@ from operator import not_
 from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
 
+from ...deadline import current as current_limit
 from ...formats.gpt2_bytes import BYTE_TO_CHAR, CHAR_TO_BYTE
 from ...pickling import PicklableByName
 from ...records import BpeTrace, MergeStep, Piece, Token
@@ -209,7 +210,12 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
         pieces = self._pretok.split(text, deadline)
         found = list(map(self._cache.get, pieces))
         if None in found:
-            new = {p: self._bpe(p) for p in set(compress(pieces, map(not_, found)))}
+            limit = current_limit()  # a caller's time limit on the whole call (`engine.deadline`), per new piece
+            new = {}
+            for p in set(compress(pieces, map(not_, found))):
+                if limit is not None:
+                    limit.check()
+                new[p] = self._bpe(p)
             self._cache.remember(new)
             found = list(map(new.get, pieces, found))
         out.extend(chain.from_iterable(found))
@@ -297,7 +303,10 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
         byte_at = _byte_offsets(text)
         tokens: list[Token] = []
         explained = self._explain(text, self._allowed(text, allowed_special, disallowed_special))
+        limit = current_limit()
         for piece, align, tid in explained:
+            if limit is not None:
+                limit.check()
             if tid is not None:
                 tokens.append(Token(tid, self._decoder[tid], piece.byte_start, piece.byte_end,
                                     piece.char_start, piece.char_end, piece.index, special=tid in self._special_ids))

@@ -34,6 +34,7 @@ from operator import methodcaller
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
+from ...deadline import current as current_limit
 from ...formats.gpt2_bytes import CHAR_TO_BYTE
 from ...pickling import PicklableByName
 from ...records import BpeTrace, MergeNode, MergeStep, Piece, Token
@@ -305,6 +306,7 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         cut = model.sub_pieces if isinstance(model, CharBpe) and model.cuts_pieces else None
         compute = model.ids if cut is None else model.merged_ids
         deadline = None if self._pretok is None else self._pretok.deadline()  # one split budget for the whole text
+        limit = current_limit()  # a caller's time limit on the whole call (`engine.deadline`), checked per piece
         for part, tid, at_start in self._stretches(text, allowed):
             if tid is not None:
                 out.append(tid)
@@ -312,13 +314,19 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
             for piece in self._pieces(part, at_start, deadline):
                 if not piece:
                     continue
+                if limit is not None:
+                    limit.check()
                 if cut is None:
                     out.extend(ids(piece, compute))
                     continue
                 subs = cut(piece)
                 found = list(map(known, subs))  # remembered parts at C speed, the rest computed
                 if None in found:
-                    found = [ids(sub, compute) if f is None else f for sub, f in zip(subs, found)]
+                    for k, sub in enumerate(subs):
+                        if found[k] is None:
+                            if limit is not None:
+                                limit.check()
+                            found[k] = ids(sub, compute)
                 out.extend(chain.from_iterable(found))
         return out
 
@@ -424,7 +432,10 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         byte_at = _byte_offsets(text)
         tokens: list[Token] = []
         explained = self._explain(text, self._allowed(text, allowed_special, disallowed_special))
+        limit = current_limit()
         for piece, align, tid in explained:
+            if limit is not None:
+                limit.check()
             if tid is not None:
                 tokens.append(Token(tid, self._decoder[tid], piece.byte_start, piece.byte_end, piece.char_start,
                                     piece.char_end, piece.index, special=tid in self._special_ids))

@@ -57,6 +57,7 @@ from typing import Any, Callable, Iterable
 
 import regex
 
+from ... import deadline
 from ...formats.charsmap import PrecompiledCharsmap
 from ...formats.limits import check_pattern_size
 from .pipeline import DATA_DIR, SplitStep, _load_normalization_fixes, compile_onig, normalize as unicode_normalize
@@ -631,7 +632,10 @@ class Precompiled(Normalizer):
         """The reference: (char, change) for the whole text, cluster by cluster, or None when no rule applies."""
         out: list[Change] = []
         modified = False
+        limit = deadline.current()  # every cluster of a text may be touched: a caller's time limit
         for cluster in _GRAPHEME.findall(text):
+            if limit is not None:
+                limit.check()
             modified = self._cluster(cluster, out) or modified
         return out if modified else None
 
@@ -654,7 +658,10 @@ class Precompiled(Normalizer):
             return []
         out: list[Span] = []
         done = 0
+        limit = deadline.current()
         for m in regex.finditer("[" + "".join(map(regex.escape, hot)) + "]", text):
+            if limit is not None:
+                limit.check()
             p = m.start()
             if p < done:
                 continue
@@ -673,8 +680,11 @@ class Precompiled(Normalizer):
     def apply(self, s: AlignedText) -> None:
         text = s.text
         segments = []
+        limit = deadline.current()
         try:
             for a, b in self.touched_clusters(text):
+                if limit is not None:
+                    limit.check()
                 local: list[Change] = []
                 if self._cluster(text[a:b], local, whole_text=False):
                     segments.append((a, b, local))
@@ -692,7 +702,10 @@ class Precompiled(Normalizer):
     def normalize_str(self, text: str) -> str:
         out: list[str] = []
         last = 0
+        limit = deadline.current()
         for a, b in self.touched_clusters(text):
+            if limit is not None:
+                limit.check()
             local: list[Change] = []
             self._cluster(text[a:b], local)
             out += (text[last:a], "".join(c for c, _ in local))

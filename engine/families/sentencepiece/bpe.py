@@ -34,6 +34,8 @@ from __future__ import annotations
 import heapq
 from typing import Callable, Mapping
 
+from ... import deadline
+
 NEG = float("-inf")
 LONG_SYMBOLS = 96  # symbols; above this `merge_heap` beats `merge_small`
 # Splits of one resegmentation, at most: sentencepiece 0.2.3 splits an UNUSED piece reached after 100 splits and
@@ -125,7 +127,10 @@ def merge_heap(
                 if unused is not None and unused(merged):
                     rev_merge[merged] = (piece[i - 1], piece[i])
     heapq.heapify(agenda)
+    limit = deadline.current()  # a chunk can be a whole text without spaces: a caller's time limit
     while agenda:
+        if limit is not None:
+            limit.check()
         key, right, size = pop(agenda)
         left = key % stride
         a, b = piece[left], piece[right]

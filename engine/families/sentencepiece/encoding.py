@@ -62,6 +62,7 @@ from operator import not_
 from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
 
+from ...deadline import current as current_limit
 from ...errors import UnknownTokenError
 from ...pickling import PicklableByName
 from ...records import BpeTrace, MergeStep, Piece, Token
@@ -355,7 +356,12 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
         cache = self._cache
         found = list(map(cache.get, chunks))
         if None in found:
-            new = {c: self._piece_ids(c) for c in set(compress(chunks, map(not_, found)))}
+            limit = current_limit()  # a caller's time limit on the whole call (`engine.deadline`), per new chunk
+            new = {}
+            for c in set(compress(chunks, map(not_, found))):
+                if limit is not None:
+                    limit.check()
+                new[c] = self._piece_ids(c)
             cache.remember(new)
             found = list(map(new.get, chunks, found))
         start = len(out)
@@ -516,7 +522,10 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
         tokens: list[Token] = []
         prev_unknown = False
         explained = self._explained_pieces(text, allowed_special, disallowed_special)
+        limit = current_limit()
         for piece, norm in explained:
+            if limit is not None:
+                limit.check()
             if norm is None:
                 tid = self._special[piece.text]
                 tokens.append(Token(tid, self._decoder[tid], piece.byte_start, piece.byte_end,

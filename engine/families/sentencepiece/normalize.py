@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 
+from ... import deadline
 from ...formats.charsmap import PrecompiledCharsmap
 from .model_proto import NormalizerSpec
 
@@ -95,7 +96,10 @@ def _steps(text: str, charsmap: PrecompiledCharsmap | None, user: re.Pattern | N
     data = b""
     byte_at: list[int] = []
     k, n = 0, len(text)
+    limit = deadline.current()  # a rule tried at each character may walk the map's whole depth
     while k < n:
+        if limit is not None:
+            limit.check()
         m = user.match(text, k) if user is not None else None
         if m is not None:
             out.append((m.group(), m.end() - k))

@@ -58,6 +58,7 @@ from itertools import accumulate, chain, compress, repeat
 from operator import attrgetter, getitem, iadd, itemgetter, le, not_
 from typing import Callable
 
+from ... import deadline
 from ...tokenizer.piece_cache import PieceCache
 from .model_proto import NORMAL, UNUSED, USER_DEFINED
 
@@ -408,7 +409,10 @@ class UnigramModel:
         frm = [-1] * (n + 1)
         ids = [0] * (n + 1)
         frm[0] = 0
+        limit = deadline.current()  # a file's pieces make each position cost up to their length: a caller's limit
         for s in range(n):  # the offers as `nodes` lists them, inline: this loop is the memo's cold cost
+            if limit is not None:
+                limit.check()
             here = best[s]
             single = False
             e = s + 1
@@ -479,7 +483,10 @@ class UnigramModel:
         frm[0] = 0
         ids = [0] * (n + 1)
         frontier = 0
+        limit = deadline.current()  # as in `_solve`
         for s in range(n):
+            if limit is not None:
+                limit.check()
             here = best[s]
             if here < -RESET or here > RESET:  # rebase every total set from here on
                 for p in range(s, frontier + 1):

@@ -233,6 +233,24 @@ def hf_unigram_all_prefixes(length: int = 256) -> bytes:
     return json.dumps(root).encode()
 
 
+def sp_bpe_all_prefixes(length: int = 256) -> bytes:
+    """A BPE ``.model`` with every run ``a`` .. ``a`` * `length` as a piece: a run of ``a`` merges into pieces of
+    `length`, each merge one heap step, and a text without spaces is one chunk."""
+    return sentencepiece_model([*BASE_PIECES, *(("a" * k, -1.0 - k / 1000, 1) for k in range(2, length + 1))],
+                               unigram=False)
+
+
+def hf_bpe_chain(length: int = 256) -> bytes:
+    """A character BPE tokenizer.json without a pre-tokenizer, with the merges ``a`` + ``a``, ``aa`` + ``a``, ...
+    (up to `length`): the whole text is one piece, and ``a`` * n takes n / 2 merges of ``a`` + ``a`` (the
+    lowest rank, everywhere first), each of which the plain merge loop pays with a scan of the piece."""
+    vocab = {"[UNK]": 0, "a": 1, **{"a" * k: k for k in range(2, length + 1)}}
+    merges = [["a" * (k - 1), "a"] for k in range(2, length + 1)]
+    return _root({"type": "BPE", "dropout": None, "unk_token": "[UNK]", "continuing_subword_prefix": None,
+                  "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "vocab": vocab,
+                  "merges": merges})
+
+
 # name -> (file name, builder, the text that costs the most: a function of its length)
 CRAFTED_SLOW: dict[str, tuple[str, Callable[[], bytes], Callable[[int], str]]] = {
     "sp_looping_charsmap": ("loop.model", sp_looping_charsmap, lambda n: "a" * n),
@@ -252,4 +270,6 @@ AT_THE_BOUNDS: dict[str, tuple[str, Callable[[], bytes], Callable[[int], str]]] 
     "wordpiece_256_token": ("wordpiece.json", lambda: wordpiece_long_token(256), lambda n: "a" * n),
     "sp_unigram_500_distinct_256": ("distinct.model", sp_unigram_long_distinct,
                                     lambda n: ("0000" + "x" * 300) * (n // 304 + 1)),
+    "sp_bpe_256_prefixes": ("bpe.model", sp_bpe_all_prefixes, lambda n: "a" * n),
+    "hf_bpe_256_chain": ("bpe.json", hf_bpe_chain, lambda n: "a" * n),
 }

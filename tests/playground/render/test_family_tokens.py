@@ -70,3 +70,23 @@ def test_each_normalizing_family_has_a_legend(family, says):
         assert legend == ""
     else:
         assert says in legend and "grey" in legend and legend.startswith('<div class="fam-legend">')
+
+
+def test_a_piece_as_long_as_the_text_is_labelled_once(monkeypatch):
+    """Without a pre-tokenizer a piece is the whole text, and every token's tooltip names it ("piece aaaa…"):
+    made once per piece, not once per token -- 7,000 "a" with a crafted WordPiece file was 7,000 tokens times a
+    7,000-character label, seconds of the server's one GIL on every redraw.  Counted, not timed."""
+    from tests.engine.formats.crafted_slow_files import AT_THE_BOUNDS
+
+    filename, build, _ = AT_THE_BOUNDS["hf_unigram_256_prefixes"]
+    enc = load_files([(filename, build())])
+    text = "ab" * 1_000  # no piece of the model holds "b": one token per character, all in one piece
+    found = engine.explain.families.tokenize_text(enc, text)
+    assert len(found.pieces) == 1 and len(found.tokens) == len(text)
+    units = engine.explain.compare.group_tokens(found.tokens, text)
+    labelled: list[int] = []
+    real = tokens.visible
+    monkeypatch.setattr(tokens, "visible", lambda s: labelled.append(len(s)) or real(s))
+    markup = tokens.token_units(units, "x", show_ws=True, pieces=found.pieces, source=text)
+    assert markup.count("piece abababab") == len(text)  # every tooltip still names the piece
+    assert sum(labelled) <= 2 * len(text), sum(labelled)  # before: 2,000 labels of 2,000 characters

@@ -26,7 +26,8 @@ import re
 from dataclasses import dataclass
 from operator import itemgetter
 
-from ..bpe import KEY, merge_ids_heap, merge_small
+from .... import deadline
+from ..bpe import KEY, merge_ids_heap, merge_nodes_heap, merge_small
 from ....tokenizer.bpe import LONG_PIECE
 from .base import ModelToken, UnknownTokenMissingError, byte_fallback_name
 
@@ -145,7 +146,10 @@ class CharBpe:
         out: list[ModelToken] = []
         unk: list[int] | None = None  # [id, start, end] of the unknown token not yet added
         last = len(piece) - 1
+        limit = deadline.current()  # a piece can be a whole text: a caller's time limit, per character
         for i, ch in enumerate(piece):
+            if limit is not None:
+                limit.check()
             text = (self.prefix + ch if i and self.prefix else ch) + (self.suffix if i == last else "")
             tid = self.vocab.get(text)
             if tid is not None:
@@ -254,7 +258,16 @@ class CharBpe:
         return tuple(merge_small(ids, self.pair_rank, self.merged_id))
 
     def tokenize(self, piece: str) -> list[ModelToken]:
-        """The reference, with offsets: `initial`, then the lowest-ranked leftmost pair joined until none is listed."""
+        """With offsets: `initial`, then the lowest-ranked leftmost pair joined until none is listed -- the
+        plain loop (`tokenize_reference`'s) on short parts, the heap on long ones (a piece without a
+        pre-tokenizer is a whole text, and the plain loop is quadratic in it)."""
+        return self._tokenize(piece, fast=True)
+
+    def tokenize_reference(self, piece: str) -> list[ModelToken]:
+        """`tokenize` by the plain loop only (`_merge_steps`), whatever the length."""
+        return self._tokenize(piece, fast=False)
+
+    def _tokenize(self, piece: str, fast: bool) -> list[ModelToken]:
         if not piece:
             return []
         if self.ignore_merges and piece in self.vocab:
@@ -263,15 +276,35 @@ class CharBpe:
         at = 0
         for sub in self.sub_pieces(piece):
             parts = self.initial(sub)
-            for _ in self._merge_steps(parts):  # each step joins two parts of `parts` in place
-                pass
+            if fast and len(parts) > LONG_PIECE:
+                parts = self._merged_parts(parts)
+            else:
+                for _ in self._merge_steps(parts):  # each step joins two parts of `parts` in place
+                    pass
             out.extend(ModelToken(t.id, t.start + at, t.end + at, t.byte) for t in parts)
             at += len(sub)
         return out
 
+    def _merged_parts(self, parts: list[ModelToken]) -> list[ModelToken]:
+        """`_merge_steps` to the end, by the heap: each token covers a run of `parts`, from the first one's start
+        to the last one's end, and keeps the first one's byte index if the run is the bytes of one character
+        (what the plain loop's joins give, pair by pair)."""
+        tok, nxt = merge_nodes_heap([p.id for p in parts], self.pair_rank, self.merged_id)
+        out = []
+        i = 0
+        while i < len(parts):
+            first, last = parts[i], parts[nxt[i] - 1]
+            byte = first.byte if first.start == last.start and first.end == last.end else -1
+            out.append(ModelToken(tok[i], first.start, max(first.end, last.end), byte))
+            i = nxt[i]
+        return out
+
     def _merge_steps(self, parts: list[ModelToken]):
         get = self.pair_rank.get
+        limit = deadline.current()  # each step costs the piece's length: a caller's time limit
         while len(parts) > 1:
+            if limit is not None:
+                limit.check()
             ranks = [get(a.id * KEY + b.id) for a, b in zip(parts, parts[1:])]
             listed = [r for r in ranks if r is not None]
             if not listed:

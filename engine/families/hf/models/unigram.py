@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .... import deadline
 from .base import ModelToken, UnknownTokenMissingError, byte_fallback_name
 
 __all__ = ["Unigram", "LatticeNode", "UNK_PENALTY"]
@@ -63,7 +64,10 @@ class Unigram:
         starts = [-1] * (n + 1)
         totals = [0.0] * (n + 1)
         get, scores, max_len = self.vocab.get, self.scores, self.max_len
+        limit = deadline.current()  # each position costs up to `max_len` lookups: a caller's time limit
         for i in range(n):
+            if limit is not None:
+                limit.check()
             here = totals[i]
             single = False
             for end in range(i + 1, min(n, i + max_len) + 1):
@@ -149,7 +153,10 @@ class Unigram:
         nodes: list[LatticeNode] = []
         best_to = [0.0] * (len(piece) + 1)
         best_to[1:] = totals[1:]
+        limit = deadline.current()
         for i in range(len(piece)):
+            if limit is not None:
+                limit.check()
             single = False
             for end in range(i + 1, min(len(piece), i + self.max_len) + 1):
                 tid = self.vocab.get(piece[i:end])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .... import deadline
 from .base import ModelToken, UnknownTokenMissingError
 
 __all__ = ["WordPiece", "Attempt"]
@@ -59,7 +60,10 @@ class WordPiece:
         vocab, prefix = self.vocab, self.prefix
         out: list[ModelToken] = []
         start, n = 0, len(piece)
+        limit = deadline.current()  # each token found may cost `max_len` lookups: a caller's time limit
         while start < n:
+            if limit is not None:
+                limit.check()
             end = min(n, start + self.max_len)  # longer candidates are never tokens
             while end > start:
                 sub = piece[start:end] if start == 0 else prefix + piece[start:end]
@@ -86,7 +90,10 @@ class WordPiece:
         if not piece or len(piece) > self.max_chars:
             return out
         start, n = 0, len(piece)
+        limit = deadline.current()
         while start < n:
+            if limit is not None:
+                limit.check()
             end = min(n, start + self.max_len)
             while end > start:
                 sub = piece[start:end] if start == 0 else self.prefix + piece[start:end]
