@@ -10,7 +10,6 @@ import pytest
 from engine.formats.tiktoken_files import DATA_DIR
 from engine.sources import local_files
 from playground import state
-from playground.cache import uploads
 from playground.views import train as train_view
 from tests.conftest import plain, run_view
 from tests.engine.sources.test_load_files import BERT_VOCAB
@@ -21,12 +20,6 @@ VOCAB_JSON = gzip.decompress((DATA_DIR / "gpt2_encoder.json.gz").read_bytes())
 MERGES_TXT = gzip.decompress((DATA_DIR / "gpt2_vocab.bpe.gz").read_bytes())
 DETECT_KEY = f"{train_view.U_FILE}_{train_view.UPLOAD_KINDS.index(train_view.DETECT)}"
 
-
-@pytest.fixture(autouse=True)
-def fresh_store():
-    uploads.STORE.release_all()
-    yield
-    uploads.STORE.release_all()
 
 
 def detect_upload(files: list[tuple[str, bytes]]):

@@ -10,7 +10,6 @@ import pytest
 
 import engine
 from playground import state
-from playground.cache import uploads
 from playground.views import train as train_view
 from tests import reference_packages as rp
 from tests.conftest import drawn_ok, run_view, view_app
@@ -18,12 +17,6 @@ from tests.conftest import drawn_ok, run_view, view_app
 WHISPER = ("openai-whisper", "openai_whisper-20250625/whisper/assets/multilingual.tiktoken")
 AFAAN = ("afaanoromo-tokenizer", "afaanoromo_tokenizer/unigram_tokenizer.json")
 
-
-@pytest.fixture(autouse=True)
-def fresh_store():
-    uploads.STORE.release_all()
-    yield
-    uploads.STORE.release_all()
 
 
 

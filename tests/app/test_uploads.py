@@ -54,23 +54,6 @@ def loaded_messages(at: AppTest) -> list[str]:
     return [plain(s.value) for s in at.success if "Loaded" in plain(s.value)]
 
 
-@pytest.fixture(autouse=True)
-def fresh_store():
-    """Each test starts with an empty store of the default budget (the store is server-wide), and no session
-    parked for a reconnect (nor a pending check of them)."""
-    def empty() -> None:
-        uploads.STORE.release_all()
-        with uploads._park_lock:
-            uploads._parked.clear()
-            if uploads._reap_timer is not None:
-                uploads._reap_timer.cancel()
-                uploads._reap_timer = None
-
-    empty()
-    yield
-    empty()
-
-
 # ------------------------------------------------------------------ item 2: one cap
 def test_the_server_upload_cap_is_the_tokenizer_file_limit():
     config = tomllib.loads((APP_DIR / ".streamlit" / "config.toml").read_text())

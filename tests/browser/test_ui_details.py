@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import engine
-from tests.conftest import SCREENSHOTS, platform_fonts, until
+from tests.conftest import SCREENSHOTS, platform_fonts, settle, until
 
 FIRST = 60_000  # ms: the first render of a page may load vocabularies (slow on a loaded 2-core machine)
 STRAWBERRY = ("I ate a strawberry, then strawberries with strawberry jam; Tokenization of "
@@ -113,8 +113,9 @@ def test_a_token_longer_than_its_column_scrolls_and_never_splits(browser: Browse
     try:
         page.goto("/compare?enc=gpt2,o200k_base&ws=1&text=" + quote("x " + "=" * 64 + " y"))
         rows = page.locator(".tokens.cmp")
-        expect(rows.first.locator(".tok").first).to_be_visible(timeout=FIRST)
-        o200k = rows.nth(1)
+        o200k = rows.nth(1)  # drawn after gpt2's row: wait for its own tokens, not the first row's
+        expect(o200k.locator(".tok").first).to_be_visible(timeout=FIRST)
+        settle(page)
         units = o200k.locator(".tok").evaluate_all(
             "els => els.map(e => [e.textContent, Array.from(e.getClientRects()).filter(r => r.width > 0).length])")
         assert max(len(t) for t, _ in units) >= 40 and all(n == 1 for _, n in units), units  # each on one line

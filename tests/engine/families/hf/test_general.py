@@ -208,9 +208,10 @@ def test_keeps_the_encoding_api_pickles_and_round_trips_token_bytes():
     (lambda: {"type": "Unigram", "unk_id": 0, "vocab": [[f"p{i}", -1.0] for i in range(300_001)]},
      r"300,001 vocabulary entries is more than this playground accepts"),
     (lambda: {"type": "WordPiece", "unk_token": "[UNK]", "vocab": {f"w{i}": i for i in range(1_000_000)}},
-     r"1,000,000 vocabulary entries is more than"),
+     # the file's JSON is measured before it is parsed: a 1,000,000-member object stops there
+     r"one object holds more than 310,000 members; the limit is 310,000\. A vocabulary"),
     (lambda: {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2}, "merges": ["a b"] * 600_001},
-     r"600,001 merges is more than this playground accepts \(600,000\); the most in a real file is Gemma 3's 514,906"),
+     r"one array holds more than 600,000 items; the limit is 600,000\. The merges.*\(Gemma 3: 514,906\)"),
     (lambda: {"type": "Unigram", "unk_id": 0, "vocab": [["<unk>", 0.0], ["a", float("inf")]]},
      r"\$\.model\.vocab\[1\]: expected"),
     (lambda: {"type": "Unigram", "unk_id": 5, "vocab": [["<unk>", 0.0]]}, r"\$\.model\.unk_id: 5 is not the index"),
@@ -220,6 +221,22 @@ def test_crafted_models_are_refused_before_anything_is_built(model, message):
 
     with pytest.raises((TokenizerTooLargeError, ValueError), match=message):
         load_tokenizer_json(_file(model()), source="crafted.json")
+
+
+@pytest.mark.parametrize("model,message", [
+    (lambda: {"type": "WordPiece", "unk_token": "[UNK]", "vocab": {f"w{i}": i for i in range(1_000_000)}},
+     r"1,000,000 vocabulary entries is more than"),
+    (lambda: {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2}, "merges": ["a b"] * 600_001},
+     r"600,001 merges is more than this playground accepts \(600,000\); the most in a real file is Gemma 3's 514,906"),
+], ids=["wordpiece-1000000", "merges-600001"])
+def test_an_already_parsed_model_is_measured_again(model, message):
+    """A model that reaches the size check as a dict (not through the JSON scan: a GGUF or a built file) meets
+    the model's own limits, with the counts a user can compare against real files."""
+    from engine.families.hf.tokenizer_json import check_tokenizer_json_size
+    from engine.formats.limits import TokenizerTooLargeError
+
+    with pytest.raises((TokenizerTooLargeError, ValueError), match=message):
+        check_tokenizer_json_size({"model": model()}, "crafted.json")
 
 
 def test_glm_sized_merges_are_accepted():
