@@ -3,7 +3,8 @@
 Each is a Python wrapper beside its JavaScript of the same stem in this folder
 (``live_input.py`` + ``live_input.js``) and, where it draws something, HTML and
 CSS from playground/render/: no npm build, nothing fetched. Each wrapper says why
-its component exists (copy_button, history, html_block, live_input, token_links).
+its component exists (browser_store, copy_button, glossary_links, history, html_block, live_input,
+token_links).
 """
 from __future__ import annotations
 

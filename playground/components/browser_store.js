@@ -70,6 +70,34 @@ export default function (component) {
     }
   }
   if (answer || Object.keys(items).length || Object.keys(refused).length) {
-    setTriggerValue("report", { how: g.how, asked, items, refused });
+    const p = g.pending || (g.pending = { asked: [], items: {}, refused: {} });
+    p.asked.push(...asked);
+    Object.assign(p.items, items);
+    Object.assign(p.refused, refused);
+    p.send = () => setTriggerValue("report", { how: g.how, asked: p.asked, items: p.items, refused: p.refused });
+    if (!p.waiting) {
+      p.waiting = true;
+      whenSettled(() => {
+        g.pending = null;
+        p.send();
+      });
+    }
   }
+}
+
+// The report starts a run: it waits until the page is drawn and idle, so the run gets every widget's value.  A
+// widget still loading (its code fetched on first use: a skeleton) or mid-run holds no value yet, and a run started
+// then took its box as empty: a reloaded Chat page lost a message's text under a busy server.
+function whenSettled(go) {
+  const started = performance.now();
+  const busy = () => document.querySelector("[data-testid='stSkeleton'], [data-stale='true']") !== null ||
+    [...document.querySelectorAll("[data-testid='stStatusWidget']")].some((e) => e.textContent.includes("Running"));
+  const check = () => {
+    if (busy() && performance.now() - started < 20000) {
+      setTimeout(check, 100);
+      return;
+    }
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(go, 0)));  // effects of the last paint ran
+  };
+  setTimeout(check, 0);
 }

@@ -215,3 +215,28 @@ def test_a_reload_names_the_trained_tokenizer_and_the_upload_it_cleared(page: Pa
     expect(page.get_by_role("button", name="Train", exact=True)).to_be_visible(timeout=FIRST)
     settle(page)
     expect(page.get_by_test_id("stAlert").filter(has_text="cleared by the reload")).to_have_count(0)
+
+
+def test_a_reload_keeps_the_text_of_boxes_that_are_drawn_late(page: Page):
+    """The browser's report starts a run, and a run started while a text box was still loading (its code is fetched
+    on first use) took the box as empty: under a busy server a reloaded Chat page lost its messages' text.  The
+    report waits until the page is drawn.  Here the text boxes' code is held back until the report could have run."""
+    _chat(page)
+    _write_message(page, 1, "kept through a slow reload")
+    until(lambda: (_kept(page) or {}).get("code") and
+          chat_view.unpack_all(_kept(page)["code"])[0][1]["content"] == "kept through a slow reload",
+          what="the edited conversation kept")
+    held = []
+    page.route("**/TextArea*.js", lambda route: held.append(route))
+    page.reload()
+    # (Playwright hands the held requests over while the test is inside one of its calls: evaluate first)
+    until(lambda: page.evaluate("Boolean(window.__bpeStore && window.__bpeStore.token)") and held,
+          what="the page drawn, but for its text boxes, and the browser store mounted")
+    settle(page)  # a run the report started (it must not start yet) is over
+    for route in held:
+        route.continue_()
+    page.unroute("**/TextArea*.js")
+    expect(page.locator(MESSAGE_BOXES).nth(1)).to_have_value("kept through a slow reload", timeout=FIRST)
+    settle(page)
+    expect(page.locator(MESSAGE_BOXES).nth(1)).to_have_value("kept through a slow reload")
+    expect(page.locator(MESSAGE_BOXES).nth(0)).to_have_value(chat_view.DEFAULT_CONVERSATION[0]["content"])
