@@ -57,6 +57,9 @@ class JsonShape:
     depth: int  # deepest nesting of arrays/objects (a flat object is 1)
     containers: int  # arrays + objects
     values: int  # commas + colons + containers: about the number of values json.loads builds
+    members: int = 0  # colons: members of all objects (a vocabulary's entries among them)
+    largest_object: int = 0  # members of the largest object (a vocabulary), if it has `LARGE` or more
+    largest_array: int = 0  # items of the largest array (merges; a Unigram or Tekken vocabulary), if `LARGE` or more
 
 
 _TOKENIZER_MOST = ("The most in a real tokenizer file, Gemma 3's tokenizer.json, is {}; "
@@ -74,7 +77,7 @@ def scan_json(data: bytes | str, *, source: str, max_depth: int = MAX_JSON_DEPTH
         data = data.encode("utf-8", "surrogatepass")
     pending = b""  # a backslash that ends a chunk escapes the next chunk's first byte
     in_string = False
-    depth = deepest = containers = separators = 0
+    depth = deepest = containers = separators = members = 0
     structure: list[bytes] = []  # brackets and separators outside strings: a few bytes per value at most
     for start in range(0, len(data), _CHUNK):
         chunk = _ESCAPE.sub(b"", pending + data[start : start + _CHUNK])
@@ -86,7 +89,9 @@ def scan_json(data: bytes | str, *, source: str, max_depth: int = MAX_JSON_DEPTH
         in_string = not len(parts) % 2
         outside = b"".join(parts[::2])
         structure.append(outside)
-        separators += outside.count(b",") + outside.count(b":")
+        colons = outside.count(b":")
+        members += colons
+        separators += outside.count(b",") + colons
         brackets = outside.translate(_OPEN_CLOSE, b",:")
         opened = brackets.count(2)
         containers += opened
@@ -105,28 +110,51 @@ def scan_json(data: bytes | str, *, source: str, max_depth: int = MAX_JSON_DEPTH
         if containers + separators > max_values:
             raise JsonLimitError(source, f"the JSON holds at least {containers + separators:,} values", f"{max_values:,}",
                                  most.format("about 2.17 million"))
-    _check_largest(b"".join(structure), deepest, source, max_members, max_items)
-    return JsonShape(deepest, containers, containers + separators)
+    largest_object, largest_array = _largest(b"".join(structure), deepest, source, max_members, max_items)
+    return JsonShape(deepest, containers, containers + separators, members, largest_object, largest_array)
 
 
-def _check_largest(structure: bytes, depth: int, source: str, max_members: int, max_items: int) -> None:
-    """`JsonLimitError` for an object of more than `max_members` members or an array of more than `max_items`
-    items in `structure` (brackets and separators only), level by level from the innermost (see the module doc)."""
-    too_many_members = b":" * (max_members + 1)
-    too_many_items = re.compile(rb"\[,{%d}" % max_items)  # (a limit of 0 would need the values: "[]" is "[1]")
+LARGE = 1_000  # smaller objects and arrays are not measured one by one (a loop turn each would be slow)
+_RUN_END = bytes.maketrans(b"[]{}", b"||||")
+
+
+def _longest_run(view: bytes, needle: bytes, skip: int) -> int:
+    """The longest run of `needle`'s last byte in `view` (brackets and that byte only) starting where `needle`
+    matches, `skip` bytes in; -1 for none.  ``bytes.find`` of the needle finds each long run at its start (an
+    earlier start would match first), so the loop turns once per long run, at C speed in between."""
+    ends = view.translate(_RUN_END)
+    longest, pos = -1, view.find(needle)
+    while pos >= 0:
+        end = ends.find(b"|", pos + skip)
+        end = len(view) if end < 0 else end
+        longest = max(longest, end - pos - skip)
+        pos = view.find(needle, end)
+    return longest
+
+
+def _largest(structure: bytes, depth: int, source: str, max_members: int, max_items: int) -> tuple[int, int]:
+    """The most members of one object and items of one array in `structure` (brackets and separators only),
+    measured level by level from the innermost (see the module doc); `JsonLimitError` past `max_members` or
+    `max_items`.  Containers smaller than `LARGE` (or than the limits, if lower) count as 0."""
+    floor = max(1, min(LARGE, max_members + 1, max_items))
+    members = items = 0
     for _ in range(depth + 1):
-        if structure.translate(None, b",").find(too_many_members) >= 0:
-            raise JsonLimitError(source, f"one object holds more than {max_members:,} members", f"{max_members:,}",
+        members = max(members, _longest_run(structure.translate(None, b","), b":" * floor, 0))
+        if members > max_members:
+            raise JsonLimitError(source, f"one object holds {members:,} members", f"{max_members:,}",
                                  "A vocabulary, the largest object of a tokenizer file, has one entry per token; "
                                  "this file may be corrupt or built to exhaust the server.")
-        if too_many_items.search(structure):
-            raise JsonLimitError(source, f"one array holds more than {max_items:,} items", f"{max_items:,}",
+        # an array of n items: n - 1 commas after its bracket ("[]" and "[1]" look alike: at least one item)
+        items = max(items, _longest_run(structure.translate(None, b":"), b"[" + b"," * (floor - 1), 1) + 1)
+        if items > max_items:
+            raise JsonLimitError(source, f"one array holds {items:,} items", f"{max_items:,}",
                                  "The merges, the largest array of a tokenizer file, have at most that many "
                                  "(Gemma 3: 514,906); this file may be corrupt or built to exhaust the server.")
         inner = _remove_innermost(structure)
         if len(inner) == len(structure):
-            return
+            break
         structure = inner
+    return members, items
 
 
 def _remove_innermost(structure: bytes, step: int = 1 << 18) -> bytes:
@@ -147,6 +175,33 @@ def _remove_innermost(structure: bytes, step: int = 1 << 18) -> bytes:
     return b"".join(out)
 
 
+# A character past U+FFFF in UTF-8: four bytes from F0-F4.
+_ASTRAL = re.compile(rb"[\xf0-\xf4][\x80-\xbf]{3}")
+
+
+def _surrogate_escape(found: re.Match) -> bytes:
+    try:
+        code = ord(found.group().decode("utf-8")) - 0x10000
+    except UnicodeDecodeError:  # not a character: left for the decoder to name
+        return found.group()
+    return b"\\u%04x\\u%04x" % (0xD800 | code >> 10, 0xDC00 | code & 0x3FF)
+
+
+def narrow_text(data: bytes) -> str:
+    """The text `json.loads(data)` would decode, but with every character past U+FFFF written as its JSON
+    escape (a surrogate pair, which json.loads reads back as the one character).
+
+    Why: a Python string takes 4 bytes per character as soon as one of them is past U+FFFF, and json.loads
+    decodes the whole file to one string first, so Gemma 3's tokenizer.json, 33 MB with 2,410 emoji, became a
+    124 MB string before a value was built; escaped, it is 2 bytes per character at most (62 MB).  Only inside
+    a JSON string can such a character stand, and there its escape means the same; a file in UTF-16 or 32
+    (json.loads reads those too) is decoded as it is."""
+    encoding = json.detect_encoding(data)
+    if encoding in ("utf-8", "utf-8-sig") and _ASTRAL.search(data) is not None:
+        data = _ASTRAL.sub(_surrogate_escape, data)
+    return data.decode(encoding, "surrogatepass")
+
+
 def load_json_bounded(data: bytes | str, *, name: str, expected: str = "", max_depth: int = MAX_JSON_DEPTH,
                       max_containers: int = MAX_JSON_CONTAINERS, max_values: int = MAX_JSON_VALUES) -> Any:
     """`json.loads(data)` after `scan_json`: `JsonLimitError` past a limit, ValueError (naming `name`, then
@@ -157,8 +212,9 @@ def load_json_bounded(data: bytes | str, *, name: str, expected: str = "", max_d
     """
     scan_json(data, source=name, max_depth=max_depth, max_containers=max_containers, max_values=max_values)
     try:
+        text = narrow_text(data) if isinstance(data, bytes) else data
         with gc_paused():
-            return json.loads(data)
+            return json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{name}: not valid JSON ({exc})" + (f"; {expected}" if expected else "")) from None
     except RecursionError:  # the scan bounds depth; this only guards a caller whose stack is already deep

@@ -45,6 +45,10 @@ MAX_PATTERN_CHARS = 5_000
 # train Unigram pieces of at most 16 characters by default (sentencepiece's trainer refuses more than 512),
 # and the longest seen are 31 (Gemma's whitespace runs), 20 (BERT's "##" tokens), 18 (Mistral's symbols).
 MAX_PIECE_CHARS = 256
+# The longest line of a merges file (vocab.bpe, merges.txt): two of the longest tokens in GPT-2's printable
+# alphabet (up to 2 UTF-8 bytes a byte), a space, room for stray blanks.  Line formats are checked for their
+# longest line on the bytes (`check_line_length`), before a file is decoded or split.
+MAX_MERGE_LINE = 4 * MAX_TOKEN_BYTES + 64
 MAX_JSON_CONTAINERS = 600_000  # arrays + objects (Gemma 3's tokenizer.json: 521,355, one per merge)
 MAX_JSON_VALUES = 2_500_000  # separators (commas and colons) + containers: about the number of values
 # The largest object and array of a tokenizer file: its vocabulary (ids up to MAX_TOKEN_ID) and its merges.
@@ -73,6 +77,28 @@ def check_count(count: int, what: str, source: str, limit: int = MAX_TOKENS,
             f"{source}: {count:,} {what} is more than this playground accepts ({limit:,}); "
             f"{real}. Use a smaller tokenizer."
         )
+
+
+# Line ends kept, every other byte made "a": a line longer than a limit is then a run of "a" that bytes.find
+# finds in linear time (a regex tried from every position took seconds on 39 MB).
+_LINE_SHAPE = bytes.maketrans(bytes(range(256)), bytes(b if b in b"\r\n" else 0x61 for b in range(256)))
+
+
+def check_line_length(data: bytes | str, limit: int, source: str, why: str) -> None:
+    """Refuse a line of `data` longer than `limit` bytes -- more than `why` says a line of its format needs --
+    before the file is decoded or split: one 39 MB line is a 39 MB string, four times that with one emoji, and
+    copies of it, only to be refused.  Read a megabyte at a time (a str is not checked: it is decoded already)."""
+    if isinstance(data, str):
+        return
+    needle, step = b"a" * (limit + 1), 1 << 20
+    for first in range(0, len(data), step):  # windows overlap by the needle: no run is cut in two
+        k = data[first : first + step + limit].translate(_LINE_SHAPE).find(needle)
+        if k >= 0:
+            start = first + k
+            line = data.count(b"\n", 0, start) + data.count(b"\r", 0, start) - data.count(b"\r\n", 0, start) + 1
+            raise TokenizerTooLargeError(
+                f"{source}, line {line}: longer than {limit:,} bytes, more than {why}. The file may be corrupt or "
+                "built to exhaust memory.")
 
 
 def check_pattern_size(pattern: str, source: str, where: str) -> None:

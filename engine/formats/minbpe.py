@@ -22,7 +22,8 @@ from __future__ import annotations
 import unicodedata
 
 from ..tokenizer.encoding import Encoding
-from .limits import (MAX_SPECIAL_TOKENS, TokenBudget, check_count, check_pattern_size, check_special_tokens_size,
+from .limits import (MAX_PATTERN_CHARS, MAX_SPECIAL_TOKEN_CHARS, MAX_SPECIAL_TOKENS, TokenBudget, check_count,
+                     check_line_length, check_pattern_size, check_special_tokens_size,
                      check_token_id, count_lines)
 from ..tokenizer.patterns import compile_pattern
 from ..tokenizer.patterns import RAW_PAT_STR
@@ -30,6 +31,9 @@ from ..training.trainer import build_encoding
 from .tiktoken_files import parse_natural
 
 VERSION_LINE = "minbpe v1"
+
+# The longest line of a .model file: the split pattern or a special token, at most 4 UTF-8 bytes a character.
+MAX_MINBPE_LINE = 4 * max(MAX_PATTERN_CHARS, MAX_SPECIAL_TOKEN_CHARS) + 64
 
 
 def render_token(token: bytes) -> str:
@@ -77,9 +81,19 @@ def dump_minbpe_vocab(enc: Encoding) -> str:
     return "\n".join(lines) + "\n"
 
 
+def check_minbpe_lines(data: bytes, source: str) -> int:
+    """A .model file's lines counted (all but the 3 of its header are merges or special tokens) and its longest
+    measured on the bytes, before it is decoded: the count."""
+    n_lines = count_lines(data)
+    check_count(n_lines - 3, "merges", source)
+    check_line_length(data, MAX_MINBPE_LINE, source, "the longest split pattern or special token allowed needs")
+    return n_lines
+
+
 def parse_minbpe_model(data: bytes | str, source: str = "tokenizer.model", name: str | None = None) -> Encoding:
     """An `Encoding` from minbpe ``.model`` text (as saved by minbpe or `dump_minbpe_model`)."""
     if isinstance(data, bytes):
+        check_minbpe_lines(data, source)
         try:
             data = data.decode("utf-8")
         except UnicodeDecodeError as exc:

@@ -31,15 +31,12 @@ from pathlib import Path
 
 from .gpt2_bytes import BYTE_TO_CHAR, CHAR_TO_BYTE, OUTSIDE_TABLE_OR_SPACE, TO_LATIN1, decode_printable
 from .json_limits import load_json_bounded, scan_json
-from .limits import (MAX_SPECIAL_TOKENS, MAX_TOKEN_BYTES, MAX_TOKENS, MAX_TOTAL_TOKEN_BYTES, TokenBudget,
-                     TokenizerTooLargeError, check_count, check_special_tokens_size, check_token_id, count_lines)
+from .limits import (MAX_MERGE_LINE, MAX_SPECIAL_TOKENS, MAX_TOKEN_BYTES, MAX_TOKENS, MAX_TOTAL_TOKEN_BYTES,
+                     TokenBudget, check_count, check_line_length, check_special_tokens_size, check_token_id, count_lines)
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 # The longest line a rank file can need: the longest token in base64, a space, a rank, room for stray blanks.
 MAX_RANK_LINE = 4 * ((MAX_TOKEN_BYTES + 2) // 3) + 64
-# Line ends kept, every other byte made "a": a line longer than the limit is then a run of "a" that bytes.find
-# finds in linear time (a regex tried from every position took seconds on 39 MB).
-_LINE_SHAPE = bytes.maketrans(bytes(range(256)), bytes(b if b in b"\r\n" else 0x61 for b in range(256)))
 _B64_AND_SPACE = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/= \t\r\n"
 
 
@@ -91,9 +88,7 @@ def parse_tiktoken_bpe(data: bytes | str, source: str = "<tiktoken file>") -> di
     if isinstance(data, str):
         data = data.encode("utf-8")
     # every line end tiktoken's splitlines knows (\n, \r\n, a lone \r): a \r-only file is as many tokens
-    n_lines = count_lines(data)
-    check_count(n_lines, "lines (tokens)", source)
-    _check_line_length(data, source)
+    n_lines = check_rank_lines(data, source)
     try:
         # One space a line (else the careful pass names the line): a line of millions of fields is never split.
         plain = data.count(b" ") == n_lines and b"\t" not in data
@@ -114,22 +109,24 @@ def parse_tiktoken_bpe(data: bytes | str, source: str = "<tiktoken file>") -> di
     return _parse_tiktoken_bpe_checked(data, source)
 
 
-def _check_line_length(data: bytes, source: str) -> None:
-    """Refuse a line longer than any token can need (`MAX_RANK_LINE`) before the file is split: splitting,
-    decoding and base64-decoding a 39 MB line cost over 200 MB only to find its token too long."""
-    needle, step = b"a" * (MAX_RANK_LINE + 1), 1 << 20
-    for first in range(0, len(data), step):  # windows overlap by the needle: no run is cut in two
-        k = data[first : first + step + MAX_RANK_LINE].translate(_LINE_SHAPE).find(needle)
-        if k >= 0:
-            break
-    else:
-        return
-    start = first + k
-    line = data.count(b"\n", 0, start) + data.count(b"\r", 0, start) - data.count(b"\r\n", 0, start) + 1
-    raise TokenizerTooLargeError(
-        f"{source}, line {line}: longer than {MAX_RANK_LINE:,} characters, more than a '<base64 token> <rank>' line "
-        f"of the longest token allowed ({MAX_TOKEN_BYTES:,} bytes) needs. The file may be corrupt or built to exhaust "
-        "memory; a rank file has one token per line.")
+def check_rank_lines(data: bytes, source: str) -> int:
+    """A rank file's lines counted and its longest measured on the bytes, before it is split (splitting,
+    decoding and base64-decoding a 39 MB line cost over 200 MB only to find its token too long): the count."""
+    n_lines = count_lines(data)
+    check_count(n_lines, "lines (tokens)", source)
+    check_line_length(data, MAX_RANK_LINE, source, f"a '<base64 token> <rank>' line of the longest token allowed "
+                      f"({MAX_TOKEN_BYTES:,} bytes) needs; a rank file has one token per line")
+    return n_lines
+
+
+def check_merge_lines(data: bytes, source: str, limit: int = MAX_TOKENS,
+                      real: str = "the largest real vocabularies have about 200,000 tokens") -> int:
+    """A merges file's (vocab.bpe, merges.txt) lines counted and its longest measured on the bytes, before it is
+    decoded: the count."""
+    n_lines = count_lines(data)
+    check_count(n_lines, "merge lines", source, limit, real=real)
+    check_line_length(data, MAX_MERGE_LINE, source, "a merge of the two longest tokens allowed needs")
+    return n_lines
 
 
 def _parse_tiktoken_bpe_checked(data: bytes, source: str) -> dict[bytes, int]:
@@ -195,6 +192,7 @@ def parse_data_gym(
     first in the printable table's order, then one token per merge line.
     """
     if isinstance(vocab_bpe, bytes):
+        check_merge_lines(vocab_bpe, vocab_source)
         try:
             vocab_bpe = vocab_bpe.decode("utf-8")
         except UnicodeDecodeError as exc:

@@ -26,8 +26,11 @@ from typing import Any
 
 from .gpt2_bytes import CHAR_TO_BYTE
 from .json_limits import load_json_bounded
-from .limits import MAX_MERGES, TokenBudget, check_count, count_lines
+from .limits import MAX_MERGES, MAX_TOKEN_BYTES, TokenBudget, check_count, check_line_length, count_lines
+from .tiktoken_files import check_merge_lines
 
+MAX_VOCAB_LINE = MAX_TOKEN_BYTES + 64  # one token a line, room for stray blanks
+MERGES_TXT_REAL = "the most in a real file are Gemma 3's 514,906"
 BERT_SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 _BRACKETED = re.compile(r"\[[^\[\]\s]+\]|<[^<>\s]+>")
 _ANGLED_SPECIAL = re.compile(r"<\|?[A-Za-z_][A-Za-z0-9_.-]*\|?>")
@@ -46,9 +49,17 @@ def is_uncased(tokens: list[str]) -> bool:
     return not any(tok.lower() != tok for tok in tokens if not _BRACKETED.fullmatch(tok))
 
 
+def check_vocab_lines(data: bytes, source: str = "vocab.txt") -> int:
+    """A vocab.txt's lines counted and its longest measured on the bytes, before it is decoded: the count."""
+    n_lines = count_lines(data)
+    check_count(n_lines, "vocabulary lines", source)
+    check_line_length(data, MAX_VOCAB_LINE, source, f"a token of the most bytes allowed ({MAX_TOKEN_BYTES:,}) needs")
+    return n_lines
+
+
 def wordpiece_root(data: bytes, source: str = "vocab.txt") -> dict[str, Any]:
     """The tokenizer.json tree transformers builds for a BERT ``vocab.txt`` (BertConverter)."""
-    check_count(count_lines(data), "vocabulary lines", source)
+    check_vocab_lines(data, source)
     tokens = _text(data, source).splitlines()
     while tokens and tokens[-1] == "":
         tokens.pop()
@@ -84,8 +95,7 @@ def wordpiece_root(data: bytes, source: str = "vocab.txt") -> dict[str, Any]:
 def byte_level_bpe_root(vocab_json: bytes, merges_txt: bytes, vocab_source: str = "vocab.json",
                         merges_source: str = "merges.txt") -> dict[str, Any]:
     """The tokenizer.json tree transformers builds for GPT-2/RoBERTa's ``vocab.json`` + ``merges.txt``."""
-    check_count(count_lines(merges_txt), "merge lines", merges_source, MAX_MERGES,
-                real="the most in a real file are Gemma 3's 514,906")
+    check_merge_lines(merges_txt, merges_source, MAX_MERGES, real=MERGES_TXT_REAL)
     vocab = load_json_bounded(vocab_json, name=vocab_source)
     if not isinstance(vocab, dict) or not all(type(v) is int and v >= 0 for v in vocab.values()):
         raise ValueError(f"{vocab_source}: expected a JSON object mapping each token to its id (a non-negative integer)")

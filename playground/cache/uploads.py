@@ -17,19 +17,33 @@ of closed tabs (about 50 MB each in memory for an o200k-size one) would pile up 
   `REAP_EVERY` seconds), and a session shut down outright is released at once.  A session that
   still finds its mapping released (`state.init_state`) is told.
 * **A server-wide budget** (`BUDGET_BYTES`, env ``BPE_UPLOAD_BUDGET_MB``) for all sessions'
-  tokenizers together.  An upload reserves, before it is parsed, the most its file could
-  describe (`file_estimate`: as many tokens as fit in the file, at most the engine's limits),
-  and once built keeps the estimate from its counts (`estimate_bytes`).  Past the budget:
-  `UploadBudgetError`, whose message names the budget -- never an out-of-memory kill.
+  tokenizers together.  An upload reserves, before it is parsed, the most its parse can take
+  (`upload_reservation`: the engine's bound from the file's counts,
+  `engine.sources.upload_memory.upload_cost`, which refuses a file past a limit right there, having cost
+  a few MB), and once built keeps the weight of what it holds (`estimate_bytes`).  Both are the engine's
+  traced bytes times `RSS_OVER_TRACED`: the process's memory runs that much above what Python allocates.
+  Past the budget: `UploadBudgetError`, whose message names the budget -- never an out-of-memory kill.
+* **A share per client** (`CLIENT_SHARE` of the budget, three quarters, env ``BPE_UPLOAD_CLIENT_SHARE``):
+  one browser, however many tabs it opens, holds and reserves at most that much, so one user cannot take
+  the whole budget from the others (and the largest real upload still fits in one share).
+  *Who is one browser.*  Each tab is a Streamlit session of its own, with its own session id, so the
+  session cannot say.  What the tabs of one browser share is its cookie jar, and Streamlit 1.67 puts
+  one cookie in it itself: ``_streamlit_xsrf``, set on the first page a browser loads and renewed on
+  every later one around the *same* random token (only the mask XOR-ed over it changes: the value is
+  ``2|<mask>|<token XOR mask>|<time>`` in hex).  The browser sends it with each session's websocket
+  handshake, and `st.context.cookies` shows that handshake's cookies, so `client_key` unmasks the token
+  and keys the client by a hash of it (the token itself is never kept).  Headers (the IP address, the
+  user agent) would not do: behind a proxy every user has one address, and one machine's browsers share
+  theirs.  This is fairness, not security: a client that drops its cookies, or a server with XSRF
+  protection turned off (``server.enableXsrfProtection = false``: no cookie), is a client per session,
+  and every client stays within the server-wide budget.
 * **Unique names.**  Every cache of the playground (memo, st.cache_*, job results) is keyed by
   encoding name, so one name must never mean two vocabularies while the server runs: the store
   remembers which content (the engine's name, which holds a hash of it) each name was given to,
   and refuses a name that another content holds.
 
-Per-token weights were measured as the RSS growth of loading one real tokenizer in a fresh
-process (o200k as a rank file 199,998 ids: +50.7 MB; DeepSeek V4 tokenizer.json 129,280 ids:
-+56.7 MB; Mistral v3 SentencePiece 32,768 ids: +16.1 MB; Tekken 240911 131,072 ids: +42.6 MB; Gemma 3's
-tokenizer.json through the general pipeline, 262,145 ids: +164 MB held, +287 MB at the peak), rounded up.
+The engine's bounds and weights are measured per kind and class (bench/bench_upload_parse.py prints them
+beside the RSS of each real and crafted file; tests/engine/sources/test_upload_memory.py checks them).
 """
 from __future__ import annotations
 
@@ -37,6 +51,7 @@ import ctypes
 import ctypes.util
 import functools
 import gc
+import hashlib
 import os
 import re
 import threading
@@ -46,30 +61,21 @@ from contextlib import contextmanager
 from typing import Any, Iterator, Mapping
 
 from engine.sources.catalog import canonical_name, catalog
-from engine.formats.limits import MAX_SPECIAL_TOKENS, MAX_TOKENS
+from engine.sources.upload_memory import held_bytes, upload_cost
 from playground.cache import memo
 from playground.serving import test_seams
 
 BUDGET_BYTES = int(os.environ.get("BPE_UPLOAD_BUDGET_MB", "600")) * 1_000_000
+# One client's part of the budget.  It must fit the largest real upload on its own: Gemma 3's tokenizer.json
+# reserves about 440 MB while it loads (it peaks at 275 MB of RSS, and holds 125 MB once built); a quarter of the
+# budget stays for the others.
+CLIENT_SHARE = float(os.environ.get("BPE_UPLOAD_CLIENT_SHARE", "0.75"))
 MAX_NAMES = 100_000  # names remembered for uniqueness (a few MB at most)
-FIXED_BYTES = 64_000  # an encoding's own objects besides its tokens (pattern, tables of 256)
-
-# Bytes of memory per token id, by the encoding's class (measured: see the module docstring).
-PER_TOKEN = {"Encoding": 260, "ModelEncoding": 340, "HfEncoding": 450, "SentencePieceEncoding": 500,
-             "HfPipelineEncoding": 640}
-PER_TOKEN_DEFAULT = max(PER_TOKEN.values())
-# By upload kind (engine.load_tokenizer's): the class it builds, and the fewest file bytes one token takes.
-KIND_CLASS = {"detected": "HfPipelineEncoding", "tiktoken": "Encoding", "data_gym": "Encoding", "minbpe": "Encoding",
-              "tokenizer.json": "HfPipelineEncoding",  # the larger of the two a tokenizer.json builds
-              "sentencepiece": "SentencePieceEncoding", "tekken": "ModelEncoding"}
-MIN_FILE_BYTES_PER_TOKEN = {
-    "tiktoken": 7,  # "AA== 0\n"
-    "data_gym": 4,  # "a b\n" (a merge line; encoder.json adds more)
-    "minbpe": 4,  # "1 2\n"
-    "tokenizer.json": 6,  # '"a":1,'
-    "sentencepiece": 6,  # a piece's field tag, lengths, one byte, a score
-    "tekken": 20,  # '{"token_bytes":"AA=="},' at the least
-}
+# The process's RSS over the bytes Python allocates (tracemalloc's count): malloc's bookkeeping and the free
+# pages it keeps.  Measured up to 1.27 at the peak of a load (bench/bench_upload_parse.py), which the bounds' own room
+# (at least 1.1 over every file measured) covers with this.
+RSS_OVER_TRACED = 1.2
+XSRF_COOKIE = "_streamlit_xsrf"  # Streamlit's XSRF cookie (streamlit.web.server.starlette_server_config)
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,39}")
 MAX_NAME_CHARS = 40
 
@@ -83,16 +89,42 @@ class TokenizerNameError(ValueError):
 
 
 def estimate_bytes(enc: Any) -> int:
-    """Memory an encoding takes, from its counts (ids) and its kind."""
-    per_token = PER_TOKEN.get(type(enc).__name__, PER_TOKEN_DEFAULT)
-    return FIXED_BYTES + per_token * int(enc.n_vocab)
+    """Memory an encoding keeps (`engine.sources.upload_memory.held_bytes`, as RSS)."""
+    return int(held_bytes(enc) * RSS_OVER_TRACED)
 
 
-def file_estimate(kind: str, size: int) -> int:
-    """The most memory a tokenizer file of `size` bytes can take once built: as many tokens as the
-    file can spell (`MIN_FILE_BYTES_PER_TOKEN`), at most the engine's limits.  Known before parsing."""
-    tokens = min(MAX_TOKENS + MAX_SPECIAL_TOKENS, size // MIN_FILE_BYTES_PER_TOKEN.get(kind, 4) + 1)
-    return FIXED_BYTES + PER_TOKEN.get(KIND_CLASS.get(kind, ""), PER_TOKEN_DEFAULT) * tokens
+def upload_reservation(kind: str, files: list[tuple[str, bytes]]) -> int:
+    """The most memory loading `files` as `kind` ("detected" for the kind read from the content) can take, as
+    RSS: known before parsing, from the engine's cheap scan, which raises the loader's own error for a file
+    past a limit (`engine.sources.upload_memory.upload_cost`)."""
+    return int(upload_cost(kind, files).peak * RSS_OVER_TRACED)
+
+
+def client_key(cookies: Mapping[str, str], session_id: str) -> str:
+    """Who a session belongs to, for the per-client share: a hash of the token in Streamlit's XSRF cookie (one
+    per browser, the same in all its tabs), or the session itself without one (see the module doc)."""
+    token = _xsrf_token(cookies.get(XSRF_COOKIE, ""))
+    if token is None:
+        return f"session:{session_id}"
+    return "browser:" + hashlib.sha256(token).hexdigest()[:16]
+
+
+def _xsrf_token(value: str) -> bytes | None:
+    """The token of an XSRF cookie: version 2 is ``2|<mask>|<token XOR mask>|<timestamp>`` in hex (Streamlit
+    writes a new mask on every page load, around the same token), version 1 the token in hex."""
+    value = value.strip("\"'")
+    try:
+        if value.startswith("2|"):
+            _, mask_hex, masked_hex, _timestamp = value.split("|")
+            mask, masked = bytes.fromhex(mask_hex), bytes.fromhex(masked_hex)
+            if not mask:
+                return None
+            token = bytes(b ^ mask[i % len(mask)] for i, b in enumerate(masked))
+        else:
+            token = bytes.fromhex(value)
+    except ValueError:
+        return None
+    return token or None
 
 
 def _mb(n: int) -> str:
@@ -170,26 +202,40 @@ class SessionTokenizers(Mapping[str, Any]):
 
 
 class Reservation:
-    """Bytes set aside for an upload while it is parsed (`Store.reserve`)."""
+    """Bytes set aside for an upload while it is parsed (`Store.reserve`), for a client (None: no client)."""
 
-    def __init__(self, nbytes: int) -> None:
+    def __init__(self, nbytes: int, client: str | None = None) -> None:
         self.nbytes = nbytes
+        self.client = client
 
 
 class Store:
-    """Every session's tokenizers and reservations, against one budget (thread-safe)."""
+    """Every session's tokenizers and reservations, against one budget and a share of it per client
+    (`CLIENT_SHARE`; see the module doc); thread-safe."""
 
-    def __init__(self, budget: int = BUDGET_BYTES) -> None:
+    def __init__(self, budget: int = BUDGET_BYTES, client_share: float = CLIENT_SHARE) -> None:
         self.budget = budget
+        self.client_share = client_share
         self._lock = threading.RLock()
         self._sessions: dict[str, SessionTokenizers] = {}
+        self._client_of: dict[str, str] = {}  # session id -> its client (`client_key`)
         self._reservations: list[Reservation] = []
         self._names: OrderedDict[str, str] = OrderedDict()  # name -> the engine's content-hashed name
 
-    def used(self) -> int:
-        """Bytes of every session's tokenizers and every reservation."""
+    @property
+    def share(self) -> int:
+        """The most one client may hold and reserve (bytes)."""
+        return int(self.budget * self.client_share)
+
+    def used(self, client: str | None = None) -> int:
+        """Bytes of every session's tokenizers and every reservation; of one client's only if given."""
         with self._lock:
-            return sum(t.weight() for t in self._sessions.values()) + sum(r.nbytes for r in self._reservations)
+            return (sum(t.weight() for sid, t in self._sessions.items() if client is None or self._client_of.get(sid) == client)
+                    + sum(r.nbytes for r in self._reservations if client is None or r.client == client))
+
+    def client_of(self, session_id: str) -> str:
+        with self._lock:
+            return self._client_of.get(session_id, f"session:{session_id}")
 
     def session_ids(self) -> list[str]:
         with self._lock:
@@ -201,14 +247,30 @@ class Store:
             f"tokenizers ({_mb(self.budget)}, shared by everyone using this server) has {_mb(max(0, self.budget - used))} "
             "left. Try again later, remove one of your own tokenizers, or use a smaller one.")
 
+    def _refuse_share(self, what: str, need: int, used: int) -> UploadBudgetError:
+        return UploadBudgetError(
+            f"{what} would need about {_mb(need)} of memory, and your share of the server's memory budget for "
+            f"uploaded tokenizers ({_mb(self.share)} for all the tabs of your browser together) has "
+            f"{_mb(max(0, self.share - used))} left. Remove one of your tokenizers (in any of your tabs), wait for "
+            "another of your uploads to finish, or use a smaller tokenizer.")
+
+    def _check(self, what: str, need: int, client: str | None, freed: int = 0, freed_client: int = 0) -> None:
+        """`UploadBudgetError` if `need` more bytes (`freed` given back first) pass the budget or `client`'s share."""
+        used = self.used() - freed
+        if used + need > self.budget:
+            raise self._refuse(what, need, used)
+        if client is not None:
+            mine = self.used(client) - freed_client
+            if mine + need > self.share:
+                raise self._refuse_share(what, need, mine)
+
     @contextmanager
-    def reserve(self, nbytes: int, what: str) -> Iterator[Reservation]:
-        """Set `nbytes` aside while an upload is parsed and built; given back on leaving the block."""
+    def reserve(self, nbytes: int, what: str, client: str | None = None) -> Iterator[Reservation]:
+        """Set `nbytes` aside for `client` (None: no share checked) while an upload is parsed and built; given
+        back on leaving the block."""
         with self._lock:
-            used = self.used()
-            if used + nbytes > self.budget:
-                raise self._refuse(what, nbytes, used)
-            reservation = Reservation(nbytes)
+            self._check(what, nbytes, client)
+            reservation = Reservation(nbytes, client)
             self._reservations.append(reservation)
         try:
             yield reservation
@@ -216,17 +278,20 @@ class Store:
             with self._lock:
                 self._reservations.remove(reservation)
 
-    def open(self, session_id: str) -> SessionTokenizers:
-        """The session's tokenizers (a new, empty mapping after the session was released)."""
+    def open(self, session_id: str, client: str | None = None) -> SessionTokenizers:
+        """The session's tokenizers (a new, empty mapping after the session was released); `client`: whose
+        share they count against (`client_key`; None: the session's own)."""
         with self._lock:
             found = self._sessions.get(session_id)
             if found is None:
                 found = self._sessions[session_id] = SessionTokenizers(self, session_id)
+            self._client_of[session_id] = client or f"session:{session_id}"
             return found
 
     def release(self, session_id: str) -> int:
         """Forget a session's tokenizers (its end); the bytes given back."""
         with self._lock:
+            self._client_of.pop(session_id, None)
             tokenizers = self._sessions.pop(session_id, None)
             if tokenizers is None:
                 return 0
@@ -273,9 +338,10 @@ class Store:
             keep = [n for n in tokenizers._encodings if n != target]
             dropped = keep[: max(0, len(keep) - (max_count - 1))]
             freed = tokenizers._weights.get(target, 0) + sum(tokenizers._weights[n] for n in dropped)
-            used = self.used() - freed - (reservation.nbytes if reservation is not None else 0)
-            if used + weight > self.budget:
-                raise self._refuse(f"{target} ({enc.n_vocab:,} ids)", weight, used)
+            held = reservation.nbytes if reservation is not None else 0  # given back as this takes its place
+            client = self._client_of.get(tokenizers.session_id)
+            mine = held if reservation is not None and reservation.client == client else 0
+            self._check(f"{target} ({enc.n_vocab:,} ids)", weight, client, freed + held, freed + mine)
             for old in dropped:
                 tokenizers._encodings.pop(old)
                 tokenizers._weights.pop(old)
@@ -421,9 +487,7 @@ def _give_back() -> None:
         _ended.clear()
     _drop_uploaded_files(ended)
     gc.collect()
-    trim = _malloc_trim()
-    if trim is not None:
-        trim(0)
+    _trim()
     test_seams.uploads_gave_back()
 
 
@@ -440,6 +504,13 @@ def _drop_uploaded_files(session_ids: list[str]) -> None:
     for session_id in session_ids:
         if not instance.is_active_session(session_id):
             instance.uploaded_file_mgr.remove_session_files(session_id)
+
+
+def _trim() -> None:
+    """Free pages of the C heap back to the system (glibc's malloc_trim; elsewhere nothing)."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
 
 
 @functools.lru_cache(maxsize=1)
@@ -468,12 +539,29 @@ def _make_session_resource():
     def session_tokenizers() -> SessionTokenizers:
         session_id = _session_id()
         _unpark(session_id)  # a reconnected session: registered again from here on
-        return STORE.open(session_id)
+        return STORE.open(session_id, client_key(st.context.cookies, session_id))
 
     return session_tokenizers
 
 
 _session_tokenizers = _make_session_resource()
+
+
+def this_client() -> str:
+    """The client (`client_key`) of this script run's session: whose share an upload counts against."""
+    return STORE.client_of(this_session().session_id)
+
+
+@contextmanager
+def reserve_upload(kind: str, files: list[tuple[str, bytes]], what: str) -> Iterator[Reservation]:
+    """`upload_reservation` of `files` set aside in the server's budget and this client's share while they are
+    parsed and built (`Store.reserve`); a file the engine's scan refuses raises its error first.  Afterwards the
+    parse's free pages go back to the system (`_trim`): the peak is gone, only the encoding stays."""
+    try:
+        with STORE.reserve(upload_reservation(kind, files), what, this_client()) as reservation:
+            yield reservation
+    finally:
+        _trim()
 
 
 def this_session(current: Mapping[str, Any] | None = None) -> SessionTokenizers:

@@ -490,9 +490,9 @@ def _local_section() -> None:
     if st.button("Load from this machine", key=L_GO, disabled=pick is None) and pick in labels:
         entry = labels[pick]
         try:
-            need = uploads.file_estimate("tokenizer.json", entry.size if entry.kind != "GGUF" else MAX_FILE_BYTES)
-            with uploads.STORE.reserve(need, entry.model) as reservation:
-                enc = engine.sources.uploads.load_files(local_files.read_local(entry, MAX_FILE_BYTES))
+            files = local_files.read_local(entry, MAX_FILE_BYTES)
+            with uploads.reserve_upload("detected", files, entry.model) as reservation:
+                enc = engine.sources.uploads.load_files(files)
                 st.session_state[U_RESULT] = state.add_custom(
                     enc, name=uploads.suggest_name(entry.model.rsplit("/", 1)[-1].replace(":", "-"), "tokenizer"),
                     reservation=reservation, suffix_if_taken=True)
@@ -510,9 +510,10 @@ def _load(kind: str, main: Any, side: Any, pat_str: str | None, specials: list[s
         name = uploads.check_name(st.session_state.get(U_NAME) or "")
         files = [(f.name, f.getvalue()) for f in main] if isinstance(main, list) else [(main.name, main.getvalue())]
         extra = side.getvalue() if side is not None else b""
-        # Weighed before parsing at the most the file could describe; the reservation holds while it builds.
-        need = uploads.file_estimate(ENGINE_KINDS[kind], sum(len(d) for _, d in files) + len(extra))
-        with uploads.STORE.reserve(need, files[0][0]) as reservation:
+        # Weighed before parsing at the most its parse can take (a file past a limit is refused right there);
+        # the reservation holds while it builds.
+        weighed = files + ([(side.name, extra)] if side is not None else [])
+        with uploads.reserve_upload(ENGINE_KINDS[kind], weighed, files[0][0]) as reservation:
             if kind == DETECT:
                 enc = engine.sources.uploads.load_files(files)
             else:

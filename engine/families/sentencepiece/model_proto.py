@@ -244,6 +244,21 @@ def parse_model_proto(data: bytes, source: str = "<sentencepiece model>") -> Mod
     return ModelProto(tuple(pieces), trainer, normalizer, denormalizer)
 
 
+def count_pieces(data: bytes, source: str = "<sentencepiece model>") -> int:
+    """The pieces of a ``.model`` file, counted on its top-level fields without decoding one, within the limits
+    `parse_model_proto` applies (`engine.sources.upload_memory` weighs a file so before it is read)."""
+    reader = _Reader(memoryview(data), source, "ModelProto")  # a view: no field is copied out
+    count = total = 0
+    for number, wire, value in reader.fields():
+        if number == 1 and wire == 2:
+            count += 1
+            if count > MAX_TOKENS:
+                _too_many_pieces(count, source)
+            total += len(value)
+            _too_long(total, f"pieces[0..{count - 1}]", source, MAX_TOTAL_TOKEN_BYTES + 16 * MAX_TOKENS, "pieces in all")
+    return count
+
+
 def _too_many_pieces(count: int, source: str) -> None:
     check_count(count, "pieces (or more)", source, real="real SentencePiece models have at most about 256,000 pieces")
 

@@ -116,8 +116,8 @@ def test_rank_file_with_cr_line_ends_from_the_issue():
 
 
 @pytest.mark.parametrize("which,says", [
-    ("vocab_bpe_one_long_line", "vocab.bpe, line 2: expected two tokens 'left right'"),
-    ("rank_file_one_long_line", "line.tiktoken, line 1: longer than 5,528 characters"),
+    ("vocab_bpe_one_long_line", "vocab.bpe, line 2: longer than 16,448 bytes"),
+    ("rank_file_one_long_line", "line.tiktoken, line 1: longer than 5,528 bytes"),
 ])
 def test_one_huge_line_is_refused_without_splitting_it_all(which, says):
     assert str(refuse(which)).startswith(says)
@@ -133,7 +133,7 @@ def test_a_39_mb_rank_line_is_refused_before_it_is_split():
     data = tiktoken_one_line()
     tracemalloc.start()
     try:
-        with pytest.raises(engine.TokenizerTooLargeError, match=r"one\.tiktoken, line 1: longer than 5,528 characters"):
+        with pytest.raises(engine.TokenizerTooLargeError, match=r"one\.tiktoken, line 1: longer than 5,528 bytes"):
             load_tokenizer("tiktoken", ("one.tiktoken", data))
         peak = tracemalloc.get_traced_memory()[1]
     finally:
@@ -328,7 +328,9 @@ LONG_PATTERN = "a|" * 1_000_000 + "b"  # 2 MB: compiling it took 41 s and +491 M
 
 
 @pytest.mark.parametrize("kind,file,where", [
-    ("minbpe", ("p.model", ("minbpe v1\n" + LONG_PATTERN + "\n0\n97 98\n").encode()), "p.model, line 2"),
+    # a .model file's pattern line is longer than any allowed pattern can make it: refused before it is decoded
+    ("minbpe", ("p.model", ("minbpe v1\n" + LONG_PATTERN + "\n0\n97 98\n").encode()),
+     "p.model, line 2: longer than 20,064 bytes"),
     ("tekken", ("p.json", json.dumps({"config": {"pattern": LONG_PATTERN, "default_vocab_size": 266,
                                                  "default_num_special_tokens": 10},
                                       "vocab": [{"rank": i, "token_bytes": base64.b64encode(bytes([i])).decode()}
@@ -340,7 +342,8 @@ LONG_PATTERN = "a|" * 1_000_000 + "b"  # 2 MB: compiling it took 41 s and +491 M
 ])
 def test_a_long_split_pattern_is_refused_before_compiling(kind, file, where):
     start = time.perf_counter()
-    with pytest.raises(engine.TokenizerTooLargeError, match=re.escape(f"{where}: the split pattern has 2,000,001 characters")):
+    said = where if "bytes" in where else f"{where}: the split pattern has 2,000,001 characters"
+    with pytest.raises(engine.TokenizerTooLargeError, match=re.escape(said)):
         load_tokenizer(kind, file)
     assert time.perf_counter() - start < 3
     with pytest.raises(engine.TokenizerTooLargeError, match="the split pattern has 2,000,001 characters"):
@@ -396,7 +399,7 @@ def test_a_million_entry_vocabulary_is_refused_before_json_loads():
     data = hf_million_vocab()
     tracemalloc.start()
     try:
-        with pytest.raises(JsonLimitError, match=r"tokenizer\.json: one object holds more than 310,000 members"):
+        with pytest.raises(JsonLimitError, match=r"tokenizer\.json: one object holds 1,240,001 members; the limit is 310,000"):
             load_tokenizer("tokenizer.json", ("tokenizer.json", data))
         peak = tracemalloc.get_traced_memory()[1]
     finally:
@@ -414,7 +417,7 @@ def _largest_reference(root) -> tuple[int, int]:
             members = max(members, len(node))
             stack.extend(node.values())
         elif isinstance(node, list):
-            items = max(items, len(node))
+            items = max(items, len(node), 1)  # "[]" and "[1]" look alike without their values: 1
             stack.extend(node)
     return members, items
 
@@ -433,12 +436,15 @@ def test_largest_object_and_array_are_measured_as_json_loads_builds_them(root, m
     members, items = _largest_reference(root)
     refused = members > max_members or items > max_items
     try:
-        scan_json(data, source="x.json", max_members=max_members, max_items=max_items)
+        shape = scan_json(data, source="x.json", max_members=max_members, max_items=max_items)
     except JsonLimitError as exc:
         said = "members" if "members" in str(exc) else "items"
         assert members > max_members if said == "members" else items > max_items, (members, items, str(exc))
     else:
         assert not refused, (members, items)
+        floor = max(1, min(max_members + 1, max_items))  # what is measured exactly (the rest counts as 0)
+        assert shape.largest_object == (members if members >= floor else 0), (shape, members)
+        assert shape.largest_array == (items if items >= floor else 0), (shape, items)
     structure = data.translate(None, b'"abcdefghijklmnopqrstuvwxyz0123456789 -')  # this alphabet: no escapes left
     for step in (1, 3, 64):
         assert _remove_innermost(structure, step) == _INNER.sub(b"", structure)
@@ -447,8 +453,29 @@ def test_largest_object_and_array_are_measured_as_json_loads_builds_them(root, m
 def test_an_object_whose_members_are_containers_is_measured_too():
     """A container inside splits the members' separators into short runs; removed level by level, they join."""
     data = b'{"model": {' + b'"a": [], ' * 400_000 + b'"b": 1}}'
-    with pytest.raises(JsonLimitError, match="one object holds more than 310,000 members"):
+    with pytest.raises(JsonLimitError, match="one object holds 400,001 members"):
         scan_json(data, source="x.json")
-    with pytest.raises(JsonLimitError, match="one array holds more than 600,000 items"):
+    with pytest.raises(JsonLimitError, match="one array holds 600,001 items"):
         scan_json(b"[" + b"1," * 600_000 + b"1]", source="x.json")
     scan_json(b"[" + b"1," * 599_999 + b"1]", source="x.json")  # 600,000 items: the limit itself
+
+
+def test_one_emoji_does_not_make_json_loads_decode_four_bytes_a_character():
+    """json.loads decodes the whole file to one string first, 4 bytes a character once one is past U+FFFF:
+    Gemma 3's 33 MB tokenizer.json (2,410 emoji) became a 124 MB string.  Escaped first, the same values come
+    back from a narrow string."""
+    import tracemalloc
+
+    data = json.dumps(["a" * 4_000_000, "😀 ", {"𝕏": "\U0010ffff"}], ensure_ascii=False).encode()
+    tracemalloc.start()
+    try:
+        got = load_json_bounded(data, name="wide.json")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert got == json.loads(data)
+    assert peak < 12_000_000, peak  # the 4 MB string, and the text read at one byte a character (was 20 MB)
+    for other in (data.decode().encode("utf-16"), b"\xef\xbb\xbf" + data, b'["\xed\xa0\xbd \xf0\x9f\x98\x80"]'):
+        assert load_json_bounded(other, name="wide.json") == json.loads(other)
+    with pytest.raises(ValueError, match="not valid JSON .*byte 0xf4 in position 2"):  # past U+10FFFF: no character
+        load_json_bounded(b'["\xf4\x90\x80\x80"]', name="wide.json")
