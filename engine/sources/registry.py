@@ -95,6 +95,11 @@ def _build(name: str, base: Encoding | None = None) -> Encoding:
     return load_hf_builtin(name, base=base)  # type: ignore[arg-type, return-value]
 
 
+def is_loaded(encoding_name: str) -> bool:
+    """True if `get_encoding(encoding_name)` answers at once: that built-in was built already."""
+    return encoding_name in _ENCODINGS
+
+
 def get_encoding(encoding_name: str) -> Encoding:
     """The built-in encoding `encoding_name` (shared, immutable, thread-safe).
 

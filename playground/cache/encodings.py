@@ -25,6 +25,7 @@ import streamlit as st
 
 import engine
 from engine.explain import algorithms
+from engine.sources import registry
 from playground import state
 from playground.cache import memo
 from playground.render import html
@@ -53,6 +54,11 @@ def builtin(name: str) -> engine.Encoding:
         with st.spinner("Loading vocabulary…"):  # shown only if loading takes over half a second
             enc = _loaded[name] = engine.get_encoding(name)
     return enc
+
+
+def loaded(name: str) -> bool:
+    """Whether `resolve(name)` answers at once: one of this session's own, or a built-in this server has built."""
+    return name in st.session_state.get(state.CUSTOM, {}) or registry.is_loaded(name)
 
 
 def resolve(name: str) -> engine.Encoding:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import deque
 from contextlib import contextmanager
 from typing import Iterator
@@ -31,6 +32,7 @@ from typing import Iterator
 MAX_RUNNING = 2  # more would not help: the runs share one GIL; two overlap one's waits with the other's work
 MAX_WAIT = 20.0  # seconds
 MAX_USER_WORK = 1  # calls on users' own tokenizers running inline at once, server-wide (each may burn a core)
+SEND_PAUSE = 0.1  # seconds a run pauses so that what it drew so far is sent (`send_drawn`): a dozen messages
 
 _log = logging.getLogger(__name__)
 
@@ -149,3 +151,16 @@ def user_work() -> Iterator[None]:
 def holding() -> bool:
     """Whether this thread holds a turn (for tests)."""
     return bool(getattr(_held, "turn", False))
+
+
+def send_drawn() -> None:
+    """Let the server send what this run has drawn so far, before slow work (a vocabulary to load) follows.
+
+    The event loop that sends every message to the browser shares the GIL with the running script.  A
+    thread that computes hands the GIL over only every few milliseconds (``sys.getswitchinterval``), and
+    each step of the loop (a wake-up, a socket write) gives it back and waits again: while a run computes
+    for a second, what it drew before reaches the browser at the run's end.  (On a fresh server the first
+    merge tree was drawn, then sent only after two more vocabularies and pandas had loaded.)  A pause gives
+    the loop the interpreter to send it all; a view calls this only when slow work follows.
+    """
+    time.sleep(SEND_PAUSE)

@@ -28,6 +28,7 @@ from playground.render import css, html
 from playground.render.markdown import md
 from playground.render.pipeline import token_card
 from playground.render.tree import merge_tree_dot
+from playground.serving import script_gate
 from playground.widgets import pickers
 from playground.widgets.page import header, styles, token_text
 from playground.widgets.pickers import chip_label, encoding_select, text_tokens, token_label, token_problem
@@ -217,10 +218,7 @@ def _other_encodings(name: str, data: bytes) -> None:
     """The same bytes elsewhere; picking an encoding to draw redraws only this part."""
     st.subheader("The same bytes in other encodings")
     rows, drawable = [], []
-    chosen = [n for n in st.session_state.get(state.ENCODINGS) or [] if n in state.known_encodings()]
-    for other in dict.fromkeys([*chosen, *state.DEFAULT_ENCODINGS]):  # the sidebar's, and the three OpenAI ones
-        if other == name:
-            continue
+    for other in _other_names(name):
         enc2 = encodings.resolve(other)
         tid = enc2.mergeable_ranks.get(data)
         if tid is None:
@@ -228,12 +226,14 @@ def _other_encodings(name: str, data: bytes) -> None:
                 n = len(enc2.encode_ordinary(data.decode("utf-8"))) if engine.text.is_valid_utf8(data) else None
             except ValueError:  # a tokenizer without an unknown token that cannot spell these characters
                 n = None
-            rows.append({"encoding": other, "id": None, "one token?": "no",
-                         "tokens": n if n is not None else "—"})
+            rows.append((other, "—", "no", f"{n:,}" if n is not None else "—"))
         else:
-            rows.append({"encoding": other, "id": tid, "one token?": "yes", "tokens": 1})
+            rows.append((other, str(tid), "yes", "1"))
             drawable.append(other)
-    st.dataframe(rows, hide_index=True, width="content")
+    # A markdown table, not st.dataframe: a handful of rows, and the first Merge tree of a fresh server
+    # would otherwise wait for pandas to load (half a second of CPU)
+    st.markdown("| encoding | id | one token? | tokens |\n|:--|--:|:--|--:|\n"
+                + "\n".join("| " + " | ".join(md(cell) for cell in row) + " |" for row in rows))
     if not drawable:
         st.caption("No other built-in encoding has these bytes as one token.")
         return
@@ -316,12 +316,19 @@ def _tree_or_reason(name: str, enc: engine.Encoding, token_id: int, data: bytes)
         return None
 
 
+def _other_names(name: str) -> list[str]:
+    """The encodings "The same bytes in other encodings" looks in: the sidebar's, and the three OpenAI ones."""
+    chosen = [n for n in st.session_state.get(state.ENCODINGS) or [] if n in state.known_encodings()]
+    return [other for other in dict.fromkeys([*chosen, *state.DEFAULT_ENCODINGS]) if other != name]
+
+
 def render() -> None:
     header("Merge tree", "how one token was built: BPE joined smaller parts, pair by pair, down to bytes or characters.")
     # On a projector the tree comes first: the pickers fold away (their values stay), and the family's
     # rule follows the tree, so a 720-pixel screen shows the tree without scrolling.
     present = bool(st.session_state.get(state.PRESENT))
-    with st.expander("Encoding and token", icon=":material/tune:") if present else st.container():
+    picking = st.expander("Encoding and token", icon=":material/tune:") if present else st.container()
+    with picking:
         name, enc = encoding_select(ENC_KEY)
         note = encodings.family_note(name, enc)
         merges = algorithm_of(enc) == "bpe"  # WordPiece, Unigram, WordLevel: no tree; the family's own steps instead
@@ -329,28 +336,21 @@ def render() -> None:
                 + (" Read the tree from the leaves up." if merges else ""))
         if not present:
             st.markdown(rule)
-        if st.session_state.get(state.TOKEN_ID) is None:
-            st.session_state[state.TOKEN_ID] = _default_token(name, enc)
+    if st.session_state.get(state.TOKEN_ID) is None:
+        st.session_state[state.TOKEN_ID] = _default_token(name, enc)
+    # The token and its tree are drawn before the token pickers above them (their chips are slow to draw
+    # the first time: Streamlit reads its emoji table for a label that is not ASCII), and sent at once when
+    # another vocabulary must load for the rest of the page: the tree is what the reader waits for.
+    with st.container():
+        tree = _token_and_tree(name, enc, merges, rule, present)
+    if tree is not None and not all(map(encodings.loaded, _other_names(name))):
+        script_gate.send_drawn()
+    with picking:
         _pick_token(name, enc)
-    if present and not merges:
-        st.markdown(rule)
-    token_id = int(st.session_state[state.TOKEN_ID])
-    problem = token_problem(enc, token_id)
-    if problem:
-        st.warning(problem)
-        if st.button("Back to Tokenize", key=state.TREE_BACK_PROBLEM, icon=":material/arrow_back:"):
-            pickers.go("tokenize")
-        return
-    data = enc.decode_single_token_bytes(token_id)
-    token_text(data)
-    if not merges:
-        _family_steps(name, enc, token_id, data)
-        return
-    tree = _tree_or_reason(name, enc, token_id, data)
-    if present:
-        st.markdown(rule)
     if tree is None:
         return
+    token_id = int(st.session_state[state.TOKEN_ID])
+    data = enc.decode_single_token_bytes(token_id)
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("id (= rank)" if note.family == "tiktoken" else "id", token_id)
     c2.metric("bytes", len(data))
@@ -362,3 +362,25 @@ def render() -> None:
                "bytes that are not a whole UTF-8 character on their own. Colours follow the id, as on the Tokenize page.")
     _links(name, data)
     _other_encodings(name, data)
+
+
+def _token_and_tree(name: str, enc: engine.Encoding, merges: bool, rule: str, present: bool) -> engine.MergeNode | None:
+    """The chosen token and its tree (or why there is none, or the family's own steps); the tree, if drawn."""
+    if present and not merges:
+        st.markdown(rule)
+    token_id = int(st.session_state[state.TOKEN_ID])
+    problem = token_problem(enc, token_id)
+    if problem:
+        st.warning(problem)
+        if st.button("Back to Tokenize", key=state.TREE_BACK_PROBLEM, icon=":material/arrow_back:"):
+            pickers.go("tokenize")
+        return None
+    data = enc.decode_single_token_bytes(token_id)
+    token_text(data)
+    if not merges:
+        _family_steps(name, enc, token_id, data)
+        return None
+    tree = _tree_or_reason(name, enc, token_id, data)
+    if present:
+        st.markdown(rule)
+    return tree

@@ -26,6 +26,13 @@ def _dot(at: AppTest, i: int = 0) -> str:
     return at.get("graphviz_chart")[i].proto.spec
 
 
+def _walk(node):
+    """An AppTest element tree in the order the page shows it."""
+    yield node
+    for child in getattr(node, "children", {}).values():
+        yield from _walk(child)
+
+
 def _n_nodes(dot: str) -> int:
     return len(re.findall(r"^\s+n\d+ \[label=", dot, re.M))
 
@@ -84,6 +91,36 @@ def test_tree_offers_tokens_from_the_start_of_a_long_text():
                                                   allowed_special=set(), disallowed_special=())),
                         key=lambda t: (len(t.bytes), -t.byte_start))
     assert at.session_state["token_id"] == longest_start.id != gpt2.encode_single_token(" SolidGoldMagikarp")
+
+
+@pytest.mark.parametrize("cold", [True, False], ids=["a vocabulary to load", "all loaded"])
+def test_the_tree_is_drawn_and_sent_before_the_slow_parts(monkeypatch, cold):
+    """The token pickers' chips are drawn after the tree (in their place above it): the first time, Streamlit reads
+    its emoji table for them.  And when a vocabulary must still load for "The same bytes in other encodings",
+    the run pauses once after the tree so that the server sends it first (script_gate.send_drawn)."""
+    import streamlit as st
+
+    from playground.cache import encodings
+    from playground.serving import script_gate
+
+    calls: list[str] = []
+
+    def record(name, real):
+        def call(*args, **kwargs):
+            calls.append(name)
+            return real(*args, **kwargs)
+        return call
+
+    monkeypatch.setattr(st, "graphviz_chart", record("tree", st.graphviz_chart))
+    monkeypatch.setattr(st, "pills", record("chips", st.pills))
+    monkeypatch.setattr(script_gate, "send_drawn", lambda: calls.append("sent"), raising=False)
+    monkeypatch.setattr(encodings, "loaded", lambda name: not cold, raising=False)
+    at = _app("views.tree", token_encoding="o200k_base", text="Hello unbelievable world").run()
+    assert not at.exception
+    assert calls == (["tree", "sent", "chips"] if cold else ["tree", "chips"])
+    drawn = [getattr(node, "type", "") for node in _walk(at.main)]
+    assert drawn.index("button_group") < drawn.index("graphviz_chart")  # the chips keep their place above the tree
+    assert len(at.pills(key="tree_text_token").options) == 3
 
 
 def test_tree_special_and_unknown_ids_explain_themselves():
