@@ -131,3 +131,8 @@ class NotAFilePairError(WrongFileKindError):
         self.found = f"{first_kind} and {second_kind}"
         ValueError.__init__(self, f"{first} is {first_kind} and {second} is {second_kind}; together they are not "
                                   f"{expected}: {fix}")
+
+
+class MediaFileError(ValueError):
+    """An image or PDF whose header cannot give its size or pages: truncated, crafted or another kind of file.
+    The message names the format, what is wrong and what to upload instead."""
