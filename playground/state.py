@@ -141,6 +141,15 @@ CHAT_BROWSER_READ = "_chat_browser_read"  # this browser's copy was looked at (r
 CHAT_RESTORED = "_chat_restored"  # the conversation came from this browser's copy
 CHAT_START_NOTES = "_chat_start_notes"  # what the link's conversation needed said, shown while it is unchanged
 CHAT_MAX_CALLS = 16  # tool calls per assistant message in the editor (parallel calls are a handful)
+# widgets/media_parts.py: images and PDFs in Chat messages (sizes only; not in the share code)
+CHAT_MEDIA = "_chat_media"  # {message uid: {"sig": upload signature, "parts": [part dicts]}} (state of its own)
+CHAT_MEDIA_UPLOAD_PREFIX = "chat_media_upload_"  # + message uid: the "add image / PDF" uploader
+CHAT_MEDIA_DEL_PREFIX = "chat_media_del_"  # + message uid _ part index
+CHAT_MEDIA_OPENAI = "chat_media_openai"  # which OpenAI image rule the o200k_base row uses
+CHAT_MEDIA_DETAIL = "chat_media_detail"  # OpenAI's detail setting
+CHAT_MEDIA_RESOLUTION = "chat_media_resolution"  # Gemini 3's media_resolution
+CHAT_MEDIA_TABLE = "chat_media_table"
+CHAT_MEDIA_RULES_TABLE = "chat_media_rules_table"
 # views/chunks.py
 CHUNK_ENCODING = "chunk_encoding"
 CHUNK_MAX = "chunk_max"

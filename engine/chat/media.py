@@ -252,3 +252,15 @@ def count_part(rule: MediaRule, info: MediaInfo, setting: str = "") -> MediaCoun
     if info.kind == "pdf":
         return rule.pdf(info, setting)
     return rule.image(info.width, info.height, setting)
+
+
+def count_parts(rule: MediaRule | NoRule, parts: list[MediaInfo], setting: str = "") -> tuple[int | None, list[MediaCount]]:
+    """All parts of a conversation under one row's rule: (the total, or None when any part is not counted;
+    each part's count).  A `NoRule` counts nothing and says so once per part."""
+    if isinstance(rule, NoRule):
+        counts = [MediaCount(None, (), rule.note) for _ in parts]
+    else:
+        counts = [count_part(rule, p, setting) for p in parts]
+    if any(c.tokens is None for c in counts):
+        return None, counts
+    return sum(c.tokens for c in counts), counts

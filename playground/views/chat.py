@@ -74,6 +74,7 @@ from playground.render import html
 from playground.render.chat import chat_legend, chat_tokens
 from playground.render.markdown import md
 from playground.widgets import charts
+from playground.widgets import media_parts
 from playground.widgets.charts import wrapping_legend
 from playground.widgets.page import draw, header, styles
 from playground.widgets.text_fields import text_field
@@ -782,6 +783,7 @@ def render() -> None:
     with counts:
         results = _table(messages, tools)
         _breakdown(results)
+        media_parts.counts(results, [m["uid"] for m in st.session_state[K_MESSAGES]], MODEL_LABELS)
     _drawings(results)
     code = _share(messages)
     _keep(code)
@@ -965,6 +967,7 @@ def _editor() -> None:
                            "(under More ⋯). Nothing was cut.")
             if calls and role == "assistant":
                 calls = _call_editors(uid, calls)
+            media_parts.editor(uid)
             cut = st.session_state.pop(K_CUT.format(uid=uid), None)
             if cut:
                 st.warning(cut)
