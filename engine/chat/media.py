@@ -7,17 +7,21 @@ Each rule here is a pure function of that size (and the request's setting, such 
 it, so the page can show the resize and the tiles.  Each `MediaRule` names its source (the page's
 title and address) and the date it was read.
 
-- **OpenAI, tiles** (GPT-4o, GPT-4.1, GPT-4.5, GPT-4 Turbo): ``low`` is a flat 85; ``high`` fits the
-  image in 2048×2048, shrinks its short side to 768 (never enlarges), counts 512-px tiles, 170 each,
-  plus 85.  ``auto`` lets the model choose: counted as ``high``, the most it can cost.
-- **OpenAI, patches** (GPT-4.1-mini, GPT-4.1-nano, o4-mini): 32-px patches; past 1,536 the image is
-  shrunk to fit 1,536 (then shrunk again so its width is a whole number of patches), and the patch
-  count, capped at 1,536, is multiplied by the model's factor (1.62, 2.46, 1.72).
-- **Claude** (Claude 3 and 4): tokens = width × height / 750, after a resize that keeps the long edge
-  within 1,568 px and the image within about 1,600 tokens.
+- **OpenAI, tiles** (GPT-4o, GPT-4.1, GPT-4.5, GPT-4 Turbo; GPT-5 with 70 + 140): ``low`` is a flat
+  base (85); ``high`` fits the image in 2048×2048, shrinks its short side to 768 (never enlarges),
+  counts 512-px tiles, 170 each, plus 85.  ``auto`` lets the model choose: counted as ``high``, the
+  most it can cost.
+- **OpenAI, patches** (GPT-4.1-mini, GPT-4.1-nano, o4-mini, GPT-5-mini, GPT-5-nano): 32-px patches;
+  past 1,536 the image is shrunk to fit 1,536 (then shrunk again so its width is a whole number of
+  patches), and the patch count, capped at 1,536, is multiplied by the model's factor.
+- **Claude**: tokens = width × height / 750, after a resize into the generation's caps: long edge
+  1,568 px and about 1,600 tokens up to Claude 4.6; 2,576 px and about 4,784 tokens from Opus 4.7.
 - **Gemini 2.x**: 258 tokens when both sides are at most 384 px, else 258 per 768×768 tile; a PDF
   page is 258.  **Gemini 3**: ``media_resolution`` sets a fixed budget per image or page (low 280,
   medium 560, high 1,120, ultra high 2,240 for images); images default to high, PDFs to medium.
+
+Some values could only be read second-hand (quoted from the makers' pages, not the pages
+themselves): those rules carry a `MediaRule.caveat` that the page shows beside the count.
 
 A maker without a published rule (or one not implemented here) gets `NoRule`: the page then says
 the images are not counted, rather than guessing.
@@ -113,7 +117,7 @@ def openai_patches(width: int, height: int, multiplier: float = 1.0, *, budget: 
     patches = min(raw, budget)
     if multiplier == 1:
         return MediaCount(patches, tuple(steps))
-    tokens = math.ceil(patches * multiplier)  # a fraction of a token is billed as a token
+    tokens = math.ceil(patches * multiplier)  # the page does not say how a fraction rounds: counted up, the most it can be
     steps.append(f"{patches:,} × {multiplier:g} = {tokens:,}")
     return MediaCount(tokens, tuple(steps))
 
@@ -123,15 +127,20 @@ CLAUDE_LONG_EDGE = 1568
 CLAUDE_MAX_TOKENS = 1600
 
 
-def claude_area(width: int, height: int) -> MediaCount:
-    """Claude 3 and 4: tokens = w·h/750 after the resize.  >>> claude_area(1000, 1000).tokens
+CLAUDE_HIRES_LONG_EDGE = 2576  # Opus 4.7 and later
+CLAUDE_HIRES_MAX_TOKENS = 4784
+
+
+def claude_area(width: int, height: int, long_edge: int = CLAUDE_LONG_EDGE,
+                max_tokens: int = CLAUDE_MAX_TOKENS) -> MediaCount:
+    """Claude: tokens = w·h/750 after the resize to the generation's caps.  >>> claude_area(1000, 1000).tokens
     1334"""
     w, h = float(width), float(height)
     steps = []
-    scale = min(1.0, CLAUDE_LONG_EDGE / max(w, h), math.sqrt(CLAUDE_MAX_TOKENS * 750 / (w * h)))
+    scale = min(1.0, long_edge / max(w, h), math.sqrt(max_tokens * 750 / (w * h)))
     if scale < 1:
         w, h = math.floor(w * scale), math.floor(h * scale)
-        steps.append(f"over {CLAUDE_LONG_EDGE:,} px on the long edge or about {CLAUDE_MAX_TOKENS:,} tokens: scaled "
+        steps.append(f"over {long_edge:,} px on the long edge or about {max_tokens:,} tokens: scaled "
                      f"down, aspect kept: {_size(width, height)} → {_size(w, h)}")
     tokens = math.ceil(w * h / 750)  # the page rounds up: 200×200 is "~54", 1000×1000 "~1334"
     steps.append(f"{_size(w, h)} / 750 = {tokens:,}")
@@ -168,6 +177,7 @@ class MediaRule:
     image: Callable[[int, int, str], MediaCount]
     pdf: Callable[[MediaInfo, str], MediaCount]
     setting: str = ""  # the request field the rule reads ("detail", "media_resolution"), if any
+    caveat: str = ""  # what is known to differ, or what was read second-hand; shown beside the rule
 
 
 @dataclass(frozen=True)
@@ -206,14 +216,29 @@ def _gemini3_page(setting: str) -> int:
     return GEMINI3_PDF_PAGE[level]
 
 
+_SECOND_HAND = ("the multiplier is the one the page's table gave (quoted in 2025-10); OpenAI's community forum "
+                "reports {billed} billed in 2026 -- the page could not be read here to check")
 RULES: dict[str, MediaRule] = {r.key: r for r in (
-    MediaRule("openai-tiles", "OpenAI", "GPT-4o / GPT-4.1 / GPT-4.5 / GPT-4 Turbo: 512-px tiles", OPENAI,
+    MediaRule("openai-tiles", "OpenAI", "GPT-4o / GPT-4.1 / GPT-4.5 / GPT-4 Turbo: 512-px tiles, 85 + 170 each", OPENAI,
               lambda w, h, detail: openai_tiles(w, h, detail), _OPENAI_PDF, "detail"),
+    MediaRule("openai-gpt-5", "OpenAI", "GPT-5: 512-px tiles, 70 + 140 each", OPENAI,
+              lambda w, h, detail: openai_tiles(w, h, detail, base=70, tile=140), _OPENAI_PDF, "detail",
+              caveat="base 70 and 140 a tile as the page's table gave them for gpt-5 and gpt-5-chat-latest (read "
+                     "second-hand; later GPT-5.x models bill patches)"),
     MediaRule("openai-4.1-mini", "OpenAI", "GPT-4.1-mini: 32-px patches × 1.62", OPENAI, _patches(1.62), _OPENAI_PDF),
     MediaRule("openai-4.1-nano", "OpenAI", "GPT-4.1-nano: 32-px patches × 2.46", OPENAI, _patches(2.46), _OPENAI_PDF),
     MediaRule("openai-o4-mini", "OpenAI", "o4-mini: 32-px patches × 1.72", OPENAI, _patches(1.72), _OPENAI_PDF),
-    MediaRule("claude", "Anthropic", "Claude 3 and 4: width × height / 750 (long edge ≤ 1,568 px)", ANTHROPIC,
-              lambda w, h, s: claude_area(w, h), _CLAUDE_PDF),
+    MediaRule("openai-gpt-5-mini", "OpenAI", "GPT-5-mini: 32-px patches × 1.62", OPENAI, _patches(1.62), _OPENAI_PDF,
+              caveat=_SECOND_HAND.format(billed="1.2")),
+    MediaRule("openai-gpt-5-nano", "OpenAI", "GPT-5-nano: 32-px patches × 2.46", OPENAI, _patches(2.46), _OPENAI_PDF,
+              caveat=_SECOND_HAND.format(billed="1.5")),
+    MediaRule("claude", "Anthropic", "Claude 3 to 4.6: width × height / 750, long edge ≤ 1,568 px, ≤ ~1,600 tokens",
+              ANTHROPIC, lambda w, h, s: claude_area(w, h), _CLAUDE_PDF),
+    MediaRule("claude-hires", "Anthropic", "Claude Opus 4.7 and later: width × height / 750, long edge ≤ 2,576 px, "
+              "≤ ~4,784 tokens", ANTHROPIC,
+              lambda w, h, s: claude_area(w, h, CLAUDE_HIRES_LONG_EDGE, CLAUDE_HIRES_MAX_TOKENS), _CLAUDE_PDF,
+              caveat="the 2,576-px / 4,784-token caps were read second-hand (the page now describes 28-px patches, "
+                     "which could not be read here): an estimate within a few percent"),
     MediaRule("gemini-2", "Google", "Gemini 2.x: 258 per 768-px tile", GOOGLE_TOKENS,
               lambda w, h, s: gemini2_image(w, h), _pages(lambda s: 258, "258 a page")),
     MediaRule("gemini-3", "Google", "Gemini 3: media_resolution budget", GOOGLE_RESOLUTION,
@@ -221,7 +246,8 @@ RULES: dict[str, MediaRule] = {r.key: r for r in (
               _pages(_gemini3_page, "media_resolution; PDFs default to medium; the page's own text is extra and not "
                                     "counted here"), "media_resolution"),
 )}
-OPENAI_RULES = ("openai-tiles", "openai-4.1-mini", "openai-4.1-nano", "openai-o4-mini")
+OPENAI_RULES = ("openai-tiles", "openai-gpt-5", "openai-4.1-mini", "openai-4.1-nano", "openai-o4-mini",
+                "openai-gpt-5-mini", "openai-gpt-5-nano")
 
 _MAKERS = {"llama": "Meta", "qwen": "Alibaba (Qwen)", "mistral": "Mistral AI", "deepseek": "DeepSeek",
            "glm": "Zhipu AI (GLM)", "minimax": "MiniMax", "gemma": "Google (for Gemma)"}
@@ -240,7 +266,8 @@ def rule_for_encoding(name: str, openai_rule: str = "openai-tiles") -> MediaRule
     if name.startswith("claude"):
         if "legacy" in name:
             return NoRule("Anthropic", "images not counted: Claude 1 and 2 take text only")
-        return RULES["claude"]
+        # ctok's families: v3 (Claude 3 to 4.6) and v4.7 / v4.8 (Opus 4.7 and later: the high-resolution caps)
+        return RULES["claude-hires" if any(v in name for v in ("4.7", "4.8", "4_7", "4_8")) else "claude"]
     if name.startswith("gemini"):
         return RULES["gemini-2" if name.startswith(("gemini-2", "gemini2")) else "gemini-3"]
     maker = next((m for prefix, m in _MAKERS.items() if name.startswith(prefix)), name)

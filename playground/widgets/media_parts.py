@@ -30,7 +30,9 @@ def _store() -> dict[int, dict]:
 
 
 def parts_of(uid: int) -> list[dict]:
-    return list((_store().get(uid) or {}).get("parts") or [])
+    """A message's parts: those kept from before the uploader was last drawn afresh, then the uploader's."""
+    entry = _store().get(uid) or {}
+    return list(entry.get("kept") or []) + list(entry.get("parts") or [])
 
 
 def info_of(part: dict) -> MediaInfo:
@@ -61,27 +63,38 @@ def describe(part: dict) -> str:
 def _remove(uid: int, index: int) -> None:
     entry = _store().get(uid)
     if entry:
-        entry["parts"] = [p for i, p in enumerate(entry["parts"]) if i != index]
+        kept = entry.get("kept") or []
+        if index < len(kept):
+            entry["kept"] = [p for i, p in enumerate(kept) if i != index]
+        else:
+            entry["parts"] = [p for i, p in enumerate(entry["parts"]) if i != index - len(kept)]
 
 
 def editor(uid: int) -> None:
     """The message's uploader and its parts (size or pages, or why a file was refused)."""
+    key = f"{state.CHAT_MEDIA_UPLOAD_PREFIX}{uid}"
+    # A fresh uploader (first drawn, or drawn again after another page, where Streamlit forgot its files) is empty
+    # without the user having cleared it: the parts stay.  An uploader the user emptied clears them.
+    fresh = key not in st.session_state
     files = st.file_uploader("add image / PDF", type=TYPES, accept_multiple_files=True,
-                             key=f"{state.CHAT_MEDIA_UPLOAD_PREFIX}{uid}",
+                             key=key,
                              help=f"PNG, JPEG, WebP, GIF or PDF, up to {MAX_MEDIA_BYTES // 2**20} MB and {MAX_PARTS} "
                                   "a message; only the size (a PDF's pages) is read. " + NOT_SHARED)
-    entry = _store().setdefault(uid, {"sig": (), "parts": []})
+    entry = _store().setdefault(uid, {"sig": (), "parts": [], "kept": []})
     sig = tuple(f.file_id for f in files or ())
-    if sig and sig != entry["sig"]:  # a new upload: read the headers once; an empty uploader (back from another page) keeps the parts
+    if fresh and not sig and entry["parts"]:  # the uploader forgot its files: their parts are kept beside it
+        entry["kept"] = entry.get("kept", []) + entry["parts"]
+        entry["parts"] = []
+    elif sig != entry["sig"]:  # the user added or removed files: read the new files' headers once
         new = []
-        for f in (files or [])[:MAX_PARTS]:
+        for f in (files or [])[:max(0, MAX_PARTS - len(entry.get("kept", [])))]:
             if f.size > MAX_MEDIA_BYTES:
                 new.append({"name": f.name, "error": f"{f.size:,} bytes; a part holds at most {MAX_MEDIA_BYTES:,}"})
             else:
                 new.append(read_part(f.name, f.getvalue()))
         entry["parts"] = new
     entry["sig"] = sig
-    for i, part in enumerate(entry["parts"]):
+    for i, part in enumerate(parts_of(uid)):
         with st.container(horizontal=True, vertical_alignment="center", gap="small"):
             (st.warning if "error" in part else st.caption)(md(describe(part), 600))
             st.button("✕", key=f"{state.CHAT_MEDIA_DEL_PREFIX}{uid}_{i}", on_click=_remove, args=(uid, i),
@@ -139,7 +152,9 @@ def counts(results: dict[str, tuple[Any, Any]], uids: list[int], labels: dict[st
     for label, rule, each in steps:  # the table's cells are cut on a phone: each row's reason in full
         if isinstance(rule, NoRule):
             st.caption(f"**{md(label)}**: {md(rule.note)}")
-        elif any(c.tokens is None for c in each):
+        elif rule.caveat:
+            st.caption(f"**{md(label)}** ({md(rule.title)}): {md(rule.caveat, 400)}")
+        if isinstance(rule, MediaRule) and any(c.tokens is None for c in each):
             st.caption(f"**{md(label)}**: " + md("; ".join(dict.fromkeys(c.note for c in each if c.note)), 400))
     with st.expander("How each part was counted"):
         for label, rule, each in steps:
@@ -147,6 +162,8 @@ def counts(results: dict[str, tuple[Any, Any]], uids: list[int], labels: dict[st
                 continue
             st.markdown(f"**{md(label)}** · {md(rule.title)} · [{md(rule.source.title)}]({rule.source.url}) "
                         f"(read {rule.source.read_on})")
+            if rule.caveat:
+                st.caption(f"Caveat: {md(rule.caveat, 400)}")
             for part, c in zip(parts, each):
                 body = " → ".join(c.steps) if c.tokens is not None else c.note
                 st.caption(md(f"{describe(part)}: {body}", 800))
@@ -154,7 +171,7 @@ def counts(results: dict[str, tuple[Any, Any]], uids: list[int], labels: dict[st
         table = []
         for key, rule in RULES.items():
             total, _ = count_parts(rule, infos, _setting(rule, detail, resolution))
-            table.append({"rule": rule.title, "maker": rule.maker, "tokens": total,
+            table.append({"rule": rule.title, "maker": rule.maker, "tokens": total, "caveat": rule.caveat,
                           "source": f"{rule.source.title} ({rule.source.url}), read {rule.source.read_on}"})
         st.dataframe(table, hide_index=True, key=state.CHAT_MEDIA_RULES_TABLE)
         st.caption(md(NOT_SHARED))
