@@ -56,7 +56,7 @@ def media_format(data: bytes) -> str | None:
         return "gif"
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "webp"
-    if data[:1024].lstrip(b"\x00\t\n\r \x0c").startswith(b"%PDF-") or b"%PDF-" in data[:1024]:
+    if b"%PDF-" in data[:1024]:
         return "pdf"  # readers accept the header anywhere in the first 1024 bytes
     return None
 

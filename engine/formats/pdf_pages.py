@@ -27,11 +27,17 @@ MAX_DEPTH = 64
 MAX_INFLATED = 64 * 1024 * 1024
 MAX_NESTING = 64
 MAX_OBJECTS = 500_000
+# Bytes the object parser may walk, over the whole file: a real file's objects are walked about once, but a
+# crafted one can start a thousand "N 0 obj (" whose strings each run to the end of the file.
+WORK_PER_BYTE = 4
 
 _OBJ = re.compile(rb"(?<![0-9])(\d{1,10})\s+(\d{1,5})\s+obj\b")
 _WS = b"\x00\t\n\x0c\r "
 _DELIM = b"()<>[]{}/%"
 _NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)")
+_SKIP = re.compile(rb"(?:[\x00\t\n\x0c\r ]+|%[^\r\n]*)*")
+_STRING_STOP = re.compile(rb"[()\\]")
+_REF_TAIL = re.compile(rb"[\x00\t\n\x0c\r ]{1,64}(\d{1,10})[\x00\t\n\x0c\r ]{1,64}R(?![A-Za-z])")  # bounded: no rescans
 
 
 @dataclass(frozen=True)
@@ -44,27 +50,32 @@ class Name(str):
     """A PDF name (``/Type``), told apart from a string."""
 
 
+class _Exhausted(MediaFileError):
+    """The parser walked more than its budget: the file is crafted (never skipped as one broken object)."""
+
+
 class _Parser:
-    """PDF objects from bytes: dictionaries, arrays, names, numbers, strings, references, booleans, null."""
+    """PDF objects from bytes: dictionaries, arrays, names, numbers, strings, references, booleans, null.
+    Every byte walked is charged to one budget for the file (`WORK_PER_BYTE` times its size)."""
 
     def __init__(self, data: bytes, name: str) -> None:
         self.data, self.name = data, name
+        self.budget = WORK_PER_BYTE * len(data) + 1_000_000
+
+    def charge(self, n: int) -> None:
+        self.budget -= n
+        if self.budget < 0:
+            raise _Exhausted(f"{self.name}: reading its objects walked more than {WORK_PER_BYTE} times its size: the "
+                             "PDF is crafted to exhaust the server")
 
     def fail(self, what: str) -> MediaFileError:
         return MediaFileError(f"{self.name}: {what}: the PDF is damaged or crafted")
 
     def skip(self, i: int) -> int:
-        data, n = self.data, len(self.data)
-        while i < n:
-            c = data[i]
-            if c in _WS:
-                i += 1
-            elif c == 0x25:  # % comment to the end of the line
-                while i < n and data[i] not in b"\r\n":
-                    i += 1
-            else:
-                break
-        return i
+        """Past whitespace and comments (one regex: runs are skipped in C, not byte by byte)."""
+        end = _SKIP.match(self.data, i).end()
+        self.charge(end - i + 1)
+        return end
 
     def value(self, i: int, depth: int = 0):
         if depth > MAX_NESTING:
@@ -102,17 +113,21 @@ class _Parser:
         if c == b"(":
             level, j = 1, i + 1
             while level:
-                if j >= len(data):
+                m = _STRING_STOP.search(data, j)  # the next parenthesis or backslash, found in C
+                if m is None:
+                    self.charge(len(data) - i)
                     raise self.fail("a string runs past the end of the file")
-                ch = data[j]
+                j = m.end()
+                ch = data[j - 1]
                 if ch == 0x5C:  # backslash: the next byte is escaped
-                    j += 2
+                    j += 1
                     continue
-                level += (ch == 0x28) - (ch == 0x29)
-                j += 1
+                level += 1 if ch == 0x28 else -1
+            self.charge(j - i)
             return data[i + 1:j - 1], j
         if c == b"<":
             j = data.find(b">", i)
+            self.charge((j if j >= 0 else len(data)) - i)
             if j < 0:
                 raise self.fail("a hex string runs past the end of the file")
             return data[i + 1:j], j + 1
@@ -121,7 +136,7 @@ class _Parser:
             text = m.group()
             # "n g R" is a reference: look ahead for a second integer and an R
             if b"." not in text:
-                m2 = re.compile(rb"\s+(\d+)\s+R(?![A-Za-z])").match(data, m.end())
+                m2 = _REF_TAIL.match(data, m.end())
                 if m2:
                     return Ref(int(text), int(m2.group(1))), m2.end()
                 return int(text), m.end()
@@ -142,6 +157,8 @@ def _objects(data: bytes, name: str) -> dict[int, object]:
             raise parser.fail(f"more than {MAX_OBJECTS:,} objects")
         try:
             obj, end = parser.value(m.end())
+        except _Exhausted:
+            raise
         except (MediaFileError, IndexError, ValueError):
             continue  # "12 0 obj" inside a content stream or a broken object: not one the page tree needs
         objects[int(m.group(1))] = obj
@@ -197,6 +214,8 @@ def _unpack_stream(body: bytes, head: dict, objects: dict[int, object], name: st
         try:
             num, offset = int(numbers[2 * k]), int(numbers[2 * k + 1])
             objects.setdefault(num, parser.value(first + offset)[0])
+        except _Exhausted:
+            raise
         except (MediaFileError, IndexError, ValueError):
             continue
 

@@ -147,9 +147,12 @@ def test_rows_without_a_published_rule_say_so():
 def test_rows_take_their_makers_rule():
     assert rule_for_encoding("cl100k_base").key == "openai-tiles"
     assert rule_for_encoding("o200k_base", "openai-4.1-nano").key == "openai-4.1-nano"
-    assert rule_for_encoding("claude-v3").key == "claude"
-    assert rule_for_encoding("claude-v4.7").key == "claude-hires"
-    assert rule_for_encoding("gemini-2.5-flash").key == "gemini-2"
+    # the row names the Claude (ctok's families) and Gemini rows go by
+    assert rule_for_encoding("claude-3").key == "claude"  # Claude 3 to Opus 4.6
+    assert rule_for_encoding("claude-4.7").key == "claude-hires"
+    assert rule_for_encoding("claude-4.8").key == "claude-hires"
+    assert rule_for_encoding("gemini-2.5").key == "gemini-2"
+    assert rule_for_encoding("gemini-3.1").key == "gemini-3"
     assert rule_for_encoding("gemini-3-pro-preview").key == "gemini-3"
     assert isinstance(rule_for_encoding("claude-legacy"), NoRule)
 

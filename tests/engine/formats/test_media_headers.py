@@ -168,3 +168,11 @@ def test_deeply_nested_arrays_do_not_overflow_the_stack():
                3: b"<< /Type /Page /X " + b"[" * 100_000 + b" >>"}
     with pytest.raises(MediaFileError):
         read_media(_pdf(objects), "nested.pdf")
+
+
+def test_objects_that_each_run_to_the_end_of_the_file_are_refused():
+    # Each "N 0 obj (" opens a string that runs to the end: read one by one, the walk grows with the square of
+    # the file.  The parser's budget (WORK_PER_BYTE times the file) refuses it instead.
+    data = b"%PDF-1.7\n" + b"".join(b"%d 0 obj (" % n for n in range(1, 3001)) + b"x" * 200_000
+    with pytest.raises(MediaFileError, match="exhaust"):
+        read_media(data, "quadratic.pdf")
