@@ -77,7 +77,7 @@ def editor(uid: int) -> None:
     # without the user having cleared it: the parts stay.  An uploader the user emptied clears them.
     fresh = key not in st.session_state
     files = st.file_uploader("add image / PDF", type=TYPES, accept_multiple_files=True,
-                             key=key,
+                             key=key, max_upload_size=MAX_MEDIA_BYTES // 2**20,
                              help=f"PNG, JPEG, WebP, GIF or PDF, up to {MAX_MEDIA_BYTES // 2**20} MB and {MAX_PARTS} "
                                   "a message; only the size (a PDF's pages) is read. " + NOT_SHARED)
     entry = _store().setdefault(uid, {"sig": (), "parts": [], "kept": []})
@@ -123,6 +123,12 @@ def _setting(rule: MediaRule | NoRule, detail: str, resolution: str) -> str:
     return ""
 
 
+def _dashes(rows: list[dict], numbers: list[str]) -> list[dict]:
+    """The rows with their counts written out ("1,105") and an uncounted cell as "—": a None cell reads "None"
+    in st.dataframe (a Styler's na_rep did not reach it here)."""
+    return [{k: (("—" if v is None else f"{v:,}") if k in numbers else v) for k, v in row.items()} for row in rows]
+
+
 def counts(results: dict[str, tuple[Any, Any]], uids: list[int], labels: dict[str, str]) -> None:
     """Under the counts table: each row's image/PDF tokens by its maker's rule, beside its text count, with
     the rule and its source; the steps per part; and every maker's rule for the same parts."""
@@ -141,14 +147,17 @@ def counts(results: dict[str, tuple[Any, Any]], uids: list[int], labels: dict[st
         total, each = count_parts(rule, infos, _setting(rule, detail, resolution))
         text = None if isinstance(r, str) else r.count
         note = next((c.note for c in each if c.tokens is None and c.note), "")
-        rows.append({"model": labels.get(name, name), "text tokens": text,
-                     "image/PDF tokens": total, "total": text + total if text is not None and total is not None else None,
+        # image/PDF tokens first after the model: a phone shows the first columns
+        rows.append({"model": labels.get(name, name), "image/PDF tokens": total, "text tokens": text,
+                     "total": text + total if text is not None and total is not None else None,
                      "rule": rule.title if isinstance(rule, MediaRule) else note,
                      "source": f"{rule.source.title} ({rule.source.url}), read {rule.source.read_on}"
                      if isinstance(rule, MediaRule) else ""})
         steps.append((labels.get(name, name), rule, each))
-    st.dataframe(rows, hide_index=True, key=state.CHAT_MEDIA_TABLE,
-                 column_config={"rule": {"width": "large"}, "source": {"width": "large"}})
+    st.dataframe(_dashes(rows, ["text tokens", "image/PDF tokens", "total"]), hide_index=True, key=state.CHAT_MEDIA_TABLE,
+                 column_config={"rule": st.column_config.TextColumn(width="large"),
+                                "source": st.column_config.TextColumn(width="large"),
+                                **{c: st.column_config.TextColumn(c) for c in ("text tokens", "image/PDF tokens", "total")}})
     for label, rule, each in steps:  # the table's cells are cut on a phone: each row's reason in full
         if isinstance(rule, NoRule):
             st.caption(f"**{md(label)}**: {md(rule.note)}")
@@ -173,5 +182,5 @@ def counts(results: dict[str, tuple[Any, Any]], uids: list[int], labels: dict[st
             total, _ = count_parts(rule, infos, _setting(rule, detail, resolution))
             table.append({"rule": rule.title, "maker": rule.maker, "tokens": total, "caveat": rule.caveat,
                           "source": f"{rule.source.title} ({rule.source.url}), read {rule.source.read_on}"})
-        st.dataframe(table, hide_index=True, key=state.CHAT_MEDIA_RULES_TABLE)
+        st.dataframe(_dashes(table, ["tokens"]), hide_index=True, key=state.CHAT_MEDIA_RULES_TABLE)
         st.caption(md(NOT_SHARED))

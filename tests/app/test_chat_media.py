@@ -47,7 +47,8 @@ def _texts(elements) -> list[str]:
 
 
 def _num(v):
-    return None if v is None or v != v else int(v)  # NaN for a row with no count
+    """A count cell: "1,105", or "—" for a row that does not count the part."""
+    return None if v == "—" else int(str(v).replace(",", ""))
 
 
 def test_an_uploaded_png_is_counted_by_each_rows_rule():
@@ -60,6 +61,7 @@ def test_an_uploaded_png_is_counted_by_each_rows_rule():
     gpt = rows[chat_view.MODEL_LABELS["o200k_base"]]
     assert _num(gpt["image/PDF tokens"]) == 765  # detail auto, counted as high: 85 + 4 × 170
     assert _num(gpt["text tokens"]) == counts[chat_view.MODEL_LABELS["o200k_base"]]
+    assert _media_rows(at)[chat_view.MODEL_LABELS["llama3"]]["image/PDF tokens"] == "—"  # never "None"
     assert _num(gpt["total"]) == _num(gpt["text tokens"]) + 765
     assert "platform.openai.com" in gpt["source"] and "2026-11-29" in gpt["source"]
     for name, maker in [("llama3", "Meta"), ("qwen2.5", "Alibaba")]:
@@ -76,9 +78,9 @@ def test_an_uploaded_png_is_counted_by_each_rows_rule():
     # every maker's rule on the same part: Claude and Gemini too
     rules = _frame(at, "maker")
     by_rule = dict(zip(rules["rule"], rules["tokens"]))
-    assert int(by_rule[RULES["claude"].title]) == 1399  # ceil(1024 × 1024 / 750)
-    assert int(by_rule[RULES["gemini-2"].title]) == 4 * 258
-    assert int(by_rule[RULES["gemini-3"].title]) == 1120
+    assert _num(by_rule[RULES["claude"].title]) == 1399  # ceil(1024 × 1024 / 750)
+    assert _num(by_rule[RULES["gemini-2"].title]) == 4 * 258
+    assert _num(by_rule[RULES["gemini-3"].title]) == 1120
 
 
 def test_a_pdf_shows_its_pages_and_openai_says_it_has_no_page_rule():
@@ -90,7 +92,7 @@ def test_a_pdf_shows_its_pages_and_openai_says_it_has_no_page_rule():
     assert _num(gpt["image/PDF tokens"]) is None
     assert any("PDF not counted" in c and "OpenAI" in c for c in _texts(at.caption))
     rules = _frame(at, "maker")
-    assert int(dict(zip(rules["rule"], rules["tokens"]))[RULES["gemini-2"].title]) == 3 * 258
+    assert _num(dict(zip(rules["rule"], rules["tokens"]))[RULES["gemini-2"].title]) == 3 * 258
 
 
 def test_a_crafted_file_is_refused_with_its_reason_and_nothing_breaks():
