@@ -22,6 +22,7 @@ import struct
 from dataclasses import dataclass
 
 from engine.errors import MediaFileError
+from engine.formats.pdf_pages import read_pdf_pages
 
 MAX_MEDIA_BYTES = 32 * 1024 * 1024  # one part: Anthropic's and Google's request limits are 32 MB and 20 MB inline
 IMAGE_FORMATS = ("png", "jpeg", "webp", "gif")
@@ -71,7 +72,6 @@ def read_media(data: bytes, name: str = "the file") -> MediaInfo:
         raise MediaFileError(f"{name} is not a PNG, JPEG, WebP, GIF or PDF (its first bytes are "
                              f"{data[:8].hex(' ') or 'empty'}): upload one of those")
     if kind == "pdf":
-        from engine.formats.pdf_pages import read_pdf_pages
         return MediaInfo("pdf", "pdf", pages=read_pdf_pages(data, name))
     width, height = _READERS[kind](data, name)
     if width <= 0 or height <= 0:

@@ -165,6 +165,7 @@ def counts(results: dict[str, tuple[Any, Any]], uids: list[int], labels: dict[st
             st.caption(f"**{md(label)}** ({md(rule.title)}): {md(rule.caveat, 400)}")
         if isinstance(rule, MediaRule) and any(c.tokens is None for c in each):
             st.caption(f"**{md(label)}**: " + md("; ".join(dict.fromkeys(c.note for c in each if c.note)), 400))
+    st.caption(md(NOT_SHARED, 400))
     with st.expander("How each part was counted"):
         for label, rule, each in steps:
             if isinstance(rule, NoRule):
@@ -183,4 +184,3 @@ def counts(results: dict[str, tuple[Any, Any]], uids: list[int], labels: dict[st
             table.append({"rule": rule.title, "maker": rule.maker, "tokens": total, "caveat": rule.caveat,
                           "source": f"{rule.source.title} ({rule.source.url}), read {rule.source.read_on}"})
         st.dataframe(_dashes(table, ["tokens"]), hide_index=True, key=state.CHAT_MEDIA_RULES_TABLE)
-        st.caption(md(NOT_SHARED))

@@ -64,6 +64,8 @@ def test_an_uploaded_png_is_counted_by_each_rows_rule():
     assert _media_rows(at)[chat_view.MODEL_LABELS["llama3"]]["image/PDF tokens"] == "—"  # never "None"
     assert _num(gpt["total"]) == _num(gpt["text tokens"]) + 765
     assert "platform.openai.com" in gpt["source"] and "2026-11-29" in gpt["source"]
+    assert any("the share code, the JSON export and this browser's copy do not carry them" in c
+               for c in _texts(at.caption))
     for name, maker in [("llama3", "Meta"), ("qwen2.5", "Alibaba")]:
         row = rows[chat_view.MODEL_LABELS[name]]
         assert _num(row["image/PDF tokens"]) is None and _num(row["text tokens"]) == counts[chat_view.MODEL_LABELS[name]]
