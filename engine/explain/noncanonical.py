@@ -62,12 +62,15 @@ class NotBpeError(ValueError):
 
 @dataclass(frozen=True)
 class _Unit:
-    """One base unit of a piece: its own tokens (one id, or a character's byte fallbacks) and the bytes it
-    stands for; `char` numbers the character it belongs to within its run."""
+    """One base unit of a piece: its own tokens (one id, or a character's byte fallbacks), the bytes it
+    stands for, `char` (which character of its run it belongs to) and `key`, its spelling in the vocabulary
+    the model looks runs of units up in (`_Model.lookup`); None for a unit no longer token may hold (a
+    byte fallback, an unknown character)."""
 
     ids: tuple[int, ...]
     data: bytes
     char: int
+    key: bytes | str | None
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,7 @@ class _Model:
     def __init__(self, enc: Any) -> None:
         self.enc = enc
         self.vocab = enc.mergeable_ranks  # bytes -> id of every ordinary token (no special or added tokens)
+        self.lookup: Any = self.vocab  # a unit's `key` joined -> token id (the random segmentation's DAG)
 
     def runs(self, piece: str) -> list[list[_Unit]]:
         raise NotImplementedError
@@ -123,7 +127,7 @@ def _byte_units(data: bytes, vocab) -> list[_Unit]:
         tid = vocab.get(one)
         if tid is None:
             raise ValueError(f"no token for the single byte {one!r}: this tokenizer cannot cut below its merges")
-        units.append(_Unit((tid,), one, char))
+        units.append(_Unit((tid,), one, char, one))
     return units
 
 
@@ -171,7 +175,7 @@ class _SentencePiece(_Model):
         for k, sym in enumerate(symbols):
             tid = self.vocab.get(sym)
             ids = (tid,) if tid is not None else tuple(self.enc.piece_ids(sym.decode("utf-8")))
-            units.append(_Unit(ids, sym, k))
+            units.append(_Unit(ids, sym, k, sym if tid is not None else None))
         return [units]
 
     def join(self, left: _Unit, right: _Unit) -> tuple[float, int] | None:
@@ -186,6 +190,9 @@ class _CharBpe(_Model):
     def __init__(self, enc: Any) -> None:
         super().__init__(enc)
         self.model = enc.model
+        # the model's own vocabulary, by its spelling (``▁`` for a space): token bytes would not do, as some
+        # entries decode to spaces and others keep their ``▁``
+        self.lookup = self.model.vocab
 
     def runs(self, piece: str) -> list[list[_Unit]]:
         out = []
@@ -193,7 +200,8 @@ class _CharBpe(_Model):
             units, starts = [], {}
             for t in self.model.initial(sub):
                 char = starts.setdefault(t.start, len(starts))
-                units.append(_Unit((t.id,), self.enc.decode_single_token_bytes(t.id), char))
+                key = sub[t.start:t.end] if t.byte < 0 and t.id == self.model.vocab.get(sub[t.start:t.end]) else None
+                units.append(_Unit((t.id,), self.enc.decode_single_token_bytes(t.id), char, key))
             out.append(units)
         return out
 
@@ -254,7 +262,8 @@ def _merge(model: _Model, units: Sequence[_Unit], p: float, rng: random.Random |
         if now is None or now[1] != new_id:  # a stale entry: one of the two has merged since
             continue
         gone = nxt[pos]
-        parts[pos] = _Unit((new_id,), left.data + right.data, left.char)
+        joined = left.key + right.key if left.key is not None and right.key is not None else None  # type: ignore[operator]
+        parts[pos] = _Unit((new_id,), left.data + right.data, left.char, joined)
         parts[gone] = None
         nxt[pos] = nxt[gone]
         if nxt[pos] < n:
@@ -276,7 +285,7 @@ def _canonical_piece(model: _Model, piece: str) -> list[_Unit]:
     data = b"".join(u.data for run in runs for u in run)
     whole = model.whole(piece, data)
     if whole is not None:
-        return [_Unit((whole,), data, 0)]
+        return [_Unit((whole,), data, 0, None)]
     return [u for run in runs for u in _merge(model, run, 0.0, None)]
 
 
@@ -367,7 +376,7 @@ def _counts(model: _Model, run: Sequence[_Unit], longest: int) -> tuple[list[int
     """Paths to the end from each boundary of `run`, and each boundary's edges (end, token id); a unit
     alone is always an edge (its own tokens), a longer run of units is one when its bytes are one token."""
     n = len(run)
-    vocab = model.vocab
+    lookup, special = model.lookup, model.enc.is_special_token
     counts = [0] * (n + 1)
     counts[n] = 1
     edges: list[list[tuple[int, int]]] = [[] for _ in range(n)]
@@ -377,16 +386,16 @@ def _counts(model: _Model, run: Sequence[_Unit], longest: int) -> tuple[list[int
             limit.check()
         edges[i].append((i + 1, -1))  # -1: the unit's own tokens
         total = counts[i + 1]
-        if len(run[i].ids) == 1:
-            data = run[i].data
+        key = run[i].key
+        if key is not None:
             for j in range(i + 2, min(n, i + longest) + 1):
-                if len(run[j - 1].ids) != 1:
+                if run[j - 1].key is None:
                     break
-                data += run[j - 1].data
-                if len(data) > longest:
+                key += run[j - 1].key  # type: ignore[operator]
+                if len(key) > longest:
                     break
-                tid = vocab.get(data)
-                if tid is not None:
+                tid = lookup.get(key)
+                if tid is not None and not special(tid):
                     edges[i].append((j, tid))
                     total += counts[j]
         counts[i] = total
@@ -394,7 +403,7 @@ def _counts(model: _Model, run: Sequence[_Unit], longest: int) -> tuple[list[int
 
 
 def _longest(model: _Model) -> int:
-    return max(map(len, model.vocab), default=1)
+    return max(map(len, model.lookup), default=1)
 
 
 def random_segmentation(enc: Any, text: str, seed: int) -> Lane:
@@ -442,9 +451,12 @@ def segmentation_count_reference(enc: Any, word: str) -> int:
         n, found = len(run), 0
         for mask in range(1 << max(n - 1, 0)):
             cuts = [0] + [k + 1 for k in range(n - 1) if mask >> k & 1] + [n]
-            ok = all(b - a == 1 or (all(len(u.ids) == 1 for u in run[a:b])
-                                    and b"".join(u.data for u in run[a:b]) in model.vocab)
-                     for a, b in zip(cuts, cuts[1:]))
+            ok = True
+            for a, b in zip(cuts, cuts[1:]):
+                keys = [u.key for u in run[a:b]]
+                if b - a > 1:
+                    tid = None if None in keys else model.lookup.get(keys[0][:0].join(keys))  # type: ignore[index]
+                    ok = ok and tid is not None and not model.enc.is_special_token(tid)
             found += ok
         total *= found
     return total
