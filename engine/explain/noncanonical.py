@@ -161,7 +161,7 @@ class _ByteLevel(_Model):
     def whole(self, piece: str, data: bytes) -> int | None:
         if self.family == "tiktoken":  # tiktoken: a piece that is a token is that token, merges or not
             return self.vocab.get(data)
-        if self.family == "tokenizer.json" and getattr(getattr(self.enc, "_model", None), "ignore_merges", False):
+        if self.family == "tokenizer.json" and self.enc.ignore_merges:
             return self.vocab.get(data)
         return None
 

@@ -32,13 +32,13 @@ LANES = {
                 "training on such cuts, then encoding canonically, gained up to 2.3 BLEU over plain BPE in translation."),
     "chars": ("Character level", "Every character on its own, as its own token (or its bytes when it has none). "
               f"{ZHENG}: instruction-tuned models keep up to 90.8% of their score on character-level input, and it "
-              "improves string-manipulation and code-understanding tasks by up to 14 points."),
+              "improves string-manipulation and code-understanding tasks by up to +14%."),
     "random": ("A random valid segmentation", "Each piece spelled with vocabulary tokens, drawn uniformly among all "
                f"the ways there are (counted exactly, below), seeded. {ZHENG}: instruction-tuned models keep up to "
                "93.4% of their score when given a randomly sampled tokenization."),
     "digits": ("Right-aligned digit groups", "Runs of digits cut in threes from the right (1|234|567), each group "
                "encoded alone; the rest keeps its canonical tokens. "
-               f"{ZHENG}: right-aligned digit grouping improves large-number arithmetic by 33 points."),
+               f"{ZHENG}: right-aligned digit grouping improves large-number arithmetic by +33%."),
 }
 MAX_DIGITS_SHOWN = 40  # a count longer than this is shown rounded, its exact digits in a box below
 

@@ -48,7 +48,7 @@ def test_the_panel_draws_five_lanes_with_the_engines_counts():
     assert all(0 < _spans(drawn[k]) <= headers[t] for k, t in
                [("canonical", "Canonical"), ("random", "A random valid segmentation")])
     captions = " ".join(plain(c.value) for c in at.caption)
-    assert "93.4%" in captions and "33 points" in captions and "2.3 BLEU" in captions and "90.8%" in captions
+    assert "93.4%" in captions and "+33%" in captions and "2.3 BLEU" in captions and "90.8%" in captions
 
 
 def test_p_one_gives_single_bytes_and_the_seed_changes_the_draw():

@@ -17,7 +17,7 @@ from engine.errors import TimeLimitError
 from engine.explain import noncanonical as nc
 
 TEXT = "Hello world, 1234567 naïve  café 😀 東京は晴れ don't 3.14159\n\tend"
-BYTE_LEVEL = ["gpt2", "cl100k_base", "o200k_base", "llama3", "qwen2.5", "qwen3.6", "deepseek-v3", "claude-legacy"]
+BYTE_LEVEL = ["gpt2", "cl100k_base", "o200k_base", "llama3", "qwen2.5", "qwen3.6", "deepseek-v3", "glm5", "claude-legacy"]  # glm5: ignore_merges
 CHAR_LEVEL = ["mistral-v1", *engine.families.hf.builtins.installed_names()]  # SentencePiece BPE; Gemma if installed
 DATA = Path(engine.__file__).parent / "data"
 
