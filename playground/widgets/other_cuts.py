@@ -28,7 +28,7 @@ PROVILKOV = "[Provilkov et al., ACL 2020](https://aclanthology.org/2020.acl-main
 LANES = {
     "canonical": ("Canonical", "What encode gives: the one cut the model saw in training."),
     "dropout": ("BPE-dropout", "Each merge is skipped with probability p as the merge loop runs (the rule of "
-                f"`tokenizers`' dropout; p = 0 is the canonical cut, p = 1 single bytes or characters). {PROVILKOV}: "
+                f"the `tokenizers` library's dropout; p = 0 is the canonical cut, p = 1 single bytes or characters). {PROVILKOV}: "
                 "training on such cuts, then encoding canonically, gained up to 2.3 BLEU over plain BPE in translation."),
     "chars": ("Character level", "Every character on its own, as its own token (or its bytes when it has none). "
               f"{ZHENG}: instruction-tuned models keep up to 90.8% of their score on character-level input, and it "
