@@ -201,6 +201,12 @@ TOK_OPEN_VOCAB = "tok_open_vocab"
 TOK_PIECES_PREFIX = "tok_pieces_"
 TOK_ENCODING = "tok_encoding"
 TOK_PANE = "tok_pane"
+# widgets/other_cuts.py (Tokenize's "Other ways to cut this text")
+TOK_NC_OPEN = "tok_nc_open"
+TOK_NC_P = "tok_nc_p"
+TOK_NC_SEED = "tok_nc_seed"
+TOK_NC_WORD = "tok_nc_word"
+TOK_NC_LANE_PREFIX = "tok_nc_lane_"
 # views/train.py
 TRAIN_TEXT = "train_text"
 TRAIN_FILE = "train_file"
@@ -276,7 +282,7 @@ PICK_PREFIX = "pick_"
 # Keyed by the page's URL path: the share link carries the open page's own values.
 # Each is drawn with persist_state="session", so it survives pages that do not draw it.
 PAGE_KEYS: dict[str, tuple[str, ...]] = {
-    "tokenize": (TOK_ENCODING, TOK_PANE, TOK_DECODE),
+    "tokenize": (TOK_ENCODING, TOK_PANE, TOK_DECODE, TOK_NC_OPEN, TOK_NC_P, TOK_NC_SEED),
     "compare": (CMP_LAYOUT,),
     "gallery": (GALLERY_SECTION, GALLERY_DEMO, GALLERY_CONTEXT_PRESET, GALLERY_CONTEXT, GALLERY_PRICE),
     "arena": (ARENA_PICK, ARENA_METRIC),
@@ -312,6 +318,9 @@ LINK_VALUES: dict[str, LinkValue] = {
     TOK_ENCODING: LinkValue("Encoding", str, options="encodings"),
     TOK_PANE: LinkValue("Show", str, options="views.tokenize:PANES"),
     TOK_DECODE: LinkValue("Decode ids", str),
+    TOK_NC_OPEN: LinkValue("Other ways to cut this text", bool),
+    TOK_NC_P: LinkValue("Dropout p", float, 0.0, 1.0),
+    TOK_NC_SEED: LinkValue("Seed", int, 0, 2**31 - 1),  # widgets/other_cuts.py: MAX_SEED
     CMP_LAYOUT: LinkValue("Layout", str, options="views.compare:LAYOUTS"),
     GALLERY_SECTION: LinkValue("Show", str, options="views.gallery:SECTIONS"),
     GALLERY_DEMO: LinkValue("Demo", str, options="views.gallery.demos:DEMOS"),

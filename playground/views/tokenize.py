@@ -23,7 +23,7 @@ from playground.components.live_input import text_box
 from playground.render import html
 from playground.render.markdown import md
 from playground.render.tokens import family_legend, isolate_rtl, pre_pieces, token_bytes
-from playground.widgets import pickers
+from playground.widgets import other_cuts, pickers
 from playground.widgets.page import draw, family_stages, header, refuse_message
 from playground.widgets.text_fields import text_field
 
@@ -298,4 +298,5 @@ def _inspect(names: list[str], text: str) -> None:
     with right:
         _decode_box(name, enc)
     _token_actions(name, enc, start)
+    other_cuts.panel(name, enc, text, show_ws)  # non-canonical tokenizations (BPE families only)
     state.save_query_params("tokenize")  # a fragment run skips app.py's save: the link follows the pickers too

@@ -416,6 +416,11 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
         """The id of the token the merge at position `rank` of the ``merges`` list makes."""
         return self._model.merged_id[rank]
 
+    @property
+    def ignore_merges(self) -> bool:
+        """The file's ``ignore_merges``: a piece that is itself in the vocabulary is that token, merges or not."""
+        return self._model.ignore_merges
+
     def piece_ids(self, piece: str) -> list[int]:
         """The ids `encode` gives one piece of `pretokenize` (its text as BPE sees it)."""
         check_no_surrogates(piece)
