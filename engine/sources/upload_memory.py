@@ -103,11 +103,14 @@ def _kind_of(kind: str, name: str, data: bytes, n_files: int) -> str:
         return "json"
     if kind == "data_gym":  # vocab.bpe and its encoder.json, in either order
         return "json" if sniff(data).kind == "json" else "data_gym"
+    found = sniff(data).kind
     if kind != "detected":
         if kind not in COSTS:
             raise ValueError(f"unknown tokenizer file kind {kind!r}")
-        return kind
-    found = sniff(data).kind
+        # A file of another kind than the one picked: the loader redirects it (Llama 3's "tokenizer.model" picked
+        # as SentencePiece is a rank file) or refuses it in its own words, so it is weighed as what it is -- the
+        # picked kind's scan would refuse it first, with a parse error that names no fix.
+        return found if found in COSTS and found != kind else kind
     if found in ("json", "gguf", "sentencepiece", "minbpe", "tiktoken", "vocab.txt"):
         return found
     if found == "data_gym" or n_files == 2:  # merges.txt beside a vocab.json: a merge line file

@@ -139,3 +139,16 @@ def test_each_kind_has_a_cost_and_an_unknown_kind_is_named():
     with pytest.raises(ValueError, match="unknown tokenizer file kind 'x'"):
         upload_cost("x", [("a", b"a")])
     assert upload_cost("minbpe", [("m.model", b"minbpe v1\n\n0\n97 98\n")]).peak > 0
+
+
+def test_a_file_picked_as_another_kind_is_weighed_as_what_it_is():
+    """Llama 3's "tokenizer.model" picked as SentencePiece is a rank file the loader takes (a browser test loads it):
+    the scan weighed it as a ModelProto and refused it first ("field 6 has wire type 6"), so it never loaded.  A
+    tokenizer.json picked as SentencePiece reaches the loader too, whose refusal says what to pick instead."""
+    rank_file = _gz("cl100k_base.tiktoken.gz")
+    assert upload_cost("sentencepiece", [("tokenizer.model", rank_file)]).peak == upload_cost(
+        "tiktoken", [("tokenizer.model", rank_file)]).peak
+    json_file = _gz("deepseek_v4_tokenizer.json.gz")
+    assert upload_cost("sentencepiece", [("tokenizer.model", json_file)]).peak > 0
+    with pytest.raises(ValueError, match="upload it as|pick|Tokenizer"):
+        uploads.load_tokenizer("sentencepiece", ("tokenizer.model", json_file))
