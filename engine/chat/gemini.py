@@ -3,10 +3,17 @@
 Follows ``google/genai/local_tokenizer.py`` (``LocalTokenizer.count_tokens`` and its ``_TextsAccumulator``)
 and ``google/genai/_local_tokenizer_loader.py`` (the model -> tokenizer map) of google-genai 3.3.0.
 The SDK does not render a prompt: it walks the request and collects *texts*, encodes each text on its
-own (SentencePiece ``encode`` of a list: no ``<bos>``, no template, no reply priming) and adds up the
-lengths.  So a Gemini count here is a list of texts (`request_texts`), each encoded with the model's
-Gemma vocabulary (`MODEL_TO_ENCODING`): ``gemma3`` for Gemini 2.0, 2.5 and the 3 previews, ``gemma4`` for
-3.1 and 3.5.
+own and adds up the lengths: no template, no reply priming.  So a Gemini count here is a list of texts
+(`request_texts`), each encoded with the model's Gemma vocabulary (`MODEL_TO_ENCODING`): ``gemma3`` for
+Gemini 2.0, 2.5 and the 3 previews, ``gemma4`` for 3.1 and 3.5.
+
+The two vocabularies go through two different tokenizer objects in the SDK, and that changes the count
+(`BOS_PER_TEXT`): Gemma 3's SentencePiece model is called as ``SentencePieceProcessor.encode(texts)``,
+which adds nothing; Gemma 4's is a transformers tokenizer (``AutoProcessor(...).tokenizer``), whose
+``encode(texts)`` encodes each text as transformers does by default: special-token text typed in it
+(``<start_of_turn>``, ``<bos>``) read as that one token, and ``<bos>`` added in front, since Gemma 4's
+tokenizer adds it (``add_bos_token``: true in llama.cpp's GGUF of it).  So Gemini 3.1 / 3.5 pay one
+``<bos>`` per text, an empty text included.  (SentencePiece reads control tokens as plain text.)
 
 What the accumulator reads, in its order (`count_tokens`: contents, then tools, then
 ``generationConfig.responseSchema``, then ``systemInstruction``):
@@ -45,6 +52,9 @@ from .base import TOOLS, Builder, ChatFormatError, ChatTokens, Kind, Message, ig
 FORMAT = "gemini"
 SDK = "google-genai 3.3.0"
 
+# Whether the SDK's tokenizer for that vocabulary puts a <bos> before every text it counts (see the docstring).
+BOS_PER_TEXT: dict[str, bool] = {"gemma3": False, "gemma4": True}
+BOS = "<bos>"
 # The Chat formats page's rows: one per vocabulary the map uses, named for the models it counts.
 ROW_ENCODING: dict[str, str] = {"gemini-2.5": "gemma3", "gemini-3.1": "gemma4"}
 ROW_MODELS: dict[str, tuple[str, ...]] = {
@@ -202,9 +212,10 @@ def request_texts(request: Mapping) -> list[RequestText]:
     return walk.texts
 
 
-def count_request(request: Mapping, encoding: Any) -> int:
+def count_request(request: Mapping, encoding: Any, *, bos_per_text: bool | None = None) -> int:
     """What `LocalTokenizer.count_tokens` answers for ``request``: each text encoded alone, lengths added.
-    ``encoding``: the engine encoding of the model (`MODEL_TO_ENCODING`), or a Gemini model name."""
+    ``encoding``: the engine encoding of the model (`MODEL_TO_ENCODING`), or a Gemini model name.
+    ``bos_per_text``: whether each text also costs a ``<bos>`` (default: `BOS_PER_TEXT` of the encoding)."""
     if isinstance(encoding, str):
         from ..sources.registry import get_encoding
         name = gemini_encoding_name(encoding)
@@ -212,7 +223,16 @@ def count_request(request: Mapping, encoding: Any) -> int:
             raise ChatFormatError(f"{encoding!r} is not a model google-genai 3.3.0 counts offline: use one of "
                                   f"{', '.join(MODEL_TO_ENCODING)}")
         encoding = get_encoding(name)
-    return sum(len(encoding.encode_ordinary(t.text)) for t in request_texts(request))
+    if bos_per_text is None:
+        bos_per_text = BOS_PER_TEXT.get(encoding.name, False)
+    return sum(len(_encode(encoding, t.text, bos_per_text)) for t in request_texts(request))
+
+
+def _encode(enc: Any, text: str, transformers_path: bool) -> list[int]:
+    """One text's ids as the SDK's tokenizer for that vocabulary makes them (see `BOS_PER_TEXT`)."""
+    if transformers_path:
+        return [enc.encode_single_token(BOS), *enc.encode(text, allowed_special="all")]
+    return enc.encode_ordinary(text)
 
 
 # ------------------------------------------------------------------ a conversation as Gemini's request
@@ -305,11 +325,22 @@ def _message_of(path: str, origin: list[list[int]], system_origin: list[int]) ->
 
 
 def render(enc: Any, messages: Sequence[Message], tools: Sequence[dict] = (), thinking: Any = None) -> ChatTokens:
-    """The conversation's Gemini request, its texts encoded one by one as the SDK counts them."""
+    """The conversation's Gemini request, its texts encoded one by one as the SDK counts them (each after a
+    ``<bos>`` for a vocabulary whose SDK tokenizer adds one, `BOS_PER_TEXT`)."""
     request, origin, system_origin = request_parts(messages, tools)
+    bos = BOS_PER_TEXT.get(enc.name, False)
     b = Builder(enc)
-    for t in request_texts(request):
+    texts = request_texts(request)
+    for t in texts:
         b.message = _message_of(t.path, origin, system_origin)
-        (b.content if t.kind == "content" else b.text)(t.text)
-    note = ignored_names("Gemini's request", [m for m in messages if m.role != "tool"])
+        if bos:
+            b.special(BOS)
+            b.encoded(t.kind, t.text, _encode(enc, t.text, True)[1:])
+        else:
+            (b.content if t.kind == "content" else b.text)(t.text)
+    notes = [ignored_names("Gemini's request", [m for m in messages if m.role != "tool"])]
+    if bos:
+        notes.append(f"Google's SDK counts Gemini 3.1 / 3.5 with a transformers tokenizer that puts <bos> before each "
+                     f"of the request's {len(texts):,} texts: {len(texts):,} of these tokens are those.")
+    note = " ".join(n for n in notes if n)
     return ChatTokens(FORMAT, enc.name, tuple(b.segments), priming=0, note=note)

