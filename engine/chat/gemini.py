@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ..sources.model_names import GEMINI_MODEL_TO_ENCODING as MODEL_TO_ENCODING, gemini_encoding_name
+from ..sources.registry import get_encoding
 from .base import TOOLS, Builder, ChatFormatError, ChatTokens, Kind, Message, ignored_names
 
 FORMAT = "gemini"
@@ -217,7 +218,6 @@ def count_request(request: Mapping, encoding: Any, *, bos_per_text: bool | None 
     ``encoding``: the engine encoding of the model (`MODEL_TO_ENCODING`), or a Gemini model name.
     ``bos_per_text``: whether each text also costs a ``<bos>`` (default: `BOS_PER_TEXT` of the encoding)."""
     if isinstance(encoding, str):
-        from ..sources.registry import get_encoding
         name = gemini_encoding_name(encoding)
         if name is None:
             raise ChatFormatError(f"{encoding!r} is not a model google-genai 3.3.0 counts offline: use one of "

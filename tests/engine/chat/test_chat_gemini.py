@@ -262,6 +262,11 @@ def test_every_model_the_sdk_maps_resolves():
         assert engine.search_encodings(model).matches[0].name == name
 
 
+def test_the_sdks_own_docstring_example():
+    """LocalTokenizer.count_tokens's docstring: 'What is your name?' on gemini-2.5-flash -> total_tokens=5."""
+    assert count_request({"contents": "What is your name?"}, gemma3()) == 5
+
+
 def test_the_sdk_refuses_what_we_refuse(sdk):
     tok = sdk("gemini-2.5-flash")
     request = {"contents": [{"role": "user", "parts": [{"inlineData": {"mimeType": "image/png", "data": "AAAA"}}]}]}
