@@ -259,7 +259,8 @@ def test_every_model_the_sdk_maps_resolves():
     for model, name in sdk_map.items():
         assert engine.encoding_name_for_model(model) == name
         assert engine.encoding_name_for_model(f"models/{model}") == name
-        assert engine.search_encodings(model).matches[0].name == name
+        if name in engine.list_tokenizer_names():  # the picker's search offers only what is installed
+            assert engine.search_encodings(model).matches[0].name == name
 
 
 def test_the_sdks_own_docstring_example():
