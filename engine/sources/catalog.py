@@ -100,12 +100,16 @@ ENTRIES: tuple[CatalogEntry, ...] = (
     CatalogEntry("claude-legacy", "Anthropic", "Claude 1 and 2 only: the pre-Claude-3 tokenizer (tokenizer.json)",
                  ("claude-2.1", "claude-2.0", "claude-instant-1.2", "claude-v1"), "tokenizer.json",
                  note="Claude 3 and later use a private tokenizer: their counts come only from Anthropic's API (count_tokens)."),
-    CatalogEntry("gemma3", "Google", "Gemma 3, Gemma 3n (262,144 tokens, byte fallback)",
-                 ("gemma-3-27b-it", "google/gemma-3-4b-it", "gemma-3n-E4B-it", "gemma3:12b"), "char-bpe",
+    CatalogEntry("gemma3", "Google", "Gemma 3, Gemma 3n; Gemini 2.0, 2.5, 3 preview as Google's SDK counts offline "
+                 "(262,144 tokens, byte fallback)",
+                 ("gemma-3-27b-it", "google/gemma-3-4b-it", "gemma-3n-E4B-it", "gemma3:12b", "gemini-2.5-flash",
+                  "gemini-2.5-pro", "gemini-2.0-flash", "gemini-3-pro-preview"), "char-bpe",
                  note="Installed by the set-up step (scripts/install_gemma.py), not shipped: Gemma's vocabulary is "
                       "under Google's Gemma Terms of Use."),
-    CatalogEntry("gemma4", "Google", "Gemma 4 (262,144 tokens, from llama.cpp's GGUF vocabulary)",
-                 ("gemma-4", "gemma4:latest"), "char-bpe",
+    CatalogEntry("gemma4", "Google", "Gemma 4; Gemini 3.1, 3.5 as Google's SDK counts offline (262,144 tokens, "
+                 "from llama.cpp's GGUF vocabulary)",
+                 ("gemma-4", "gemma4:latest", "gemini-3.5-flash", "gemini-3.1-pro-preview", "gemini-3.1-flash-lite"),
+                 "char-bpe",
                  note="Installed by the set-up step (scripts/install_gemma.py), not shipped: Gemma's vocabulary is "
                       "Google's, and Gemma 4's terms could not be checked offline."),
     CatalogEntry("bert-base-uncased", "Google Research", "BERT base/large uncased, bge-*-en, all-MiniLM (WordPiece, 30,522 tokens)",

@@ -5,13 +5,15 @@
     >>> encoding_name_for_model("meta-llama/Llama-3.1-8B-Instruct")
     'llama3'
 
-Three rules, tried in order:
+Four rules, tried in order:
 
 1. an exact OpenAI model name (`MODEL_TO_ENCODING`, tiktoken's table);
 2. an OpenAI name prefix (`MODEL_PREFIX_TO_ENCODING`, tiktoken's prefixes:
    ``gpt-4o-2024-05-13`` is a ``gpt-4o-`` model).  Like tiktoken, a prefix
    also matches models that do not exist (``gpt-3.5-turbo-FAKE``);
-3. an open model family (`OPEN_MODEL_RULES`), matched case-insensitively on
+3. a Gemini model Google's SDK counts offline (`GEMINI_MODEL_TO_ENCODING`, exact names, an API
+   ``models/`` prefix allowed);
+4. an open model family (`OPEN_MODEL_RULES`), matched case-insensitively on
    the name after any ``org/`` part, so ``meta-llama/Llama-3.1-8B`` and
    ``llama3.1:8b`` both find ``llama3``.
 
@@ -84,6 +86,25 @@ MODEL_TO_ENCODING: dict[str, str] = {
     "gpt2": "gpt2", "gpt-2": "gpt2",
 }
 
+# Gemini models by exact name: google-genai 3.3.0's _local_tokenizer_loader.py, its three maps as one -- every
+# model its LocalTokenizer counts offline, with the Gemma vocabulary it counts them with (engine.chat.gemini).
+GEMINI_MODEL_TO_ENCODING: dict[str, str] = {
+    **dict.fromkeys((
+        "gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.5-flash-lite", "gemini-2.0-flash", "gemini-2.0-flash-lite",
+        "gemini-2.5-pro-preview-06-05", "gemini-2.5-pro-preview-05-06", "gemini-2.5-pro-exp-03-25",
+        "gemini-live-2.5-flash", "gemini-2.5-flash-preview-05-20", "gemini-2.5-flash-preview-04-17",
+        "gemini-2.5-flash-lite-preview-06-17", "gemini-2.0-flash-001", "gemini-2.0-flash-lite-001",
+        "gemini-3-pro-preview", "gemini-3-flash-preview"), "gemma3"),
+    **dict.fromkeys(("gemini-3.5-flash", "gemini-3.1-flash-lite", "gemini-3.1-pro-preview"), "gemma4"),
+}
+
+
+def gemini_encoding_name(model_name: str) -> str | None:
+    """The encoding Google's SDK counts Gemini ``model_name`` with (``models/gemini-2.5-flash``, the API's
+    spelling, too), or None."""
+    return GEMINI_MODEL_TO_ENCODING.get(model_name.rsplit("/", 1)[-1])
+
+
 # Open models by family (matched on the lower-cased name after any "org/").  A version must
 # end where the name ends or at a separator, so "llama-30b" (Llama 1) is not Llama 3 and
 # "qwen3.5" is not Qwen 3.
@@ -132,6 +153,9 @@ def encoding_name_for_model(model_name: str) -> str:
     """The name of the encoding `model_name` uses; `UnknownModelError` (a KeyError) if unknown."""
     if model_name in MODEL_TO_ENCODING:
         return MODEL_TO_ENCODING[model_name]
+    gemini = gemini_encoding_name(model_name)
+    if gemini is not None:
+        return gemini
     for prefix, encoding_name in MODEL_PREFIX_TO_ENCODING.items():
         if model_name.startswith(prefix):
             return encoding_name
@@ -150,7 +174,7 @@ def encoding_for_model(model_name: str) -> Encoding:
 
 def known_model_names() -> list[str]:
     """Every exact model name, then one example name per open-model family."""
-    return [*MODEL_TO_ENCODING, *(example for _, _, example in OPEN_MODEL_RULES)]
+    return [*MODEL_TO_ENCODING, *GEMINI_MODEL_TO_ENCODING, *(example for _, _, example in OPEN_MODEL_RULES)]
 
 
 def suggest_models(model_name: str, n: int = 3) -> list[str]:

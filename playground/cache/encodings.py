@@ -345,12 +345,13 @@ def chunk(name: str, _enc: engine.Encoding, key: str, _text: str, max_tokens: in
 
 @st.cache_data(max_entries=64, ttl=CACHE_TTL, show_spinner=False)
 def chat_tokens(name: str, _enc: Any, conversation: str, tools: str = "[]",
-                thinking: Any = None) -> engine.chat.ChatTokens | str:
+                thinking: Any = None, format: str | None = None) -> engine.chat.ChatTokens | str:
     """The model's chat-format sequence of a JSON conversation with JSON tool definitions and the
-    format's thinking setting, or the format's refusal as text (cached either way)."""
+    format's thinking setting, or the format's refusal as text (cached either way).  ``format``: the chat
+    format, when not the encoding's own (Gemini's rows count with a Gemma vocabulary)."""
     chars = len(conversation) + len(tools)
     try:
-        return engine_call("chat_tokens", name, _enc, conversation, tools, thinking, chars=chars,
+        return engine_call("chat_tokens", name, _enc, conversation, tools, thinking, format, chars=chars,
                            label=f"Encoding the conversation ({chars:,} characters) with {name}")
     except engine.ChatFormatError as error:
         return str(error)

@@ -70,10 +70,11 @@ def chunk(enc: Any, text: str, max_tokens: int, prefer: str, policy: str) -> Any
     return engine.chunk_text(text, enc, max_tokens, prefer=prefer, **policy_kwargs(policy))
 
 
-def chat_tokens(enc: Any, conversation: str, tools: str, thinking: Any) -> Any:
+def chat_tokens(enc: Any, conversation: str, tools: str, thinking: Any, format: str | None = None) -> Any:
     import json
 
-    return engine.chat_tokens(json.loads(conversation), enc, tools=json.loads(tools) or None, thinking=thinking)
+    return engine.chat_tokens(json.loads(conversation), enc, tools=json.loads(tools) or None, thinking=thinking,
+                              format=format)
 
 
 def pipeline_stages(enc: Any, text: str) -> Any:

@@ -63,8 +63,9 @@ import streamlit as st
 import engine
 from engine.errors import JsonLimitError
 from engine.formats.json_limits import scan_json
-from engine.chat import (FIELDS, FORMAT_OF_ENCODING, FORMATS, ROLES, ChatFormatError, Message, check_tools,
+from engine.chat import (FIELDS, FORMATS, ROLES, ChatFormatError, Message, check_tools,
                          messages_from_json)
+from engine.chat import FORMAT_OF_ROW, ROW_ENCODING
 from engine.chat.tools import MAX_TOOLS, MAX_TOOLS_CHARS
 from engine.text import repair_surrogates_in
 from playground import state
@@ -73,8 +74,7 @@ from playground.components import browser_store
 from playground.render import html
 from playground.render.chat import chat_legend, chat_tokens
 from playground.render.markdown import md
-from playground.widgets import charts
-from playground.widgets import media_parts
+from playground.widgets import charts, gemini_request, media_parts
 from playground.widgets.charts import wrapping_legend
 from playground.widgets.page import draw, header, styles
 from playground.widgets.text_fields import text_field
@@ -160,6 +160,7 @@ MODEL_LABELS = {
     "deepseek-v3": "DeepSeek V3 (deepseek-v3)",
     "gemma3": "Gemma 3 (gemma3)",
     "gemma4": "Gemma 4 (gemma4)",
+    **gemini_request.MODEL_LABELS,
 }
 DEFAULT_MODELS = ["o200k_base", "llama3", "qwen2.5"]
 
@@ -167,7 +168,7 @@ DEFAULT_MODELS = ["o200k_base", "llama3", "qwen2.5"]
 def chat_models() -> list[str]:
     """The encodings with a chat format that are available here (Gemma 3 only once installed)."""
     available = set(engine.list_tokenizer_names())  # SentencePiece and installed names included
-    return [n for n in FORMAT_OF_ENCODING if n in available]
+    return [n for n in FORMAT_OF_ROW if ROW_ENCODING.get(n, n) in available]
 DEFAULT_CONVERSATION = [
     {"role": "system", "content": "You are a helpful assistant."},
     {"role": "user", "content": "What is the capital of France?"},
@@ -784,6 +785,7 @@ def render() -> None:
         results = _table(messages, tools)
         _breakdown(results)
         media_parts.counts(results, [m["uid"] for m in st.session_state[K_MESSAGES]], MODEL_LABELS)
+        gemini_request.render(results, messages, tools)
     _drawings(results)
     code = _share(messages)
     _keep(code)
@@ -1019,7 +1021,7 @@ def _tools_editor() -> list[dict]:
 def _thinking_switches(picked: list[str]) -> dict[str, Any]:
     """One switch per picked format that has one, its default marked; the settings by format name."""
     settings = dict(st.session_state.get(K_THINKING) or {})
-    formats = list(dict.fromkeys(FORMAT_OF_ENCODING[n] for n in picked))
+    formats = list(dict.fromkeys(FORMAT_OF_ROW[n] for n in picked))
     with st.container(horizontal=True, gap="small"):
         for name in formats:
             fmt = FORMATS[name]
@@ -1062,12 +1064,13 @@ def _table(messages: list[dict], tools: list[dict]) -> dict[str, tuple[Any, engi
     tools_json = json.dumps(tools, ensure_ascii=False)
     results = {}
     for name in picked:
-        enc = encodings.resolve(name)
-        fmt_name = FORMAT_OF_ENCODING[name]
-        results[name] = (enc, encodings.chat_tokens(name, enc, conversation, tools_json, thinking.get(fmt_name)))
+        enc = encodings.resolve(ROW_ENCODING.get(name, name))
+        fmt_name = FORMAT_OF_ROW[name]
+        results[name] = (enc, encodings.chat_tokens(name, enc, conversation, tools_json, thinking.get(fmt_name),
+                                                    format=fmt_name))
     rows = []
     for name, (_enc, r) in results.items():
-        fmt = FORMATS[FORMAT_OF_ENCODING[name]]
+        fmt = FORMATS[FORMAT_OF_ROW[name]]
         ok = not isinstance(r, str)
         parts = {p.label: p.tokens for p in r.breakdown()} if ok else {}
         rows.append({"model": MODEL_LABELS.get(name, name), "tokens": r.count if ok else None,
