@@ -124,6 +124,7 @@ def classify(c: str) -> str:
     return HARD
 
 
+@lru_cache(maxsize=1 << 14)  # words repeat: a text's second "the" is looked up, not redone (bounded)
 def mark_case(span: str, allcaps_min: int | None = 4, *, head_mark: bool = False) -> str:
     """Cased span → the marked form the tiler consumes.
 

@@ -125,8 +125,13 @@ class ClaudeTokenizer:
                             nfc(text, fold_quotes=self.fold_quotes))
 
     def count_tokens(self, text: str) -> int:
-        """ctok's ``token_count(text, version)``: the text as one user message, frame included."""
-        return self.tiling(text).count
+        """ctok's ``token_count(text, version)``: the text as one user message, frame included.  (No tokens
+        are spelt out: a live count does not pay for rendering them.)"""
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, not {type(text).__name__}")
+        with self._lock:
+            cost, _toks, _stream = tile(text, self)
+        return self.message_overhead + cost
 
     def frame_tokens(self) -> list[str]:
         return [PAD] * self.message_overhead

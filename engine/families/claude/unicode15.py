@@ -33,6 +33,8 @@ def _fixes() -> tuple[dict[int, str], dict[int, int], dict[int, bool]]:
             _expand(payload["islower"]))
 
 
+# bounded per-character memos (the stream asks the same few hundred characters again and again)
+@lru_cache(maxsize=1 << 16)
 def category(c: str) -> str:
     return _fixes()[0].get(ord(c)) or unicodedata.category(c)
 
@@ -42,6 +44,7 @@ def combining(c: str) -> int:
     return unicodedata.combining(c) if value is None else value
 
 
+@lru_cache(maxsize=1 << 16)
 def islower(c: str) -> bool:
     value = _fixes()[2].get(ord(c))
     return c.islower() if value is None else value
