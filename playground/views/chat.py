@@ -73,7 +73,7 @@ from playground.components import browser_store
 from playground.render import html
 from playground.render.chat import chat_legend, chat_tokens
 from playground.render.markdown import md
-from playground.widgets import charts
+from playground.widgets import charts, claude_counts
 from playground.widgets.charts import wrapping_legend
 from playground.widgets.page import draw, header, styles
 from playground.widgets.text_fields import text_field
@@ -783,6 +783,7 @@ def render() -> None:
         results = _table(messages, tools)
         _breakdown(results)
     _drawings(results)
+    claude_counts.render(messages, tools)
     code = _share(messages)
     _keep(code)
     with notes:

@@ -9,8 +9,8 @@
 """
 from __future__ import annotations
 
-from .tokenizer import (LABEL, SPECS, ClaudeTiling, ClaudeTokenizer, claude_name_for_model, claude_name_for_version,
-                        get_claude, list_claude_names)
+from .tokenizer import (LABEL, SPECS, ClaudeConversationError, ClaudeTiling, ClaudeTokenizer, claude_name_for_model,
+                        claude_name_for_version, get_claude, list_claude_names, one_user_message)
 
-__all__ = ["LABEL", "SPECS", "ClaudeTiling", "ClaudeTokenizer", "claude_name_for_model", "claude_name_for_version",
-           "get_claude", "list_claude_names"]
+__all__ = ["LABEL", "SPECS", "ClaudeConversationError", "ClaudeTiling", "ClaudeTokenizer", "claude_name_for_model", "claude_name_for_version",
+           "get_claude", "list_claude_names", "one_user_message"]

@@ -36,7 +36,7 @@ import json
 import re
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from ...errors import UnknownEncodingError, UnknownModelError
 from ...formats.tiktoken_files import read_data_file
@@ -191,3 +191,32 @@ def claude_name_for_model(model_name: str) -> str:
                                 "claude-sonnet-4-5 or claude-opus-4-7; Claude 1–2 use `claude-legacy`.")
     version = m.group(1) + ("." + m.group(2) if m.group(2) else "")
     return claude_name_for_version(version)
+
+
+class ClaudeConversationError(ValueError):
+    """A conversation the reconstruction cannot count, and why."""
+
+
+def one_user_message(messages: Sequence[Mapping[str, Any]], tools: Sequence[Any] = ()) -> str:
+    """The text of a conversation that is exactly one user message: the only request ctok measured (its
+    frame is that of a one-message ``count_tokens`` call).  `ClaudeConversationError` says why otherwise:
+    the frame of a system prompt, of several turns and of tool definitions was not reconstructed, and a
+    number for them would be a guess."""
+    if tools:
+        raise ClaudeConversationError("the reconstruction counts one user message without tools (the tool "
+                                      "definitions' frame was not measured): clear the tools to see Claude's counts")
+    if len(messages) != 1:
+        raise ClaudeConversationError(f"the reconstruction counts one user message; this conversation has "
+                                      f"{len(messages)} messages: keep one user message to see Claude's counts")
+    (message,) = messages
+    if message.get("role") != "user":
+        raise ClaudeConversationError(f"the reconstruction counts one user message; this one is from "
+                                      f"{message.get('role')!r}: make it a user message to see Claude's counts")
+    extras = [k for k, v in message.items() if k not in ("role", "content") and v]
+    if extras:
+        raise ClaudeConversationError(f"the reconstruction counts a plain user message; this one also has "
+                                      f"{', '.join(extras)}: remove it to see Claude's counts")
+    content = message.get("content") or ""
+    if not isinstance(content, str):
+        raise ClaudeConversationError("the reconstruction counts a message of text: this one's content is not text")
+    return content
