@@ -31,11 +31,17 @@ def render(messages: list[dict], tools: list[dict]) -> None:
         return
     tilings = {name: encodings.claude_tiling(name, text) for name in claude.list_claude_names()}
     rows: list[dict[str, Any]] = [
-        {"family": name, "models": claude.SPECS[name].models, "tokens": t.count, "frame": t.frame,
-         "content": len(t.tokens), "status": "reconstructed (ctok 1.3.0)"}
+        {"family": name, "tokens": t.count, "frame": t.frame, "content": len(t.tokens),
+         "models": claude.SPECS[name].models, "status": "reconstructed (ctok 1.3.0)"}
         for name, t in tilings.items()]
+    # the counts first: a phone shows the first columns
     st.dataframe(pd.DataFrame(rows), hide_index=True, key=state.CLAUDE_TABLE,
                  column_config={"models": st.column_config.TextColumn(width="medium")})
+    old, new = tilings["claude-3"].count, tilings["claude-4.7"].count
+    st.caption(f"Opus 4.6 → 4.7 on this text: {old:,} → {new:,} tokens ({(new - old) / old:+.0%}). 4.7 has a smaller "
+               f"vocabulary ({claude.get_claude('claude-4.7').n_pieces:,} pieces; v3 "
+               f"{claude.get_claude('claude-3').n_pieces:,}), keeps curly quotes, writes no ⟨caps⟩ and has an "
+               f"{tilings['claude-4.7'].frame}-token frame (v3: {tilings['claude-3'].frame}).")
     st.session_state.setdefault(state.CLAUDE_DRAW, DRAWN_BY_DEFAULT)
     name = st.segmented_control("Draw the tiling of", list(tilings), key=state.CLAUDE_DRAW,
                                 help="One cheapest tiling of the marked stream: it explains the count; Claude's own "

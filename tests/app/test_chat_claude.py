@@ -37,6 +37,9 @@ def test_one_user_message_gets_the_three_reconstructed_counts_labelled():
     assert _claude_rows(at) == {name: get_claude(name).count_tokens(text)
                                 for name in ("claude-3", "claude-4.7", "claude-4.8")}
     assert _label_shown(at)
+    old, new = get_claude("claude-3").count_tokens(text), get_claude("claude-4.7").count_tokens(text)
+    assert any(f"Opus 4.6 → 4.7 on this text: {old:,} → {new:,} tokens" in c.value.replace("\\", "")
+               for c in at.caption)
     assert at.session_state[state.CLAUDE_DRAW] == "claude-4.8"
     drawn = [m.value for m in at.markdown if "frame," in m.value and "content)" in m.value]
     assert drawn and "4\\.8" in drawn[0]
