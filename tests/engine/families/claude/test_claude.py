@@ -86,3 +86,14 @@ def test_only_one_plain_user_message_is_counted() -> None:
     for messages, tools, reason in cases:
         with pytest.raises(ClaudeConversationError, match=reason):
             one_user_message(messages, tools)
+
+
+def test_unicode_properties_are_python_3_12s() -> None:
+    """ctok reads Unicode 15.0 (Python 3.12); 3.11 has 14.0: the shipped table gives 15.0's answers."""
+    from engine.families.claude import unicode15
+    assert unicode15.category("\u0CF3") == "Mc" and unicode15.category("\u0ECE") == "Mn"  # unassigned in 14.0
+    assert unicode15.islower("\ua7f2") and unicode15.islower("\u10fc")  # Lm, Other_Lowercase since 15.0
+    assert unicode15.combining("\U0001e08f") == 230 and unicode15.combining("a") == 0
+    # 15.0's canonical ordering puts the class-220 mark before the class-230 one; 3.11 left them as typed
+    assert unicode15.nfc("a\U0001e08f\U00010efd") == "a\U00010efd\U0001e08f"
+    assert unicode15.category("a") == "Ll" and unicode15.nfc("e\u0301") == "\u00e9"
