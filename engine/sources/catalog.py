@@ -99,7 +99,8 @@ ENTRIES: tuple[CatalogEntry, ...] = (
                  ("MiniMax-M1", "MiniMaxAI/MiniMax-M1-80k", "MiniMax-Text-01", "minimax-m3"), "tokenizer.json"),
     CatalogEntry("claude-legacy", "Anthropic", "Claude 1 and 2 only: the pre-Claude-3 tokenizer (tokenizer.json)",
                  ("claude-2.1", "claude-2.0", "claude-instant-1.2", "claude-v1"), "tokenizer.json",
-                 note="Claude 3 and later use a private tokenizer: their counts come only from Anthropic's API (count_tokens)."),
+                 note="Claude 3 and later use a private tokenizer: their counts come only from Anthropic's API (count_tokens); "
+                      "Chat formats shows a reconstruction of them (ctok 1.3.0)."),
     CatalogEntry("gemma3", "Google", "Gemma 3, Gemma 3n; Gemini 2.0, 2.5, 3 preview as Google's SDK counts offline "
                  "(262,144 tokens, byte fallback)",
                  ("gemma-3-27b-it", "google/gemma-3-4b-it", "gemma-3n-E4B-it", "gemma3:12b", "gemini-2.5-flash",

@@ -138,7 +138,9 @@ OPEN_MODEL_RULES: list[tuple[re.Pattern[str], str, str]] = [
 # Claude 3 and later: their tokenizer is not published, so no local encoding counts for them
 _CLAUDE_PRIVATE = re.compile(r"claude[-_ ]?(?:(?:3|4|5)|(?:opus|sonnet|haiku))")
 CLAUDE_PRIVATE_NOTE = ("Claude 3 and later use a private tokenizer: exact counts come only from Anthropic's API "
-                       "(messages.count_tokens). `claude-legacy` is the Claude 1/2 tokenizer.")
+                       "(messages.count_tokens). A reconstruction of their counts (ctok 1.3.0, not Anthropic's) is "
+                       "engine.families.claude: claude_name_for_model(name) and get_claude(...).count_tokens(text), "
+                       "shown on the Chat formats page. `claude-legacy` is the Claude 1/2 tokenizer.")
 
 
 def _open_model_encoding(model_name: str) -> str | None:

@@ -25,6 +25,7 @@ import streamlit as st
 
 import engine
 from engine.explain import algorithms
+from engine.families import claude as claude_family
 from engine.sources import registry
 from playground import state
 from playground.cache import memo
@@ -355,3 +356,10 @@ def chat_tokens(name: str, _enc: Any, conversation: str, tools: str = "[]",
                            label=f"Encoding the conversation ({chars:,} characters) with {name}")
     except engine.ChatFormatError as error:
         return str(error)
+
+
+@st.cache_data(max_entries=32, ttl=CACHE_TTL, show_spinner="Counting Claude's tokens…")
+def claude_tiling(name: str, text: str) -> claude_family.ClaudeTiling:
+    """The Claude 3+ reconstruction's count and tiling of `text` as one user message (`name`: claude-3,
+    claude-4.7 or claude-4.8)."""
+    return claude_family.get_claude(name).tiling(text)
