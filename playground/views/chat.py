@@ -73,7 +73,7 @@ from playground.components import browser_store
 from playground.render import html
 from playground.render.chat import chat_legend, chat_tokens
 from playground.render.markdown import md
-from playground.widgets import charts
+from playground.widgets import charts, prices
 from playground.widgets.charts import wrapping_legend
 from playground.widgets.page import draw, header, styles
 from playground.widgets.text_fields import text_field
@@ -782,6 +782,7 @@ def render() -> None:
     with counts:
         results = _table(messages, tools)
         _breakdown(results)
+        prices.chat_window(results, messages, tools)
     _drawings(results)
     code = _share(messages)
     _keep(code)
