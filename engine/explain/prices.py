@@ -17,7 +17,7 @@ its label names the host.
 
 The traps:
 
-- **Tiers.**  Some prices change past a prompt size (MiniMax-M3 over 256k tokens).  genai-prices bills
+- **Tiers.**  Some prices change past a prompt size (MiniMax-M3 over 512k tokens, Qwen3.6 Plus over 256k).  genai-prices bills
   the *whole* prompt at the tier it reaches ("cliff" pricing, as Anthropic, Google and OpenAI do), not
   the tokens above the line: `rate` does the same, so a 300k prompt is all at the higher rate.
 - **Reasoning.**  Most models bill reasoning (thinking) tokens as output; only where the source lists a
