@@ -299,6 +299,7 @@ class LinkValue:
     high: float | None = None
     options: str = ""
     check: Callable[[str], str] | None = None  # text values: checks and normalises (its ValueError is the reason)
+    skip_empty: bool = False  # an empty text is not written into the link (the setting's "nothing set")
 
 
 LINK_VALUES: dict[str, LinkValue] = {
@@ -432,7 +433,7 @@ def _canonical_prices(text: str) -> str:
 
 
 LINK_VALUES.update({
-    PRICES: LinkValue("Your prices", str, check=_canonical_prices),
+    PRICES: LinkValue("Your prices", str, check=_canonical_prices, skip_empty=True),
     CHAT_MAX_TOKENS: LinkValue("Reserved output (max_tokens)", int, 0, 100_000_000),
 })
 
@@ -815,6 +816,8 @@ def save_query_params(page: str | None = None) -> None:
         params["tenc"] = st.session_state[TOKEN_ENC]
     for key in PAGE_KEYS.get(page or "", ()) + tuple(k for k in APP_LINK_KEYS if st.session_state.get(k)):
         value = st.session_state.get(key)
+        if value == "" and LINK_VALUES[key].skip_empty:
+            continue
         if value is not None and url_safe(key, value):
             params["v." + key] = json.dumps(link_value(key, value), ensure_ascii=False)
     cut = _left_out(page)

@@ -108,6 +108,7 @@ def test_your_prices_round_trip_through_the_share_link(name, monkeypatch):
     at.session_state["_page"] = name
     at.session_state[state.CHUNK_ENCODING] = "o200k_base"
     at.run()
+    assert "v." + state.PRICES not in at.query_params  # nothing set: nothing written into the link
     at.text_input(key=state.PRICES).set_value("gpt-4o=3/-/9;  GLM-5.2=1").run()
     assert not at.exception
     link = {k: _one(at.query_params[k]) for k in at.query_params}
