@@ -113,15 +113,19 @@ def chat_window(results: dict[str, tuple[Any, Any]], messages: list[dict], tools
                                    key=state.CHAT_MAX_TOKENS, persist_state="session",
                                    help="The reply's room: a window holds the prompt and the reply together."))
     own = price_box()
+    conversation = json.dumps(messages, ensure_ascii=False)  # the recounts' inputs, made once for every row
+    without = [] if len(tools) > MAX_TOOL_RECOUNTS else [
+        (t["function"]["name"], json.dumps(tools[:i] + tools[i + 1:], ensure_ascii=False)) for i, t in enumerate(tools)]
     rows, bars, yours = [], [], False
     for name, r in counted.items():
+        parts = r.breakdown()
         p = prices.price_for_encoding(name, own)
         yours = yours or bool(p and p.overridden)
         window = p.window if p else None
         image_tokens = int(getattr(r, "image_tokens", 0) or 0)  # image parts' tokens, when a row counts them
-        use = context_window.window_use([(part.label, part.tokens) for part in r.breakdown()], window=window,
+        use = context_window.window_use([(part.label, part.tokens) for part in parts], window=window,
                                         reserved_output=reserved, image_tokens=image_tokens,
-                                        tool_costs=_tool_costs(name, r, messages, tools))
+                                        tool_costs=_tool_costs(name, r, parts, conversation, without))
         label = f"{name} · {p.label}" if p else f"{name} · no listed model"
         bars.append((label, use))
         rows.append({"model": name, "priced as": p.label if p else "no listed price", "prompt tokens": r.count,
@@ -137,18 +141,18 @@ def chat_window(results: dict[str, tuple[Any, Any]], messages: list[dict], tools
     draw(window_bars(bars), key=state.CHAT_WINDOW_BARS)
 
 
-def _tool_costs(name: str, r: Any, messages: list[dict], tools: list[dict]) -> tuple[tuple[str, int], ...]:
-    """Each tool's marginal tokens in this row (recounted without it, cached like every count)."""
-    tools_tokens = sum(p.tokens for p in r.breakdown() if p.label == "tools")
-    if not tools or not tools_tokens or len(tools) > MAX_TOOL_RECOUNTS:
+def _tool_costs(name: str, r: Any, parts: list, conversation: str,
+               without: list[tuple[str, str]]) -> tuple[tuple[str, int], ...]:
+    """Each tool's marginal tokens in this row: the conversation recounted with the tools JSON of `without`
+    (each tool's name and the list without it), cached like every count."""
+    tools_tokens = sum(p.tokens for p in parts if p.label == "tools")
+    if not without or not tools_tokens:
         return ()
     enc = encodings.resolve(name)
-    conversation = json.dumps(messages, ensure_ascii=False)
-    without: dict[str, int] = {}
-    for i, tool in enumerate(tools):
-        rest = json.dumps(tools[:i] + tools[i + 1:], ensure_ascii=False)
+    counts: dict[str, int] = {}
+    for tool_name, rest in without:
         other = encodings.chat_tokens(name, enc, conversation, rest, r.thinking)
         if isinstance(other, str):
             return ()
-        without[tool["function"]["name"]] = other.count
-    return context_window.tool_costs(tools_tokens, r.count, without)
+        counts[tool_name] = other.count
+    return context_window.tool_costs(tools_tokens, r.count, counts)
