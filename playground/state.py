@@ -27,10 +27,11 @@ import math
 import sys
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import streamlit as st
 
+from engine.explain import prices as engine_prices
 from engine.formats.json_limits import load_json_bounded
 from engine.sources.catalog import DEFAULT_SELECTION, canonical_name, catalog
 from engine.text import first_surrogate, lone_surrogates, repair_surrogates
@@ -317,6 +318,8 @@ class LinkValue:
     low: float | None = None
     high: float | None = None
     options: str = ""
+    check: Callable[[str], str] | None = None  # text values: checks and normalises (its ValueError is the reason)
+    skip_empty: bool = False  # an empty text is not written into the link (the setting's "nothing set")
 
 
 LINK_VALUES: dict[str, LinkValue] = {
@@ -430,6 +433,33 @@ LINK_VALUES.update({
     ALGO_BPE: LinkValue("Byte-level BPE", str, options="views.algorithms:BPE_CHOICES"),
     ALGO_THIRD: LinkValue("Unigram", str),
 })
+
+# ---------------------------------------------- prices and the context window (Chat formats, Budget, Arena)
+# The user's own prices are state of their own (one text, engine.explain.prices.parse_overrides reads it), so
+# every page that shows a cost uses them, drawn or not; the pages that show a cost carry them in their link.
+PRICES = "prices"  # the "Your prices" box: "gpt-4o=2/1/8; ..." (engine.explain.prices.parse_overrides)
+PRICES_TABLE = "prices_table"  # the price list under the box
+PRICES_COSTS = "prices_costs"  # Budget's and the Arena's cost table
+CHAT_COSTS_TABLE = "chat_costs_table"
+CHAT_WINDOW_BARS = "chat_window_bars"
+CHAT_MAX_TOKENS = "chat_max_tokens"  # reserved output (max_tokens) for the context-window bars
+for _page in ("chat", "chunks", "arena"):
+    PAGE_KEYS[_page] += (PRICES,)
+PAGE_KEYS["chat"] += (CHAT_MAX_TOKENS,)
+
+
+def _canonical_prices(text: str) -> str:
+    try:
+        return engine_prices.format_overrides(engine_prices.parse_overrides(text))
+    except engine_prices.PriceOverrideError as error:
+        raise LinkValueError(str(error)) from None
+
+
+LINK_VALUES.update({
+    PRICES: LinkValue("Your prices", str, check=_canonical_prices, skip_empty=True),
+    CHAT_MAX_TOKENS: LinkValue("Reserved output (max_tokens)", int, 0, 100_000_000),
+})
+
 
 class LinkValueError(ValueError):
     """A share-link value its widget cannot take; the message says what the widget expects."""
@@ -725,7 +755,7 @@ def link_value(key: str, value: Any) -> Any:
     options = link_options(key)
     if spec.options and value not in options:
         raise LinkValueError("expects one of " + ", ".join(map(str, options)))
-    return value
+    return spec.check(value) if spec.check else value
 
 
 def url_limit(key: str) -> int:
@@ -809,6 +839,8 @@ def save_query_params(page: str | None = None) -> None:
         params["tenc"] = st.session_state[TOKEN_ENC]
     for key in PAGE_KEYS.get(page or "", ()) + tuple(k for k in APP_LINK_KEYS if st.session_state.get(k)):
         value = st.session_state.get(key)
+        if value == "" and LINK_VALUES[key].skip_empty:
+            continue
         if value is not None and url_safe(key, value):
             params["v." + key] = json.dumps(link_value(key, value), ensure_ascii=False)
     cut = _left_out(page)

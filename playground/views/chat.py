@@ -74,7 +74,7 @@ from playground.components import browser_store
 from playground.render import html
 from playground.render.chat import chat_legend, chat_tokens
 from playground.render.markdown import md
-from playground.widgets import charts, claude_counts, gemini_request, media_parts
+from playground.widgets import charts, claude_counts, gemini_request, media_parts, prices
 from playground.widgets.charts import wrapping_legend
 from playground.widgets.page import draw, header, styles
 from playground.widgets.text_fields import text_field
@@ -786,6 +786,7 @@ def render() -> None:
         _breakdown(results)
         media_parts.counts(results, [m["uid"] for m in st.session_state[K_MESSAGES]], MODEL_LABELS)
         gemini_request.render(results, messages, tools)
+        prices.chat_window(results, messages, tools)
     _drawings(results)
     claude_counts.render(messages, tools)
     code = _share(messages)

@@ -19,6 +19,7 @@ from playground.components.live_input import text_box
 from playground.render import css, html
 from playground.render.chunks import chunk_cards
 from playground.render.markdown import md
+from playground.widgets import prices
 from playground.widgets.page import draw, header, refuse_message
 
 K_ENCODING = state.CHUNK_ENCODING
@@ -114,6 +115,7 @@ def render() -> None:
         refuse_message(error, name)
         return
     _summary(result)
+    prices.input_costs([(name, result.total_tokens)], what="the whole text")
     _downloads(result, name)
     _cards(result)
 

@@ -131,7 +131,7 @@ def test_damaged_share_link_falls_back_to_the_example():
 def test_page_is_registered_and_keys_go_into_the_link():
     from playground import pages
     assert pages._VIEWS["chat"][0] == "views.chat" and "chat" in pages._SECTIONS["Tokenizers"]
-    assert state.PAGE_KEYS["chat"] == ("chat_conv",)
+    assert state.PAGE_KEYS["chat"] == ("chat_conv", "prices", "chat_max_tokens")
 
 
 # ---- codecs (plain functions)
