@@ -10,9 +10,9 @@
 The parts come from a chat row's breakdown (engine.chat's ``ChatTokens.breakdown()``, as (label, tokens)
 pairs, so this module needs nothing of engine.chat): *system* is every system message, *tools* the tool
 definitions, *messages* everything else the prompt holds -- the other messages, the frame (begin-of-text
-and the like) and the tokens that prime the reply, so system + tools + messages + images is the row's count
-exactly.  *Images* are the tokens of image parts, which the row's count includes: they are taken out of the
-message they sit in.  *Reserved output* is the request's ``max_tokens``: a window holds the prompt and the
+and the like) and the tokens that prime the reply, so system + tools + messages is the row's count exactly.
+*Images* are the tokens of image and PDF parts, counted beside the row by the maker's published rule
+(engine.chat.media: a chat row encodes text only), so they come on top of it.  *Reserved output* is the request's ``max_tokens``: a window holds the prompt and the
 reply together, so the reply's room is spent before it is written.  *Free* is what is left; a request past
 the window says by how much (`over`).
 
@@ -48,7 +48,7 @@ class WindowUse:
 
     @property
     def prompt(self) -> int:
-        """Tokens of the request itself: everything but the reserved output (the row's count)."""
+        """Tokens of the request itself: everything but the reserved output (the row's count, and its images)."""
         return sum(p.tokens for p in self.parts if p.label != "reserved output")
 
     @property
@@ -68,7 +68,8 @@ class WindowUse:
 def window_use(breakdown: Iterable[tuple[str, int]], *, window: int | None, reserved_output: int = 0,
                image_tokens: int = 0, tool_costs: Iterable[tuple[str, int]] = ()) -> WindowUse:
     """The parts of a chat row's `breakdown` ((label, tokens) pairs as ``ChatTokens.breakdown()`` labels
-    them) with `image_tokens` (included in the row's count) and `reserved_output` (``max_tokens``)."""
+    them) with `image_tokens` (the row's image and PDF parts, counted beside its text) and `reserved_output`
+    (``max_tokens``)."""
     if reserved_output < 0 or image_tokens < 0:
         raise ValueError("reserved output and image tokens are counts: 0 or more")
     groups = {label: 0 for label in PARTS}
@@ -79,10 +80,6 @@ def window_use(breakdown: Iterable[tuple[str, int]], *, window: int | None, rese
             groups["system"] += tokens
         else:
             groups["messages"] += tokens
-    if image_tokens > groups["messages"]:
-        raise ValueError(f"{image_tokens:,} image tokens, but the messages hold only {groups['messages']:,}: "
-                         "image tokens must be part of the row's count")
-    groups["messages"] -= image_tokens
     groups["images"] = image_tokens
     groups["reserved output"] = reserved_output
     return WindowUse(tuple(WindowPart(label, groups[label]) for label in PARTS), window, tuple(tool_costs))

@@ -784,9 +784,9 @@ def render() -> None:
     with counts:
         results = _table(messages, tools)
         _breakdown(results)
-        media_parts.counts(results, [m["uid"] for m in st.session_state[K_MESSAGES]], MODEL_LABELS)
+        media = media_parts.counts(results, [m["uid"] for m in st.session_state[K_MESSAGES]], MODEL_LABELS)
         gemini_request.render(results, messages, tools)
-        prices.chat_window(results, messages, tools)
+        prices.chat_window(results, messages, tools, media)
     _drawings(results)
     claude_counts.render(messages, tools)
     code = _share(messages)

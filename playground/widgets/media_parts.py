@@ -129,22 +129,25 @@ def _dashes(rows: list[dict], numbers: list[str]) -> list[dict]:
     return [{k: (("—" if v is None else f"{v:,}") if k in numbers else v) for k, v in row.items()} for row in rows]
 
 
-def counts(results: dict[str, tuple[Any, Any]], uids: list[int], labels: dict[str, str]) -> None:
+def counts(results: dict[str, tuple[Any, Any]], uids: list[int], labels: dict[str, str]) -> dict[str, int]:
     """Under the counts table: each row's image/PDF tokens by its maker's rule, beside its text count, with
-    the rule and its source; the steps per part; and every maker's rule for the same parts."""
+    the rule and its source; the steps per part; and every maker's rule for the same parts.  Returns each
+    row's image/PDF tokens where its rule counts them (the context window adds them to the row's text)."""
     parts = [p for uid in uids for p in parts_of(uid) if "error" not in p]
     if not parts or not results:
-        return
+        return {}
     infos = [info_of(p) for p in parts]
     names = list(results)
     openai = st.session_state.get(state.CHAT_MEDIA_OPENAI, OPENAI_RULES[0])
     st.markdown(f"**Images and PDFs** — {len(parts)} part{'s' * (len(parts) != 1)}, counted by each maker's "
                 "published rule (sizes only)")
     openai, detail, resolution = _settings([rule_for_encoding(n, openai) for n in names], names)
-    rows, steps = [], []
+    rows, steps, counted = [], [], {}
     for name, (_enc, r) in results.items():
         rule = rule_for_encoding(name, openai)
         total, each = count_parts(rule, infos, _setting(rule, detail, resolution))
+        if total:
+            counted[name] = total
         text = None if isinstance(r, str) else r.count
         note = next((c.note for c in each if c.tokens is None and c.note), "")
         # image/PDF tokens first after the model: a phone shows the first columns
@@ -184,3 +187,4 @@ def counts(results: dict[str, tuple[Any, Any]], uids: list[int], labels: dict[st
             table.append({"rule": rule.title, "maker": rule.maker, "tokens": total, "caveat": rule.caveat,
                           "source": f"{rule.source.title} ({rule.source.url}), read {rule.source.read_on}"})
         st.dataframe(_dashes(table, ["tokens"]), hide_index=True, key=state.CHAT_MEDIA_RULES_TABLE)
+    return counted

@@ -101,9 +101,11 @@ def input_costs(counts: Iterable[tuple[str, int]], *, what: str) -> None:
 
 
 # ---------------------------------------------------------------- Chat formats: costs and the window
-def chat_window(results: dict[str, tuple[Any, Any]], messages: list[dict], tools: list[dict]) -> None:
+def chat_window(results: dict[str, tuple[Any, Any]], messages: list[dict], tools: list[dict],
+                image_tokens: dict[str, int] | None = None) -> None:
     """Chat formats' cost table and context-window bars for its rows (`results`: name -> (encoding, ChatTokens or
-    the reason it was not counted)); per-tool costs are recounts of the conversation without each tool."""
+    the reason it was not counted)); per-tool costs are recounts of the conversation without each tool.
+    `image_tokens`: each row's image and PDF parts, counted beside its text by the maker's rule (media_parts)."""
     counted = {name: r for name, (_enc, r) in results.items() if not isinstance(r, str)}
     if not counted:
         return
@@ -122,15 +124,14 @@ def chat_window(results: dict[str, tuple[Any, Any]], messages: list[dict], tools
         p = prices.price_for_encoding(name, own)
         yours = yours or bool(p and p.overridden)
         window = p.window if p else None
-        image_tokens = int(getattr(r, "image_tokens", 0) or 0)  # image parts' tokens, when a row counts them
         use = context_window.window_use([(part.label, part.tokens) for part in parts], window=window,
-                                        reserved_output=reserved, image_tokens=image_tokens,
+                                        reserved_output=reserved, image_tokens=(image_tokens or {}).get(name, 0),
                                         tool_costs=_tool_costs(name, r, parts, conversation, without))
         label = f"{name} · {p.label}" if p else f"{name} · no listed model"
         bars.append((label, use))
-        rows.append({"model": name, "priced as": p.label if p else "no listed price", "prompt tokens": r.count,
-                     "prompt cost": _usd(prices.cost(p, input_tokens=r.count)) if p else "—",
-                     "reply of max_tokens": _usd(prices.cost(p, input_tokens=r.count, output_tokens=reserved))
+        rows.append({"model": name, "priced as": p.label if p else "no listed price", "prompt tokens": use.prompt,
+                     "prompt cost": _usd(prices.cost(p, input_tokens=use.prompt)) if p else "—",
+                     "reply of max_tokens": _usd(prices.cost(p, input_tokens=use.prompt, output_tokens=reserved))
                      if p else "—",
                      "window": window, "free after max_tokens": use.free,
                      "over by": use.over or None})

@@ -3,6 +3,7 @@ shows its size, and each model row counts it by its maker's rule, or says it has
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from PIL import Image
@@ -10,7 +11,7 @@ from PIL import Image
 from engine.chat.media import RULES
 from playground import state
 from playground.views import chat as chat_view
-from tests.conftest import view_app
+from tests.conftest import blocks, view_app
 
 
 def _png(w: int, h: int) -> bytes:
@@ -119,3 +120,17 @@ def test_parts_survive_another_page_and_can_be_removed():
     at.button(key=f"{state.CHAT_MEDIA_DEL_PREFIX}{uid}_0").click().run()
     assert not any("photo.png" in c for c in _texts(at.caption))
     assert _frame(at, "image/PDF tokens") is None
+
+
+def test_the_context_window_and_the_cost_add_a_rows_image_tokens():
+    """The window bar's "images" and the cost table's prompt are the row's text plus its parts as its rule counts
+    them (before, the bar read no image tokens: "images 0" beside a 765-token picture)."""
+    at = view_app("views.chat", timeout=120).run()
+    text = {row["model"]: row["prompt tokens"] for row in _frame(at, "prompt tokens").to_dict("records")}
+    _upload(at, [("photo.png", _png(1024, 1024), "image/png")])
+    assert not at.exception
+    costs = {row["model"]: row for row in _frame(at, "prompt tokens").to_dict("records")}
+    assert costs["o200k_base"]["prompt tokens"] == text["o200k_base"] + 765  # GPT-4o: 4 tiles x 170 + 85
+    assert costs["llama3"]["prompt tokens"] == text["llama3"]  # Meta publishes no rule: nothing added
+    bars = next(b for b in blocks(at) if "reserved output" in b)
+    assert 'title="images: 765 tokens"' in bars and "images 765" in re.sub(r"<[^>]+>", "", bars)

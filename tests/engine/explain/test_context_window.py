@@ -38,15 +38,16 @@ def test_the_parts_sum_to_the_rows_count(name, with_tools):
     assert [p.label for p in use.parts] == list(cw.PARTS)
 
 
-def test_images_come_out_of_the_messages_and_the_sum_holds():
+def test_images_come_on_top_of_the_rows_text_and_the_sum_holds():
+    """A chat row encodes text; its image and PDF parts are counted beside it by the maker's rule (engine.chat.media)."""
     r = chat_tokens(CONV, engine.get_encoding("o200k_base"))
-    use = cw.window_use(_pairs(r), window=None, image_tokens=5)
+    use = cw.window_use(_pairs(r), window=None, image_tokens=765)
     plain = cw.window_use(_pairs(r), window=None)
-    assert use.tokens("images") == 5 and use.tokens("messages") == plain.tokens("messages") - 5
-    assert use.prompt == r.count
+    assert use.tokens("images") == 765 and use.tokens("messages") == plain.tokens("messages")
+    assert use.prompt == r.count + 765
     assert use.free is None and use.over == 0  # an unknown window: nothing free, nothing over
-    with pytest.raises(ValueError, match="part of the row's count"):
-        cw.window_use(_pairs(r), window=None, image_tokens=10**6)
+    with pytest.raises(ValueError, match="counts: 0 or more"):
+        cw.window_use(_pairs(r), window=None, image_tokens=-1)
 
 
 def test_over_the_window_says_by_how_much():
