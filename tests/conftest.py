@@ -203,3 +203,19 @@ def platform_fonts(page, selector: str) -> set[str]:
     root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
     node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
     return {f["familyName"] for f in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]}
+
+
+def traced_peak(call) -> tuple[object, int]:
+    """What `call()` returned or raised (a ValueError), and the most memory it held at once (bytes, tracemalloc):
+    a refusal *before* the tables are built shows as a small peak, whatever the machine's speed (no timed assert)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        try:
+            got = call()
+        except ValueError as exc:
+            got = exc
+        return got, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()

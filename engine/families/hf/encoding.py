@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import re
 import threading
-from itertools import chain, compress
-from operator import not_
+from itertools import chain
 from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
 
@@ -208,17 +207,7 @@ class HfEncoding(PicklableByName, SpecialTokens, DecodeById):
 
     def _encode_stretch(self, text: str, out: list[int], deadline: float | None = None) -> None:
         pieces = self._pretok.split(text, deadline)
-        found = list(map(self._cache.get, pieces))
-        if None in found:
-            limit = current_limit()  # a caller's time limit on the whole call (`engine.deadline`), per new piece
-            new = {}
-            for p in set(compress(pieces, map(not_, found))):
-                if limit is not None:
-                    limit.check()
-                new[p] = self._bpe(p)
-            self._cache.remember(new)
-            found = list(map(new.get, pieces, found))
-        out.extend(chain.from_iterable(found))
+        out.extend(chain.from_iterable(self._cache.ids_of_all(pieces, self._bpe)))
 
     def _encode(self, text: str, allowed: frozenset[str]) -> list[int]:
         check_no_surrogates(text)

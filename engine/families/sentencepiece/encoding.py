@@ -57,8 +57,7 @@ import codecs
 import functools
 import re
 import threading
-from itertools import chain, compress
-from operator import not_
+from itertools import chain
 from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
 
@@ -353,17 +352,7 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
                                          None if self.byte_fallback else self._join_unknown))
             return
         chunks = self._chunks(normalized)
-        cache = self._cache
-        found = list(map(cache.get, chunks))
-        if None in found:
-            limit = current_limit()  # a caller's time limit on the whole call (`engine.deadline`), per new chunk
-            new = {}
-            for c in set(compress(chunks, map(not_, found))):
-                if limit is not None:
-                    limit.check()
-                new[c] = self._piece_ids(c)
-            cache.remember(new)
-            found = list(map(new.get, chunks, found))
+        found = self._cache.ids_of_all(chunks, self._piece_ids)
         start = len(out)
         out.extend(chain.from_iterable(found))
         if not self.byte_fallback:

@@ -22,6 +22,7 @@ from engine.errors import JsonLimitError
 from engine.formats.gpt2_bytes import encode_printable
 from engine.formats.json_limits import load_json_bounded, scan_json
 from engine.sources.uploads import load_tokenizer
+from tests.conftest import traced_peak
 
 ROOT = Path(__file__).resolve().parents[3]
 SITE = Path(sys.prefix) / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
@@ -99,22 +100,6 @@ def refuse(which: str) -> Exception:
     except ValueError as exc:
         return exc
     raise AssertionError(f"{which} was loaded")
-
-
-def traced_peak(call) -> tuple[object, int]:
-    """What `call()` returned or raised (a ValueError), and the most memory it held at once (bytes, tracemalloc):
-    a refusal *before* the tables are built shows as a small peak, whatever the machine's speed (no timed assert)."""
-    import tracemalloc
-
-    tracemalloc.start()
-    try:
-        try:
-            got = call()
-        except ValueError as exc:
-            got = exc
-        return got, tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
 
 
 def refuse_within(which: str) -> tuple[Exception, int]:
@@ -489,15 +474,8 @@ def test_one_emoji_does_not_make_json_loads_decode_four_bytes_a_character():
     """json.loads decodes the whole file to one string first, 4 bytes a character once one is past U+FFFF:
     Gemma 3's 33 MB tokenizer.json (2,410 emoji) became a 124 MB string.  Escaped first, the same values come
     back from a narrow string."""
-    import tracemalloc
-
     data = json.dumps(["a" * 4_000_000, "😀 ", {"𝕏": "\U0010ffff"}], ensure_ascii=False).encode()
-    tracemalloc.start()
-    try:
-        got = load_json_bounded(data, name="wide.json")
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    got, peak = traced_peak(lambda: load_json_bounded(data, name="wide.json"))
     assert got == json.loads(data)
     assert peak < 12_000_000, peak  # the 4 MB string, and the text read at one byte a character (was 20 MB)
     for other in (data.decode().encode("utf-16"), b"\xef\xbb\xbf" + data, b'["\xed\xa0\xbd \xf0\x9f\x98\x80"]'):

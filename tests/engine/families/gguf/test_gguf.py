@@ -21,6 +21,7 @@ from engine.formats.limits import TokenizerTooLargeError
 from engine.families.gguf import load_gguf, read_gguf_tokenizer
 from engine.families.gguf.pre_tokenizers import PRE_TOKENIZERS, UnknownPreTokenizer
 from engine.formats.gguf import MAX_ARRAY_ITEMS, GgufError, read_gguf
+from tests.conftest import traced_peak
 from tests.reference_packages import member, members
 
 PKG = "llama-cpp-python"
@@ -318,17 +319,10 @@ def test_spec_built_from_arrays_equals_the_tokenizer_json_tree(name):
 def test_keys_no_tokenizer_reads_are_skipped_unbuilt():
     """A header may hold any key (a model's metadata); one the tokenizer does not read is walked past, never
     decoded: 3.9 million strings under an unused key (39 MB) once cost over 500 MB of Python strings."""
-    import tracemalloc
-
     from tests.engine.formats.crafted_big_files import gguf_unused_strings
 
     data = gguf_unused_strings()
-    tracemalloc.start()
-    try:
-        tok = read_gguf_tokenizer(data, source="unused.gguf")
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    tok, peak = traced_peak(lambda: read_gguf_tokenizer(data, source="unused.gguf"))
     assert tok.encoding.n_vocab == 262 and peak < 5_000_000, peak
     header = read_gguf(data, "unused.gguf", {"tokenizer.ggml.model": None})
     assert list(header.metadata) == ["tokenizer.ggml.model"]
