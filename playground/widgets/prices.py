@@ -15,6 +15,7 @@ from typing import Any, Iterable
 import pandas as pd
 import streamlit as st
 
+from engine.chat import FORMAT_OF_ROW
 from engine.explain import context_window
 from engine.explain import prices
 from playground import state
@@ -106,7 +107,7 @@ def chat_window(results: dict[str, tuple[Any, Any]], messages: list[dict], tools
     """Chat formats' cost table and context-window bars for its rows (`results`: name -> (encoding, ChatTokens or
     the reason it was not counted)); per-tool costs are recounts of the conversation without each tool.
     `image_tokens`: each row's image and PDF parts, counted beside its text by the maker's rule (media_parts)."""
-    counted = {name: r for name, (_enc, r) in results.items() if not isinstance(r, str)}
+    counted = {name: (enc, r) for name, (enc, r) in results.items() if not isinstance(r, str)}
     if not counted:
         return
     st.markdown("**What it costs, and the context window**")
@@ -119,14 +120,14 @@ def chat_window(results: dict[str, tuple[Any, Any]], messages: list[dict], tools
     without = [] if len(tools) > MAX_TOOL_RECOUNTS else [
         (t["function"]["name"], json.dumps(tools[:i] + tools[i + 1:], ensure_ascii=False)) for i, t in enumerate(tools)]
     rows, bars, yours = [], [], False
-    for name, r in counted.items():
+    for name, (enc, r) in counted.items():
         parts = r.breakdown()
         p = prices.price_for_encoding(name, own)
         yours = yours or bool(p and p.overridden)
         window = p.window if p else None
         use = context_window.window_use([(part.label, part.tokens) for part in parts], window=window,
                                         reserved_output=reserved, image_tokens=(image_tokens or {}).get(name, 0),
-                                        tool_costs=_tool_costs(name, r, parts, conversation, without))
+                                        tool_costs=_tool_costs(name, enc, r, parts, conversation, without))
         label = f"{name} · {p.label}" if p else f"{name} · no listed model"
         bars.append((label, use))
         rows.append({"model": name, "priced as": p.label if p else "no listed price", "prompt tokens": use.prompt,
@@ -142,17 +143,18 @@ def chat_window(results: dict[str, tuple[Any, Any]], messages: list[dict], tools
     draw(window_bars(bars), key=state.CHAT_WINDOW_BARS)
 
 
-def _tool_costs(name: str, r: Any, parts: list, conversation: str,
-               without: list[tuple[str, str]]) -> tuple[tuple[str, int], ...]:
+def _tool_costs(name: str, enc: Any, r: Any, parts: list, conversation: str,
+                without: list[tuple[str, str]]) -> tuple[tuple[str, int], ...]:
     """Each tool's marginal tokens in this row: the conversation recounted with the tools JSON of `without`
-    (each tool's name and the list without it), cached like every count."""
+    (each tool's name and the list without it), cached like every count.  The recount takes the row's own
+    encoding and format (`r.format`): a row is not always an encoding (a Gemini row counts with a Gemma
+    vocabulary in Gemini's format), so its name is not something to load."""
     tools_tokens = sum(p.tokens for p in parts if p.label == "tools")
     if not without or not tools_tokens:
         return ()
-    enc = encodings.resolve(name)
     counts: dict[str, int] = {}
     for tool_name, rest in without:
-        other = encodings.chat_tokens(name, enc, conversation, rest, r.thinking)
+        other = encodings.chat_tokens(name, enc, conversation, rest, r.thinking, format=r.format)
         if isinstance(other, str):
             return ()
         counts[tool_name] = other.count

@@ -15,7 +15,7 @@ from engine.chat import as_messages, check_tools
 from engine.chat.gemini import ROW_ENCODING, count_request, request_of
 from playground.views import chat as chat_view
 from playground.widgets import gemini_request
-from tests.conftest import APP_DIR, view_app
+from tests.conftest import APP_DIR, blocks, view_app
 
 ROWS = list(ROW_ENCODING)
 
@@ -58,6 +58,19 @@ def test_gemini_rows_count_the_default_conversation_with_a_tool_as_the_engine_do
     assert json.loads(at.json[0].value) == request
     assert request["systemInstruction"] == {"parts": [{"text": "You are a helpful assistant."}]}
     assert request["tools"][0]["functionDeclarations"][0]["name"] == "get_weather"
+    # the context-window bar's tool line: the tool's marginal tokens recounted in Gemini's own format, on the
+    # row's Gemma vocabulary (a Gemini row is no encoding: loading it by name broke the page)
+    bars = {row.split("<b>", 1)[1].split(" · ", 1)[0]: row for row in _window_rows(at)}
+    for name in ROWS:
+        enc = engine.get_encoding(ROW_ENCODING[name])
+        marginal = count_request(request, enc) - count_request(no_tools, enc)
+        assert f'<div class="wtools">tools: get_weather {marginal:,}</div>' in bars[name], bars[name]
+
+
+def _window_rows(at: AppTest) -> list[str]:
+    """The context-window bars' rows (one per counted model), as markup."""
+    (bars,) = [b for b in blocks(at) if 'id="window-bars"' in b]
+    return bars.split('<div class="wrow ')[1:]
 
 
 def test_a_conversation_gemini_cannot_take_says_why_and_other_rows_count():
