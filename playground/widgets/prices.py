@@ -15,7 +15,6 @@ from typing import Any, Iterable
 import pandas as pd
 import streamlit as st
 
-from engine.chat import FORMAT_OF_ROW
 from engine.explain import context_window
 from engine.explain import prices
 from playground import state
