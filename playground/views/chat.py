@@ -913,8 +913,9 @@ def _call_editors(uid: int, calls: list[dict]) -> list[dict]:
 
 
 def _editor() -> None:
-    """One bordered box per message: the role and the text; name, tool call, move and remove in a popover
-    (seven controls side by side stacked into four phone screens)."""
+    """One bordered box per message: the role and the text; name, tool call, images and PDFs, move and remove in
+    a popover (seven controls side by side stacked into four phone screens); a message's images and PDFs are
+    listed under its text."""
     st.subheader("Conversation")
     messages = [dict(m) for m in st.session_state[K_MESSAGES]]
     for i, m in enumerate(messages):
@@ -926,7 +927,7 @@ def _editor() -> None:
             with st.container(horizontal=True, vertical_alignment="center", gap="small"):
                 role = st.selectbox(f"Message {i + 1}", ROLES, key=f"{state.CHAT_ROLE_PREFIX}{uid}", width=150,
                                     format_func=lambda r, n=i + 1: f"{n} · {r}", label_visibility="collapsed")
-                with st.popover("More ⋯", help="Name, tool calls, reasoning, move, remove"):
+                with st.popover("More ⋯", help="Name, tool calls, reasoning, images and PDFs, move, remove"):
                     name = text_field("name", key=f"{state.CHAT_NAME_PREFIX}{uid}", limit=MAX_FIELD_CHARS,
                                       help="The speaker's name (OpenAI, Harmony) or, on a tool message, the tool's name.")
                     call = text_field("calls tool", key=f"{state.CHAT_CALL_PREFIX}{uid}", limit=MAX_FIELD_CHARS,
@@ -952,6 +953,7 @@ def _editor() -> None:
                         st.button("↓ Down", key=f"{state.CHAT_DOWN_PREFIX}{uid}", on_click=_move, args=(uid, 1),
                                   disabled=i == len(messages) - 1, help="Move down")
                         st.button("✕ Remove", key=f"{state.CHAT_DEL_PREFIX}{uid}", on_click=_remove, args=(uid,), help="Remove")
+                    media_parts.uploader(uid)
                 too_long = [label for label, v in (("name", name), ("calls tool", call), ("tool call id", call_id))
                             if v is None]
                 if reasoning_text is None:
@@ -971,7 +973,7 @@ def _editor() -> None:
                            "(under More ⋯). Nothing was cut.")
             if calls and role == "assistant":
                 calls = _call_editors(uid, calls)
-            media_parts.editor(uid)
+            media_parts.parts_list(uid)
             cut = st.session_state.pop(K_CUT.format(uid=uid), None)
             if cut:
                 st.warning(cut)

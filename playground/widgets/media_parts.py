@@ -1,5 +1,6 @@
-"""Images and PDFs in Chat messages: the "add image / PDF" uploader of each message, and what each model
-row's maker says they cost (engine.chat.media), with the rule's source and the steps.
+"""Images and PDFs in Chat messages: the "add image / PDF" uploader of each message (in its "More ⋯"
+popover; the parts are listed under its text), and what each model row's maker says they cost
+(engine.chat.media), with the rule's source and the steps.
 
 Only the header is read (engine.formats.media_headers): an image's pixel size, a PDF's pages and their
 MediaBox sizes.  The parts live in session state of their own (`state.CHAT_MEDIA`, by message uid), so
@@ -70,8 +71,9 @@ def _remove(uid: int, index: int) -> None:
             entry["parts"] = [p for i, p in enumerate(entry["parts"]) if i != index - len(kept)]
 
 
-def editor(uid: int) -> None:
-    """The message's uploader and its parts (size or pages, or why a file was refused)."""
+def uploader(uid: int) -> None:
+    """The message's "add image / PDF" uploader.  Drawn in the message's "More ⋯" popover: a dropzone in every
+    message box made each box 80 px taller (a phone's message went from one row and its text to three rows)."""
     key = f"{state.CHAT_MEDIA_UPLOAD_PREFIX}{uid}"
     # A fresh uploader (first drawn, or drawn again after another page, where Streamlit forgot its files) is empty
     # without the user having cleared it: the parts stay.  An uploader the user emptied clears them.
@@ -94,6 +96,11 @@ def editor(uid: int) -> None:
                 new.append(read_part(f.name, f.getvalue()))
         entry["parts"] = new
     entry["sig"] = sig
+
+
+def parts_list(uid: int) -> None:
+    """The message's parts under its text, one line each (size or pages, or why a file was refused) with its
+    remove button; nothing when it has none."""
     for i, part in enumerate(parts_of(uid)):
         with st.container(horizontal=True, vertical_alignment="center", gap="small"):
             (st.warning if "error" in part else st.caption)(md(describe(part), 600))

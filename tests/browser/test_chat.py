@@ -84,3 +84,25 @@ def test_import_json_replaces_the_conversation_and_a_bad_file_says_why(page: Pag
     expect(page.get_by_text("message 1: unknown role")).to_be_visible(timeout=FIRST)
     expect(page.locator(MESSAGE_BOXES).first).to_have_value("imported question")
     _no_exception(page)
+
+
+def test_an_image_added_under_more_is_listed_under_its_message_and_counted(page: Page):
+    """The "add image / PDF" uploader sits in the message's More ⋯ popover (a dropzone in every message box made
+    a phone's message three rows tall); the part it reads is listed under the message's text and counted."""
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (1024, 1024), "navy").save(buf, "PNG")
+    page.goto("/chat")
+    expect(page.locator("div.chat")).to_have_count(3, timeout=FIRST)
+    expect(page.locator("[class*='st-key-chat_msg_'] input[type=file]")).to_have_count(0)  # none in the boxes
+    second = page.locator(".st-key-chat_msg_1")
+    second.get_by_role("button", name="More ⋯").click()
+    uploader = page.get_by_test_id("stPopoverBody").locator("input[type=file]")
+    expect(uploader).to_have_count(1)
+    uploader.set_input_files(files=[{"name": "photo.png", "mimeType": "image/png", "buffer": buf.getvalue()}])
+    expect(second.get_by_text("photo.png: PNG, 1,024×1,024 px")).to_be_visible(timeout=FIRST)
+    expect(page.get_by_text("Images and PDFs").first).to_be_visible()  # the media table under the counts
+    _no_exception(page)
