@@ -80,8 +80,9 @@ def main() -> None:
         for p in spinners:
             p.join(5)
     wall = time.monotonic() - started
-    log_path = ROOT / "test-results" / "bench_suite.log"
-    log_path.parent.mkdir(exist_ok=True)
+    # Not in test-results/: pytest-playwright empties that folder when any later run starts a browser test.
+    log_path = ROOT / "bench" / "results" / "suite.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
     log_path.write_text(run.stdout + run.stderr, encoding="utf-8")
     summary = next((line for line in reversed(run.stdout.splitlines()) if re.search(r"\d+ (passed|failed)", line)), "?")
     print(f"command: {' '.join(command[1:])}")
