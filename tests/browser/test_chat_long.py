@@ -4,6 +4,8 @@ for five models -- every format counts the call; OpenAI's count is labelled an e
 Screenshots go to test-results/screenshots/."""
 from __future__ import annotations
 
+import pytest
+
 import json
 import re
 from urllib.parse import quote
@@ -75,6 +77,7 @@ def test_chat_on_a_phone_shows_a_count_within_two_screens(page: Page):
     expect(page.get_by_test_id("stException")).to_have_count(0)
 
 
+@pytest.mark.slow  # slow (issue 32): long messages are checked in tests/app/test_chat_limits.py
 def test_a_30000_character_system_prompt_with_a_tool_call_for_five_models(page: Page):
     page.set_viewport_size(DESKTOP)
     page.goto("/chat?v.chat_conv=" + quote(json.dumps(chat_view.pack(TOOL_CONV, FIVE))))
@@ -97,6 +100,7 @@ def test_a_30000_character_system_prompt_with_a_tool_call_for_five_models(page: 
     _shot(page, "chat-desktop-1920x1080-full.png", full=True)
 
 
+@pytest.mark.slow  # slow (issue 32): test_chat.py's import test and tests/app/test_chat_limits.py cover the import
 def test_importing_openai_tool_calls_json(page: Page):
     doc = {"messages": [
         {"role": "user", "content": "Weather in Paris?"},

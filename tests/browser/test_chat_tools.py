@@ -2,6 +2,8 @@
 thinking switch changing a count (screenshots in test-results/screenshots/)."""
 from __future__ import annotations
 
+import pytest
+
 import json
 import re
 from urllib.parse import quote
@@ -45,6 +47,7 @@ def test_three_tools_on_five_models_and_the_thinking_switch(page: Page, screensh
     screenshot("chat_thinking_off")
 
 
+@pytest.mark.slow  # slow (issue 32): those formats are checked against their templates in tests/engine/chat and drawn in tests/app/test_chat_tools.py
 def test_glm5_minimax_and_deepseek_v3_in_the_browser(page: Page, screenshot):
     new = ["glm5", "minimax-m3", "deepseek-v3", "qwen2.5"]
     code = chat_view.pack(CONV, new, json.dumps(THREE, indent=1))
@@ -66,6 +69,7 @@ def test_glm5_minimax_and_deepseek_v3_in_the_browser(page: Page, screenshot):
     screenshot("chat_minimax_thinking_on")
 
 
+@pytest.mark.slow  # slow (issue 32): tests/app/test_chat_calls.py edits tool calls through AppTest; the default run keeps test_three_tools_on_five_models_and_the_thinking_switch
 def test_several_tool_calls_are_edited_and_gemma4_counts_them(page: Page, screenshot):
     from tests.app.test_chat_calls import TWO_CALLS
     models = ["qwen2.5", "llama3"] + (["gemma4"] if "gemma4" in chat_view.chat_models() else [])

@@ -82,6 +82,7 @@ def _in_compare(page: Page, name: str) -> Locator:
     return row
 
 
+@pytest.mark.slow  # slow (issue 32): GGUF loading is tested in tests/engine/families/gguf and tests/app/test_families_upload.py; the default run keeps browser uploads of other kinds
 def test_a_gguf_vocabulary_uploads_and_tokenizes(page: Page, tmp_path, screenshot):
     data = member("llama-cpp-python", "llama_cpp_python-0.3.36/vendor/llama.cpp/models/ggml-vocab-llama-spm.gguf")
     _upload(page, _files(tmp_path, {"ggml-vocab-llama-spm.gguf": data}), "llama2-gguf",
@@ -165,6 +166,7 @@ def local_server(tmp_path_factory):
         server.stop()
 
 
+@pytest.mark.slow  # slow (issue 32): tests/app/test_families_upload.py checks the list and the load through AppTest
 def test_this_machines_tokenizers_are_listed_and_load_on_a_click(page: Page, local_server, screenshot):
     page.goto(local_server + "/train")
     expect(page.get_by_role("button", name="Train", exact=True)).to_be_visible(timeout=FIRST)

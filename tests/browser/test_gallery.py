@@ -1,6 +1,8 @@
 """The gallery in a real browser: it loads at /gallery, charts draw, demos switch, scripts use real fonts."""
 from __future__ import annotations
 
+import pytest
+
 from playwright.sync_api import Page, expect
 
 from playground.views.gallery.demos import languages
@@ -43,6 +45,7 @@ def test_gallery_loads_and_switches_demos(page: Page, screenshot):
     screenshot("gallery_special")
 
 
+@pytest.mark.slow  # slow (issue 32): every language's font; the default run checks CJK, emoji (test_tokenize_compare) and Arabic (test_ui_details) faces
 def test_languages_render_with_real_fonts(page: Page, screenshot):
     page.goto("/gallery")
     expect(chart(page)).to_be_visible(timeout=30_000)

@@ -2,6 +2,8 @@
 38 ``a`` and ``!``: the page says the pattern took too long (file, field, fix), never "Something went wrong"."""
 from __future__ import annotations
 
+import pytest
+
 import re
 
 from playwright.sync_api import Page, expect
@@ -13,6 +15,7 @@ FIRST = 30_000  # ms: the first render of a page
 LIMIT = 90_000
 
 
+@pytest.mark.slow  # slow (issue 32): tests/app/test_hostile_regex.py checks the same messages through AppTest
 def test_hostile_split_upload_in_compare_says_why(page: Page, tmp_path, screenshot):
     path = tmp_path / "hostile.json"
     path.write_bytes(tokenizer_json(HOSTILE))

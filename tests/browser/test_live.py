@@ -11,6 +11,8 @@
 """
 from __future__ import annotations
 
+import pytest
+
 import re
 from urllib.parse import quote
 
@@ -136,6 +138,7 @@ def expected_tips(name: str, text: str) -> dict[int, str]:
             for unit in engine.explain.compare.group_tokens(enc.tokenize(text, **kw), text)}
 
 
+@pytest.mark.slow  # slow (issue 32): a sweep over every token; the default run keeps test_hover_shows_tooltip_and_lights_linked_spans
 def test_every_tooltip_equals_the_servers_text(page: Page):
     """The page composes each tooltip from a span's attributes; for every unit of a many-script text,
     under a rank-file encoding and a SentencePiece one, it is exactly the server's unit_tip."""

@@ -2,6 +2,8 @@
 one session does not hold up another session, and no traceback reaches the page."""
 from __future__ import annotations
 
+import pytest
+
 from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import Browser, Page, expect
@@ -79,6 +81,7 @@ def test_a_copied_link_restores_the_view(page: Page, browser: Browser):
         other.context.close()
 
 
+@pytest.mark.slow  # slow (issue 32): a timing scenario of two sessions; bench/bench_load.py measures it, and tests/playground/serving tests the child-process jobs
 def test_heavy_training_in_one_session_does_not_hold_up_another(page: Page, browser: Browser, base_url: str):
     """Session A trains on 2 MB (a job process); session B edits its text and redraws meanwhile."""
     page.goto("/train")

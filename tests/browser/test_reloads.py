@@ -10,6 +10,8 @@
 """
 from __future__ import annotations
 
+import pytest
+
 import json
 import re
 from pathlib import Path
@@ -57,7 +59,7 @@ def _sidebar_box(page: Page) -> Locator:
 
 
 def test_a_dropped_connection_that_comes_back_keeps_its_uploads(page: Page, tmp_path):
-    page.context.add_init_script(KEEP_SOCKETS)
+    page.add_init_script(KEEP_SOCKETS)  # this page's loads and reloads (the context is reused by other tests)
     page.goto("/train")
     expect(page.get_by_role("button", name="Train", exact=True)).to_be_visible(timeout=FIRST)
     name = "kept-through-a-drop"
@@ -145,6 +147,7 @@ def _long_text(n: int) -> str:
     return "".join(rng.choice("abcdefghijklmnopqrstuvwxyz ,.") for _ in range(n))
 
 
+@pytest.mark.slow  # slow (issue 32): the default run keeps the chat-after-reload and late-drawn-box reload tests
 def test_a_chat_too_long_for_its_link_comes_back_here_and_elsewhere_its_author_is_told(page: Page, browser,
                                                                                         screenshot):
     _chat(page)
@@ -186,6 +189,7 @@ def test_a_chat_too_long_for_its_link_comes_back_here_and_elsewhere_its_author_i
 
 
 # ------------------------------------------------- trained tokenizers and uploads: said before and after
+@pytest.mark.slow  # slow (issue 32): the default run keeps the dropped-connection test of uploads and tests/app/test_reloads.py
 def test_a_reload_names_the_trained_tokenizer_and_the_upload_it_cleared(page: Page, tmp_path, screenshot):
     page.goto("/train")
     expect(page.get_by_role("button", name="Train", exact=True)).to_be_visible(timeout=FIRST)

@@ -91,6 +91,7 @@ def test_a_clicked_wordpiece_token_opens_its_longest_match(browser: Browser, bas
         context.close()
 
 
+@pytest.mark.slow  # slow (issue 32): the default run keeps the clicked-WordPiece-token test of the same action
 def test_a_clicked_unigram_token_opens_its_best_path(browser: Browser, base_url: str, tmp_path):
     """An uploaded Unigram tokenizer (JiuTian's tokenizer.json), projector size, presentation mode on: a token
     clicked in Tokenize links to "Best path →", and the big button opens the lattice of its piece with the

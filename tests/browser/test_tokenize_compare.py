@@ -139,6 +139,7 @@ def test_share_link_round_trips(page: Page):
         fresh.context.close()
 
 
+@pytest.mark.slow  # slow (issue 32): test_reliability.py's test_text_and_choices_survive_compare_then_every_page covers it and more
 def test_text_survives_switching_views(page: Page):
     page.goto("/")
     expect(page.locator("#tokens-gpt2 span.tok").first).to_be_visible(timeout=FIRST)

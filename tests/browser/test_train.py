@@ -1,6 +1,8 @@
 """Train view in a real browser: train a small vocabulary, see it in Compare; upload a tokenizer."""
 from __future__ import annotations
 
+import pytest
+
 import re
 from pathlib import Path
 
@@ -78,6 +80,7 @@ def _load_and_use(page: Page, stem: str) -> str:
     return stem
 
 
+@pytest.mark.slow  # slow (issue 32): minbpe models load in tests/engine and tests/app/test_train.py; the default run keeps a browser upload of a SentencePiece model
 def test_upload_minbpe_model(page: Page, tmp_path, screenshot):
     page.goto("/train")
     expect(page.get_by_role("button", name="Train", exact=True)).to_be_visible(timeout=FIRST)
@@ -133,6 +136,7 @@ def test_upload_sentencepiece_model_and_a_broken_tokenizer_json(page: Page, tmp_
     screenshot("train_upload_sentencepiece")
 
 
+@pytest.mark.slow  # slow (issue 32): tests/app/test_uploads.py uploads twice in one session through AppTest (a success, then a failure)
 def test_two_uploads_in_a_row_from_the_any_file_uploader(page: Page, tmp_path):
     """The browser's several-file uploader adds the next file beside the one it holds: the second upload was read
     with the first and refused ("first.txt and second.txt is …").  Each load now leaves it empty, and selects it."""

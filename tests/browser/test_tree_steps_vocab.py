@@ -1,6 +1,8 @@
 """Real browser (Playwright + Debian chromium): Merge tree, BPE steps and Vocabulary views."""
 from __future__ import annotations
 
+import pytest
+
 from urllib.parse import quote
 
 from playwright.sync_api import Page, expect
@@ -39,6 +41,7 @@ def test_tree_draws_hello_with_gpt2_leaf_ids(page: Page, screenshot):
     screenshot("tree_gpt2_hello")
 
 
+@pytest.mark.slow  # slow (issue 32): the default run keeps the drawn tree (test_tree_draws_hello_with_gpt2_leaf_ids) and the folding's AppTests
 def test_tree_of_a_long_o200k_token_folds_and_unfolds(page: Page, screenshot):
     o200k = engine.get_encoding("o200k_base")
     tid = engine.explain.vocab.longest(o200k, 1)[0]
@@ -108,6 +111,7 @@ def test_vocab_search_shows_rows(page: Page, screenshot):
     screenshot("vocab_gpt2_magikarp")
 
 
+@pytest.mark.slow  # slow (issue 32): the time-limit message is checked through AppTest (tests/app/test_tree_steps_vocab.py)
 def test_vocab_regex_timeout_is_a_message(page: Page, screenshot):
     _search_vocab(page, "o200k_base", "(=|=)+x", regex=True)
     expect(page.get_by_test_id("stAlert").filter(has_text="took too long")).to_be_visible(timeout=FIRST)
@@ -115,6 +119,7 @@ def test_vocab_regex_timeout_is_a_message(page: Page, screenshot):
     screenshot("vocab_regex_timeout")
 
 
+@pytest.mark.slow  # slow (issue 32): the default run keeps test_vocab_row_click_opens_the_token_then_its_tree on the same page
 def test_vocab_panes(page: Page, screenshot):
     page.goto("/vocab?tenc=gpt2&tok=43453")
     expect(page.get_by_label("Search tokens")).to_be_visible(timeout=FIRST)

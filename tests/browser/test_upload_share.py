@@ -55,6 +55,7 @@ def _load_o200k(page: Page, path, name: str) -> str:
     return " ".join(outcome.first.inner_text().split())
 
 
+@pytest.mark.slow  # slow (issue 32): a second server with a small budget and three contexts; each client's share, the client as the XSRF cookie's token and the Train page's check are tested in tests/app/test_uploads.py
 def test_two_tabs_share_one_browsers_part_and_another_browser_has_its_own(browser: Browser, small_budget_server,
                                                                          tmp_path):
     path = tmp_path / "o200k_base.tiktoken"
