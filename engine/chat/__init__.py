@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from . import deepseek, deepseek_v3, deepseek_v4, gemini, gemma, gemma4, glm, glm5, harmony, llama, minimax, minimax01, mistral, openai_chatml, qwen, qwen25, qwen35
 from .base import (FIELDS, FRAME, REASONING, ROLES, TOOLS, ChatFormatError, ChatTokens, Message, Part, Segment, ToolCall,
-                   UnknownChatFormatError, ignored_reasoning)
+                   UnknownChatFormatError, counting_only, ignored_reasoning)
 from .openai_json import message_from_json, messages_from_json
 from .tools import check_tools
 
@@ -181,8 +181,10 @@ def chat_tokens(messages: Iterable[Message | Mapping], encoding: object, *, form
 
 def chat_count(messages: Iterable[Message | Mapping], encoding: object, *, format: str | None = None,
                tools: Sequence[Mapping] | None = None, thinking: Any = None) -> int:
-    """Just the number: tokens of the prompt including the reply priming."""
-    return chat_tokens(messages, encoding, format=format, tools=tools, thinking=thinking).count
+    """Just the number: tokens of the prompt including the reply priming -- ``chat_tokens(...).count``, without
+    telling template tokens from content ones (`base.counting_only`: a tenth of the time on a long message)."""
+    with counting_only():
+        return chat_tokens(messages, encoding, format=format, tools=tools, thinking=thinking).count
 
 
 __all__ = [

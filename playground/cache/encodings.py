@@ -358,6 +358,21 @@ def chat_tokens(name: str, _enc: Any, conversation: str, tools: str = "[]",
         return str(error)
 
 
+@st.cache_data(max_entries=512, ttl=CACHE_TTL, show_spinner=False)
+def chat_count(name: str, _enc: Any, conversation: str, tools: str = "[]",
+               thinking: Any = None, format: str | None = None) -> int | str:
+    """Only the number of `chat_tokens` (engine.chat.chat_count: no template/content walk, a tenth of the time on a
+    long message), or the format's refusal as text.  For the recounts the page makes of each conversation -- one
+    per tool and model for the per-tool costs -- which kept beside the drawn sequences (64 entries) pushed them out:
+    5 models and 12 tools made 65 counts a rerun, and every rerun counted them all again.  An int is small: 512."""
+    chars = len(conversation) + len(tools)
+    try:
+        return engine_call("chat_count", name, _enc, conversation, tools, thinking, format, chars=chars,
+                           label=f"Counting the conversation ({chars:,} characters) with {name}")
+    except engine.ChatFormatError as error:
+        return str(error)
+
+
 @st.cache_data(max_entries=32, ttl=CACHE_TTL, show_spinner="Counting Claude's tokens…")
 def claude_tiling(name: str, text: str) -> claude_family.ClaudeTiling:
     """The Claude 3+ reconstruction's count and tiling of `text` as one user message (`name`: claude-3,

@@ -77,6 +77,13 @@ def chat_tokens(enc: Any, conversation: str, tools: str, thinking: Any, format: 
                               format=format)
 
 
+def chat_count(enc: Any, conversation: str, tools: str, thinking: Any, format: str | None = None) -> int:
+    import json
+
+    return engine.chat.chat_count(json.loads(conversation), enc, tools=json.loads(tools) or None, thinking=thinking,
+                                  format=format)
+
+
 def pipeline_stages(enc: Any, text: str) -> Any:
     return pipeline.pipeline_stages(enc, text)
 
@@ -146,7 +153,7 @@ def train(text: str, vocab_size: int, pat_str: str | None, specials: list[str], 
 TASKS: dict[str, Callable] = {
     "encode": encode, "tokenize": tokenize, "pretokenize": pretokenize, "search_regex": search_regex, "train": train,
     "tokenize_text": tokenize_text, "tokenize_many": tokenize_many, "language_column": language_column,
-    "chunk": chunk, "chat_tokens": chat_tokens, "pipeline_stages": pipeline_stages, "text_story": text_story,
+    "chunk": chunk, "chat_tokens": chat_tokens, "chat_count": chat_count, "pipeline_stages": pipeline_stages, "text_story": text_story,
     "piece_story": piece_story, "token_story": token_story, "bpe_trace": bpe_trace, "model_steps": model_steps,
     "piece_ids": piece_ids, "whole_piece_ids": whole_piece_ids, "reversal": reversal,
 }

@@ -145,16 +145,16 @@ def chat_window(results: dict[str, tuple[Any, Any]], messages: list[dict], tools
 def _tool_costs(name: str, enc: Any, r: Any, parts: list, conversation: str,
                 without: list[tuple[str, str]]) -> tuple[tuple[str, int], ...]:
     """Each tool's marginal tokens in this row: the conversation recounted with the tools JSON of `without`
-    (each tool's name and the list without it), cached like every count.  The recount takes the row's own
-    encoding and format (`r.format`): a row is not always an encoding (a Gemini row counts with a Gemma
-    vocabulary in Gemini's format), so its name is not something to load."""
+    (each tool's name and the list without it), the number only (`encodings.chat_count`), cached.  The recount
+    takes the row's own encoding and format (`r.format`): a row is not always an encoding (a Gemini row counts
+    with a Gemma vocabulary in Gemini's format), so its name is not something to load."""
     tools_tokens = sum(p.tokens for p in parts if p.label == "tools")
     if not without or not tools_tokens:
         return ()
     counts: dict[str, int] = {}
     for tool_name, rest in without:
-        other = encodings.chat_tokens(name, enc, conversation, rest, r.thinking, format=r.format)
+        other = encodings.chat_count(name, enc, conversation, rest, r.thinking, format=r.format)
         if isinstance(other, str):
             return ()
-        counts[tool_name] = other.count
+        counts[tool_name] = other
     return context_window.tool_costs(tools_tokens, r.count, counts)

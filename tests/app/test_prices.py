@@ -52,6 +52,30 @@ def test_chat_shows_each_rows_cost_with_the_date_and_the_window():
         assert row["free after max_tokens"] == p.window - n - 4096
 
 
+def test_an_unchanged_rerun_with_five_models_and_twelve_tools_counts_nothing_again(monkeypatch):
+    """The per-tool costs recount the conversation once per tool and model: 60 recounts beside the 5 drawn rows
+    overflowed the 64 sequences kept, so every rerun (a click anywhere) counted all 65 again."""
+    from playground.serving import job_tasks
+
+    calls = []
+    for task in ("chat_tokens", "chat_count"):
+        monkeypatch.setitem(job_tasks.TASKS, task,
+                            lambda *args, _real=job_tasks.TASKS[task], _task=task: (calls.append(_task), _real(*args))[1])
+    weather = chat_view.PRESETS["weather"]["function"]
+    tools = [{"type": "function", "function": {**weather, "name": f"tool_{i}", "description": f"Tool {i}."}}
+             for i in range(12)]
+    five = ["o200k_base", "o200k_harmony", "llama3", "qwen2.5", "mistral-tekken"]
+    conversation = [{"role": "user", "content": "Which tool for the weather? (an unchanged-rerun check)"}]
+    at = view_app("views.chat", timeout=180, chat_conv=chat_view.pack(conversation, five, json.dumps(tools))).run()
+    assert not at.exception
+    bars = _by_columns(at, "prompt cost")
+    assert len(bars) == 5 and len(calls) == 5 * 13  # each row, and each row without each tool
+    calls.clear()
+    at.run()
+    assert not at.exception
+    assert calls == []
+
+
 def test_chat_max_tokens_changes_the_reply_cost_and_says_over_the_window():
     at = view_app("views.chat", timeout=180).run()
     at.number_input(key=state.CHAT_MAX_TOKENS).set_value(200_000).run()
