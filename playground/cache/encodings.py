@@ -373,8 +373,14 @@ def chat_count(name: str, _enc: Any, conversation: str, tools: str = "[]",
         return str(error)
 
 
-@st.cache_data(max_entries=32, ttl=CACHE_TTL, show_spinner="Counting Claude's tokens…")
 def claude_tiling(name: str, text: str) -> claude_family.ClaudeTiling:
     """The Claude 3+ reconstruction's count and tiling of `text` as one user message (`name`: claude-3,
     claude-4.7 or claude-4.8)."""
-    return claude_family.get_claude(name).tiling(text)
+    return _claude_tiling(name, memo.text_key(text), text)
+
+
+# A shared memo, not st.cache_data: that unpickled a copy of each of the three tilings (a token per few
+# characters, the stream and the text) on every rerun of the Chat page, which cost more than drawing it.
+@memo.shared(max_entries=32, ttl=CACHE_TTL)
+def _claude_tiling(name: str, key: str, _text: str) -> claude_family.ClaudeTiling:
+    return claude_family.get_claude(name).tiling(_text)

@@ -19,6 +19,7 @@ from playground.render.markdown import md
 from playground.widgets.page import draw
 
 DRAWN_BY_DEFAULT = "claude-4.8"
+DRAWN_TOKENS = 400  # content tokens drawn, then one "… more" chip, as a Chat row draws a message (counts stay whole)
 
 
 def render(messages: list[dict], tools: list[dict]) -> None:
@@ -29,7 +30,8 @@ def render(messages: list[dict], tools: list[dict]) -> None:
     except claude.ClaudeConversationError as error:
         st.info(f"Not counted: {md(error, 400)}.")
         return
-    tilings = {name: encodings.claude_tiling(name, text) for name in claude.list_claude_names()}
+    with st.spinner("Counting Claude's tokens…"):  # a long message: a tenth of a second per 10,000 characters each
+        tilings = {name: encodings.claude_tiling(name, text) for name in claude.list_claude_names()}
     rows: list[dict[str, Any]] = [
         {"family": name, "tokens": t.count, "frame": t.frame, "content": len(t.tokens),
          "models": claude.SPECS[name].models, "status": "reconstructed (ctok 1.3.0)"}
@@ -48,7 +50,8 @@ def render(messages: list[dict], tools: list[dict]) -> None:
                                      "boundaries are not published.") or DRAWN_BY_DEFAULT
     t = tilings[name]
     st.markdown(f"**{md(name)}** · {t.count:,} tokens ({t.frame:,} frame, {len(t.tokens):,} content)")
-    draw(claude_tokens(claude.get_claude(name).frame_tokens(), t.tokens, "claude-tiling"), key=state.CLAUDE_TOKENS)
+    draw(claude_tokens(claude.get_claude(name).frame_tokens(), t.tokens, "claude-tiling", DRAWN_TOKENS),
+         key=state.CLAUDE_TOKENS)
     st.caption("⟨bow⟩ ⟨eow⟩ mark a word's start and end (one space between two words is their seam and costs "
                "nothing), ⟨shift⟩ a Title-case word and ⟨caps⟩ an ALL-CAPS one (written lowered after it; v4.7+ "
                "has no ⟨caps⟩), ⟨0xNN⟩ one byte of a character no piece covers, ⟨pad⟩ a token of the message frame.")

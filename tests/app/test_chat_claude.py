@@ -47,3 +47,22 @@ def test_one_user_message_gets_the_three_reconstructed_counts_labelled():
     assert not at.exception
     drawn = [m.value for m in at.markdown if "frame," in m.value and "content)" in m.value]
     assert f"{get_claude('claude-3').count_tokens(text):,} tokens" in drawn[0]
+
+
+def test_a_long_message_draws_the_first_tokens_of_its_tiling_and_counts_the_rest():
+    """The tiling drawn for a 20,000-character message was every one of its ~5,000 tokens, on each rerun; a Chat
+    row draws 400 of a message's tokens and one chip for the rest: so does Claude's now, its count whole."""
+    import re
+
+    from tests.conftest import blocks
+
+    text = ("The Weather in PARIS, today? Naïve café “quotes” 12345. " * 400)[:20_000]
+    at = view_app("views.chat", timeout=120,
+                  chat_conv=chat_view.pack([{"role": "user", "content": text}], chat_view.DEFAULT_MODELS)).run()
+    assert not at.exception
+    tiling = get_claude("claude-4.8").tiling(text)
+    assert _claude_rows(at)["claude-4.8"] == tiling.count
+    (drawn,) = [b for b in blocks(at) if 'id="claude-tiling"' in b]
+    assert drawn.count('class="tok content"') == chat_view.DRAWN_PER_MESSAGE
+    more = len(tiling.tokens) - chat_view.DRAWN_PER_MESSAGE
+    assert re.search(rf'class="tok elided"[^>]*>… {more:,} more tokens …<', drawn)
