@@ -30,7 +30,7 @@ def render(messages: list[dict], tools: list[dict]) -> None:
     except claude.ClaudeConversationError as error:
         st.info(f"Not counted: {md(error, 400)}.")
         return
-    with st.spinner("Counting Claude's tokens…"):  # a long message: a tenth of a second per 10,000 characters each
+    with st.spinner("Counting Claude's tokens…"):  # about 25 ms per 10,000 characters each (bench/bench_claude.py)
         tilings = {name: encodings.claude_tiling(name, text) for name in claude.list_claude_names()}
     rows: list[dict[str, Any]] = [
         {"family": name, "tokens": t.count, "frame": t.frame, "content": len(t.tokens),

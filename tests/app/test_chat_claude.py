@@ -50,7 +50,7 @@ def test_one_user_message_gets_the_three_reconstructed_counts_labelled():
 
 
 def test_a_long_message_draws_the_first_tokens_of_its_tiling_and_counts_the_rest():
-    """The tiling drawn for a 20,000-character message was every one of its ~5,000 tokens, on each rerun; a Chat
+    """The tiling drawn for a 20,000-character message was every one of its 9,286 tokens, on each rerun; a Chat
     row draws 400 of a message's tokens and one chip for the rest: so does Claude's now, its count whole."""
     import re
 
