@@ -26,6 +26,16 @@ SCREENSHOTS = APP_DIR / "test-results" / "screenshots"
 os.environ.setdefault("BPE_WARM", "defaults")
 
 
+def diagonal(first: list, second: list) -> list:
+    """Every (a, b) pair of `first` x `second` as pytest params: the default run takes a diagonal, in which each a and
+    each b appears at least once (max(len) pairs); the other pairs are marked slow (issue 32: a sweep keeps one
+    representative of each item in the default run, the full cross product under -m slow)."""
+    n = max(len(first), len(second))
+    keep = {(first[i % len(first)], second[i % len(second)]) for i in range(n)}
+    return [pytest.param(a, b) if (a, b) in keep else pytest.param(a, b, marks=pytest.mark.slow)
+            for a in first for b in second]
+
+
 def plain(markdown: str) -> str:
     """Markdown source with backslash escapes and md's invisible word joiners removed: what a reader sees of
     text escaped by playground.render.markdown.md."""
@@ -96,8 +106,8 @@ FOLDER_MARKERS = {"engine", "playground", "app", "browser", "deploy"}  # tests/<
 
 
 def pytest_collection_modifyitems(config, items):
-    """Each test gets its folder's marker (tests/engine/... -> `engine`, ...); a test using the `page` fixture is a
-    browser test wherever it is. Without chromium, browser tests fail loudly in CI and are skipped elsewhere."""
+    """Each test gets its folder's marker (tests/engine/... -> `engine`, ...), and `slow` when its module lists it in
+    SLOW_CASES; a test using the `page` fixture is a browser test wherever it is. Without chromium, browser tests fail loudly in CI and are skipped elsewhere."""
     have_browser = Path(CHROMIUM).exists()
     tests = Path(__file__).resolve().parent
     for item in items:
@@ -105,6 +115,10 @@ def pytest_collection_modifyitems(config, items):
         folder = path.relative_to(tests).parts[0] if path.is_relative_to(tests) else ""
         if folder in FOLDER_MARKERS and folder != "browser":
             item.add_marker(getattr(pytest.mark, folder))
+        # A module's SLOW_CASES names cases of a parametrized fixture that go under slow (a mark cannot be put on
+        # one parameter of a module-scoped fixture only for some of its tests): issue 32's one-representative rule.
+        if item.name in getattr(item.module, "SLOW_CASES", ()):
+            item.add_marker(pytest.mark.slow)
         if folder == "browser" or "page" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
             if not have_browser and not os.environ.get("CI"):

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from playground import state
-from tests.conftest import APP_DIR, run_view
+from tests.conftest import APP_DIR, diagonal, run_view
 
 TEXT = "Hello world!\nTokenization 🧩 and 日本語, 12345 café नमस्ते ﬁ"
 NEW = ["deepseek-v3", "glm4", "glm5", "minimax-m3", "claude-legacy", "bert-base-uncased", "gemma3", "gemma4"]
@@ -20,8 +20,7 @@ def gemma_installed():
     subprocess.run([sys.executable, "scripts/install_gemma.py"], cwd=APP_DIR, check=True, capture_output=True)
 
 
-@pytest.mark.parametrize("view", VIEWS)
-@pytest.mark.parametrize("name", NEW)
+@pytest.mark.parametrize("name, view", diagonal(NEW, VIEWS))  # every pair under -m slow
 def test_every_view_draws_the_new_builtins(view, name):
     at = run_view(view, timeout=180, **{state.TEXT: TEXT, state.ENCODINGS: [name, "gpt2"], state.TOKEN_ENC: name,
                                        "chunk_encoding": name})

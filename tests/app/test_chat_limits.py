@@ -273,16 +273,14 @@ def test_mistral_refusals_name_the_model_and_use_an_before_a_vowel():
     assert str(caught.value).startswith("an assistant message's content")
 
 
-def test_a_long_message_is_linear_in_the_whole_string_formats():
+def test_a_long_message_is_counted_whole_in_the_whole_string_formats():
     """Qwen's and DeepSeek's formats encode one string and cut its ids into runs; a new tuple per token
-    made that quadratic (442 s for a 2,000,000-character message). 1,000,000 characters: ~1 s here."""
-    import time
+    made that quadratic (442 s for a 2,000,000-character message).  Its time is measured by
+    bench/bench_chat_long.py (1,000,000 characters: about 1 s), not asserted here (issue 32: no timed asserts)."""
     text = (Path(__file__).parents[1] / "data" / "corpus" / "taylorswift.txt").read_text(encoding="utf-8")
     big = (text * 6)[:1_000_000]
     for name in ("qwen2.5", "deepseek-v4"):
-        start = time.perf_counter()
         got = chat_tokens([Message("system", big), Message("user", "hi")], engine.get_encoding(name))
-        assert time.perf_counter() - start < 20, name
         assert got.text.count(big) == 1 and got.content_count > 200_000
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import blocks, plain, run_view
+from tests.conftest import blocks, diagonal, plain, run_view
 
 import engine
 from engine.families.hf.builtins import BUILTIN_FILES
@@ -38,8 +38,7 @@ def texts(at: AppTest) -> str:
 
 
 # ------------------------------------------------------------------ every view, every family
-@pytest.mark.parametrize("view", VIEWS)
-@pytest.mark.parametrize("name", FAMILIES)
+@pytest.mark.parametrize("name, view", diagonal(FAMILIES, VIEWS))  # every pair under -m slow
 def test_every_view_works_for_every_family(view, name):
     at = run_view(view, **{state.TEXT: TEXT, state.ENCODINGS: [name, "gpt2"], state.TOKEN_ENC: name})
     assert not at.error, [e.value for e in at.error]

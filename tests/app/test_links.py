@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import plain, run_view
+from tests.conftest import diagonal, plain, run_view
 from playground import state
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -132,8 +132,7 @@ PAGES = {"views.tokenize": "tokenize", "views.compare": "compare", "views.galler
          "views.train": "train", "views.chat": "chat"}
 
 
-@pytest.mark.parametrize("view", list(PAGES))
-@pytest.mark.parametrize("turn", [0, 1, 2])
+@pytest.mark.parametrize("turn, view", diagonal([0, 1, 2], list(PAGES)))  # every pair under -m slow
 def test_every_page_survives_wrong_link_values(view, turn):
     """Each page drawn with every one of its keys set, by the link, to a wrong value (rotated per key)."""
     keys = state.PAGE_KEYS[PAGES[view]]

@@ -18,7 +18,9 @@ def charts(page: Page):
     return page.get_by_test_id("stVegaLiteChart")
 
 
-@pytest.mark.parametrize("present", [False, True], ids=["usual", "presentation"])
+# The large type under slow (issue 32): the usual type is the default case; tests/browser/test_present.py keeps
+# presentation mode in the default run.
+@pytest.mark.parametrize("present", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["usual", "presentation"])
 def test_every_arena_column_shows_at_1280_px(browser: Browser, base_url: str, present):
     """The ranked table at 1280 px, its type usual or large: no column behind a sideways scroll (the table had 468 px
     of the 568 its columns need, and "× best", its last column then, was cut)."""

@@ -25,6 +25,8 @@ CHIPS_BROKEN = """els => els.map(e => {
   }).filter(([, n]) => n > 1)"""
 
 
+# Each view below runs at one size by default and at the other under slow (issue 32), alternating projector and
+# phone, so the default run still sees presentation mode at both sizes.
 def open_page(browser: Browser, base_url: str, size: dict, path: str) -> tuple:
     context = browser.new_context(base_url=base_url, viewport=size, locale="en-US",
                                   device_scale_factor=2 if size is PHONE else 1)
@@ -46,7 +48,7 @@ def metric(page: Page, label: str):
     return page.get_by_test_id("stMetric").filter(has_text=label).get_by_test_id("stMetricValue")
 
 
-@pytest.mark.parametrize("size, tag", [(PROJECTOR, "1280"), (PHONE, "390")])
+@pytest.mark.parametrize("size, tag", [(PROJECTOR, "1280"), pytest.param(PHONE, "390", marks=pytest.mark.slow)])
 def test_training_at_step_five(browser: Browser, base_url: str, size, tag):
     path = f"/train-steps?{ON}&v.tsteps_source={quote(json.dumps('nursery rhyme'))}&v.tsteps_step=5"
     context, page = open_page(browser, base_url, size, path)
@@ -65,7 +67,7 @@ def test_training_at_step_five(browser: Browser, base_url: str, size, tag):
         context.close()
 
 
-@pytest.mark.parametrize("size, tag", [(PROJECTOR, "1280"), (PHONE, "390")])
+@pytest.mark.parametrize("size, tag", [pytest.param(PROJECTOR, "1280", marks=pytest.mark.slow), (PHONE, "390")])
 def test_gpt2_to_o200k_diff(browser: Browser, base_url: str, size, tag):
     context, page = open_page(browser, base_url, size, f"/diff?{ON}&v.diff_preset={quote(json.dumps('gpt2 → o200k'))}")
     try:
@@ -79,7 +81,7 @@ def test_gpt2_to_o200k_diff(browser: Browser, base_url: str, size, tag):
         context.close()
 
 
-@pytest.mark.parametrize("size, tag", [(PROJECTOR, "1280"), (PHONE, "390")])
+@pytest.mark.parametrize("size, tag", [(PROJECTOR, "1280"), pytest.param(PHONE, "390", marks=pytest.mark.slow)])
 def test_strawberry_in_three_tokenizers(browser: Browser, base_url: str, size, tag):
     context, page = open_page(browser, base_url, size, f"/gallery?{ON}&v.gallery_demo={quote(json.dumps('letters'))}")
     try:
@@ -93,7 +95,7 @@ def test_strawberry_in_three_tokenizers(browser: Browser, base_url: str, size, t
         context.close()
 
 
-@pytest.mark.parametrize("size, tag", [(PROJECTOR, "1280"), (PHONE, "390")])
+@pytest.mark.parametrize("size, tag", [pytest.param(PROJECTOR, "1280", marks=pytest.mark.slow), (PHONE, "390")])
 def test_long_tokens_in_narrow_columns_are_not_broken(browser: Browser, base_url: str, size, tag):
     text = "How many r's are in strawberry? Tokenizers are unbelievable; internationalization, " * 3
     context, page = open_page(browser, base_url, size,

@@ -80,7 +80,8 @@ LINES = "els => els.map(e => new Set(Array.from(e.querySelectorAll('.tok')).map(
 
 @pytest.mark.parametrize("size, scale, name", [
     ({"width": 390, "height": 844}, 3, "phone-390"),
-    ({"width": 867, "height": 600}, 1.5, "zoom-150"),  # a 1300-pixel window at 150% zoom
+    pytest.param({"width": 867, "height": 600}, 1.5, "zoom-150",  # a 1300-pixel window at 150% zoom
+                 marks=pytest.mark.slow),  # (issue 32: the phone and six-column cases stay in the default run)
     ({"width": 1280, "height": 800}, 1, "six-1280"),  # six encodings: gpt2's "establishment" was split
 ])
 def test_tokens_are_never_broken_across_lines(browser: Browser, base_url: str, size, scale, name):

@@ -7,7 +7,6 @@ and ``!`` typed in Compare.  Before: the split ran with no time limit, holding a
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
@@ -48,10 +47,8 @@ def short_limit(monkeypatch):
 @pytest.mark.parametrize("call", ["encode", "encode_ordinary", "tokenize", "pretokenize"])
 def test_uploaded_split_stops_at_the_limit_with_a_message_that_says_what_to_do(short_limit, call):
     enc = hostile()
-    start = time.monotonic()
-    with pytest.raises(engine.SplitTimeoutError) as info:
+    with pytest.raises(engine.SplitTimeoutError) as info:  # unlimited, 38 a's take minutes and raise nothing
         getattr(enc, call)(TEXT)
-    assert time.monotonic() - start < 5  # unlimited, 38 a's take minutes
     message = str(info.value)
     assert isinstance(info.value, ValueError) and info.value.seconds == short_limit
     assert "hostile.json" in message and "$.pre_tokenizer.pretokenizers[0]" in message and HOSTILE in message
@@ -62,10 +59,8 @@ def test_one_budget_for_the_whole_text(short_limit):
     """Many pieces, each under the limit alone, share one budget: a per-call limit would let 20 x 0.3 s run."""
     enc = engine.families.hf.load.load_tokenizer_json(tokenizer_json(r"\s+", HOSTILE), name="hostile2", source="two.json")
     text = " ".join("a" * 27 + f"!{i}" for i in range(20))  # distinct pieces: no memo hit
-    start = time.monotonic()
-    with pytest.raises(engine.SplitTimeoutError, match="pretokenizers\\[1\\]"):
+    with pytest.raises(engine.SplitTimeoutError, match="pretokenizers\\[1\\]"):  # a per-piece limit raises nothing
         enc.encode(text)
-    assert time.monotonic() - start < 3
 
 
 def test_a_benign_uploaded_pattern_splits_as_before():

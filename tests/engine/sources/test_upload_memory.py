@@ -67,8 +67,11 @@ def check_refused_cheaply(kind: str, files: list[tuple[str, bytes]], says: str) 
 
 
 # ------------------------------------------------------------------ issue 33 item 2's files
-def test_39_mb_gguf_with_an_unused_key_loads_within_its_small_bound():
-    files = [("model-header.gguf", big.gguf_unused_strings())]
+# The issue's 39 MB file under slow (issue 32); by default a tenth of it (390,000 strings, 3.9 MB), which still breaks
+# the 20 MB bound if the scan weighs the unused key's strings as decoded ones.
+@pytest.mark.parametrize("count", [390_000, pytest.param(3_900_000, marks=pytest.mark.slow)])
+def test_39_mb_gguf_with_an_unused_key_loads_within_its_small_bound(count):
+    files = [("model-header.gguf", big.gguf_unused_strings(count))]
     check_within_bound("detected", files)
     assert upload_cost("detected", files).peak < 20_000_000  # its tokenizer is 262 tokens: the unused key is free
 
@@ -82,6 +85,7 @@ def test_250k_user_defined_symbols_load_within_their_bound():
     check_within_bound("sentencepiece", [("user.model", sp_user_defined())])
 
 
+@pytest.mark.slow  # (issue 32) tests/engine/formats/test_limits_crafted_files.py refuses the same file, traced, by default
 def test_a_1_24_million_entry_vocabulary_is_refused_before_json_loads():
     check_refused_cheaply("tokenizer.json", [("tokenizer.json", big.hf_million_vocab())], "1,240,001 members")
 
@@ -112,7 +116,12 @@ REAL = {
 }
 
 
-@pytest.mark.parametrize("name", list(REAL))
+# By default one real file of each cost (a rank file, a line vocabulary, a tokenizer.json); the others under slow
+# (issue 32: the SentencePiece cost keeps its crafted 7.9 MB character map above).
+SLOW_REAL = {"gpt2 vocab.bpe + encoder.json", "gpt2 vocab.json + merges.txt", "mistral v3 .model"}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_REAL else n for n in REAL])
 def test_real_files_load_within_their_bounds(name):
     kind, files = REAL[name]
     check_within_bound(kind, files())

@@ -64,7 +64,9 @@ def test_vectors_found():
     assert len(read_tests("llama-spm")) > 40
 
 
-FAST = {"llama-spm", "bert-bge", "deepseek-coder", "starcoder"}  # the others take 10-30 s each on a shared machine
+# the others take 10-30 s each on a shared machine (bert-bge and deepseek-coder too: under slow since issue 32; a GGUF
+# BERT still loads and encodes by default in test_kinds_and_settings, a BPE one here with starcoder)
+FAST = {"llama-spm", "starcoder"}
 
 
 @pytest.mark.parametrize("name", [n if n in FAST else pytest.param(n, marks=pytest.mark.slow) for n in VECTORS])
@@ -316,17 +318,19 @@ def test_spec_built_from_arrays_equals_the_tokenizer_json_tree(name):
         assert type(getattr(fast, stage)) is type(getattr(slow, stage)), stage
 
 
-def test_keys_no_tokenizer_reads_are_skipped_unbuilt():
+@pytest.mark.parametrize("count", [390_000, pytest.param(3_900_000, marks=pytest.mark.slow)])  # 3.9 or 39 MB
+def test_keys_no_tokenizer_reads_are_skipped_unbuilt(count):
     """A header may hold any key (a model's metadata); one the tokenizer does not read is walked past, never
-    decoded: 3.9 million strings under an unused key (39 MB) once cost over 500 MB of Python strings."""
+    decoded: 3.9 million strings under an unused key (39 MB) once cost over 500 MB of Python strings (a tenth of
+    them, the default case, would still cost about 25 MB: far past the 5 MB asserted)."""
     from tests.engine.formats.crafted_big_files import gguf_unused_strings
 
-    data = gguf_unused_strings()
+    data = gguf_unused_strings(count)
     tok, peak = traced_peak(lambda: read_gguf_tokenizer(data, source="unused.gguf"))
     assert tok.encoding.n_vocab == 262 and peak < 5_000_000, peak
     header = read_gguf(data, "unused.gguf", {"tokenizer.ggml.model": None})
     assert list(header.metadata) == ["tokenizer.ggml.model"]
-    assert header.sizes["general.crafted.unused"] == (3_900_000, 7_800_000)
+    assert header.sizes["general.crafted.unused"] == (count, 2 * count)
     assert header.types["general.crafted.unused"] == "array[string]"
     assert read_gguf(data, "unused.gguf", values=False).metadata == {}
 
