@@ -1,0 +1,214 @@
+"""Parity-aware BPE: each merge serves the language that is worst compressed right now.
+
+Foroutan, Meister, Paul, Niklaus, Ahmadi, Bosselut and Sennrich, "Parity-Aware Byte-Pair Encoding:
+Improving Cross-lingual Fairness in Tokenization" (arXiv 2508.04796, 2025).  Plain BPE merges the pair
+that is most frequent over the whole corpus, so the language with the most text gets the long tokens and
+the others pay more tokens for the same sentence.  Parity-aware BPE keeps one corpus per language and a
+parallel *dev* set (the same sentences in every language).  At each step it
+
+1. picks the language whose dev text is longest in tokens now (the worst compressed one); on equal
+   lengths the language given first;
+2. takes the pair most frequent in *that language's* training words; on equal counts the pair whose
+   strings are greatest (``max`` over ``(count, (left, right))``, as the authors' `learn_bpe` does);
+3. merges it everywhere -- every language's training words and dev words -- left to right.
+
+The reference is `tokenizers` 0.23.3's ``ParityBpeTrainer`` (variant ``"base"``, the Rust port of the
+authors' Python), with a ``ByteLevel`` pre-tokenizer.  We follow it, and its tests hold us to it merge for
+merge (``tests/engine/training/test_parity.py``), including what its source does not say and we measured:
+
+* without a dev set the languages' *training* texts are measured instead (its docstring: the largest
+  language then dominates and the result stays close to plain BPE);
+* a language with no pair left, or whose best pair is below ``min_frequency``, is passed over for the
+  next longest; training stops when no language is left;
+* the first ``global_merges`` merges are plain BPE over all languages summed, the same tie-break.
+
+Leaves out: the ``"window"`` variant, the ``ratio`` targets and ``total_symbols``.
+Counts are kept per word and recounted only for the words a merge touches, so a step costs
+the scan for the best pair plus the touched words.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from .byte_level import byte_level_words
+
+Pair = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class ParityMerge:
+    """One merge: which language chose it and the pair's count there."""
+
+    rank: int
+    pair: Pair
+    language: int  # index into the languages; -1 for a global (plain BPE) merge
+    count: int
+
+
+@dataclass(frozen=True)
+class ParityResult:
+    """The merges (as GPT-2 printable strings, as in a tokenizer.json) and the dev lengths after each."""
+
+    merges: tuple[ParityMerge, ...]
+    alphabet: tuple[str, ...]  # the characters seen, sorted (tokenizers' initial vocabulary order)
+    stopped_early: bool
+    seconds: float
+
+
+def _pairs(word: tuple[str, ...]) -> list[Pair]:
+    return list(zip(word, word[1:]))
+
+
+def merge_word(word: tuple[str, ...], pair: Pair) -> tuple[str, ...]:
+    """`word` with every occurrence of `pair` merged, left to right (``a a a`` -> ``aa a``)."""
+    a, b = pair
+    out: list[str] = []
+    i = 0
+    n = len(word)
+    while i < n:
+        if i + 1 < n and word[i] == a and word[i + 1] == b:
+            out.append(a + b)
+            i += 2
+        else:
+            out.append(word[i])
+            i += 1
+    return tuple(out)
+
+
+class _Corpus:
+    """Words (tuples of symbols) with a count per language, and per-language pair counts kept current."""
+
+    def __init__(self, per_language: Sequence[dict[str, int]]) -> None:
+        self.n = len(per_language)
+        index: dict[str, int] = {}
+        self.words: list[tuple[str, ...]] = []
+        self.freq: list[list[int]] = []
+        for lang, words in enumerate(per_language):
+            for w, c in words.items():
+                if w not in index:
+                    index[w] = len(self.words)
+                    self.words.append(tuple(w))
+                    self.freq.append([0] * self.n)
+                self.freq[index[w]][lang] += c
+        self.stats: dict[Pair, list[int]] = {}
+        self.where: dict[Pair, set[int]] = {}
+        for i in range(len(self.words)):
+            self._count(i, +1)
+
+    def _count(self, i: int, sign: int) -> None:
+        f = self.freq[i]
+        for p in _pairs(self.words[i]):
+            s = self.stats.get(p)
+            if s is None:
+                s = self.stats[p] = [0] * self.n
+                self.where[p] = set()
+            for lang in range(self.n):
+                s[lang] += sign * f[lang]
+            if sign > 0:
+                self.where[p].add(i)
+        if sign < 0:  # drop pairs no word holds any more
+            for p in set(_pairs(self.words[i])):
+                if not any(self.stats[p]):
+                    del self.stats[p], self.where[p]
+                else:
+                    self.where[p].discard(i)
+
+    def length(self) -> list[int]:
+        """Tokens per language: each word's symbols times its count."""
+        out = [0] * self.n
+        for w, f in zip(self.words, self.freq):
+            for lang in range(self.n):
+                out[lang] += len(w) * f[lang]
+        return out
+
+    def merge(self, pair: Pair, lengths: list[int]) -> None:
+        """Merge `pair` in every word that holds it; `lengths` (tokens per language) goes down by as many."""
+        for i in sorted(self.where.get(pair, ())):
+            self._count(i, -1)
+            before = len(self.words[i])
+            self.words[i] = merge_word(self.words[i], pair)
+            self._count(i, +1)
+            saved = before - len(self.words[i])
+            for lang, f in enumerate(self.freq[i]):
+                lengths[lang] -= saved * f
+
+    def best(self, lang: int | None) -> tuple[Pair, int] | None:
+        """The pair with the highest count in `lang` (None: all languages summed), greatest strings on a tie."""
+        best: tuple[int, Pair] | None = None
+        for p, s in self.stats.items():
+            c = sum(s) if lang is None else s[lang]
+            if c > 0 and (best is None or (c, p) > best):
+                best = (c, p)
+        return None if best is None else (best[1], best[0])
+
+
+def train_parity_merges(
+    train_texts: Sequence[Sequence[str] | str],
+    num_merges: int,
+    *,
+    dev_texts: Sequence[Sequence[str] | str] | None = None,
+    global_merges: int = 0,
+    min_frequency: int = 0,
+    progress: Callable[[int, int, ParityMerge], None] | None = None,
+) -> ParityResult:
+    """Learn `num_merges` parity-aware merges from one training text (or list of lines) per language.
+
+    `dev_texts`, if given, holds the same sentences in every language, in the same order as `train_texts`.
+    """
+    started = time.perf_counter()
+    if isinstance(num_merges, bool) or not isinstance(num_merges, int) or num_merges < 0:
+        raise ValueError(f"num_merges must be a whole number of merges (0 or more), got {num_merges!r}")
+    if len(train_texts) < 1:
+        raise ValueError("give at least one language's training text")
+    if dev_texts is not None and len(dev_texts) != len(train_texts):
+        raise ValueError(f"give one dev text per language: {len(train_texts)} training texts but "
+                         f"{len(dev_texts)} dev texts")
+    train = _Corpus([byte_level_words(t) for t in train_texts])
+    # Without a dev set the training texts themselves are measured (tokenizers' ParityBpeTrainer does so).
+    dev = _Corpus([byte_level_words(t) for t in dev_texts]) if dev_texts is not None else None
+    alphabet = tuple(sorted({ch for w in train.words for ch in w}))
+    lengths = (dev or train).length()
+
+    merges: list[ParityMerge] = []
+    for rank in range(num_merges):
+        lang, found = -1, None
+        if rank < global_merges:
+            found = train.best(None)
+        else:
+            # Longest first; on equal lengths the language given first.  A language whose best pair is
+            # below min_frequency (or that has no pair left) is passed over for the next longest.
+            for cand in sorted(range(train.n), key=lambda k: (-lengths[k], k)):
+                best = train.best(cand)
+                if best is not None and best[1] >= min_frequency:
+                    lang, found = cand, best
+                    break
+        if found is None or found[1] < min_frequency:
+            break
+        pair, count = found
+        train_lengths = lengths if dev is None else [0] * train.n  # only the measured corpus's lengths matter
+        train.merge(pair, train_lengths)
+        if dev is not None:
+            dev.merge(pair, lengths)
+        info = ParityMerge(rank, pair, lang, count)
+        merges.append(info)
+        if progress is not None:
+            progress(rank + 1, num_merges, info)
+    return ParityResult(tuple(merges), alphabet, len(merges) < num_merges, time.perf_counter() - started)
+
+
+def gini(values: Sequence[float]) -> float:
+    """The Gini coefficient of `values` (0: all equal; toward 1: one holds everything).
+
+    Mean absolute difference over all ordered pairs, divided by twice the mean:
+
+        >>> gini([1, 1, 1]), round(gini([0, 0, 3]), 3)
+        (0.0, 0.667)
+    """
+    n = len(values)
+    total = sum(values)
+    if n == 0 or total == 0:
+        return 0.0
+    diff = sum(abs(x - y) for x in values for y in values)
+    return diff / (2 * n * total)
