@@ -28,10 +28,12 @@ the scan for the best pair plus the touched words.
 """
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from ..formats.gpt2_bytes import BYTE_TO_CHAR
 from .byte_level import byte_level_words
 
 Pair = tuple[str, str]
@@ -212,3 +214,26 @@ def gini(values: Sequence[float]) -> float:
         return 0.0
     diff = sum(abs(x - y) for x in values for y in values)
     return diff / (2 * n * total)
+
+
+def parity_tokenizer_json(result: ParityResult) -> str:
+    """The ``tokenizer.json`` of the merges: byte-level BPE as `tokenizers` writes it, every byte in the vocabulary.
+
+    The reference's own file holds only the bytes it saw; ours holds all 256 (sorted by code point, then one
+    id per merge result) so that any text encodes.  A merge whose result was already made keeps that id.
+    """
+    vocab: dict[str, int] = {}
+    for ch in sorted(BYTE_TO_CHAR.values()):
+        vocab[ch] = len(vocab)
+    for m in result.merges:
+        vocab.setdefault(m.pair[0] + m.pair[1], len(vocab))
+    root = {
+        "version": "1.0", "truncation": None, "padding": None, "added_tokens": [], "normalizer": None,
+        "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True},
+        "post_processor": None,
+        "decoder": {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True},
+        "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
+                  "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
+                  "vocab": vocab, "merges": [list(m.pair) for m in result.merges]},
+    }
+    return json.dumps(root, ensure_ascii=False)
