@@ -221,6 +221,18 @@ TRAIN_USE = "train_use"
 UPLOAD_FILE = "upload_file"
 UPLOAD_ROUND = "upload_round"  # loads from the detecting uploader: part of its key (views.train.uploader_key)
 UPLOAD_USE = "upload_use"
+# widgets/train_lab.py (the Train page's other algorithms)
+TRAIN_ALGORITHM = "train_algorithm"
+LAB_SOURCE = "lab_source"  # parity-aware BPE: the Arena's translations or the user's own texts
+LAB_LANGUAGES = "lab_languages"  # the Arena languages picked
+LAB_OWN_COUNT = "lab_own_count"
+LAB_OWN_NAME = "lab_own_name_{i}"
+LAB_OWN_TEXT = "lab_own_text_{i}"
+LAB_VOCAB = "lab_vocab"
+LAB_GO = "lab_go"
+LAB_RESULT = "lab_result"  # the last engine.training.lab.LabResult
+LAB_USE = "lab_use"
+LAB_DL = "lab_dl"
 # views/tree.py
 TREE_PICK_MODE = "tree_pick_mode"
 TREE_TEXT_TOKEN = "tree_text_token"

@@ -51,10 +51,12 @@ class ParityMerge:
 
 @dataclass(frozen=True)
 class ParityResult:
-    """The merges (as GPT-2 printable strings, as in a tokenizer.json) and the dev lengths after each."""
+    """The merges (as GPT-2 printable strings, as in a tokenizer.json) and the measured lengths before and after."""
 
     merges: tuple[ParityMerge, ...]
     alphabet: tuple[str, ...]  # the characters seen, sorted (tokenizers' initial vocabulary order)
+    lengths_before: tuple[int, ...]  # tokens per language of the measured text (dev, else training) before any merge
+    lengths_after: tuple[int, ...]  # ... and after the last merge
     stopped_early: bool
     seconds: float
 
@@ -172,6 +174,7 @@ def train_parity_merges(
     dev = _Corpus([byte_level_words(t) for t in dev_texts]) if dev_texts is not None else None
     alphabet = tuple(sorted({ch for w in train.words for ch in w}))
     lengths = (dev or train).length()
+    before = tuple(lengths)
 
     merges: list[ParityMerge] = []
     for rank in range(num_merges):
@@ -197,7 +200,8 @@ def train_parity_merges(
         merges.append(info)
         if progress is not None:
             progress(rank + 1, num_merges, info)
-    return ParityResult(tuple(merges), alphabet, len(merges) < num_merges, time.perf_counter() - started)
+    return ParityResult(tuple(merges), alphabet, before, tuple(lengths), len(merges) < num_merges,
+                        time.perf_counter() - started)
 
 
 def gini(values: Sequence[float]) -> float:

@@ -29,7 +29,7 @@ from playground.cache import memo, uploads
 from playground.render import html
 from playground.render.markdown import md
 from playground.serving import jobs
-from playground.widgets import charts, pickers
+from playground.widgets import charts, pickers, train_lab
 from playground.widgets.page import header
 from playground.widgets.text_fields import text_field
 
@@ -545,6 +545,7 @@ def render() -> None:
         # back here, or where no page can be switched to, this says where the tokenizer is.
         st.success(f"**{md(flash)}** is selected in the sidebar's Encodings: open **Compare** (or any view) "
                    "in the navigation to see it beside the others.")
-    _train_section()
+    if not train_lab.render(train_lab.choose_algorithm()):  # parity-aware BPE, WordPiece: the lab's own form
+        _train_section()
     st.divider()
     _upload_section()
