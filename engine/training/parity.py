@@ -97,6 +97,7 @@ class _Corpus:
                     self.freq.append([0] * self.n)
                 self.freq[index[w]][lang] += c
         self.stats: dict[Pair, list[int]] = {}
+        self.total: dict[Pair, int] = {}  # all languages summed (the global merges' count), kept beside
         self.where: dict[Pair, set[int]] = {}
         for i in range(len(self.words)):
             self._count(i, +1)
@@ -108,14 +109,16 @@ class _Corpus:
             if s is None:
                 s = self.stats[p] = [0] * self.n
                 self.where[p] = set()
+                self.total[p] = 0
             for lang in range(self.n):
                 s[lang] += sign * f[lang]
+            self.total[p] += sign * sum(f)
             if sign > 0:
                 self.where[p].add(i)
         if sign < 0:  # drop pairs no word holds any more
             for p in set(_pairs(self.words[i])):
                 if not any(self.stats[p]):
-                    del self.stats[p], self.where[p]
+                    del self.stats[p], self.where[p], self.total[p]
                 else:
                     self.where[p].discard(i)
 
@@ -141,8 +144,8 @@ class _Corpus:
     def best(self, lang: int | None) -> tuple[Pair, int] | None:
         """The pair with the highest count in `lang` (None: all languages summed), greatest strings on a tie."""
         best: tuple[int, Pair] | None = None
-        for p, s in self.stats.items():
-            c = sum(s) if lang is None else s[lang]
+        counts = self.total.items() if lang is None else ((p, s[lang]) for p, s in self.stats.items())
+        for p, c in counts:
             if c > 0 and (best is None or (c, p) > best):
                 best = (c, p)
         return None if best is None else (best[1], best[0])

@@ -13,6 +13,7 @@ from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
 from engine.explain.arena import LANGUAGES_FILE
 from engine.families.hf.load import load_tokenizer_json
+from engine.training.lab import train_parity
 from engine.training.parity import gini, merge_word, parity_tokenizer_json, train_parity_merges
 from tests.conftest import CORPUS
 
@@ -113,3 +114,31 @@ def test_gini():
 def test_bad_input_says_the_fix(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_the_comparison_table_counts_what_tokenizers_counts():
+    """Each row of the Train page's table: the parity column is the language's text encoded by the trained
+    tokenizer.json in `tokenizers`; the plain column is ParityBpeTrainer with every merge global, encoded so."""
+    texts = [t[0] for t in arena_texts()][:8]
+    names = [f"lang{i}" for i in range(len(texts))]
+    result = train_parity(names, texts, 256 + 120)
+    parity_ref = Tokenizer.from_str(result.tokenizer_json)
+    plain_merges = reference_merges([[t] for t in texts], [[t] for t in texts], 120, global_merges=120)
+    plain_result = train_parity_merges([[t] for t in texts], 120, dev_texts=[[t] for t in texts], global_merges=120)
+    assert [m.pair for m in plain_result.merges] == plain_merges
+    plain_ref = Tokenizer.from_str(parity_tokenizer_json(plain_result))
+    for row, text in zip(result.parity.rows, texts):
+        assert row.bytes == len(text.encode("utf-8"))
+        assert row.parity == len(parity_ref.encode(text).ids)
+        assert row.plain == len(plain_ref.encode(text).ids)
+    assert result.parity.gini_parity < result.parity.gini_plain
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ((["a"], ["x y"], 300), "at least two languages"),
+    ((["a", "b"], ["x y", " "], 300), "no text for b"),
+    ((["a", "b"], ["x y", "z"], 256), "more than 256"),
+])
+def test_lab_parity_bad_input_says_the_fix(args, message):
+    with pytest.raises(ValueError, match=message):
+        train_parity(*args)
