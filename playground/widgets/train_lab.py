@@ -72,7 +72,7 @@ def render(algorithm: str) -> bool:
 # ------------------------------------------------------------------ forms
 def _vocab_input(help_text: str) -> int:
     return int(st.number_input("Vocabulary size", MIN_VOCAB, MAX_VOCAB, value=DEFAULT_VOCAB, step=64,
-                               key=state.LAB_VOCAB, help=help_text))
+                               key=state.LAB_VOCAB, help=help_text, persist_state="session"))
 
 
 def _parity_texts() -> tuple[list[str], list[str]] | None:
@@ -82,19 +82,21 @@ def _parity_texts() -> tuple[list[str], list[str]] | None:
     if source != OWN:
         samples = {s.language: s.text for s in language_samples()}
         picked = st.multiselect("Languages", list(samples), default=list(samples), key=state.LAB_LANGUAGES,
+                                persist_state="session",
                                 help="One sentence of GTK's, translated into each language: parallel text.")
         st.caption("Each language's sentence is both its training text and its dev set (the text whose length "
                    "in tokens decides which language the next merge serves).")
         return list(picked), [samples[p] for p in picked]
-    count = int(st.number_input("Languages", 2, MAX_OWN_LANGUAGES, value=2, key=state.LAB_OWN_COUNT))
+    count = int(st.number_input("Languages", 2, MAX_OWN_LANGUAGES, value=2, key=state.LAB_OWN_COUNT,
+                                persist_state="session"))
     st.caption("Give the same content in every language (a translation): the dev set is each text itself, and "
                "parity compares their lengths in tokens.")
     names, texts = [], []
     for i, col in zip(range(count), st.columns(2) * MAX_OWN_LANGUAGES):
         name = text_field(f"Language {i + 1}", key=state.LAB_OWN_NAME.format(i=i), limit=40, where=col,
-                          placeholder=f"Language {i + 1}")
+                          placeholder=f"Language {i + 1}", persist_state="session")
         text = text_field(f"Text in language {i + 1}", key=state.LAB_OWN_TEXT.format(i=i), limit=MAX_LANGUAGE_CHARS,
-                          area=True, where=col, height=110)
+                          area=True, where=col, height=110, persist_state="session")
         if name is None or text is None:
             return None
         names.append(name.strip() or f"Language {i + 1}")
@@ -144,14 +146,12 @@ def _run(algorithm: str, args: tuple, weight: int, label: str) -> None:
 def parity_frame(result: LabResult) -> pd.DataFrame:
     """One row per language: its text in bytes and in tokens after plain and after parity-aware BPE."""
     rows = result.parity.rows
-    english = rows[0].parity or 1
     return pd.DataFrame({
         "language": [r.language for r in rows],
         "bytes": [r.bytes for r in rows],
         "plain BPE": [r.plain for r in rows],
         "parity-aware": [r.parity for r in rows],
         "change": [f"{(r.parity - r.plain) / r.plain:+.0%}" if r.plain else "–" for r in rows],
-        "vs first (parity)": [round(r.parity / english, 2) for r in rows],
     })
 
 
