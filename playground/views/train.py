@@ -537,8 +537,8 @@ def _load(kind: str, main: Any, side: Any, pat_str: str | None, specials: list[s
 def render() -> None:
     st.session_state.setdefault(T_TEXT, SAMPLE_TEXT)
     st.session_state.setdefault(T_VOCAB, DEFAULT_VOCAB)
-    header("Train your own", "minbpe's algorithm, exactly: count every adjacent pair, merge the most frequent "
-                             "(on a tie, the pair seen first), repeat. Your tokenizers stay in this tab only.")
+    header("Train your own", "Byte-level BPE (minbpe's algorithm, exactly), parity-aware BPE or WordPiece, each "
+                             "equal to its reference trainer. Your tokenizers stay in this tab only.")
     flash = st.session_state.get(T_FLASH)
     if flash and flash in st.session_state.get(state.ENCODINGS, []):
         # "Use in Compare" goes to Compare (the selection is made in its callback, before the switch);
