@@ -1,7 +1,7 @@
 """Hugging Face's byte-level pre-tokenizer, as its trainers see text: words made of GPT-2's printable bytes.
 
 `tokenizers.pre_tokenizers.ByteLevel(add_prefix_space=False)` cuts a text with GPT-2's split pattern and
-shows every UTF-8 byte of a piece as one printable character (`engine.formats.gpt2_bytes`), so a leading
+shows every UTF-8 byte of a piece as one printable character (`engine.tokenizer.gpt2_bytes`), so a leading
 space reads ``Ġ``.  Its trainers count these *words*: each distinct piece once, with how often it occurred.
 
     >>> byte_level_words("hello world hello")
@@ -18,7 +18,7 @@ from typing import Iterable
 
 import regex
 
-from ..formats.gpt2_bytes import BYTE_TO_CHAR
+from ..tokenizer.gpt2_bytes import BYTE_TO_CHAR
 from ..text import repair_surrogates
 
 HF_BYTE_LEVEL_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""

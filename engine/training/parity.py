@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from ..formats.gpt2_bytes import BYTE_TO_CHAR
+from ..tokenizer.gpt2_bytes import BYTE_TO_CHAR
 from .byte_level import byte_level_words
 
 Pair = tuple[str, str]

@@ -170,7 +170,7 @@ def _results(result: LabResult) -> None:
             "languages is 0 when every language costs the same number of tokens. Foroutan et al., "
             f"[“Parity-Aware Byte-Pair Encoding”]({PAPER}) (2025), report it falling by up to 89% with little "
             "change in compression overall. Measured here on the training texts themselves, not held-out text.")
-        st.dataframe(parity_frame(result), hide_index=True, width="stretch", key="lab_parity_table")
+        st.dataframe(parity_frame(result), hide_index=True, width="stretch")
     else:
         vocab = json.loads(result.tokenizer_json)["model"]["vocab"]
         cols = st.columns(3)
