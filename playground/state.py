@@ -288,7 +288,8 @@ PAGE_KEYS: dict[str, tuple[str, ...]] = {
     "steps": (STEPS_SOURCE, STEPS_PIECE, STEPS_TYPED, STEPS_K),
     "vocab": (VOCAB_PANE, VOCAB_QUERY, VOCAB_MODE, VOCAB_ICASE, VOCAB_FILTER, VOCAB_LOG),
     "train": (TRAIN_VOCAB, TRAIN_PATTERN, TRAIN_CUSTOM_PATTERN, TRAIN_SPECIALS, TRAIN_PANE,
-              TRAIN_REPLACE, UPLOAD_KIND, UPLOAD_PATTERN, UPLOAD_CUSTOM_PATTERN, UPLOAD_SPECIALS),
+              TRAIN_REPLACE, UPLOAD_KIND, UPLOAD_PATTERN, UPLOAD_CUSTOM_PATTERN, UPLOAD_SPECIALS,
+              TRAIN_ALGORITHM, LAB_SOURCE, LAB_VOCAB),
     "chat": (CHAT_CONV,),
 }
 PAGE_KEYS[""] = PAGE_KEYS["tokenize"]  # the root URL shows Tokenize
@@ -347,6 +348,9 @@ LINK_VALUES: dict[str, LinkValue] = {
     TRAIN_SPECIALS: LinkValue("Special tokens", str),
     TRAIN_PANE: LinkValue("Show", str, options="views.train:TRAIN_PANES"),
     TRAIN_REPLACE: LinkValue("Decode with replacement", bool),
+    TRAIN_ALGORITHM: LinkValue("Algorithm", str, options="widgets.train_lab:ALGORITHMS"),
+    LAB_SOURCE: LinkValue("Texts", str, options="widgets.train_lab:SOURCES"),
+    LAB_VOCAB: LinkValue("Vocabulary size", int, 257, 4096),
     UPLOAD_KIND: LinkValue("File kind", str, options="views.train:UPLOAD_KINDS"),
     UPLOAD_PATTERN: LinkValue("Split pattern", str, options="views.train:PATTERNS"),
     UPLOAD_CUSTOM_PATTERN: LinkValue("Custom split pattern", str),

@@ -37,6 +37,7 @@ ALGORITHMS = {
                     "within the run-to-run spread of the reference itself"),
 }
 ARENA, OWN = "The Arena's translations", "My own texts"
+SOURCES = [ARENA, OWN]
 MIN_VOCAB, MAX_VOCAB, DEFAULT_VOCAB = 257, 4096, 512
 MAX_LANGUAGE_CHARS = 200_000  # one language's text box (parity trains in pure Python: 2 runs, one per column)
 MAX_WORDPIECE_CHARS = 2_000_000
@@ -77,7 +78,7 @@ def _vocab_input(help_text: str) -> int:
 
 def _parity_texts() -> tuple[list[str], list[str]] | None:
     """The languages' names and texts (the Arena's, or the user's boxes); None while a box is over its limit."""
-    source = st.segmented_control("Texts", [ARENA, OWN], key=state.LAB_SOURCE, default=ARENA, required=True,
+    source = st.segmented_control("Texts", SOURCES, key=state.LAB_SOURCE, default=ARENA, required=True,
                                   persist_state="session")
     if source != OWN:
         samples = {s.language: s.text for s in language_samples()}

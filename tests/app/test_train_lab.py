@@ -1,6 +1,8 @@
 """Train your own's Algorithm choice: parity-aware BPE (the per-language table) and WordPiece, in AppTest."""
 from __future__ import annotations
 
+import json
+
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import plain, run_view
@@ -90,3 +92,12 @@ def test_wordpiece_trains_on_the_text_box_and_is_usable():
     at.session_state["_view"] = "views.tokenize"
     at.run()
     assert not at.exception, [e.value for e in at.exception]
+
+
+def test_a_share_link_opens_the_chosen_algorithm_and_settings():
+    query = {"v.train_algorithm": json.dumps("parity-aware BPE"), "v.lab_source": json.dumps("My own texts"),
+             "v.lab_vocab": json.dumps(300)}
+    at = run_view("views.train", query=query, _net=True)
+    assert at.segmented_control(key="train_algorithm").value == "parity-aware BPE"
+    assert at.segmented_control(key="lab_source").value == "My own texts"
+    assert at.number_input(key="lab_vocab").value == 300
