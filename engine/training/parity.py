@@ -23,11 +23,13 @@ merge (``tests/engine/training/test_parity.py``), including what its source does
 * the first ``global_merges`` merges are plain BPE over all languages summed, the same tie-break.
 
 Leaves out: the ``"window"`` variant, the ``ratio`` targets and ``total_symbols``.
-Counts are kept per word and recounted only for the words a merge touches, so a step costs
-the scan for the best pair plus the touched words.
+Counts are kept per word and recounted only for the words a merge touches; each language (and the
+sum over languages) has a lazy max-heap of pair counts, so finding the best pair does not scan every pair
+(`_Corpus.best_reference` does, and the tests check that both agree).
 """
 from __future__ import annotations
 
+import heapq
 import json
 import time
 from dataclasses import dataclass
@@ -81,6 +83,21 @@ def merge_word(word: tuple[str, ...], pair: Pair) -> tuple[str, ...]:
     return tuple(out)
 
 
+class _Greatest:
+    """A pair ordered so that heapq's min-heap pops the *greatest* strings first (the reference's tie-break)."""
+
+    __slots__ = ("pair",)
+
+    def __init__(self, pair: Pair) -> None:
+        self.pair = pair
+
+    def __lt__(self, other: _Greatest) -> bool:
+        return self.pair > other.pair
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Greatest) and self.pair == other.pair
+
+
 class _Corpus:
     """Words (tuples of symbols) with a count per language, and per-language pair counts kept current."""
 
@@ -101,18 +118,27 @@ class _Corpus:
         self.where: dict[Pair, set[int]] = {}
         for i in range(len(self.words)):
             self._count(i, +1)
+        # One lazy max-heap per language and one for the total: an entry (-count, _Greatest(pair)) is pushed
+        # whenever a pair's count changes and is dropped when popped with a count that is no longer current.
+        self.heaps: list[list[tuple[int, _Greatest]]] = [[] for _ in range(self.n + 1)]
+        for p in self.stats:
+            self._push(p)
+        for heap in self.heaps:
+            heapq.heapify(heap)
 
     def _count(self, i: int, sign: int) -> None:
         f = self.freq[i]
+        langs = [(lang, sign * c) for lang, c in enumerate(f) if c]  # a word is seldom in many languages
+        whole = sign * sum(f)
         for p in _pairs(self.words[i]):
             s = self.stats.get(p)
             if s is None:
                 s = self.stats[p] = [0] * self.n
                 self.where[p] = set()
                 self.total[p] = 0
-            for lang in range(self.n):
-                s[lang] += sign * f[lang]
-            self.total[p] += sign * sum(f)
+            for lang, c in langs:
+                s[lang] += c
+            self.total[p] += whole
             if sign > 0:
                 self.where[p].add(i)
         if sign < 0:  # drop pairs no word holds any more
@@ -130,19 +156,45 @@ class _Corpus:
                 out[lang] += len(w) * f[lang]
         return out
 
+    def _push(self, p: Pair, heap: Callable = list.append) -> None:
+        """Put `p`'s current counts on the heaps (list.append while building, before heapify)."""
+        key = _Greatest(p)
+        for lang, c in enumerate(self.stats[p]):
+            if c > 0:
+                heap(self.heaps[lang], (-c, key))
+        heap(self.heaps[self.n], (-self.total[p], key))
+
     def merge(self, pair: Pair, lengths: list[int]) -> None:
         """Merge `pair` in every word that holds it; `lengths` (tokens per language) goes down by as many."""
+        touched: set[Pair] = set()
         for i in sorted(self.where.get(pair, ())):
+            touched.update(_pairs(self.words[i]))
             self._count(i, -1)
             before = len(self.words[i])
             self.words[i] = merge_word(self.words[i], pair)
             self._count(i, +1)
+            touched.update(_pairs(self.words[i]))
             saved = before - len(self.words[i])
             for lang, f in enumerate(self.freq[i]):
                 lengths[lang] -= saved * f
+        for p in touched:
+            if p in self.stats:
+                self._push(p, heapq.heappush)
 
     def best(self, lang: int | None) -> tuple[Pair, int] | None:
         """The pair with the highest count in `lang` (None: all languages summed), greatest strings on a tie."""
+        heap = self.heaps[self.n if lang is None else lang]
+        while heap:
+            negc, key = heap[0]
+            s = self.stats.get(key.pair)
+            current = 0 if s is None else self.total[key.pair] if lang is None else s[lang]
+            if current > 0 and current == -negc:
+                return key.pair, current
+            heapq.heappop(heap)  # stale: the pair's count changed (a newer entry holds it) or it is gone
+        return None
+
+    def best_reference(self, lang: int | None) -> tuple[Pair, int] | None:
+        """`best` by scanning every pair: slow and obviously right (the tests check that both agree)."""
         best: tuple[int, Pair] | None = None
         counts = self.total.items() if lang is None else ((p, s[lang]) for p, s in self.stats.items())
         for p, c in counts:

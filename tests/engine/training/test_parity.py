@@ -14,7 +14,8 @@ from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 from engine.explain.arena import LANGUAGES_FILE
 from engine.families.hf.load import load_tokenizer_json
 from engine.training.lab import train_parity
-from engine.training.parity import gini, merge_word, parity_tokenizer_json, train_parity_merges
+from engine.training.byte_level import byte_level_words
+from engine.training.parity import _Corpus, gini, merge_word, parity_tokenizer_json, train_parity_merges
 from tests.conftest import CORPUS
 
 
@@ -142,3 +143,20 @@ def test_the_comparison_table_counts_what_tokenizers_counts():
 def test_lab_parity_bad_input_says_the_fix(args, message):
     with pytest.raises(ValueError, match=message):
         train_parity(*args)
+
+
+def test_the_heaps_find_the_pair_a_full_scan_finds():
+    """`_Corpus.best` (lazy heaps) against `best_reference` (a scan of every pair), for every language and the
+    total, after each of 150 merges of a seeded random corpus with many ties."""
+    rng = random.Random(7)
+    texts = [["".join(rng.choice("abcab é.") for _ in range(400))] for _ in range(3)]
+    corpus = _Corpus([byte_level_words(t) for t in texts])
+    lengths = corpus.length()
+    for _ in range(150):
+        for lang in (None, 0, 1, 2):
+            assert corpus.best(lang) == corpus.best_reference(lang)
+        found = corpus.best(None)
+        if found is None:
+            break
+        corpus.merge(found[0], lengths)
+    assert lengths == corpus.length()
