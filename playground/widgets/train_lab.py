@@ -27,7 +27,8 @@ from playground.serving import jobs
 from playground.widgets.text_fields import text_field
 
 BYTE_LEVEL = "Byte-level BPE"
-# label -> (what it is, its reference trainer); the first is the Train view's own (minbpe's algorithm)
+# label -> (what it is, its reference trainer); the first is the Train view's own (minbpe's algorithm).
+# The hook for Unigram: its entry here, a form in `render` calling engine.training.unigram.train_unigram.
 ALGORITHMS = {
     BYTE_LEVEL: ("merges the most frequent pair of the whole text", "karpathy/minbpe's `train`, merge for merge"),
     lab.PARITY: ("each merge goes to the language that is worst compressed now (Foroutan et al. 2025)",
@@ -178,6 +179,8 @@ def _results(result: LabResult) -> None:
         cols[0].metric("Vocabulary", f"{len(vocab):,}")
         cols[1].metric("Word-inside pieces (##)", f"{sum(t.startswith('##') for t in vocab):,}")
         cols[2].metric("Training time", f"{result.seconds:.2f} s")
+        st.caption("WordPiece does not give every text back: its decoder puts its own spaces between words, and a "
+                   "word with a character it never saw becomes [UNK].")
         st.dataframe(pd.DataFrame({"id": list(vocab.values()), "token": list(vocab)}), hide_index=True,
                      width="stretch", height=240)
     cols = st.columns(2)
