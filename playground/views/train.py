@@ -29,7 +29,7 @@ from playground.cache import memo, uploads
 from playground.render import html
 from playground.render.markdown import md
 from playground.serving import jobs
-from playground.widgets import charts, pickers
+from playground.widgets import charts, pickers, train_lab
 from playground.widgets.page import header
 from playground.widgets.text_fields import text_field
 
@@ -537,14 +537,15 @@ def _load(kind: str, main: Any, side: Any, pat_str: str | None, specials: list[s
 def render() -> None:
     st.session_state.setdefault(T_TEXT, SAMPLE_TEXT)
     st.session_state.setdefault(T_VOCAB, DEFAULT_VOCAB)
-    header("Train your own", "minbpe's algorithm, exactly: count every adjacent pair, merge the most frequent "
-                             "(on a tie, the pair seen first), repeat. Your tokenizers stay in this tab only.")
+    header("Train your own", "Byte-level BPE (minbpe's algorithm, exactly), parity-aware BPE or WordPiece, each "
+                             "equal to its reference trainer. Your tokenizers stay in this tab only.")
     flash = st.session_state.get(T_FLASH)
     if flash and flash in st.session_state.get(state.ENCODINGS, []):
         # "Use in Compare" goes to Compare (the selection is made in its callback, before the switch);
         # back here, or where no page can be switched to, this says where the tokenizer is.
         st.success(f"**{md(flash)}** is selected in the sidebar's Encodings: open **Compare** (or any view) "
                    "in the navigation to see it beside the others.")
-    _train_section()
+    if not train_lab.render(train_lab.choose_algorithm()):  # parity-aware BPE, WordPiece: the lab's own form
+        _train_section()
     st.divider()
     _upload_section()
