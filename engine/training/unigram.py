@@ -44,6 +44,7 @@ sentencepiece's on several corpora and say how equal it is; the README has the f
 from __future__ import annotations
 
 import math
+import re
 import time
 from array import array
 from dataclasses import dataclass
@@ -66,6 +67,9 @@ MAX_SENTENCE_BYTES = 4192  # max_sentence_length
 MIN_SCORE_DELTA = 0.0001  # kMinScorePenaltyDelta
 UNIGRAM_META = ("<unk>", "<s>", "</s>")  # ids 0, 1, 2: sentencepiece's default meta pieces
 _IDENTITY = NormalizerSpec(name="identity")
+_BYTE_PIECES = tuple(f"<0x{b:02X}>" for b in range(256))
+_META = re.compile("|".join(re.escape(m) for m in sorted(UNIGRAM_META, key=len, reverse=True)))
+_META_BYTES = re.compile("|".join(re.escape(m) for m in sorted(UNIGRAM_META + _BYTE_PIECES, key=len, reverse=True)))
 
 _rnd = array("f", [0.0])
 
@@ -340,9 +344,13 @@ def sum_in_double(values: list[float]) -> float:
 
 
 # ------------------------------------------------------------------ sentences
-def _sentences(text: str, coverage: float) -> tuple[list[tuple[str, int]], dict[str, int], int]:
+def _sentences(text: str, coverage: float, byte_fallback: bool) -> tuple[list[tuple[str, int]], dict[str, int], int]:
     """Normalized sentences (one per line, rare characters as U+2585), the required characters
-    with their counts, and the number of lines skipped."""
+    with their counts, and the number of lines skipped.
+
+    A meta piece written in the text (``<s>``, or ``<0x41>`` with byte fallback) becomes a tab, which
+    no piece may hold: the trainer's ``PrefixMatcher`` keeps them out of the vocabulary that way."""
+    meta = _META_BYTES if byte_fallback else _META
     sentences: list[tuple[str, int]] = []
     skipped = 0
     for line in text.split("\n"):
@@ -352,8 +360,7 @@ def _sentences(text: str, coverage: float) -> tuple[list[tuple[str, int]], dict[
             skipped += 1
             continue
         normalized = normalize(line, _IDENTITY)[0]
-        for meta in UNIGRAM_META:  # meta pieces in the text are cut out (the trainer's PrefixMatcher)
-            normalized = normalized.replace(meta, UPP_BOUNDARY)
+        normalized = meta.sub(UPP_BOUNDARY, normalized)
         if normalized:
             sentences.append((normalized, 1))
     counts: dict[str, int] = {}
@@ -412,11 +419,12 @@ def train_unigram(
     meta = len(UNIGRAM_META) + (256 if byte_fallback else 0)
     if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size <= meta:
         raise ValueError(f"vocab_size must be an integer above {meta} (the meta pieces{' and 256 byte pieces' if byte_fallback else ''}), got {vocab_size!r}")
-    if not 0.0 < character_coverage <= 1.0:
-        raise ValueError(f"character_coverage must be in (0, 1], got {character_coverage!r}; sentencepiece uses 0.9995")
+    if not 0.98 <= character_coverage <= 1.0:  # sentencepiece 0.2.3 refuses other values too
+        raise ValueError(f"character_coverage must be from 0.98 to 1.0, got {character_coverage!r}; "
+                         "sentencepiece's default is 0.9995")
     if not 1 <= max_piece_length <= 64:
         raise ValueError(f"max_piece_length must be 1 to 64, got {max_piece_length!r}; sentencepiece uses 16")
-    sentences, required, skipped = _sentences(repair_surrogates(text), character_coverage)
+    sentences, required, skipped = _sentences(repair_surrogates(text), character_coverage, byte_fallback)
     if not sentences:
         raise ValueError("the text has no line to train on: every line is empty, longer than "
                          f"{MAX_SENTENCE_BYTES:,} bytes or holds U+2585; add text or break long lines")
@@ -491,7 +499,7 @@ def build_unigram_encoding(pieces: list[tuple[str, float]], *, vocab_size: int, 
     (``<unk>`` 0, ``<s>`` 1, ``</s>`` 2, then ``<0x00>``..``<0xFF>`` with byte fallback), then `pieces`."""
     table: list[tuple[str, float, int]] = [("<unk>", 0.0, UNKNOWN), ("<s>", 0.0, CONTROL), ("</s>", 0.0, CONTROL)]
     if byte_fallback:
-        table += [(f"<0x{b:02X}>", 0.0, BYTE) for b in range(256)]
+        table += [(p, 0.0, BYTE) for p in _BYTE_PIECES]
     table += [(p, s, NORMAL) for p, s in pieces]
     trainer = TrainerSpec(model_type=1, vocab_size=len(table), byte_fallback=byte_fallback)
     model = ModelProto(tuple(table), trainer, _IDENTITY)
