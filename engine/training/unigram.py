@@ -128,7 +128,8 @@ Progress = Callable[[UnigramRound], None]
 
 
 # ------------------------------------------------------------------ the lattice of one word
-def _lattice(word: str, index: dict[str, int], scores: list[float], unk_score: float, max_len: int):
+def _lattice(word: str, index: dict[str, int], scores: list[float], unk_score: float, max_len: int,
+             prefixes: frozenset[str]):
     """Nodes of `word`'s lattice in sentencepiece's order: (begins, ends, node scores, node ids).
 
     Node 0 is BOS (ends at 0), node 1 is EOS (begins at len(word)); then, start by start, every piece
@@ -144,7 +145,10 @@ def _lattice(word: str, index: dict[str, int], scores: list[float], unk_score: f
     for b in range(n):
         single = False
         for k in range(1, min(max_len, n - b) + 1):
-            i = get(word[b:b + k])
+            sub = word[b:b + k]
+            if sub not in prefixes:  # no piece starts with it: no longer one either (the trie's early stop)
+                break
+            i = get(sub)
             if i is None:
                 continue
             begins[b].append(len(nid))
@@ -237,9 +241,10 @@ class _Model:
         self.min_score = min(self.scores)
         self.max_len = max(len(p) for p, _ in pieces)
         self.unk_score = _f32(self.min_score - UNK_PENALTY)
+        self.prefixes = frozenset(p[:k] for p, _ in pieces for k in range(1, len(p) + 1))
 
     def lattice(self, word: str):
-        return _lattice(word, self.index, self.scores, self.unk_score, self.max_len)
+        return _lattice(word, self.index, self.scores, self.unk_score, self.max_len, self.prefixes)
 
 
 def _to_log_prob(pieces: list[tuple[str, int]]) -> list[tuple[str, float]]:
