@@ -381,8 +381,7 @@ def _sentences(text: str, coverage: float, byte_fallback: bool) -> tuple[list[tu
         if _f32(accumulated / all_count) >= limit:
             break
         accumulated += count
-        if c != UPP_BOUNDARY:
-            required[c] = count
+        required[c] = count  # a tab too (0.2.3 keeps it as a one-character piece; no longer piece holds one)
     out = [("".join(c if c in required else UNK_CHAR for c in s), f) for s, f in sentences]
     return out, required, skipped
 
