@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 import engine
 from engine.explain import algorithms, classics, families, pipeline
+from engine.training import unigram
 from playground.serving import test_seams
 
 PRELOAD = ("gpt2", "cl100k_base", "o200k_base")  # loaded once in the fork server, shared by every job
@@ -142,14 +143,21 @@ def train(text: str, vocab_size: int, pat_str: str | None, specials: list[str], 
     return enc
 
 
+def train_unigram(text: str, vocab_size: int, byte_fallback: bool, *, progress: Callable) -> Any:
+    """Unigram training (`engine.training.unigram`), one progress message per step (seeding, each EM
+    round, each pruning: tens per training, so no batching is needed).  The trained
+    `SentencePieceEncoding` (with its report) travels back by pickle."""
+    return unigram.train_unigram(text, vocab_size, byte_fallback=byte_fallback, progress=progress)
+
+
 TASKS: dict[str, Callable] = {
-    "encode": encode, "tokenize": tokenize, "pretokenize": pretokenize, "search_regex": search_regex, "train": train,
+    "encode": encode, "train_unigram": train_unigram, "tokenize": tokenize, "pretokenize": pretokenize, "search_regex": search_regex, "train": train,
     "tokenize_text": tokenize_text, "tokenize_many": tokenize_many, "language_column": language_column,
     "chunk": chunk, "chat_tokens": chat_tokens, "pipeline_stages": pipeline_stages, "text_story": text_story,
     "piece_story": piece_story, "token_story": token_story, "bpe_trace": bpe_trace, "model_steps": model_steps,
     "piece_ids": piece_ids, "whole_piece_ids": whole_piece_ids, "reversal": reversal,
 }
-PROGRESS_TASKS = {"train"}
+PROGRESS_TASKS = {"train", "train_unigram"}
 
 
 class Pickled:

@@ -29,7 +29,7 @@ from playground.cache import memo, uploads
 from playground.render import html
 from playground.render.markdown import md
 from playground.serving import jobs
-from playground.widgets import charts, pickers
+from playground.widgets import charts, pickers, unigram_training
 from playground.widgets.page import header
 from playground.widgets.text_fields import text_field
 
@@ -388,6 +388,7 @@ def _train_section() -> None:
     enc = st.session_state.get(T_RESULT)
     if enc is not None:
         _results(enc)
+    unigram_training.render(text, lambda key, result_key: _use_button("Use in Compare", key, result_key))
 
 
 # ---------------------------------------------------------------- uploads
