@@ -55,7 +55,7 @@ from ..families.sentencepiece.model_proto import (BYTE, CONTROL, NORMAL, UNKNOWN
                                                    TrainerSpec)
 from ..families.sentencepiece.normalize import SPACE, normalize
 from ..text import repair_surrogates
-from .unigram_seeds import DEFAULT_SEED_SIZE, UNK_CHAR, UPP_BOUNDARY, seed_pieces
+from .unigram_seeds import DEFAULT_SEED_SIZE, UNK_CHAR, seed_pieces
 
 __all__ = ["train_unigram", "UnigramReport", "UnigramRound", "UnigramVocabTooLarge", "UNIGRAM_META"]
 
@@ -67,6 +67,9 @@ MAX_SENTENCE_BYTES = 4192  # max_sentence_length
 MIN_SCORE_DELTA = 0.0001  # kMinScorePenaltyDelta
 UNIGRAM_META = ("<unk>", "<s>", "</s>")  # ids 0, 1, 2: sentencepiece's default meta pieces
 _IDENTITY = NormalizerSpec(name="identity")
+# What a meta piece written in the text becomes.  sentencepiece's 2025-02 source used a tab; 0.2.3 keeps a real
+# tab as a piece but not this mark (matched on its results), so the mark is a character of its own here.
+META_MARK = "\U0010fffe"
 _BYTE_PIECES = tuple(f"<0x{b:02X}>" for b in range(256))
 _META = re.compile("|".join(re.escape(m) for m in sorted(UNIGRAM_META, key=len, reverse=True)))
 _META_BYTES = re.compile("|".join(re.escape(m) for m in sorted(UNIGRAM_META + _BYTE_PIECES, key=len, reverse=True)))
@@ -365,7 +368,7 @@ def _sentences(text: str, coverage: float, byte_fallback: bool) -> tuple[list[tu
             skipped += 1
             continue
         normalized = normalize(line, _IDENTITY)[0]
-        normalized = meta.sub(UPP_BOUNDARY, normalized)
+        normalized = meta.sub(META_MARK, normalized)
         if normalized:
             sentences.append((normalized, 1))
     counts: dict[str, int] = {}
@@ -381,7 +384,8 @@ def _sentences(text: str, coverage: float, byte_fallback: bool) -> tuple[list[tu
         if _f32(accumulated / all_count) >= limit:
             break
         accumulated += count
-        required[c] = count  # a tab too (0.2.3 keeps it as a one-character piece; no longer piece holds one)
+        if c != META_MARK:  # counted for the coverage, never kept: it becomes U+2585 below
+            required[c] = count
     out = [("".join(c if c in required else UNK_CHAR for c in s), f) for s, f in sentences]
     return out, required, skipped
 
