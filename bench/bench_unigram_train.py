@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.training.unigram import train_unigram  # noqa: E402
+from engine.families.sentencepiece.training import train_unigram  # noqa: E402
 
 TAYLOR = ROOT / "tests" / "data" / "corpus" / "taylorswift.txt"
 

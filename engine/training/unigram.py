@@ -7,7 +7,7 @@ scores.  We follow ``sentencepiece`` 0.2.3's trainer (``unigram_model_trainer.cc
 
 1. **Sentences.**  Each line of the text is a sentence; empty lines, lines over
    ``max_sentence_length`` bytes and lines holding U+2585 are skipped.  Each is normalized
-   (identity rules: spaces become ``▁``, runs squeezed, a ``▁`` in front).
+   by the caller's normalizer (the identity rules: spaces become ``▁``, runs squeezed, a ``▁`` in front).
 2. **Required characters.**  Characters sorted by count; the most frequent ones until
    ``character_coverage`` of all occurrences is reached are kept, the others become U+2585
    (an unknown character, never part of a piece).
@@ -40,6 +40,10 @@ Not followed: sentencepiece's multi-threaded sums (``num_threads > 1`` changes f
 NFKC normalization (we train with the ``identity`` rule; there is no NFKC table in the engine),
 user-defined and control symbols, sampling of input sentences.  The tests hold the result to
 sentencepiece's on several corpora and say how equal it is; the README has the figures.
+
+This module returns plain data (pieces, scores, a report); `engine.families.sentencepiece.training`
+turns them into the `SentencePieceEncoding` a loaded ``.model`` becomes (the training floor sits
+below the families).
 """
 from __future__ import annotations
 
@@ -50,14 +54,10 @@ from array import array
 from dataclasses import dataclass
 from typing import Callable
 
-from ..families.sentencepiece.encoding import SentencePieceEncoding
-from ..families.sentencepiece.model_proto import (BYTE, CONTROL, NORMAL, UNKNOWN, ModelProto, NormalizerSpec,
-                                                   TrainerSpec)
-from ..families.sentencepiece.normalize import SPACE, normalize
 from ..text import repair_surrogates
-from .unigram_seeds import DEFAULT_SEED_SIZE, UNK_CHAR, seed_pieces
+from .unigram_seeds import DEFAULT_SEED_SIZE, UNK_CHAR, WS as SPACE, seed_pieces
 
-__all__ = ["train_unigram", "UnigramReport", "UnigramRound", "UnigramVocabTooLarge", "UNIGRAM_META"]
+__all__ = ["learn_unigram", "UnigramReport", "UnigramRound", "UnigramVocabTooLarge", "UNIGRAM_META", "BYTE_PIECES"]
 
 UNK_PENALTY = 10.0  # kUnkPenalty
 MIN_EXPECTED = 0.5  # kExpectedFrequencyThreshold
@@ -66,13 +66,12 @@ SHRINKING = 0.75  # shrinking_factor
 MAX_SENTENCE_BYTES = 4192  # max_sentence_length
 MIN_SCORE_DELTA = 0.0001  # kMinScorePenaltyDelta
 UNIGRAM_META = ("<unk>", "<s>", "</s>")  # ids 0, 1, 2: sentencepiece's default meta pieces
-_IDENTITY = NormalizerSpec(name="identity")
 # What a meta piece written in the text becomes.  sentencepiece's 2025-02 source used a tab; 0.2.3 keeps a real
 # tab as a piece but not this mark (matched on its results), so the mark is a character of its own here.
 META_MARK = "\U0010fffe"
-_BYTE_PIECES = tuple(f"<0x{b:02X}>" for b in range(256))
+BYTE_PIECES = tuple(f"<0x{b:02X}>" for b in range(256))  # ids 3..258 with byte fallback
 _META = re.compile("|".join(re.escape(m) for m in sorted(UNIGRAM_META, key=len, reverse=True)))
-_META_BYTES = re.compile("|".join(re.escape(m) for m in sorted(UNIGRAM_META + _BYTE_PIECES, key=len, reverse=True)))
+_META_BYTES = re.compile("|".join(re.escape(m) for m in sorted(UNIGRAM_META + BYTE_PIECES, key=len, reverse=True)))
 
 _rnd = array("f", [0.0])
 
@@ -127,7 +126,7 @@ class UnigramReport:
     seconds: float
 
 
-Progress = Callable[[UnigramRound], None]
+Progress = Callable[["UnigramRound"], None]
 
 
 # ------------------------------------------------------------------ the lattice of one word
@@ -352,7 +351,8 @@ def sum_in_double(values: list[float]) -> float:
 
 
 # ------------------------------------------------------------------ sentences
-def _sentences(text: str, coverage: float, byte_fallback: bool) -> tuple[list[tuple[str, int]], dict[str, int], int]:
+def _sentences(text: str, normalize: Callable[[str], str], coverage: float,
+               byte_fallback: bool) -> tuple[list[tuple[str, int]], dict[str, int], int]:
     """Normalized sentences (one per line, rare characters as U+2585), the required characters
     with their counts, and the number of lines skipped.
 
@@ -367,7 +367,7 @@ def _sentences(text: str, coverage: float, byte_fallback: bool) -> tuple[list[tu
         if len(line.encode("utf-8")) > MAX_SENTENCE_BYTES or UNK_CHAR in line:
             skipped += 1
             continue
-        normalized = normalize(line, _IDENTITY)[0]
+        normalized = normalize(line)
         normalized = meta.sub(META_MARK, normalized)
         if normalized:
             sentences.append((normalized, 1))
@@ -404,21 +404,23 @@ def _words(sentences: list[tuple[str, int]]) -> list[tuple[str, int]]:
 
 
 # ------------------------------------------------------------------ the trainer
-def train_unigram(
+def learn_unigram(
     text: str,
     vocab_size: int,
     *,
+    normalize: Callable[[str], str],
     byte_fallback: bool = False,
     character_coverage: float = 0.9995,
     max_piece_length: int = 16,
     seed_size: int = DEFAULT_SEED_SIZE,
     progress: Progress | None = None,
-    name: str | None = None,
-) -> SentencePieceEncoding:
-    """A SentencePiece Unigram model of `vocab_size` pieces learned from `text`, as
-    ``spm.SentencePieceTrainer.train(model_type="unigram", normalization_rule_name="identity",
-    num_threads=1, ...)`` learns it (meta pieces ``<unk> <s> </s>`` and, with `byte_fallback`,
-    256 byte pieces included in `vocab_size`).  ``progress(round)`` is called after each step.
+) -> tuple[list[tuple[str, float]], UnigramReport]:
+    """The pieces (with scores, best first) of a Unigram model of `vocab_size` entries learned from
+    `text`, and the report, as ``spm.SentencePieceTrainer.train(model_type="unigram", num_threads=1,
+    ...)`` learns them; `vocab_size` counts the meta pieces ``<unk> <s> </s>`` (and, with
+    `byte_fallback`, 256 byte pieces), which are not in the list.  `normalize` is the model's
+    normalizer for one line (`engine.families.sentencepiece.training` gives the identity rules).
+    ``progress(round)`` is called after each step.
 
     Raises `UnigramVocabTooLarge` when the text cannot fill `vocab_size`, naming the largest size
     it can, and `ValueError` for settings out of range.
@@ -432,7 +434,7 @@ def train_unigram(
                          "sentencepiece's default is 0.9995")
     if not 1 <= max_piece_length <= 64:
         raise ValueError(f"max_piece_length must be 1 to 64, got {max_piece_length!r}; sentencepiece uses 16")
-    sentences, required, skipped = _sentences(repair_surrogates(text), character_coverage, byte_fallback)
+    sentences, required, skipped = _sentences(repair_surrogates(text), normalize, character_coverage, byte_fallback)
     if not sentences:
         raise ValueError("the text has no line to train on: every line is empty, longer than "
                          f"{MAX_SENTENCE_BYTES:,} bytes or holds U+2585; add text or break long lines")
@@ -475,8 +477,7 @@ def train_unigram(
         message += f"; {skipped:,} lines skipped (longer than {MAX_SENTENCE_BYTES:,} bytes or holding U+2585)"
     report = UnigramReport(vocab_size, byte_fallback, character_coverage, tuple(rounds), len(sentences), skipped,
                            len(words), len(required), message, time.perf_counter() - started)
-    return build_unigram_encoding(final, vocab_size=vocab_size, byte_fallback=byte_fallback, name=name,
-                                  training=report)
+    return final, report
 
 
 def _finalize(model: _Model, required: dict[str, int], size: int) -> list[tuple[str, float]]:
@@ -499,21 +500,3 @@ def _finalize(model: _Model, required: dict[str, int], size: int) -> list[tuple[
             break
         final[piece] = score
     return sorted(final.items(), key=lambda ps: (-ps[1], ps[0].encode("utf-8")))
-
-
-def build_unigram_encoding(pieces: list[tuple[str, float]], *, vocab_size: int, byte_fallback: bool,
-                           name: str | None = None, training: UnigramReport | None = None) -> SentencePieceEncoding:
-    """The trained pieces as the object a loaded Unigram ``.model`` becomes: meta pieces first
-    (``<unk>`` 0, ``<s>`` 1, ``</s>`` 2, then ``<0x00>``..``<0xFF>`` with byte fallback), then `pieces`."""
-    table: list[tuple[str, float, int]] = [("<unk>", 0.0, UNKNOWN), ("<s>", 0.0, CONTROL), ("</s>", 0.0, CONTROL)]
-    if byte_fallback:
-        table += [(p, 0.0, BYTE) for p in _BYTE_PIECES]
-    table += [(p, s, NORMAL) for p, s in pieces]
-    trainer = TrainerSpec(model_type=1, vocab_size=len(table), byte_fallback=byte_fallback)
-    model = ModelProto(tuple(table), trainer, _IDENTITY)
-    if name is None:
-        import hashlib
-
-        digest = hashlib.sha256(repr(table).encode()).hexdigest()[:8]
-        name = f"unigram-{len(table)}-{digest}"
-    return SentencePieceEncoding(name, model, source=name, training=training)

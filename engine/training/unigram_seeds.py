@@ -181,16 +181,17 @@ def seed_pieces(sentences: list[tuple[str, int]], max_length: int = 16,
     codes = list(data)
     n = len(codes)
     sa = suffix_array(codes)
-    found: list[tuple[int, int, int]] = []  # (-score, node index, index into `strings`)
-    strings: list[str] = []
+    best: dict[str, tuple[int, int]] = {}  # piece -> (-score, node index): the best node that gives it
     for index, (left, right, depth) in enumerate(substring_nodes(codes, sa)):
-        if depth <= 1 or depth > 4 * max_length:  # too long: is_valid_piece would refuse it anyway
+        if depth <= 1:
             continue
         offset = sa[left]
-        if offset >= n or offset + depth >= n:
+        if depth > 4 * max_length + 1:  # too long: is_valid_piece would refuse it anyway
             continue
         chunk = data[offset:offset + depth]
-        if 0 in chunk:
+        if chunk[-1] == 0:  # "X then a sentence end", every time: stands for X (0.2.3's rule)
+            chunk = chunk[:-1]
+        if 0 in chunk:  # across sentences
             continue
         try:
             piece = chunk.decode("utf-8")
@@ -198,11 +199,12 @@ def seed_pieces(sentences: list[tuple[str, int]], max_length: int = 16,
             continue
         if len(piece) < 2 or not is_valid_piece(piece, max_length):
             continue
-        found.append((-(right - left) * len(piece), index, len(strings)))
-        strings.append(piece)
-    found.sort()
+        key = (-(right - left) * len(piece), index)
+        if piece not in best or key < best[piece]:
+            best[piece] = key
+    found = sorted((key, piece) for piece, key in best.items())
     del found[seed_size:]
     seeds = sorted(chars.items(), key=lambda kv: (-kv[1], kv[0].encode("utf-8")))
-    for negscore, _, k in found:
-        seeds.append((strings[k], -negscore))
+    for (negscore, _), piece in found:
+        seeds.append((piece, -negscore))
     return seeds

@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 import engine
 from engine.explain import algorithms, classics, families, pipeline
-from engine.training import unigram
+from engine.families.sentencepiece import training as unigram_training
 from playground.serving import test_seams
 
 PRELOAD = ("gpt2", "cl100k_base", "o200k_base")  # loaded once in the fork server, shared by every job
@@ -147,7 +147,7 @@ def train_unigram(text: str, vocab_size: int, byte_fallback: bool, *, progress: 
     """Unigram training (`engine.training.unigram`), one progress message per step (seeding, each EM
     round, each pruning: tens per training, so no batching is needed).  The trained
     `SentencePieceEncoding` (with its report) travels back by pickle."""
-    return unigram.train_unigram(text, vocab_size, byte_fallback=byte_fallback, progress=progress)
+    return unigram_training.train_unigram(text, vocab_size, byte_fallback=byte_fallback, progress=progress)
 
 
 TASKS: dict[str, Callable] = {
