@@ -26,7 +26,7 @@ from playground.widgets import charts
 
 MIN_VOCAB, MAX_VOCAB, DEFAULT_VOCAB = 20, 8000, 80  # 80 fits the sample text (it has 86 pieces at most)
 TIMEOUT = 180.0  # seconds a Unigram training job may run (the page's BPE limit)
-MAX_TEXT_CHARS = 400_000  # ~1.5 s per 10 kB (bench/bench_unigram_train.py): about a minute here, under TIMEOUT
+MAX_TEXT_CHARS = 400_000  # ~1 s per 10 kB (up to twice that on a busy machine) (bench/bench_unigram_train.py): about a minute here, under TIMEOUT
 REFERENCE = ("sentencepiece 0.2.3's trainer (model_type=unigram, normalization_rule_name=identity, num_threads=1): "
              "equal pieces and scores (within 5e-5) on the corpora the tests run, a handful of near-tie pieces apart on "
              "bigger ones (1,994 of 2,000 on a 185 kB text).")
@@ -109,7 +109,7 @@ def render(text: str | None, use_button: Callable[[str, str], None]) -> None:
     if clicked and text:
         if len(text) > MAX_TEXT_CHARS:
             st.error(f"The training text has {len(text):,} characters; Unigram training here takes up to "
-                     f"{MAX_TEXT_CHARS:,} (it runs in pure Python, about 1.5 s per 10 kB). Train on a part of it.")
+                     f"{MAX_TEXT_CHARS:,} (it runs in pure Python, about 1 s per 10 kB). Train on a part of it.")
         else:
             try:
                 st.session_state[KEY_RESULT] = _train(text, int(vocab), bool(byte_fallback))
