@@ -26,7 +26,7 @@ from playground.widgets import charts
 
 MIN_VOCAB, MAX_VOCAB, DEFAULT_VOCAB = 20, 8000, 80  # 80 fits the sample text (it has 86 pieces at most)
 TIMEOUT = 180.0  # seconds a Unigram training job may run (the page's BPE limit)
-MAX_TEXT_CHARS = 400_000  # ~1 s per 10 kB (up to twice that on a busy machine) (bench/bench_unigram_train.py): about a minute here, under TIMEOUT
+MAX_TEXT_CHARS = 400_000  # ~1 s per 10 kB, twice that on a busy machine (bench/bench_unigram_train.py): under TIMEOUT
 REFERENCE = ("sentencepiece 0.2.3's trainer (model_type=unigram, normalization_rule_name=identity, num_threads=1): "
              "equal pieces and scores (within 5e-5) on the corpora the tests run, a handful of near-tie pieces apart on "
              "bigger ones (1,994 of 2,000 on a 185 kB text).")
