@@ -7,14 +7,17 @@ scores.  We follow ``sentencepiece`` 0.2.3's trainer (``unigram_model_trainer.cc
 
 1. **Sentences.**  Each line of the text is a sentence; empty lines, lines over
    ``max_sentence_length`` bytes and lines holding U+2585 are skipped.  Each is normalized
-   by the caller's normalizer (the identity rules: spaces become ``▁``, runs squeezed, a ``▁`` in front).
+   by the caller's normalizer (the identity rules: spaces become ``▁``, runs squeezed, a ``▁`` in front);
+   a meta piece written in the text (``<s>``; ``<0x41>`` with byte fallback) becomes a mark never kept.
 2. **Required characters.**  Characters sorted by count; the most frequent ones until
    ``character_coverage`` of all occurrences is reached are kept, the others become U+2585
    (an unknown character, never part of a piece).
-3. **Seeds** (`engine.training.unigram_seeds`): every character and every repeated substring.
+3. **Seeds** (`engine.training.unigram_seeds`): every character and every repeated substring
+   (over the UTF-8 bytes, as 0.2.3; whole characters only).
    Scores become log-probabilities (``log(count) - log(sum)``).
 4. **Words.**  Sentences are cut before each ``▁``; EM runs on distinct words with their counts.
-5. **EM, then prune, until the vocabulary is at most 1.1 × vocab_size.**  Two EM rounds: the
+5. **EM, then prune, until the vocabulary is at most 1.1 × vocab_size** (0.2.3 prunes after the last
+   EM rounds too, then drops pieces their own text never encodes to).  Two EM rounds: the
    E-step runs forward-backward on each word's lattice for each piece's expected count; the
    M-step drops pieces expected less than 0.5 times and sets
    ``score = digamma(count) - digamma(total)`` -- a Bayesian EM whose prior favours sparse
@@ -36,6 +39,8 @@ The traps, as the C++ has them:
   ``min score - 10`` whose id is 0 -- the trainer's model has no ``<unk>`` of its own, so its
   expected count lands on the first piece of the list, as in the C++.
 
+Our source is sentencepiece's 2025-02 C++ (the snapshot we could read); where 0.2.3 behaves otherwise
+(seeding, the loop's end, unreachable pieces, meta pieces in the text) we matched its results and logs.
 Not followed: sentencepiece's multi-threaded sums (``num_threads > 1`` changes float rounding),
 NFKC normalization (we train with the ``identity`` rule; there is no NFKC table in the engine),
 user-defined and control symbols, sampling of input sentences.  The tests hold the result to

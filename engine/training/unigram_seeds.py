@@ -9,14 +9,19 @@ vocabulary and prunes it down.  The seeds are
    ("character coverage"), minus those that `is_valid_piece` refuses: ones that cross a sentence,
    hold ``▁`` past their first character, mix Unicode scripts, or are longer than 16 characters.
 
-Sentences are laid end to end with a U+0000 between them (and after the last).  The substrings
-are ranked by score, and on equal scores by the order ``esaxx`` finds their nodes; that order
-matters later (pruning breaks ties by position in the vocabulary, and float sums follow it), so
-`substring_nodes` walks the LCP array with the same stack ``esaxx`` uses, node for node.
+Sentences are laid end to end, as UTF-8, with a 0 byte between them (and after the last).
+sentencepiece 0.2.3 builds the suffix array over these *bytes* (libsais; the 2025-02 source used
+code points): a substring is a node only where its *bytes* branch, so ``"43"`` followed only by
+``–`` and ``—`` (which share their first two bytes) is no seed, and a node ending inside a character
+is dropped.  A node that ends with the sentence boundary stands for the text before it ("X always
+ends its sentence"); one that crosses it is dropped.  These rules reproduce 0.2.3's seed counts
+(its log's "Initialized N seed pieces") on every corpus the tests use.
 
-The suffix array here is plain prefix doubling (``sorted`` by rank pairs, O(n log² n)); ``esaxx``
-uses SA-IS, which is linear, but the array it produces is the same: suffixes sorted by code point,
-a suffix before any longer one it is a prefix of.
+The substrings are ranked by score, and on equal scores by the order the node walk finds them;
+that order matters later (pruning breaks ties by position in the vocabulary, and float sums
+follow it), so `substring_nodes` walks the LCP array with ``esaxx``'s stack, node for node.
+The suffix array here is plain prefix doubling (``sorted`` by rank pairs, O(n log² n)), tested
+equal to sorting the suffixes themselves.
 """
 from __future__ import annotations
 
@@ -168,8 +173,8 @@ def substring_nodes(codes: list[int], sa: list[int]) -> list[tuple[int, int, int
 def seed_pieces(sentences: list[tuple[str, int]], max_length: int = 16,
                 seed_size: int = DEFAULT_SEED_SIZE) -> list[tuple[str, int]]:
     """The seed vocabulary with its raw scores (counts), in sentencepiece's order: characters first
-    (most frequent first, then by UTF-8 bytes), then substrings (best ``count * length`` first, then
-    in node order), at most `seed_size` substrings."""
+    (most frequent first, then by UTF-8 bytes), then substrings (best ``count * length`` in characters
+    first, then in node order), at most `seed_size` substrings."""
     chars: dict[str, int] = {}
     parts: list[str] = []
     for sentence, freq in sentences:
