@@ -218,6 +218,12 @@ LOCAL_PICK = "local_pick"
 LOCAL_GO = "local_go"
 TRAIN_DL_PREFIX = "train_dl_"
 TRAIN_USE = "train_use"
+# Unigram training (playground/widgets/unigram_training.py)
+TRAIN_UNIGRAM_VOCAB = "train_unigram_vocab"
+TRAIN_UNIGRAM_BYTES = "train_unigram_bytes"
+TRAIN_UNIGRAM_GO = "train_unigram_go"
+TRAIN_UNIGRAM_RESULT = "train_unigram_result"  # the trained SentencePieceEncoding
+TRAIN_UNIGRAM_USE = "train_unigram_use"
 UPLOAD_FILE = "upload_file"
 UPLOAD_ROUND = "upload_round"  # loads from the detecting uploader: part of its key (views.train.uploader_key)
 UPLOAD_USE = "upload_use"
