@@ -1,11 +1,14 @@
 """Train your own, Unigram (playground/widgets/unigram_training.py) in AppTest: train, see it, use it everywhere."""
 from __future__ import annotations
 
+from playground import state
+from playground.widgets import train_lab
 from tests.conftest import plain, run_view
 
 
 def unigram_app(**session):
-    return run_view("views.train", timeout=90, **session)
+    """Train your own with "Unigram (SentencePiece)" chosen as the Algorithm."""
+    return run_view("views.train", timeout=90, **{state.TRAIN_ALGORITHM: train_lab.UNIGRAM, **session})
 
 
 def test_unigram_trains_shows_and_goes_to_compare():
