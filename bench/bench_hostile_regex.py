@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 import engine.tokenizer.patterns  # noqa: E402
-from engine.formats.gpt2_bytes import BYTE_TO_CHAR  # noqa: E402
+from engine.tokenizer.gpt2_bytes import BYTE_TO_CHAR  # noqa: E402
 from playground.cache import encodings, render_cache  # noqa: E402
 from playground.serving import script_gate  # noqa: E402
 

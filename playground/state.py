@@ -239,9 +239,27 @@ LOCAL_PICK = "local_pick"
 LOCAL_GO = "local_go"
 TRAIN_DL_PREFIX = "train_dl_"
 TRAIN_USE = "train_use"
+# Unigram training (playground/widgets/unigram_training.py)
+TRAIN_UNIGRAM_VOCAB = "train_unigram_vocab"
+TRAIN_UNIGRAM_BYTES = "train_unigram_bytes"
+TRAIN_UNIGRAM_GO = "train_unigram_go"
+TRAIN_UNIGRAM_RESULT = "train_unigram_result"  # the trained SentencePieceEncoding
+TRAIN_UNIGRAM_USE = "train_unigram_use"
 UPLOAD_FILE = "upload_file"
 UPLOAD_ROUND = "upload_round"  # loads from the detecting uploader: part of its key (views.train.uploader_key)
 UPLOAD_USE = "upload_use"
+# widgets/train_lab.py (the Train page's other algorithms)
+TRAIN_ALGORITHM = "train_algorithm"
+LAB_SOURCE = "lab_source"  # parity-aware BPE: the Arena's translations or the user's own texts
+LAB_LANGUAGES = "lab_languages"  # the Arena languages picked
+LAB_OWN_COUNT = "lab_own_count"
+LAB_OWN_NAME = "lab_own_name_{i}"
+LAB_OWN_TEXT = "lab_own_text_{i}"
+LAB_VOCAB = "lab_vocab"
+LAB_GO = "lab_go"
+LAB_RESULT = "lab_result"  # the last engine.training.lab.LabResult
+LAB_USE = "lab_use"
+LAB_DL = "lab_dl"
 # views/tree.py
 TREE_PICK_MODE = "tree_pick_mode"
 TREE_TEXT_TOKEN = "tree_text_token"
@@ -297,7 +315,8 @@ PAGE_KEYS: dict[str, tuple[str, ...]] = {
     "steps": (STEPS_SOURCE, STEPS_PIECE, STEPS_TYPED, STEPS_K),
     "vocab": (VOCAB_PANE, VOCAB_QUERY, VOCAB_MODE, VOCAB_ICASE, VOCAB_FILTER, VOCAB_LOG),
     "train": (TRAIN_VOCAB, TRAIN_PATTERN, TRAIN_CUSTOM_PATTERN, TRAIN_SPECIALS, TRAIN_PANE,
-              TRAIN_REPLACE, UPLOAD_KIND, UPLOAD_PATTERN, UPLOAD_CUSTOM_PATTERN, UPLOAD_SPECIALS),
+              TRAIN_REPLACE, UPLOAD_KIND, UPLOAD_PATTERN, UPLOAD_CUSTOM_PATTERN, UPLOAD_SPECIALS,
+              TRAIN_ALGORITHM, LAB_SOURCE, LAB_VOCAB),
     "chat": (CHAT_CONV,),
 }
 PAGE_KEYS[""] = PAGE_KEYS["tokenize"]  # the root URL shows Tokenize
@@ -361,6 +380,9 @@ LINK_VALUES: dict[str, LinkValue] = {
     TRAIN_SPECIALS: LinkValue("Special tokens", str),
     TRAIN_PANE: LinkValue("Show", str, options="views.train:TRAIN_PANES"),
     TRAIN_REPLACE: LinkValue("Decode with replacement", bool),
+    TRAIN_ALGORITHM: LinkValue("Algorithm", str, options="widgets.train_lab:ALGORITHMS"),
+    LAB_SOURCE: LinkValue("Texts", str, options="widgets.train_lab:SOURCES"),
+    LAB_VOCAB: LinkValue("Vocabulary size", int, 257, 4096),
     UPLOAD_KIND: LinkValue("File kind", str, options="views.train:UPLOAD_KINDS"),
     UPLOAD_PATTERN: LinkValue("Split pattern", str, options="views.train:PATTERNS"),
     UPLOAD_CUSTOM_PATTERN: LinkValue("Custom split pattern", str),

@@ -29,7 +29,7 @@ import os
 import re
 from pathlib import Path
 
-from .gpt2_bytes import BYTE_TO_CHAR, CHAR_TO_BYTE, OUTSIDE_TABLE_OR_SPACE, TO_LATIN1, decode_printable
+from ..tokenizer.gpt2_bytes import BYTE_TO_CHAR, CHAR_TO_BYTE, OUTSIDE_TABLE_OR_SPACE, TO_LATIN1, decode_printable
 from .json_limits import load_json_bounded, scan_json
 from .limits import (MAX_MERGE_LINE, MAX_SPECIAL_TOKENS, MAX_TOKEN_BYTES, MAX_TOKENS, MAX_TOTAL_TOKEN_BYTES,
                      TokenBudget, check_count, check_line_length, check_special_tokens_size, check_token_id, count_lines)

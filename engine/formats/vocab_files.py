@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .gpt2_bytes import CHAR_TO_BYTE
+from ..tokenizer.gpt2_bytes import CHAR_TO_BYTE
 from .json_limits import load_json_bounded
 from .limits import MAX_MERGES, MAX_TOKEN_BYTES, TokenBudget, check_count, check_line_length, count_lines
 from .tiktoken_files import check_merge_lines

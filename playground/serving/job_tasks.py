@@ -21,6 +21,8 @@ from typing import Any, Callable
 
 import engine
 from engine.explain import algorithms, classics, families, pipeline
+from engine.families.sentencepiece import training as unigram_training
+from engine.training import lab
 from playground.serving import test_seams
 
 PRELOAD = ("gpt2", "cl100k_base", "o200k_base")  # loaded once in the fork server, shared by every job
@@ -150,14 +152,37 @@ def train(text: str, vocab_size: int, pat_str: str | None, specials: list[str], 
     return enc
 
 
+def train_lab(algorithm: str, args: tuple, *, progress: Callable) -> Any:
+    """A trainer of `engine.training.lab` (parity-aware BPE, WordPiece), reporting ``(done, total)`` at most
+    every PROGRESS_EVERY seconds; the `LabResult` (a tokenizer.json text and plain data) travels back by pickle."""
+    last = [test_seams.clock()]
+
+    def on_step(done: int, total: int) -> None:
+        now = test_seams.clock()
+        if now - last[0] >= PROGRESS_EVERY or done == total:
+            last[0] = now
+            progress((done, total))
+
+    trainer = {lab.PARITY: lab.train_parity, lab.WORDPIECE: lab.train_wordpiece_lab}[algorithm]
+    return trainer(*args, progress=on_step)
+
+
+def train_unigram(text: str, vocab_size: int, byte_fallback: bool, *, progress: Callable) -> Any:
+    """Unigram training (`engine.training.unigram`), one progress message per step (seeding, each EM
+    round, each pruning: tens per training, so no batching is needed).  The trained
+    `SentencePieceEncoding` (with its report) travels back by pickle."""
+    return unigram_training.train_unigram(text, vocab_size, byte_fallback=byte_fallback, progress=progress)
+
+
 TASKS: dict[str, Callable] = {
+    "train_lab": train_lab, "train_unigram": train_unigram,
     "encode": encode, "tokenize": tokenize, "pretokenize": pretokenize, "search_regex": search_regex, "train": train,
     "tokenize_text": tokenize_text, "tokenize_many": tokenize_many, "language_column": language_column,
     "chunk": chunk, "chat_tokens": chat_tokens, "chat_count": chat_count, "pipeline_stages": pipeline_stages, "text_story": text_story,
     "piece_story": piece_story, "token_story": token_story, "bpe_trace": bpe_trace, "model_steps": model_steps,
     "piece_ids": piece_ids, "whole_piece_ids": whole_piece_ids, "reversal": reversal,
 }
-PROGRESS_TASKS = {"train"}
+PROGRESS_TASKS = {"train", "train_lab", "train_unigram"}
 
 
 class Pickled:

@@ -29,7 +29,7 @@ from playground.cache import memo, uploads
 from playground.render import html
 from playground.render.markdown import md
 from playground.serving import jobs
-from playground.widgets import charts, pickers
+from playground.widgets import charts, pickers, train_lab, unigram_training
 from playground.widgets.page import header
 from playground.widgets.text_fields import text_field
 
@@ -390,6 +390,16 @@ def _train_section() -> None:
         _results(enc)
 
 
+def _unigram_section() -> None:
+    """Unigram (SentencePiece) on the same training text box as byte-level BPE."""
+    text_field("Training text", key=T_TEXT, limit=MAX_TEXT_BYTES, area=True, persist_state="session", height=160,
+               help=f"Up to {MAX_TEXT_BYTES:,} characters (Unigram training takes fewer: it says so).")
+    text = _training_text()
+    if not text:
+        st.info("Paste some text or upload a file to train on.")
+    unigram_training.render(text, lambda key, result_key: _use_button("Use in Compare", key, result_key))
+
+
 # ---------------------------------------------------------------- uploads
 def _upload_section() -> None:
     st.subheader("Upload a tokenizer")
@@ -537,14 +547,18 @@ def _load(kind: str, main: Any, side: Any, pat_str: str | None, specials: list[s
 def render() -> None:
     st.session_state.setdefault(T_TEXT, SAMPLE_TEXT)
     st.session_state.setdefault(T_VOCAB, DEFAULT_VOCAB)
-    header("Train your own", "minbpe's algorithm, exactly: count every adjacent pair, merge the most frequent "
-                             "(on a tie, the pair seen first), repeat. Your tokenizers stay in this tab only.")
+    header("Train your own", "Byte-level BPE (minbpe's algorithm, exactly), parity-aware BPE, WordPiece or "
+                             "Unigram, each held to its reference trainer. Your tokenizers stay in this tab only.")
     flash = st.session_state.get(T_FLASH)
     if flash and flash in st.session_state.get(state.ENCODINGS, []):
         # "Use in Compare" goes to Compare (the selection is made in its callback, before the switch);
         # back here, or where no page can be switched to, this says where the tokenizer is.
         st.success(f"**{md(flash)}** is selected in the sidebar's Encodings: open **Compare** (or any view) "
                    "in the navigation to see it beside the others.")
-    _train_section()
+    algorithm = train_lab.choose_algorithm()
+    if algorithm == train_lab.UNIGRAM:
+        _unigram_section()
+    elif not train_lab.render(algorithm):  # parity-aware BPE, WordPiece: the lab's own form
+        _train_section()
     st.divider()
     _upload_section()

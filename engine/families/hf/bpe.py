@@ -84,7 +84,7 @@ class BpeModel:
         """
         if self.complete:
             return list(map(self.byte_ids.__getitem__, data))
-        from ...formats.gpt2_bytes import BYTE_TO_CHAR
+        from ...tokenizer.gpt2_bytes import BYTE_TO_CHAR
 
         out: list[int] = []
         last_unk = False

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
 
-from ...formats.gpt2_bytes import CHAR_TO_BYTE
+from ...tokenizer.gpt2_bytes import CHAR_TO_BYTE
 from .normalizers import Replace as ReplaceNormalizer
 from .normalizers import pattern_matcher, stage_string, string_replace
 from .pre_tokenizers import PREPEND_SCHEMES

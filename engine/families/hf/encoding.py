@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
 
 from ...deadline import current as current_limit
-from ...formats.gpt2_bytes import BYTE_TO_CHAR, CHAR_TO_BYTE
+from ...tokenizer.gpt2_bytes import BYTE_TO_CHAR, CHAR_TO_BYTE
 from ...pickling import PicklableByName
 from ...records import BpeTrace, MergeStep, Piece, Token
 from ...tokenizer import patterns
@@ -42,7 +42,7 @@ _TO_PRINTABLE = str.maketrans({chr(b): c for b, c in BYTE_TO_CHAR.items()})
 
 
 def printable_form(data: bytes) -> str:
-    """`engine.formats.gpt2_bytes.encode_printable` at C speed (Latin-1 text, then one translate)."""
+    """`engine.tokenizer.gpt2_bytes.encode_printable` at C speed (Latin-1 text, then one translate)."""
     return data.decode("latin-1").translate(_TO_PRINTABLE)
 
 

@@ -35,7 +35,7 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from ...deadline import current as current_limit
-from ...formats.gpt2_bytes import CHAR_TO_BYTE
+from ...tokenizer.gpt2_bytes import CHAR_TO_BYTE
 from ...pickling import PicklableByName
 from ...records import BpeTrace, MergeNode, MergeStep, Piece, Token
 from ...tokenizer import patterns

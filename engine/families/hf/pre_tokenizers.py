@@ -44,7 +44,7 @@ from typing import Any, Callable
 
 import regex
 
-from ...formats.gpt2_bytes import BYTE_TO_CHAR
+from ...tokenizer.gpt2_bytes import BYTE_TO_CHAR
 from ...tokenizer import patterns
 from ...tokenizer.patterns import unicode16_view
 from .normalizers import (RAW_NUMERIC, RAW_PUNCTUATION, WHITE_SPACE, AlignedText, _matcher, _same, fixed_class,

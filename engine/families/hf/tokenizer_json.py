@@ -35,7 +35,7 @@ from typing import Any, Collection
 
 from ...errors import WrongFileKindError
 from ...formats.file_kinds import describe_json
-from ...formats.gpt2_bytes import BYTE_TO_CHAR
+from ...tokenizer.gpt2_bytes import BYTE_TO_CHAR
 from ...formats.json_limits import load_json_bounded
 from ...formats.limits import (MAX_MERGES, MAX_SPECIAL_TOKENS, MAX_TOKEN_BYTES, MAX_TOKEN_ID, MAX_TOTAL_TOKEN_BYTES,
                                TokenBudget, check_count, check_pattern_size, check_special_tokens_size, check_token_id)

@@ -59,7 +59,7 @@ import re
 import threading
 from itertools import chain
 from types import MappingProxyType
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ...deadline import current as current_limit
 from ...errors import UnknownTokenError
@@ -139,8 +139,9 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
     split_time_limit = None  # no split regex: whitespace and user-defined symbols only (see `engine.Encoding`)
 
     def __init__(self, name: str, model: ModelProto, *, source: str = "<sentencepiece model>",
-                 whole_pieces_reachable: bool = False) -> None:
+                 whole_pieces_reachable: bool = False, training: Any = None) -> None:
         """`whole_pieces_reachable`: BPE on any piece's characters is known to give that piece.
+        `training`: the `engine.training.unigram.UnigramReport` of a model made by `train_unigram`.
 
         Then a piece of text that is itself a vocabulary entry skips the merge
         loop (tiktoken's shortcut).  BPE does not promise it, so it is only set
@@ -148,6 +149,7 @@ class SentencePieceEncoding(PicklableByName, SpecialTokens):
         """
         self.name = name
         self.model = model
+        self.training = training
         check_runnable(model, source)
         pieces = model.pieces
         strings, scores, types = zip(*pieces)

@@ -12,7 +12,7 @@ import pytest
 
 import engine
 import engine.tokenizer.patterns
-from engine.formats.gpt2_bytes import BYTE_TO_CHAR
+from engine.tokenizer.gpt2_bytes import BYTE_TO_CHAR
 
 HOSTILE = "(a|aa)+$"
 TEXT = "a" * 38 + "!"

@@ -43,7 +43,7 @@ from engine.families.hf.tokenizer_json import (
     parse_compact,
     parse_tokenizer_json,
 )
-from engine.formats.gpt2_bytes import encode_printable
+from engine.tokenizer.gpt2_bytes import encode_printable
 from engine.formats.tiktoken_files import DATA_DIR, read_data_file
 
 from tests.conftest import CORPUS, case_text, load_cases

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 
-from engine.formats.gpt2_bytes import encode_printable
+from engine.tokenizer.gpt2_bytes import encode_printable
 from tests.engine.formats.crafted_slow_files import BASE_PIECES, sentencepiece_model
 
 LETTERS = {chr(c): i for i, c in enumerate(range(ord("a"), ord("z") + 1))}

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import engine
 from engine.formats import limits
 from engine.errors import JsonLimitError
-from engine.formats.gpt2_bytes import encode_printable
+from engine.tokenizer.gpt2_bytes import encode_printable
 from engine.formats.json_limits import load_json_bounded, scan_json
 from engine.sources.uploads import load_tokenizer
 from tests.conftest import traced_peak

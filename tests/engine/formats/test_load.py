@@ -11,7 +11,7 @@ import engine
 from engine.formats import tiktoken_files as load
 from hypothesis import given, strategies as st
 
-from engine.formats.gpt2_bytes import BYTE_TO_CHAR, CHAR_TO_BYTE, decode_printable, decode_printable_reference, encode_printable
+from engine.tokenizer.gpt2_bytes import BYTE_TO_CHAR, CHAR_TO_BYTE, decode_printable, decode_printable_reference, encode_printable
 
 
 def test_gpt2_byte_table_is_a_bijection():

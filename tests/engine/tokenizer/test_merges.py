@@ -6,7 +6,7 @@ import gzip
 import pytest
 
 import engine
-from engine.formats.gpt2_bytes import decode_printable
+from engine.tokenizer.gpt2_bytes import decode_printable
 from engine.formats.tiktoken_files import DATA_DIR
 from engine.tokenizer.merges import recover_merges, recover_merges_reference
 

@@ -275,7 +275,7 @@ def test_first_encode_builds_no_byte_table_for_ignore_merges():
 
 def test_whole_piece_lookup_uses_the_printable_form():
     from engine.families.hf.encoding import printable_form
-    from engine.formats.gpt2_bytes import encode_printable
+    from engine.tokenizer.gpt2_bytes import encode_printable
 
     for data in [bytes(range(256)), b"", " hello".encode(), "中文 ★".encode()]:
         assert printable_form(data) == encode_printable(data)

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.families.hf.decoders import decoder_from_json
-from engine.formats.gpt2_bytes import BYTE_TO_CHAR
+from engine.tokenizer.gpt2_bytes import BYTE_TO_CHAR
 
 from .hf_oracle import SPICE, hf_decoder, where
 

@@ -10,7 +10,7 @@ from tokenizers import Tokenizer
 from engine.families.hf.load import load_tokenizer_json
 from engine.families.hf.post_processors import post_processor_from_json
 from engine.families.hf.tokenizer_json import _Where
-from engine.formats.gpt2_bytes import BYTE_TO_CHAR
+from engine.tokenizer.gpt2_bytes import BYTE_TO_CHAR
 
 SPECIALS = ["<s>", "</s>", "[CLS]", "[SEP]"]
 
