@@ -232,6 +232,21 @@ def until(check, *, timeout: float = 60.0, what: str = "the condition"):
         time.sleep(0.05)
 
 
+def root_font_size_becomes(page, size: str, *, timeout: float = 60.0) -> None:
+    """Wait until the page's root font size is `size` (presentation mode's stylesheet arrives after the first
+    elements: a one-shot check saw 16px on a loaded machine), naming the last size seen."""
+    seen = []
+
+    def check():
+        seen.append(page.evaluate("getComputedStyle(document.documentElement).fontSize"))
+        return seen[-1] == size
+
+    try:
+        until(check, timeout=timeout, what=f"a root font size of {size}")
+    except AssertionError:
+        raise AssertionError(f"the root font size stayed {seen[-1]}, not {size}, for {timeout:.0f} s") from None
+
+
 def settle(page) -> None:
     """Streamlit idle (no status widget: no run in progress) and two animation frames drawn after it: the page as
     laid out, for a check that something does *not* appear (a console warning, a late rerun)."""

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.test_ui_details import BROKEN
+from tests.conftest import root_font_size_becomes
 
 FIRST = 60_000
 SHOTS = Path(__file__).parents[2] / "test-results" / "screenshots"
@@ -41,7 +42,7 @@ def shot(page: Page, name: str) -> None:
 
 
 def larger_type(page: Page) -> None:
-    assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "20px"
+    root_font_size_becomes(page, "20px")
 
 
 def metric(page: Page, label: str):

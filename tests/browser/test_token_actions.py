@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import engine
-from tests.conftest import SCREENSHOTS
+from tests.conftest import SCREENSHOTS, root_font_size_becomes
 
 FIRST = 60_000
 TEXT = "The SolidGoldMagikarp was unbelievably fun"
@@ -81,7 +81,7 @@ def test_a_clicked_wordpiece_token_opens_its_longest_match(browser: Browser, bas
         expect(marked).to_have_text("##bel", timeout=FIRST)
         expect(page.locator(".algo .tok.pl-new bdi")).to_have_text("##bel")
         if present:  # the button kept presentation mode (large type)
-            assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "20px"
+            root_font_size_becomes(page, "20px")
         assert page.get_by_test_id("stGraphVizChart").count() == 0
         expect(page.locator("#bpe-tip")).to_be_hidden()  # the clicked token's tooltip did not follow to this page
         page.locator(".algo h4").evaluate("e => e.scrollIntoView({block: 'start'})")
@@ -144,7 +144,7 @@ def test_a_clicked_unigram_token_opens_its_best_path(browser: Browser, base_url:
         expect(marked).to_have_text(shown, timeout=FIRST)
         assert page.get_by_test_id("stGraphVizChart").count() == 0
         # presentation mode came all the way from the Train page's link, through two buttons and a nav link
-        assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "20px"
+        root_font_size_becomes(page, "20px")
         page.locator(".algo h4").evaluate("e => e.scrollIntoView({block: 'start'})")
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "token-actions-best-path-1280-present.png"), animations="disabled")
@@ -158,9 +158,9 @@ def test_presentation_mode_survives_a_button_that_switches_page(page: Page):
     presentation mode turned off on the projector."""
     page.goto("/tree?v.present=true&ws=0")
     expect(page.get_by_role("button", name="Back to Tokenize")).to_be_visible(timeout=FIRST)
-    assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "20px"
+    root_font_size_becomes(page, "20px")
     page.get_by_role("button", name="Back to Tokenize").click()
     expect(_heading(page)).to_have_text("Tokenize", timeout=FIRST)
     expect(page.locator(".tokens .tok").first).to_be_visible(timeout=FIRST)
-    assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "20px"
+    root_font_size_becomes(page, "20px")
     expect(page.get_by_test_id("stSidebar").get_by_role("switch", name="Show whitespace")).not_to_be_checked()
