@@ -65,6 +65,11 @@ MODELS: dict[str, tuple[str, str, str, str]] = {
     "minimax-m3": ("minimax", "minimax-m3", "minimax-m3", "MiniMax-M3 (MiniMax)"),
     "gemma-3-27b-it": ("aws", "google.gemma-3-27b-it", "gemma3", "Gemma 3 27B (on AWS Bedrock)"),
     "gemma-4-31b-it": ("openrouter", "google/gemma-4-31b-it", "gemma4", "Gemma 4 31B (on OpenRouter)"),
+    # Gemini: the rows counted as google-genai's LocalTokenizer counts (Chat's gemini-2.5 and gemini-3.1 rows)
+    "gemini-2.5-flash": ("google", "gemini-2.5-flash", "gemini-2.5", "Gemini 2.5 Flash (Google)"),
+    "gemini-2.5-pro": ("google", "gemini-2.5-pro", "gemini-2.5", "Gemini 2.5 Pro (Google)"),
+    "gemini-3.1-pro-preview": ("google", "gemini-3.1-pro-preview", "gemini-3.1", "Gemini 3.1 Pro preview (Google)"),
+    "gemini-3.5-flash": ("google", "gemini-3.5-flash", "gemini-3.1", "Gemini 3.5 Flash (Google)"),
 }
 # the price fields we keep: ours -> genai-prices' ModelPrice attribute (USD per million tokens)
 FIELDS = {"input": "input_mtok", "cached_input": "cache_read_mtok", "output": "output_mtok",

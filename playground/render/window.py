@@ -47,7 +47,9 @@ def window_bar(label: str, use, *, element_id: str) -> str:
     state = "over" if use.over else "fits"
     return (f'<div {attrs({"class": f"wrow {state}", "id": element_id, "data-used": use.used, "data-window": use.window if use.window is not None else "", "data-over": use.over})}>'
             f'<div class="whead">{element("b", label)} {element("span", head, {"class": "wnum"})}</div>'
-            f'<div class="wbar">{bar}</div><div class="wlegend">{legend}</div>{tools}</div>')
+            # no bar without a window: drawn to the request's own size it looked full (the reserved output filled it)
+            + (f'<div class="wbar">{bar}</div>' if use.window is not None else "")
+            + f'<div class="wlegend">{legend}</div>{tools}</div>')
 
 
 def window_bars(rows: Iterable[tuple[str, object]], element_id: str = "window-bars") -> str:

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import pytest
 
-from engine.chat import FORMAT_OF_ENCODING
+from engine.chat import FORMAT_OF_ENCODING, FORMAT_OF_ROW
 from engine.explain import prices
 from tests import reference_packages as ref
 
@@ -82,10 +82,13 @@ def test_the_as_of_date_is_the_newest_day_the_data_says_it_was_checked(genai_pri
     assert f"checked on {prices.load_table().as_of}" in source
 
 
-def test_every_chat_encoding_but_none_is_priced_and_every_priced_encoding_has_a_chat_format():
+def test_every_chat_row_but_none_is_priced_and_every_priced_row_has_a_chat_format():
+    """Every Chat row (an encoding, or a Gemini row counted with Gemma's vocabulary) has a listed model with
+    its price and window, but Claude 1-2 (no longer sold); nothing priced lacks a chat format."""
     priced = {p.encoding for p in prices.load_table().prices.values()}
-    assert priced <= set(FORMAT_OF_ENCODING)
-    assert set(FORMAT_OF_ENCODING) - {"gpt2"} <= priced | {"claude-legacy"}
+    assert priced <= set(FORMAT_OF_ROW)
+    assert set(FORMAT_OF_ROW) - {"gpt2"} <= priced | {"claude-legacy"}
+    assert prices.price_for_encoding("gemini-2.5").window == 1_048_576
     assert prices.price_for_encoding("o200k_base").model == "gpt-4o"
     assert prices.price_for_encoding("bert-base-uncased") is None
 
