@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..tokenizer.gpt2_bytes import CHAR_TO_BYTE
+from ..tokenizer.gpt2_bytes import CHAR_TO_BYTE, byte_level_bpe_tree
 from .json_limits import load_json_bounded
 from .limits import MAX_MERGES, MAX_TOKEN_BYTES, TokenBudget, check_count, check_line_length, count_lines
 from .tiktoken_files import check_merge_lines
@@ -120,15 +120,6 @@ def byte_level_bpe_root(vocab_json: bytes, merges_txt: bytes, vocab_source: str 
             f"{vocab_source}: token {outside[:40]!r} is not written in GPT-2's byte alphabet, so this is not a "
             "byte-level BPE and its text rules (lower-casing, word-end marks) are not in these two files; "
             "upload the model's tokenizer.json instead")
-    return {
-        "version": "1.0",
-        "added_tokens": [{"id": vocab[tok], "content": tok, "single_word": False, "lstrip": False, "rstrip": False,
-                          "normalized": False, "special": True} for tok in specials],
-        "normalizer": None,
-        "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True},
-        "post_processor": None,
-        "decoder": {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True},
-        "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
-                  "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
-                  "vocab": vocab, "merges": merges},
-    }
+    return byte_level_bpe_tree(vocab, merges, [
+        {"id": vocab[tok], "content": tok, "single_word": False, "lstrip": False, "rstrip": False,
+         "normalized": False, "special": True} for tok in specials])

@@ -55,3 +55,19 @@ def decode_printable(text: str) -> bytes:
 def decode_printable_reference(text: str) -> bytes:
     """The same, one character at a time (the slow reference the tests compare with)."""
     return bytes(CHAR_TO_BYTE[c] for c in text)
+
+
+def byte_level_bpe_tree(vocab: dict[str, int], merges: list, added_tokens: list[dict] | None = None) -> dict:
+    """A byte-level BPE ``tokenizer.json`` tree as `tokenizers` writes GPT-2's: the ByteLevel pre-tokenizer and
+    decoder around a BPE model of `vocab` (printable form -> id) and `merges`.  One place for the trees the file
+    formats build (GPT-2's vocab.json + merges.txt) and the trainers export (parity-aware BPE)."""
+    return {
+        "version": "1.0", "truncation": None, "padding": None, "added_tokens": added_tokens or [],
+        "normalizer": None,
+        "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True},
+        "post_processor": None,
+        "decoder": {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True},
+        "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
+                  "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
+                  "vocab": vocab, "merges": merges},
+    }

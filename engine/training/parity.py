@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from ..tokenizer.gpt2_bytes import BYTE_TO_CHAR
+from ..tokenizer.gpt2_bytes import BYTE_TO_CHAR, byte_level_bpe_tree
 from .byte_level import byte_level_words
 
 Pair = tuple[str, str]
@@ -286,13 +286,4 @@ def parity_tokenizer_json(result: ParityResult) -> str:
         vocab[ch] = len(vocab)
     for m in result.merges:
         vocab.setdefault(m.pair[0] + m.pair[1], len(vocab))
-    root = {
-        "version": "1.0", "truncation": None, "padding": None, "added_tokens": [], "normalizer": None,
-        "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True},
-        "post_processor": None,
-        "decoder": {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True},
-        "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
-                  "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
-                  "vocab": vocab, "merges": [list(m.pair) for m in result.merges]},
-    }
-    return json.dumps(root, ensure_ascii=False)
+    return json.dumps(byte_level_bpe_tree(vocab, [list(m.pair) for m in result.merges]), ensure_ascii=False)
