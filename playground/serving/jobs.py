@@ -175,6 +175,9 @@ def _run(task: str, args: tuple, *, label: str, timeout: float,
             status.empty()
             raise ServerBusyError(f"{label} waited {waited:.0f} s for a free worker: the server is busy. Try again in a minute.")
         status.caption(f"⏳ {md(label)}: waiting for a free worker ({waited:.0f} s)…")
+    # The time limit is the job's own: a wait for a free worker (limited above, with its own message) must not
+    # eat into it -- a job that waited 170 s for a slot was stopped after 10 s of work as "took longer than 180 s".
+    start = time.monotonic()
     proc = parent = None
     try:
         parent, child = _ctx().Pipe(duplex=False)

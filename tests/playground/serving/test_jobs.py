@@ -217,3 +217,37 @@ def test_job_processes_find_the_vocabularies_preloaded_from_any_directory(tmp_pa
     assert found["nice"] >= os.nice(0) + 10 or found["nice"] == 19  # jobs yield the CPU to the server's clicks
     assert found["frozen"] > 1000  # the fork server froze what it loaded: a job's collector leaves those pages alone
     assert not (tmp_path / "main-ran-again").exists()
+
+
+def test_the_time_limit_counts_from_the_job_start_not_from_the_wait_for_a_worker(monkeypatch):
+    """A job that waited for a free worker keeps its whole time limit: the wait has its own limit and message.
+
+    A fake clock: the wait for a slot takes 95 "seconds" of a 100 s limit, then the job's first progress report
+    10 more; the job (a small training) finishes.  Counted from before the wait, the first report stopped it."""
+    now = [1000.0]
+    monkeypatch.setattr(jobs.time, "monotonic", lambda: now[0])
+
+    class Slots:
+        waited = False
+
+        def acquire(self, timeout=None):
+            if not self.waited:
+                self.waited = True
+                now[0] += 95.0
+                return False
+            return True
+
+        def release(self):
+            pass
+
+    monkeypatch.setattr(jobs, "_SLOTS", Slots())
+
+    seen_batches: list = []
+
+    def tick(batch):
+        if not seen_batches:
+            now[0] += 10.0  # the job's first report comes "10 s" after its start
+        seen_batches.append(batch)
+
+    enc = jobs.run("train", (TEXT[:5000], 270, None, []), label="t", timeout=100, on_progress=tick)
+    assert seen_batches and len(enc.merges) == 14
