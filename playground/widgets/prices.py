@@ -135,7 +135,11 @@ def chat_window(results: dict[str, tuple[Any, Any]], messages: list[dict], tools
                      if p else "—",
                      "window": window, "free after max_tokens": use.free,
                      "over by": use.over or None})
-    st.dataframe(pd.DataFrame(rows), hide_index=True, key=state.CHAT_COSTS_TABLE)
+    # A row without a listed window (or price) has no numbers there: "—", not the bare "None" a frame shows
+    # (the Chat table's way: a Styler's text; sorting keeps the numbers).
+    numbers = ["prompt tokens", "window", "free after max_tokens", "over by"]
+    table = pd.DataFrame(rows).style.format("{:,.0f}", subset=numbers, na_rep="—")
+    st.dataframe(table, hide_index=True, key=state.CHAT_COSTS_TABLE)
     st.caption(prices.source_line(yours) + " The prompt's cost is its tokens as input, uncached; the reply "
                "column adds max_tokens of output (reasoning billed as output where no price of its own is listed).")
     styles("window")

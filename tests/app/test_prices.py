@@ -202,3 +202,21 @@ def test_arena_shows_each_tokenizers_cost_with_the_date():
         assert row["tokens"] == counts[row["tokenizer"]]
         assert row["cost of your text"] == _usd(prices.cost(p, input_tokens=row["tokens"]))
     assert DATE in _captions(at)
+
+
+def test_a_row_without_a_listed_window_shows_dashes_not_none():
+    """Gemini 3.1 Pro preview is priced with no window listed (genai-prices 0.2.3): its window cells show "—" (they
+    printed "None"), and the cells stay numbers underneath, for sorting."""
+    import pyarrow
+
+    at = view_app("views.chat", timeout=180, chat_conv=chat_view.pack(chat_view.DEFAULT_CONVERSATION,
+                                                                        ["o200k_base", "gemini-3.1"])).run()
+    assert not at.exception
+    k = next(i for i, d in enumerate(at.dataframe) if "prompt cost" in d.value.columns)
+    shown = pyarrow.ipc.open_stream(at.dataframe[k].proto.arrow_data.styler.display_values).read_pandas()
+    gemini = shown[shown["model"] == "gemini-3.1"].iloc[0]
+    assert (gemini["window"], gemini["free after max_tokens"]) == ("—", "—")
+    assert "None" not in shown.to_string()
+    gpt = shown[shown["model"] == "o200k_base"].iloc[0]
+    assert gpt["window"] == "128,000"
+    assert at.dataframe[k].value["window"].max() == 128_000
