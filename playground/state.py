@@ -102,6 +102,8 @@ ARENA_LANG_JSON = "arena_lang_json"
 CLAUDE_TABLE = "claude_counts_table"
 CLAUDE_DRAW = "claude_counts_draw"
 CLAUDE_TOKENS = "claude_counts_tokens"
+CLAUDE_WINDOW_BARS = "claude_counts_window_bars"
+CLAUDE_COSTS_TABLE = "claude_counts_costs"
 
 # views/chat.py
 CHAT_MESSAGES = "chat_messages"

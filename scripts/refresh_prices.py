@@ -70,6 +70,16 @@ MODELS: dict[str, tuple[str, str, str, str]] = {
     "gemini-2.5-pro": ("google", "gemini-2.5-pro", "gemini-2.5", "Gemini 2.5 Pro (Google)"),
     "gemini-3.1-pro-preview": ("google", "gemini-3.1-pro-preview", "gemini-3.1", "Gemini 3.1 Pro preview (Google)"),
     "gemini-3.5-flash": ("google", "gemini-3.5-flash", "gemini-3.1", "Gemini 3.5 Flash (Google)"),
+    # Claude: the families Chat's reconstructed panel counts (ctok 1.3.0's generations, engine.families.claude),
+    # each with the models its SPECS name (claude-legacy, Claude 1-2, is retired: genai-prices still lists
+    # claude-2, but no one can buy it now)
+    "claude-sonnet-4-5": ("anthropic", "claude-sonnet-4-5", "claude-3", "Claude Sonnet 4.5 (Anthropic)"),
+    "claude-haiku-4-5": ("anthropic", "claude-haiku-4-5", "claude-3", "Claude Haiku 4.5 (Anthropic)"),
+    "claude-opus-4-6": ("anthropic", "claude-opus-4-6", "claude-3", "Claude Opus 4.6 (Anthropic)"),
+    "claude-opus-4-7": ("anthropic", "claude-opus-4-7", "claude-4.7", "Claude Opus 4.7 (Anthropic)"),
+    "claude-opus-4-8": ("anthropic", "claude-opus-4-8", "claude-4.8", "Claude Opus 4.8 (Anthropic)"),
+    "claude-sonnet-5": ("anthropic", "claude-sonnet-5", "claude-4.8", "Claude Sonnet 5 (Anthropic)"),
+    "claude-fable-5": ("anthropic", "claude-fable-5", "claude-4.8", "Claude Fable 5 (Anthropic)"),
 }
 # the price fields we keep: ours -> genai-prices' ModelPrice attribute (USD per million tokens)
 FIELDS = {"input": "input_mtok", "cached_input": "cache_read_mtok", "output": "output_mtok",

@@ -16,6 +16,7 @@ from playground import state
 from playground.cache import encodings
 from playground.render.claude import claude_tokens
 from playground.render.markdown import md
+from playground.widgets import prices
 from playground.widgets.page import draw
 
 DRAWN_BY_DEFAULT = "claude-4.8"
@@ -39,6 +40,7 @@ def render(messages: list[dict], tools: list[dict]) -> None:
     # the counts first: a phone shows the first columns
     st.dataframe(pd.DataFrame(rows), hide_index=True, key=state.CLAUDE_TABLE,
                  column_config={"models": st.column_config.TextColumn(width="medium")})
+    prices.family_costs({name: t.count for name, t in tilings.items()})
     old, new = tilings["claude-3"].count, tilings["claude-4.7"].count
     st.caption(f"Opus 4.6 → 4.7 on this text: {old:,} → {new:,} tokens ({(new - old) / old:+.0%}). 4.7 has a smaller "
                f"vocabulary ({claude.get_claude('claude-4.7').n_pieces:,} pieces; v3 "

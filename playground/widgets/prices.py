@@ -146,6 +146,31 @@ def chat_window(results: dict[str, tuple[Any, Any]], messages: list[dict], tools
     draw(window_bars(bars), key=state.CHAT_WINDOW_BARS)
 
 
+def family_costs(counts: dict[str, int]) -> None:
+    """The Claude panel's costs and window bars: each family's count (one user message) priced as its default
+    listed model, with the Chat page's max_tokens and the user's prices (set in the cost table's box above)."""
+    own = overrides()
+    reserved = int(st.session_state.get(state.CHAT_MAX_TOKENS, MAX_TOKENS_DEFAULT))
+    rows, bars = [], []
+    for name, tokens in counts.items():
+        p = prices.price_for_encoding(name, own)
+        use = context_window.window_use([("message 1 · user", tokens)], window=p.window if p else None,
+                                        reserved_output=reserved)
+        bars.append((f"{name} · {p.label}" if p else f"{name} · no listed model", use))
+        rows.append({"family": name, "priced as": p.label if p else "no listed price", "prompt tokens": tokens,
+                     "prompt cost": _usd(prices.cost(p, input_tokens=tokens)) if p else "—",
+                     "reply of max_tokens": _usd(prices.cost(p, input_tokens=tokens, output_tokens=reserved))
+                     if p else "—",
+                     "window": p.window if p else None, "free after max_tokens": use.free})
+    numbers = ["prompt tokens", "window", "free after max_tokens"]
+    st.dataframe(pd.DataFrame(rows).style.format("{:,.0f}", subset=numbers, na_rep="—"), hide_index=True,
+                 key=state.CLAUDE_COSTS_TABLE)
+    st.caption(prices.source_line(bool(own)) + " Each family is priced as its first listed model (the Prices box "
+               "lists the others and takes your own); the counts are reconstructed, so are these costs.")
+    styles("window")
+    draw(window_bars(bars, element_id="claude-window-bars"), key=state.CLAUDE_WINDOW_BARS)
+
+
 def _tool_costs(name: str, enc: Any, r: Any, parts: list, conversation: str,
                 without: list[tuple[str, str]]) -> tuple[tuple[str, int], ...]:
     """Each tool's marginal tokens in this row: the conversation recounted with the tools JSON of `without`

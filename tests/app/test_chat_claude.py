@@ -6,11 +6,11 @@ from streamlit.testing.v1 import AppTest
 from engine.families.claude import LABEL, get_claude
 from playground import state
 from playground.views import chat as chat_view
-from tests.conftest import view_app
+from tests.conftest import blocks, view_app
 
 
 def _claude_rows(at: AppTest) -> dict[str, int]:
-    frames = [d.value for d in at.dataframe if "family" in getattr(d.value, "columns", [])]
+    frames = [d.value for d in at.dataframe if {"family", "content"} <= set(getattr(d.value, "columns", []))]
     assert len(frames) == 1
     return dict(zip(frames[0]["family"], frames[0]["tokens"]))
 
@@ -18,6 +18,51 @@ def _claude_rows(at: AppTest) -> dict[str, int]:
 def _label_shown(at: AppTest) -> bool:
     # md() escapes punctuation; compare with the escapes removed
     return any(LABEL in c.value.replace("\\", "") for c in at.caption)
+
+
+def _one_user_message(text: str) -> AppTest:
+    at = view_app("views.chat", timeout=120).run()
+    uids = [m["uid"] for m in at.session_state["chat_messages"]]
+    for uid in uids[:-1]:  # keep the last message, a user's
+        at.button(key=f"chat_del_{uid}").click().run()
+    user = next(m for m in at.session_state["chat_messages"] if m["role"] == "user")
+    at.text_area(key=f"chat_content_{user['uid']}").set_value(text).run()
+    assert not at.exception
+    return at
+
+
+def test_each_claude_family_is_priced_as_its_first_listed_model_with_the_date_and_a_window():
+    """The reconstructed counts get costs as every Chat row does (issue 34: prices for the models we count):
+    claude-3 as Claude Sonnet 4.5, claude-4.7 as Opus 4.7, claude-4.8 as Opus 4.8, with the source's date, the
+    window after max_tokens, the user's own prices, and a window bar per family."""
+    import pyarrow
+
+    from engine.explain import prices as engine_prices
+
+    text = "Tokenizers count differently. " * 20
+    at = _one_user_message(text)
+    costs = next(d for d in at.dataframe if "prompt cost" in d.value.columns and "family" in d.value.columns)
+    table = costs.value.set_index("family")
+    for name, model in (("claude-3", "claude-sonnet-4-5"), ("claude-4.7", "claude-opus-4-7"),
+                        ("claude-4.8", "claude-opus-4-8")):
+        p, n = engine_prices.price_for(model), get_claude(name).count_tokens(text)
+        row = table.loc[name]
+        assert (row["priced as"], row["prompt tokens"], row["window"]) == (p.label, n, p.window)
+        assert row["prompt cost"] == f"${n * p.rate('input', n) / 1e6:,.6f}"
+        assert row["free after max_tokens"] == p.window - n - 4096
+    shown = pyarrow.ipc.open_stream(costs.proto.arrow_data.styler.display_values).read_pandas()
+    assert "1,000,000" in set(shown["window"])
+    table_source = engine_prices.load_table()
+    assert any(f"as of {table_source.as_of}" in c.value for c in at.caption)
+    (bars,) = [b for b in blocks(at) if 'id="claude-window-bars"' in b]
+    assert bars.count('class="wbar"') == 3 and 'data-window="1000000"' in bars
+    assert "claude-4.8 · Claude Opus 4.8 (Anthropic)" in bars
+    # the user's own price for Opus 4.8 changes claude-4.8's cost, and only it
+    at.session_state[state.PRICES] = "claude-opus-4-8=50/-/-"
+    at.run()
+    table = next(d.value for d in at.dataframe if "prompt cost" in d.value.columns and "family" in d.value.columns)
+    n = get_claude("claude-4.8").count_tokens(text)
+    assert table.set_index("family").loc["claude-4.8", "prompt cost"] == f"${n * 50 / 1e6:,.4f}"
 
 
 def test_one_user_message_gets_the_three_reconstructed_counts_labelled():

@@ -84,9 +84,13 @@ def test_the_as_of_date_is_the_newest_day_the_data_says_it_was_checked(genai_pri
 
 def test_every_chat_row_but_none_is_priced_and_every_priced_row_has_a_chat_format():
     """Every Chat row (an encoding, or a Gemini row counted with Gemma's vocabulary) has a listed model with
-    its price and window, but Claude 1-2 (no longer sold); nothing priced lacks a chat format."""
+    its price and window, but Claude 1-2 (no longer sold); so has every family of the Claude panel (ctok's
+    generations); nothing priced lacks a chat format or that panel."""
+    from engine.families import claude
+
     priced = {p.encoding for p in prices.load_table().prices.values()}
-    assert priced <= set(FORMAT_OF_ROW)
+    assert priced <= set(FORMAT_OF_ROW) | set(claude.list_claude_names())
+    assert set(claude.list_claude_names()) <= priced
     assert set(FORMAT_OF_ROW) - {"gpt2"} <= priced | {"claude-legacy"}
     assert prices.price_for_encoding("gemini-2.5").window == 1_048_576
     assert prices.price_for_encoding("o200k_base").model == "gpt-4o"
