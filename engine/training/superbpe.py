@@ -210,18 +210,11 @@ class _Pairs:
 
     def runner_up(self, allowed: Callable[[Pair], bool]) -> int | None:
         """The count of the best allowed pair after the one `best` just left on top (whose entry goes: the
-        merge about to be made drops its count anyway) -- to tell whether that merge won a tie."""
+        merge about to be made drops its count anyway) -- to tell whether that merge won a tie.  It looks down
+        the heap exactly as `best` does, so the pairs it passes over are the reference's."""
         heapq.heappop(self.heap)
-        while self.heap:
-            negc, _, pair = self.heap[0]
-            if self._stale(self.heap[0]):
-                heapq.heappop(self.heap)
-            elif not allowed(pair):
-                self.banned.add(pair)
-                heapq.heappop(self.heap)
-            else:
-                return -negc
-        return None
+        pair = self.best(allowed)
+        return None if pair is None else self.count[pair]
 
     def apply(self, pair: Pair, new_id: int) -> tuple[int, int]:
         """Merge `pair` into `new_id` everywhere, left to right; (its count before, tokens saved)."""
