@@ -33,6 +33,7 @@ ALGORITHMS = (PARITY, WORDPIECE, SUPERBPE)
 HELD_OUT = 0.1  # the last tenth of the text measures bytes/token; the rest trains
 MIN_SUPERBPE_CHARS = 200
 SAMPLE_BYTES = 1200  # the held-out sample drawn in tokens
+SEEN_CHARS = 200  # held-out text whose first this many characters occur in the training part is not held out
 
 Progress = Callable[[int, int], None]
 
@@ -74,6 +75,7 @@ class SuperBPEComparison:
     skipped: int  # pairs stage 2 passed over (the fork's rules)
     superwords: tuple[tuple[int, bytes], ...]  # (id, bytes), in the order they were made
     sample: tuple[tuple[int, bytes, bool], ...]  # the held-out text's first tokens: (id, bytes, superword?)
+    held_out_seen: bool = False  # the held-out text's start also occurs in the training part (a text that repeats)
 
     @property
     def plain_bytes_per_token(self) -> float:
@@ -189,7 +191,8 @@ def train_superbpe_lab(text: str, vocab_size: int, fraction: float, *, progress:
     comparison = SuperBPEComparison(
         len(train), len(rest), len(rest.encode("utf-8")), plain_tokens, len(tokens), result.transition,
         len(result.merges) - result.transition, result.skipped,
-        tuple((i, result.vocab[i]) for i in result.superwords), tuple(sample))
+        tuple((i, result.vocab[i]) for i in result.superwords), tuple(sample),
+        bool(rest.strip()) and rest.strip()[:SEEN_CHARS] in train)
     data = superbpe_tokenizer_json(result)
     n = len(result.vocab)
     summary = (f"learned {len(result.merges)} merges ({result.transition} in stage 1, "

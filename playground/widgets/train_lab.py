@@ -240,15 +240,19 @@ def superword_frame(comparison) -> pd.DataFrame:
 
 
 def _superbpe_results(c) -> None:
+    st.markdown("**Bytes per token on the held-out text**, at one vocabulary size")
     cols = st.columns(4)
-    cols[0].metric("Bytes/token, plain BPE", f"{c.plain_bytes_per_token:.2f}",
+    cols[0].metric("Plain BPE", f"{c.plain_bytes_per_token:.2f}",
                    help="SuperBPE's stage 1 run to the whole vocabulary: the same pattern, size and tie-break")
     change = c.super_bytes_per_token / c.plain_bytes_per_token - 1 if c.plain_bytes_per_token else 0.0
-    cols[1].metric("Bytes/token, SuperBPE", f"{c.super_bytes_per_token:.2f}", delta=f"{change:+.1%}")
+    cols[1].metric("SuperBPE", f"{c.super_bytes_per_token:.2f}", delta=f"{change:+.1%}")
     cols[2].metric("Superwords", f"{len(c.superwords):,}", help="tokens spanning two or more space-separated words")
     cols[3].metric("Transition t", f"{c.transition:,}",
                    help=f"merges in stage 1; {c.stage2_merges:,} in stage 2, which passed over {c.skipped:,} "
                         "pairs its rules forbid")
+    if c.held_out_seen:
+        st.warning("The held-out text also occurs in the training part (the text repeats itself), so these numbers "
+                   "are in-sample and flatter SuperBPE: train on a text that does not repeat for a fair comparison.")
     st.caption(
         f"Measured on the held-out last tenth of your text ({c.held_out_chars:,} characters, "
         f"{c.held_out_bytes:,} bytes), which neither tokenizer saw: plain BPE {c.plain_tokens:,} tokens, SuperBPE "

@@ -161,3 +161,8 @@ def test_lab_holds_out_the_last_tenth_and_compares_at_one_size():
     assert any(sw for _, _, sw in c.sample)
     with pytest.raises(ValueError, match="at least 200 characters"):
         lab.train_superbpe_lab("too short", 600, 0.8)
+
+
+def test_lab_says_when_the_held_out_text_was_seen_in_training():
+    assert lab.train_superbpe_lab(SMALL * 2, 400, 0.8).superbpe.held_out_seen
+    assert not lab.train_superbpe_lab(SMALL, 400, 0.8).superbpe.held_out_seen
