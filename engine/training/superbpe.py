@@ -62,7 +62,6 @@ STAGE2_PATTERN = r"\p{N}{1,3}| ?[^\s\p{L}\p{N}]{2,}[\r\n/]*| +(?!\S)"
 _STAGE1 = regex.compile(STAGE1_PATTERN)
 _STAGE2 = regex.compile(STAGE2_PATTERN)
 MAX_WORDS = 4  # the fork's cap on words per token (trainer.rs line 732)
-DEFAULT_FRACTION = 0.8  # transition at 80% of the vocabulary (the released 128K tokenizer inherits 100K merges)
 
 Progress = Callable[[int, int], None]
 Pair = tuple[int, int]
