@@ -258,6 +258,7 @@ LAB_OWN_COUNT = "lab_own_count"
 LAB_OWN_NAME = "lab_own_name_{i}"
 LAB_OWN_TEXT = "lab_own_text_{i}"
 LAB_VOCAB = "lab_vocab"
+LAB_TRANSITION = "lab_transition"  # SuperBPE: the transition point, in % of the vocabulary
 LAB_GO = "lab_go"
 LAB_RESULT = "lab_result"  # the last engine.training.lab.LabResult
 LAB_USE = "lab_use"
@@ -318,7 +319,7 @@ PAGE_KEYS: dict[str, tuple[str, ...]] = {
     "vocab": (VOCAB_PANE, VOCAB_QUERY, VOCAB_MODE, VOCAB_ICASE, VOCAB_FILTER, VOCAB_LOG),
     "train": (TRAIN_VOCAB, TRAIN_PATTERN, TRAIN_CUSTOM_PATTERN, TRAIN_SPECIALS, TRAIN_PANE,
               TRAIN_REPLACE, UPLOAD_KIND, UPLOAD_PATTERN, UPLOAD_CUSTOM_PATTERN, UPLOAD_SPECIALS,
-              TRAIN_ALGORITHM, LAB_SOURCE, LAB_VOCAB),
+              TRAIN_ALGORITHM, LAB_SOURCE, LAB_VOCAB, LAB_TRANSITION),
     "chat": (CHAT_CONV,),
 }
 PAGE_KEYS[""] = PAGE_KEYS["tokenize"]  # the root URL shows Tokenize
@@ -385,6 +386,7 @@ LINK_VALUES: dict[str, LinkValue] = {
     TRAIN_ALGORITHM: LinkValue("Algorithm", str, options="widgets.train_lab:ALGORITHMS"),
     LAB_SOURCE: LinkValue("Texts", str, options="widgets.train_lab:SOURCES"),
     LAB_VOCAB: LinkValue("Vocabulary size", int, 257, 4096),
+    LAB_TRANSITION: LinkValue("Transition point (% of the vocabulary)", int, 0, 100),
     UPLOAD_KIND: LinkValue("File kind", str, options="views.train:UPLOAD_KINDS"),
     UPLOAD_PATTERN: LinkValue("Split pattern", str, options="views.train:PATTERNS"),
     UPLOAD_CUSTOM_PATTERN: LinkValue("Custom split pattern", str),

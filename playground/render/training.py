@@ -12,14 +12,16 @@ from playground.render.html import attrs, esc, token_color
 Lookup = Callable[[int], bytes]  # token id -> its bytes
 
 
-def chip(token_id: int, data: bytes, *, extra: str = "", show_id: bool = True) -> str:
-    """One token as a chip coloured by its id, the id under it; `extra` adds classes (new, piece)."""
+def chip(token_id: int, data: bytes, *, extra: str = "", show_id: bool = True, note: str = "") -> str:
+    """One token as a chip coloured by its id, the id under it; `extra` adds classes (new, piece), `note` a
+    line to its tooltip."""
     classes = "tok" + (f" {extra}" if extra else "")
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
         classes += " bytes"
-    span = {"class": classes, "style": f"background:{token_color(token_id)}", "title": f"id {token_id}"}
+    title = f"id {token_id}" + (f" · {note}" if note else "")
+    span = {"class": classes, "style": f"background:{token_color(token_id)}", "title": title}
     sub = f"<sub>{esc(token_id)}</sub>" if show_id else ""
     return f"<span {attrs(span)}><bdi>{gallery_chip_text(data)}</bdi>{sub}</span>"
 
@@ -102,3 +104,13 @@ def ratio_chart(values: Sequence[float], current: int, *, width: int = 320, heig
             f'<text x="2" y="{pad_t + 2}" class="axis" transform="rotate(90 2 {pad_t + 2})">tokens/byte</text>'
             f'<text x="{pad_l}" y="{height - 4}">0</text>'
             f'<text x="{pad_l + w}" y="{height - 4}" text-anchor="end">{esc(len(values) - 1)} merges</text></svg>')
+
+
+def superword_sample(tokens: Sequence[tuple[int, bytes, bool]]) -> str:
+    """Held-out text as SuperBPE's tokens, one chip each; a superword (a token spanning words) is outlined and
+    labelled in its tooltip, so the eye finds the merges across spaces."""
+    out = []
+    for token_id, data, superword in tokens:
+        out.append(chip(token_id, data, extra="superword" if superword else "", show_id=False,
+                        note="superword" if superword else ""))
+    return f'<div class="gchips tsteps-text superbpe-sample">{"".join(out)}</div>'

@@ -153,7 +153,7 @@ def train(text: str, vocab_size: int, pat_str: str | None, specials: list[str], 
 
 
 def train_lab(algorithm: str, args: tuple, *, progress: Callable) -> Any:
-    """A trainer of `engine.training.lab` (parity-aware BPE, WordPiece), reporting ``(done, total)`` at most
+    """A trainer of `engine.training.lab` (parity-aware BPE, WordPiece, SuperBPE), reporting ``(done, total)`` at most
     every PROGRESS_EVERY seconds; the `LabResult` (a tokenizer.json text and plain data) travels back by pickle."""
     last = [test_seams.clock()]
 
@@ -163,7 +163,8 @@ def train_lab(algorithm: str, args: tuple, *, progress: Callable) -> Any:
             last[0] = now
             progress((done, total))
 
-    trainer = {lab.PARITY: lab.train_parity, lab.WORDPIECE: lab.train_wordpiece_lab}[algorithm]
+    trainer = {lab.PARITY: lab.train_parity, lab.WORDPIECE: lab.train_wordpiece_lab,
+               lab.SUPERBPE: lab.train_superbpe_lab}[algorithm]
     return trainer(*args, progress=on_step)
 
 

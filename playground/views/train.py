@@ -547,8 +547,8 @@ def _load(kind: str, main: Any, side: Any, pat_str: str | None, specials: list[s
 def render() -> None:
     st.session_state.setdefault(T_TEXT, SAMPLE_TEXT)
     st.session_state.setdefault(T_VOCAB, DEFAULT_VOCAB)
-    header("Train your own", "Byte-level BPE (minbpe's algorithm, exactly), parity-aware BPE, WordPiece or "
-                             "Unigram, each held to its reference trainer. Your tokenizers stay in this tab only.")
+    header("Train your own", "Byte-level BPE (minbpe's algorithm, exactly), parity-aware BPE, WordPiece, "
+                             "SuperBPE or Unigram, each held to its reference trainer. Your tokenizers stay in this tab only.")
     flash = st.session_state.get(T_FLASH)
     if flash and flash in st.session_state.get(state.ENCODINGS, []):
         # "Use in Compare" goes to Compare (the selection is made in its callback, before the switch);
@@ -558,7 +558,7 @@ def render() -> None:
     algorithm = train_lab.choose_algorithm()
     if algorithm == train_lab.UNIGRAM:
         _unigram_section()
-    elif not train_lab.render(algorithm):  # parity-aware BPE, WordPiece: the lab's own form
+    elif not train_lab.render(algorithm):  # parity-aware BPE, WordPiece, SuperBPE: the lab's own form
         _train_section()
     st.divider()
     _upload_section()

@@ -1,4 +1,4 @@
-"""Train your own, other algorithms: the "Algorithm" choice and the parity-aware BPE and WordPiece trainers.
+"""Train your own, other algorithms: the "Algorithm" choice and the parity-aware BPE, WordPiece and SuperBPE trainers.
 
 `choose_algorithm` draws the choice (naming each algorithm's reference trainer); `render` draws the chosen
 lab trainer's form and results and returns True, or returns False for byte-level BPE, which the Train view
@@ -20,10 +20,14 @@ from engine.explain.arena import language_samples
 from engine.families.hf.load import load_tokenizer_json
 from engine.training import lab
 from engine.training.lab import LabResult
+from engine.training.superbpe import transition_merges
 from playground import state
 from playground.cache import memo
+from playground.render import training as draw_training
+from playground.render.html import visible
 from playground.render.markdown import md
 from playground.serving import jobs
+from playground.widgets.page import styles
 from playground.widgets.text_fields import text_field
 
 BYTE_LEVEL = "Byte-level BPE"
@@ -36,6 +40,11 @@ ALGORITHMS = {
     lab.WORDPIECE: ("BPE merges inside words, `##` marking a piece that continues a word (BERT's vocabulary)",
                     "Hugging Face `tokenizers` 0.23.3 `WordPieceTrainer` (BertPreTokenizer): the same vocabulary, "
                     "within the run-to-run spread of the reference itself"),
+    lab.SUPERBPE: ("plain BPE up to a transition point, then merges that may cross spaces and make *superwords* "
+                   "such as “ by the way” (Liu et al. 2025)",
+                   "the authors' scripts (PythonNut/superbpe) and their `tokenizers` fork "
+                   "(alisawuffles/tokenizers-superbpe), read and followed rule for rule; the fork's Rust cannot be "
+                   "built here, and ties go to the pair seen first, as in minbpe"),
     UNIGRAM: ("a Unigram language model: seed pieces, EM, pruning the pieces whose loss costs least",
               "`sentencepiece` 0.2.3's trainer (one thread): the same pieces and scores on the tested corpora, "
               "1,994 of 2,000 pieces on the 185 kB taylorswift.txt"),
@@ -45,6 +54,9 @@ SOURCES = [ARENA, OWN]
 MIN_VOCAB, MAX_VOCAB, DEFAULT_VOCAB = 257, 4096, 512
 MAX_LANGUAGE_CHARS = 200_000  # one language's text box (parity trains in pure Python: 2 runs, one per column)
 MAX_WORDPIECE_CHARS = 2_000_000
+MAX_SUPERBPE_CHARS = 1_000_000  # two pure-Python trainings (plain BPE and SuperBPE) within TIMEOUT
+DEFAULT_TRANSITION = 80  # % of the vocabulary: the issue's ~80% (the released 128K tokenizer inherits 100K merges)
+SUPERBPE_PAPER = "https://arxiv.org/abs/2503.13423"
 MAX_OWN_LANGUAGES = 8
 TIMEOUT = 180.0
 PAPER = "https://arxiv.org/abs/2508.04796"
@@ -66,6 +78,8 @@ def render(algorithm: str) -> bool:
         _parity_form()
     elif algorithm == lab.WORDPIECE:
         _wordpiece_form()
+    elif algorithm == lab.SUPERBPE:
+        _superbpe_form()
     else:
         return False
     result = st.session_state.get(state.LAB_RESULT)
@@ -75,8 +89,8 @@ def render(algorithm: str) -> bool:
 
 
 # ------------------------------------------------------------------ forms
-def _vocab_input(help_text: str) -> int:
-    return int(st.number_input("Vocabulary size", MIN_VOCAB, MAX_VOCAB, value=DEFAULT_VOCAB, step=64,
+def _vocab_input(help_text: str, where=st) -> int:
+    return int(where.number_input("Vocabulary size", MIN_VOCAB, MAX_VOCAB, value=DEFAULT_VOCAB, step=64,
                                key=state.LAB_VOCAB, help=help_text, persist_state="session"))
 
 
@@ -129,6 +143,26 @@ def _wordpiece_form() -> None:
         _run(lab.WORDPIECE, (text, vocab), len(text), f"Training WordPiece on {len(text):,} characters")
 
 
+def _superbpe_form() -> None:
+    text = text_field("Training text", key=state.TRAIN_TEXT, limit=MAX_SUPERBPE_CHARS, area=True, height=160,
+                      persist_state="session")
+    cols = st.columns(2)
+    vocab = _vocab_input("256 byte tokens + one token per merge; plain BPE is trained at the same size.", cols[0])
+    percent = int(cols[1].slider("Transition point (% of the vocabulary)", 0, 100, value=DEFAULT_TRANSITION, step=5,
+                                 key=state.LAB_TRANSITION, persist_state="session",
+                                 help="Stage 1 (plain BPE, merges inside words) runs until the vocabulary is this "
+                                      "full; stage 2 fills the rest with merges that may cross spaces."))
+    t = transition_merges(vocab, percent / 100)
+    st.caption(f"Stage 1: {t:,} merges of plain BPE on the authors' split pattern. Stage 2: up to "
+               f"{vocab - 256 - t:,} merges on pieces that keep spaces inside (cut only at numbers, runs of "
+               "punctuation and line ends); never a token holding “: ” or more than four words, as in the "
+               f"authors' fork. The last tenth of the text is held out to measure both tokenizers. "
+               f"[Liu et al., “SuperBPE: Space Travel for Language Models”]({SUPERBPE_PAPER}) (COLM 2025).")
+    if st.button("Train", key=state.LAB_GO, type="primary", disabled=not (text and text.strip())) and text:
+        _run(lab.SUPERBPE, (text, vocab, percent / 100), len(text),
+             f"Training plain BPE and SuperBPE on {len(text):,} characters")
+
+
 def _run(algorithm: str, args: tuple, weight: int, label: str) -> None:
     bar = st.progress(0.0, text="Counting pairs…")
 
@@ -162,7 +196,9 @@ def parity_frame(result: LabResult) -> pd.DataFrame:
 
 def _results(result: LabResult) -> None:
     (st.warning if result.stopped_early else st.success)(f"**{md(result.name)}**: {md(result.summary, 600)}")
-    if result.parity is not None:
+    if result.superbpe is not None:
+        _superbpe_results(result.superbpe)
+    elif result.parity is not None:
         p = result.parity
         cols = st.columns(4)
         cols[0].metric("Gini, bytes", f"{p.gini_bytes:.3f}", help="over the languages' texts before any merge")
@@ -192,6 +228,44 @@ def _results(result: LabResult) -> None:
                             help="Loads in Hugging Face tokenizers (Tokenizer.from_file) and in Upload below.")
     if cols[1].button("Use in every view", key=state.LAB_USE, type="primary", width="stretch"):
         _use(result)
+
+
+def superword_frame(comparison) -> pd.DataFrame:
+    """The superword tokens, in the order stage 2 made them, whitespace made visible."""
+    return pd.DataFrame({
+        "id": [i for i, _ in comparison.superwords],
+        "superword": [visible(data.decode("utf-8", errors="replace")) for _, data in comparison.superwords],
+        "bytes": [len(data) for _, data in comparison.superwords],
+    })
+
+
+def _superbpe_results(c) -> None:
+    st.markdown("**Bytes per token on the held-out text**, at one vocabulary size")
+    cols = st.columns(4)
+    cols[0].metric("Plain BPE", f"{c.plain_bytes_per_token:.2f}",
+                   help="SuperBPE's stage 1 run to the whole vocabulary: the same pattern, size and tie-break")
+    change = c.super_bytes_per_token / c.plain_bytes_per_token - 1 if c.plain_bytes_per_token else 0.0
+    cols[1].metric("SuperBPE", f"{c.super_bytes_per_token:.2f}", delta=f"{change:+.1%}")
+    cols[2].metric("Superwords", f"{len(c.superwords):,}", help="tokens spanning two or more space-separated words")
+    cols[3].metric("Transition t", f"{c.transition:,}",
+                   help=f"merges in stage 1; {c.stage2_merges:,} in stage 2, which passed over {c.skipped:,} "
+                        "pairs its rules forbid")
+    if c.held_out_seen:
+        st.warning("The held-out text also occurs in the training part (the text repeats itself), so these numbers "
+                   "are in-sample and flatter SuperBPE: train on a text that does not repeat for a fair comparison.")
+    st.caption(
+        f"Measured on the held-out last tenth of your text ({c.held_out_chars:,} characters, "
+        f"{c.held_out_bytes:,} bytes), which neither tokenizer saw: plain BPE {c.plain_tokens:,} tokens, SuperBPE "
+        f"{c.super_tokens:,}. More bytes per token is better. [Liu et al.]({SUPERBPE_PAPER}) report up to 33% "
+        "fewer tokens at a 200k vocabulary on a large corpus; a small text and vocabulary gain far less.")
+    styles("gallery", "training")
+    st.markdown("**The held-out text in SuperBPE's tokens** (superwords outlined in red)")
+    if c.sample:
+        st.markdown(draw_training.superword_sample(c.sample), unsafe_allow_html=True)
+    if c.superwords:
+        st.dataframe(superword_frame(c), hide_index=True, width="stretch", height=240)
+    else:
+        st.info("No superword was made: give a longer text, a larger vocabulary or an earlier transition point.")
 
 
 def _use(result: LabResult) -> None:
