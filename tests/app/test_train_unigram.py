@@ -44,3 +44,14 @@ def test_unigram_too_big_a_vocabulary_names_the_size_that_fits():
     assert not at.exception
     error = plain(at.error[0].value)
     assert "Unigram training failed" in error and "use vocab_size 86 or less" in error
+
+
+def test_the_training_box_counts_against_unigrams_own_limit():
+    """The box's counter and its over-the-limit warning use Unigram's 400,000, not the page's 2,000,000 (it showed
+    "/ 2,000,000" and then refused 400,001 characters on the click)."""
+    from playground.widgets import unigram_training
+
+    at = unigram_app(**{state.TRAIN_TEXT: "low lower lowest " * 10})
+    assert any(f"/ {unigram_training.MAX_TEXT_CHARS:,} characters" in c.value for c in at.caption)
+    at = unigram_app(**{state.TRAIN_TEXT: "a" * (unigram_training.MAX_TEXT_CHARS + 1)})
+    assert any(f"{unigram_training.MAX_TEXT_CHARS:,}" in w.value for w in at.warning)
