@@ -23,6 +23,7 @@ import pandas as pd
 import streamlit as st
 
 import engine
+from engine.explain import fertility
 from engine.explain.arena import ArenaEntry
 from playground import state
 from playground.cache import encodings, render_cache
@@ -38,7 +39,7 @@ K_METRIC = state.ARENA_METRIC
 K_SEEN = state.ARENA_OFFERED  # the names the pills offered last time
 ROW = 22  # pixels per language in the heatmap
 NUMBER_CELL = 30  # pixels a heatmap cell needs to show its number ("12.3⚠" at font size 10)
-METRICS = {"vs_english": "× English", "vs_best": "× best tokenizer", "tokens": "tokens"}
+METRICS = {"vs_english": "× English", "fertility": "tokens per word", "vs_best": "× best tokenizer", "tokens": "tokens"}
 K_OWN = state.ARENA_OWN_SENTENCES  # the user's own heatmap rows: [{"code", "language", "text"}], oldest first
 K_OWN_LANG = state.ARENA_OWN_LANGUAGE
 K_OWN_TEXT = state.ARENA_OWN_TEXT
@@ -176,7 +177,7 @@ def _your_text(ranked: list[ArenaEntry]) -> None:
 # ---------------------------------------------------------------- languages
 def _heatmap(cells: pd.DataFrame, names: list[str], order: list[str], metric: str) -> alt.LayerChart:
     title = METRICS[metric]
-    fmt = ",d" if metric == "tokens" else ".1f"
+    fmt = ",d" if metric == "tokens" else ".1f"  # (tokens per word too: 2.3 reads better than 2.31 in a cell)
     # Phone-wide, 20 columns leave ~10 px a cell: the numbers would overlap, so a cell narrower than
     # `NUMBER_CELL` shows only its colour and its ⚠ (the tooltip keeps the number), and the names stand upright.
     narrow = f"width / {max(1, len(names))} < {NUMBER_CELL}"
@@ -188,6 +189,8 @@ def _heatmap(cells: pd.DataFrame, names: list[str], order: list[str], metric: st
         tooltip=[alt.Tooltip("label:N", title="language"), "script", alt.Tooltip("encoding:N", title="tokenizer"),
                  alt.Tooltip("tokens:Q", format=","), alt.Tooltip("vs_english:Q", title="× English", format=".2f"),
                  alt.Tooltip("vs_best:Q", title="× best tokenizer", format=".2f"),
+                 alt.Tooltip("fertility:Q", title="tokens per word", format=".2f"),
+                 alt.Tooltip("unit:N", title="words counted as"),
                  alt.Tooltip("unknown:Q", title="unknown tokens (text lost)")],
     )
     scale = alt.Scale(scheme="orangered", type="log") if metric != "tokens" else alt.Scale(scheme="orangered")
@@ -227,8 +230,13 @@ def _languages(names: list[str]) -> None:
         matrix = encodings.language_matrix(tuple(names), tuple(encodings.resolve(n) for n in names), own)
     metric = st.segmented_control("Colour by", list(METRICS), format_func=METRICS.get, key=K_METRIC,
                                   persist_state="session", default="vs_english", required=True)
-    cells = pd.DataFrame([{**asdict(c), "label": f"{c.language} ({c.code})"} for c in matrix.cells()])
-    order = [f"{s.language} ({s.code})" for s in matrix.languages]
+    fertile = fertility.fertility_cells(matrix)  # in the same order as matrix.cells()
+    # a language counted in characters (no spaces between its words) says so in its label: "per character"
+    labels = {f.code: f"{f.language} ({f.code})" + (" · per char" if f.unit == fertility.CHARACTERS else "")
+              for f in fertile} if metric == "fertility" else {s.code: f"{s.language} ({s.code})" for s in matrix.languages}
+    cells = pd.DataFrame([{**asdict(c), "label": labels[c.code], "fertility": f.fertility, "unit": f.unit}
+                          for c, f in zip(matrix.cells(), fertile)])
+    order = [labels[s.code] for s in matrix.languages]
     worst = matrix.worst()
     st.markdown("**Which language each tokenizer taxes most:** " + "; ".join(
         f"{md(c.encoding)} → {md(c.language)} ({c.vs_english:.1f}× English)" for c in worst) + ".")
@@ -238,11 +246,63 @@ def _languages(names: list[str]) -> None:
                + (f" and your {html.plural(len(own), 'own sentence')} ({OWN_CODE}…)" if own else "")
                + ", encoded now by each tokenizer. × English = tokens ÷ that tokenizer's "
                "English tokens (the tax a speaker pays); × best tokenizer = tokens ÷ the fewest any chosen "
-               "tokenizer needs for that language. Colours on a log scale."
+               "tokenizer needs for that language; tokens per word = tokens ÷ the sentence's words ("
+               f"{fertility.WORD_METHOD}: those rows are marked “per char” and compare only with each other). "
+               "Colours on a log scale."
                + (" ⚠ = part of that sentence became the tokenizer's unknown token ([UNK], <unk>): the text is "
                   "lost, so the low count is not a low cost." if any(c.unknown for c in matrix.cells()) else ""))
     _heatmap_downloads(matrix)
     _own_sentences(matrix.languages[matrix.reference].text)
+    _parity(matrix, len(own))
+
+
+def _parity(matrix: engine.explain.arena.LanguageMatrix, own: int) -> None:
+    """Per tokenizer: its Gini over the translations, its median and costliest cost vs English, its median
+    tokens per word; then the published numbers beside ours, each with its paper."""
+    st.markdown("#### Fertility and parity")
+    shipped = {s.code for s in engine.explain.arena.language_samples()}  # translations: the same content
+    rows = sorted(fertility.parity_rows(matrix, shipped), key=lambda r: (r.gini, matrix.encodings.index(r.encoding)))
+    if not rows:
+        return
+    # st.table, not st.dataframe: it wraps its headers and fits a phone's width (no column behind a scroll)
+    st.table(pd.DataFrame([{
+        "tokenizer": r.encoding,
+        "Gini": f"{r.gini:.3f}",
+        "× English, median": f"{r.median_vs_english:.2f}",
+        "costliest": f"{r.worst_language} {r.worst_vs_english:.1f}×",
+        "tokens per word": f"{r.median_fertility:.2f}",
+    } for r in rows]).set_index("tokenizer"))
+    st.caption(f"Over the {rows[0].languages} translations"
+               + (f" (your {html.plural(own, 'own sentence')} left out: a Gini over texts that need not say the "
+                  "same thing would measure the texts)" if own else "")
+               + ", most equal first. Gini: 0 when every language costs the same number of tokens, toward 1 "
+                 "when one language holds them all (the Gini the parity-aware trainer reports). × English, median: "
+                 "the middle language's tokens ÷ English's. Tokens per word: the median over the languages written "
+                 "with spaces (tokens ÷ words, words as above).")
+    st.markdown("**Published numbers beside ours.** Ours come from one sentence, not a corpus: compare the order "
+                "of size, not the decimals.")
+    for b in fertility.PUBLISHED:
+        st.markdown(f"- *{md(b.finding)}* — {md(b.authors)}, [“{md(b.paper)}”]({b.url}) ({md(b.venue)}, {b.year})."
+                    f" **Here:** {_live(b, matrix, rows, shipped)}")
+    st.caption("Fewer tokens is not by itself a better model. A count says what a text costs — the bill, the room "
+               "it takes in the context window, the time per reply — not how well a model understands it; that is "
+               "measured on tasks, and no count here measures it.")
+
+
+def _live(b: fertility.Baseline, matrix: engine.explain.arena.LanguageMatrix,
+          rows: list[fertility.ParityRow], shipped: set[str]) -> str:
+    """Our number beside a published one, in words, for the tokenizers chosen now."""
+    if b.measure == "worst_vs_english":
+        low, high = min(rows, key=lambda r: r.worst_vs_english), max(rows, key=lambda r: r.worst_vs_english)
+        line = f"the costliest language is {md(high.worst_language)} at {high.worst_vs_english:.1f}× English with {md(high.encoding)}"
+        if low is not high:
+            line += f"; with {md(low.encoding)} the costliest is {md(low.worst_language)} at {low.worst_vs_english:.1f}×"
+        return line + "."
+    if b.tokenizer not in matrix.encodings:
+        return f"choose {md(b.tokenizer)} above to see its number on these translations."
+    n = sum(1 for s in matrix.languages if s.code in shipped and engine.explain.unicode_scripts.dominant_script(s.text) != "Latin")
+    return (f"{md(b.tokenizer)}'s median over our {n} non-Latin languages is "
+            f"{fertility.non_latin_median(matrix, b.tokenizer, shipped):.1f}× English.")
 
 
 def _spells_every_sentence(name: str, own: tuple) -> bool:
