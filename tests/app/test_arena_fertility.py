@@ -1,0 +1,78 @@
+"""The Arena's fertility and parity (playground/views/arena.py over engine.explain.fertility) through AppTest:
+the parity table is the engine's, the heatmap colours by tokens per word, the published numbers carry their
+papers, and the user's own sentences stay out of the Gini."""
+from __future__ import annotations
+
+import io
+import json
+
+import pyarrow.ipc
+import pytest
+
+import engine
+from engine.explain import fertility
+from engine.explain.arena import language_matrix, language_samples
+from playground import state
+from tests.conftest import plain, run_view
+
+PICK = ["gpt2", "o200k_base"]
+
+
+def arena(**values):
+    return run_view("views.arena", timeout=120, **{state.TEXT: "Hello world", state.ARENA_PICK: PICK, **values})
+
+
+@pytest.fixture(scope="module")
+def at():
+    return arena(**{state.ARENA_METRIC: "fertility"})
+
+
+def _texts(at) -> str:
+    return "\n".join(plain(m.value) for m in at.markdown) + "\n" + "\n".join(plain(c.value) for c in at.caption)
+
+
+def test_the_parity_table_is_the_engines(at):
+    table = at.table[0].value
+    rows = fertility.parity_rows(language_matrix([engine.get_encoding(n) for n in PICK]),
+                                 {s.code for s in language_samples()})
+    by_gini = sorted(rows, key=lambda r: r.gini)
+    assert list(table.index) == [r.encoding for r in by_gini]  # most equal first
+    for r in rows:
+        assert table.loc[r.encoding, "Gini"] == f"{r.gini:.3f}"
+        assert table.loc[r.encoding, "× English, median"] == f"{r.median_vs_english:.2f}"
+        assert table.loc[r.encoding, "costliest"] == f"{r.worst_language} {r.worst_vs_english:.1f}×"
+        assert table.loc[r.encoding, "tokens per word"] == f"{r.median_fertility:.2f}"
+
+
+def test_the_heatmap_colours_by_tokens_per_word(at):
+    chart = at.get("vega_lite_chart")[1].proto
+    spec = json.loads(chart.spec)
+    assert spec["layer"][0]["encoding"]["color"]["field"] == "fertility"
+    data = pyarrow.ipc.open_stream(io.BytesIO(chart.datasets[0].data.data)).read_all().to_pandas()
+    cells = {(c.code, c.encoding): c for c in fertility.fertility_cells(
+        language_matrix([engine.get_encoding(n) for n in PICK]))}
+    for _, row in data.iterrows():
+        assert row["fertility"] == pytest.approx(cells[(row["code"], row["encoding"])].fertility)
+    labels = set(data["label"])
+    assert "Chinese (Simplified) (zh-Hans) · per char" in labels and "English (en)" in labels
+
+
+def test_published_numbers_with_their_papers_and_the_caption(at):
+    text = _texts(at)
+    for b in fertility.PUBLISHED:
+        assert f"]({b.url})" in "\n".join(m.value for m in at.markdown) and b.finding in text
+    assert "choose cl100k_base above" in text  # the cl100k baseline's tokenizer is not picked
+    assert "Fewer tokens is not by itself a better model" in text
+    assert "scripts written without spaces" in text  # the word method is stated
+
+
+def test_cl100k_live_number_and_own_sentences_stay_out_of_the_gini():
+    own = [{"code": "yours-1", "language": "Mine", "text": "x " * 200}]
+    at = arena(**{state.ARENA_PICK: ["cl100k_base"], state.ARENA_OWN_SENTENCES: own})
+    matrix = language_matrix([engine.get_encoding("cl100k_base")])
+    shipped = {s.code for s in language_samples()}
+    (row,) = fertility.parity_rows(matrix, shipped)
+    assert at.table[0].value.loc["cl100k_base", "Gini"] == f"{row.gini:.3f}"
+    text = _texts(at)
+    assert "your 1 own sentence left out" in text
+    assert f"median over our 24 non-Latin languages is {fertility.non_latin_median(matrix, 'cl100k_base'):.1f}× English" in text
