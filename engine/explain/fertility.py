@@ -83,6 +83,7 @@ class FertilityCell:
     units: int  # words, or characters for a script without spaces
     unit: str  # WORDS or CHARACTERS
     vs_english: float  # tokens / English's tokens with the same tokenizer (the same content)
+    unknown: int = 0  # unknown tokens (<unk>, [UNK]) among them: text lost, so the count is too low
 
     @property
     def fertility(self) -> float:
@@ -102,12 +103,13 @@ class ParityRow:
     worst_language: str
     spread: float  # the costliest language's tokens over the cheapest's
     median_fertility: float  # tokens per word, over the languages counted in words only (0.0 if none)
+    unknown: int = 0  # unknown tokens over those languages: lost text makes every number above too low
 
 
 def fertility_cells(matrix: LanguageMatrix) -> list[FertilityCell]:
     """One record per (language, tokenizer), in the matrix's order: rows by language, then tokenizer."""
     words = [count_words(s.text) for s in matrix.languages]
-    return [FertilityCell(c.code, c.language, c.encoding, c.tokens, w.units, w.unit, c.vs_english)
+    return [FertilityCell(c.code, c.language, c.encoding, c.tokens, w.units, w.unit, c.vs_english, c.unknown)
             for c, w in zip(matrix.cells(), (w for w in words for _ in matrix.encodings))]
 
 
@@ -131,7 +133,7 @@ def parity_rows(matrix: LanguageMatrix, codes: Collection[str] | None = None) ->
         rows.append(ParityRow(name, len(mine), gini(tokens), median(c.vs_english for c in mine),
                               worst.vs_english, worst.language,
                               max(tokens) / min(tokens) if min(tokens) else float("inf"),
-                              median(in_words) if in_words else 0.0))
+                              median(in_words) if in_words else 0.0, sum(c.unknown for c in mine)))
     return rows
 
 

@@ -264,21 +264,25 @@ def _parity(matrix: engine.explain.arena.LanguageMatrix, own: int) -> None:
     rows = sorted(fertility.parity_rows(matrix, shipped), key=lambda r: (r.gini, matrix.encodings.index(r.encoding)))
     if not rows:
         return
-    # st.table, not st.dataframe: it wraps its headers and fits a phone's width (no column behind a scroll)
-    st.table(pd.DataFrame([{
-        "tokenizer": r.encoding,
-        "Gini": f"{r.gini:.3f}",
-        "× English, median": f"{r.median_vs_english:.2f}",
+    # st.table, not st.dataframe: it wraps its headers and fits a phone's width (no column behind a scroll);
+    # numbers stay numbers (right-aligned), formatted by the Styler
+    frame = pd.DataFrame([{
+        "tokenizer": r.encoding + (" ⚠" if r.unknown else ""),
+        "Gini": r.gini,
+        "× English, median": r.median_vs_english,
         "costliest": f"{r.worst_language} {r.worst_vs_english:.1f}×",
-        "tokens per word": f"{r.median_fertility:.2f}",
-    } for r in rows]).set_index("tokenizer"))
+        "tokens per word, median": r.median_fertility,
+    } for r in rows]).set_index("tokenizer")
+    st.table(frame.style.format({"Gini": "{:.3f}", "× English, median": "{:.2f}", "tokens per word, median": "{:.2f}"}))
     st.caption(f"Over the {rows[0].languages} translations"
                + (f" (your {html.plural(own, 'own sentence')} left out: a Gini over texts that need not say the "
                   "same thing would measure the texts)" if own else "")
                + ", most equal first. Gini: 0 when every language costs the same number of tokens, toward 1 "
                  "when one language holds them all (the Gini the parity-aware trainer reports). × English, median: "
                  "the middle language's tokens ÷ English's. Tokens per word: the median over the languages written "
-                 "with spaces (tokens ÷ words, words as above).")
+                 "with spaces (tokens ÷ words, words as above)."
+               + (" ⚠ = some sentences became unknown tokens ([UNK], <unk>): that text is lost, so the tokenizer's "
+                  "numbers are too low, not good." if any(r.unknown for r in rows) else ""))
     st.markdown("**Published numbers beside ours.** Ours come from one sentence, not a corpus: compare the order "
                 "of size, not the decimals.")
     for b in fertility.PUBLISHED:

@@ -38,10 +38,10 @@ def test_the_parity_table_is_the_engines(at):
     by_gini = sorted(rows, key=lambda r: r.gini)
     assert list(table.index) == [r.encoding for r in by_gini]  # most equal first
     for r in rows:
-        assert table.loc[r.encoding, "Gini"] == f"{r.gini:.3f}"
-        assert table.loc[r.encoding, "× English, median"] == f"{r.median_vs_english:.2f}"
+        assert table.loc[r.encoding, "Gini"] == pytest.approx(r.gini)
+        assert table.loc[r.encoding, "× English, median"] == pytest.approx(r.median_vs_english)
         assert table.loc[r.encoding, "costliest"] == f"{r.worst_language} {r.worst_vs_english:.1f}×"
-        assert table.loc[r.encoding, "tokens per word"] == f"{r.median_fertility:.2f}"
+        assert table.loc[r.encoding, "tokens per word, median"] == pytest.approx(r.median_fertility)
 
 
 def test_the_heatmap_colours_by_tokens_per_word(at):
@@ -72,7 +72,14 @@ def test_cl100k_live_number_and_own_sentences_stay_out_of_the_gini():
     matrix = language_matrix([engine.get_encoding("cl100k_base")])
     shipped = {s.code for s in language_samples()}
     (row,) = fertility.parity_rows(matrix, shipped)
-    assert at.table[0].value.loc["cl100k_base", "Gini"] == f"{row.gini:.3f}"
+    assert at.table[0].value.loc["cl100k_base", "Gini"] == pytest.approx(row.gini)
     text = _texts(at)
     assert "your 1 own sentence left out" in text
     assert f"median over our 24 non-Latin languages is {fertility.non_latin_median(matrix, 'cl100k_base'):.1f}× English" in text
+
+
+def test_a_tokenizer_that_loses_text_is_marked():
+    at = arena(**{state.ARENA_PICK: ["bert-base-uncased", "o200k_base"]})
+    table = at.table[0].value
+    assert "bert-base-uncased ⚠" in table.index and "o200k_base" in table.index  # [UNK] for Georgian, Hindi...
+    assert "numbers are too low, not good" in _texts(at)

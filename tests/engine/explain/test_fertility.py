@@ -45,10 +45,18 @@ def test_gini_hand_computed():
     assert parity.gini([5, 5, 5]) == 0.0
 
 
-def _matrix(rows: list[tuple[str, str, list[int]]], encodings=("a", "b")) -> LanguageMatrix:
+def _matrix(rows: list[tuple[str, str, list[int]]], encodings=("a", "b"), unknown=None) -> LanguageMatrix:
     samples = tuple(LanguageSample(code, code, "Latin", text) for code, text, _ in rows)
     return LanguageMatrix(samples, encodings, tuple(tuple(t) for _, _, t in rows), 0,
-                          tuple((0,) * len(encodings) for _ in rows))
+                          unknown or tuple((0,) * len(encodings) for _ in rows))
+
+
+def test_unknown_tokens_are_summed_per_tokenizer():
+    m = _matrix([("en", "one two", [2, 4]), ("xx", "one", [4, 4]), ("yy", "two", [3, 3])],
+                unknown=((0, 0), (1, 0), (2, 0)))
+    assert [r.unknown for r in parity_rows(m)] == [3, 0]
+    assert [r.unknown for r in parity_rows(m, {"en", "xx"})] == [1, 0]
+    assert [c.unknown for c in fertility_cells(m)] == [0, 0, 1, 0, 2, 0]
 
 
 def test_parity_rows_by_hand():
