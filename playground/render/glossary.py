@@ -71,7 +71,7 @@ TERMS: tuple[Term, ...] = (
          ("tokens per word", "tokens per character")),
     Term("relative cost", "A language's tokens divided by English's tokens for the same content, with the same "
                           "tokenizer: what a speaker of that language pays more (× English). Also called the token tax.",
-         "3.0× English: the same message costs three times the tokens.", ("× English", "token tax", "premium")),
+         "3.0× English: the same message costs three times the tokens.", ("× English", "token tax")),
     Term("parity", "A tokenizer is at parity when every language costs about the same number of tokens for the same "
                    "content. Parity-aware BPE trains toward it.", "", ("parity-aware", "parity-aware BPE")),
     Term("Gini", "The Gini coefficient: one number for how unequal a set of values is. Over the languages' token "
@@ -79,7 +79,7 @@ TERMS: tuple[Term, ...] = (
          "Token counts 1, 2, 3, 4 have a Gini of 0.25.", ("Gini coefficient",)),
     Term("non-canonical tokenization", "Any other way to write a text with a tokenizer's tokens than the one its "
                                        "encoder gives. It decodes to the same text, but the model rarely saw it in training.",
-         f"“{SPACE}hello” as {SPACE}h|ello instead of one token.", ("non-canonical", "canonical")),
+         f"“{SPACE}hello” as {SPACE}h|ello instead of one token.", ("non-canonical",)),
     Term("BPE-dropout", "While encoding, each merge is skipped at random with probability p, so one text gets many "
                         "different cuts. Used in training as a regularizer; p = 0 is the usual encoding.", "",
          ("dropout",)),

@@ -324,7 +324,9 @@ def heatmap_rows(matrix: engine.explain.arena.LanguageMatrix) -> list[dict]:
     """One record per (language, tokenizer), the heatmap's cells, for the CSV."""
     return [{"language": c.language, "code": c.code, "script": c.script, "tokenizer": c.encoding,
              "tokens": c.tokens, "characters": c.chars, "x_english": round(c.vs_english, 4),
-             "x_best": round(c.vs_best, 4), "unknown_tokens": c.unknown} for c in matrix.cells()]
+             "x_best": round(c.vs_best, 4), "unknown_tokens": c.unknown,
+             "words": f.units, "words_counted_as": f.unit, "tokens_per_word": round(f.fertility, 4)}
+            for c, f in zip(matrix.cells(), fertility.fertility_cells(matrix))]
 
 
 def heatmap_csv(matrix: engine.explain.arena.LanguageMatrix) -> str:
@@ -337,9 +339,11 @@ def heatmap_csv(matrix: engine.explain.arena.LanguageMatrix) -> str:
 
 
 def heatmap_json(matrix: engine.explain.arena.LanguageMatrix) -> str:
-    """The tokenizers, the reference language and per language its sentence and, per tokenizer, the
-    tokens, both ratios and how many of the tokens are unknown tokens (lost text)."""
+    """The tokenizers, the reference language and per language its sentence, its words (and whether they were
+    counted as words or characters) and, per tokenizer, the tokens, both ratios, tokens per word and how many of
+    the tokens are unknown tokens (lost text)."""
     cells = {(c.code, c.encoding): c for c in matrix.cells()}
+    fertile = {(f.code, f.encoding): f for f in fertility.fertility_cells(matrix)}
     return json.dumps({
         "tokenizers": list(matrix.encodings),
         "reference": matrix.languages[matrix.reference].code if matrix.languages else None,
@@ -350,6 +354,9 @@ def heatmap_json(matrix: engine.explain.arena.LanguageMatrix) -> str:
             "x_english": {n: round(cells[(s.code, n)].vs_english, 4) for n in matrix.encodings},
             "x_best": {n: round(cells[(s.code, n)].vs_best, 4) for n in matrix.encodings},
             "unknown_tokens": {n: cells[(s.code, n)].unknown for n in matrix.encodings},
+            "words": fertile[(s.code, matrix.encodings[0])].units if matrix.encodings else 0,
+            "words_counted_as": fertility.count_words(s.text).unit,
+            "tokens_per_word": {n: round(fertile[(s.code, n)].fertility, 4) for n in matrix.encodings},
         } for s in matrix.languages],
     }, ensure_ascii=False, indent=1)
 

@@ -83,7 +83,7 @@ def open_demo(result: Result) -> None:
 
 def render() -> None:
     header("Lab", "each result this playground demonstrates: the paper, its finding, and the live demo.")
-    st.caption("Each finding is quoted from its paper's abstract. A demo runs here, on your text or the Arena's "
+    st.caption("Each finding and its number are taken from the paper's abstract. A demo runs here, on your text or the Arena's "
                "translations: it shows the mechanism, not the paper's experiment.")
     for number, result in enumerate(RESULTS):
         with st.container(border=True):

@@ -83,3 +83,22 @@ def test_a_tokenizer_that_loses_text_is_marked():
     table = at.table[0].value
     assert "bert-base-uncased ⚠" in table.index and "o200k_base" in table.index  # [UNK] for Georgian, Hindi...
     assert "numbers are too low, not good" in _texts(at)
+
+
+def test_the_downloads_carry_words_and_tokens_per_word():
+    import csv
+
+    from playground.views import arena as arena_view
+
+    matrix = language_matrix([engine.get_encoding(n) for n in PICK])
+    cells = {(c.code, c.encoding): c for c in fertility.fertility_cells(matrix)}
+    rows = list(csv.DictReader(io.StringIO(arena_view.heatmap_csv(matrix))))
+    assert len(rows) == len(cells)
+    for r in rows:
+        cell = cells[(r["code"], r["tokenizer"])]
+        assert int(r["words"]) == cell.units and r["words_counted_as"] == cell.unit
+        assert float(r["tokens_per_word"]) == round(cell.fertility, 4)
+    doc = json.loads(arena_view.heatmap_json(matrix))
+    ja = next(x for x in doc["languages"] if x["code"] == "ja")
+    assert ja["words_counted_as"] == "characters" and ja["words"] == cells[("ja", "gpt2")].units
+    assert ja["tokens_per_word"]["o200k_base"] == round(cells[("ja", "o200k_base")].fertility, 4)
