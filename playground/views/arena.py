@@ -279,7 +279,7 @@ def _parity(matrix: engine.explain.arena.LanguageMatrix, own: int) -> None:
                   "same thing would measure the texts)" if own else "")
                + ", most equal first. Gini: 0 when every language costs the same number of tokens, toward 1 "
                  "when one language holds them all (the Gini the parity-aware trainer reports). × English, median: "
-                 "the middle language's tokens ÷ English's. Tokens per word: the median over the languages written "
+                 "the middle language's tokens ÷ English's (English itself not counted). Tokens per word: the median over the languages written "
                  "with spaces (tokens ÷ words, words as above)."
                + (" ⚠ = some sentences became unknown tokens ([UNK], <unk>): that text is lost, so the tokenizer's "
                   "numbers are too low, not good." if any(r.unknown for r in rows) else ""))
@@ -302,11 +302,21 @@ def _live(b: fertility.Baseline, matrix: engine.explain.arena.LanguageMatrix,
         if low is not high:
             line += f"; with {md(low.encoding)} the costliest is {md(low.worst_language)} at {low.worst_vs_english:.1f}×"
         return line + "."
-    if b.tokenizer not in matrix.encodings:
-        return f"choose {md(b.tokenizer)} above to see its number on these translations."
-    n = sum(1 for s in matrix.languages if s.code in shipped and engine.explain.unicode_scripts.dominant_script(s.text) != "Latin")
-    return (f"{md(b.tokenizer)}'s median over our {n} non-Latin languages is "
-            f"{fertility.non_latin_median(matrix, b.tokenizer, shipped):.1f}× English.")
+    by_name = {r.encoding: r for r in rows}
+    missing = [t for t in b.tokenizers if t not in by_name]
+    if missing:
+        return f"choose {' and '.join(md(t) for t in missing)} above to see {'its' if len(missing) == 1 else 'their'} number on these translations."
+    if b.measure == "median_vs_english_non_latin":
+        n = sum(1 for s in matrix.languages if s.code in shipped
+                and engine.explain.unicode_scripts.dominant_script(s.text) != "Latin")
+        return "; ".join(f"{md(t)}'s median over our {n} non-Latin languages is "
+                         f"{fertility.non_latin_median(matrix, t, shipped):.1f}× English" for t in b.tokenizers) + "."
+    what, value = (("median", lambda r: r.median_vs_english) if b.measure == "median_vs_english"
+                   else ("mean", lambda r: r.mean_vs_english))
+    others = by_name[b.tokenizers[0]].languages - 1
+    return ("; ".join(f"{md(t)}'s {what} over our {others} other languages is {value(by_name[t]):.2f}× English"
+                      for t in b.tokenizers)
+            + f" (the paper measured {md(b.languages)}, ours are the Arena's translations: compare the order of size).")
 
 
 def _spells_every_sentence(name: str, own: tuple) -> bool:

@@ -62,6 +62,10 @@ def test_published_numbers_with_their_papers_and_the_caption(at):
     for b in fertility.PUBLISHED:
         assert f"]({b.url})" in "\n".join(m.value for m in at.markdown) and b.finding in text
     assert "choose cl100k_base above" in text  # the cl100k baseline's tokenizer is not picked
+    assert "choose cl100k_base and gemma4 above" in text
+    o200k = next(r for r in fertility.parity_rows(language_matrix([engine.get_encoding(n) for n in PICK]),
+                                                  {s.code for s in language_samples()}) if r.encoding == "o200k_base")
+    assert f"o200k_base's median over our 31 other languages is {o200k.median_vs_english:.2f}× English" in text
     assert "Fewer tokens is not by itself a better model" in text
     assert "scripts written without spaces" in text  # the word method is stated
 
@@ -76,6 +80,22 @@ def test_cl100k_live_number_and_own_sentences_stay_out_of_the_gini():
     text = _texts(at)
     assert "your 1 own sentence left out" in text
     assert f"median over our 24 non-Latin languages is {fertility.non_latin_median(matrix, 'cl100k_base'):.1f}× English" in text
+    assert "choose gemma4 above" in text  # the Gemma 4 vs cl100k_base figure needs both
+
+
+def test_a_mean_baseline_prints_each_tokenizers_mean():
+    """The view's sentence for a "mean" figure (the Gemma 4 one needs gemma4, slow to load: a cheaper pair here)."""
+    from dataclasses import replace
+
+    from playground.views import arena as arena_view
+
+    matrix = language_matrix([engine.get_encoding(n) for n in PICK])
+    shipped = {s.code for s in language_samples()}
+    rows = fertility.parity_rows(matrix, shipped)
+    gemma = next(b for b in fertility.PUBLISHED if b.measure == "mean_vs_english")
+    line = plain(arena_view._live(replace(gemma, tokenizers=tuple(PICK)), matrix, rows, shipped))
+    assert line.startswith("; ".join(f"{r.encoding}'s mean over our 31 other languages is {r.mean_vs_english:.2f}× English"
+                                     for r in rows))
 
 
 def test_a_tokenizer_that_loses_text_is_marked():

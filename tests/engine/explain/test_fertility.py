@@ -66,10 +66,12 @@ def test_parity_rows_by_hand():
     assert a.encoding == "a" and a.languages == 3
     # |differences| over ordered pairs of (2, 4, 6): 2 × (2 + 4 + 2) = 16; 16 / (2 × 3 × 12)
     assert a.gini == pytest.approx(16 / 72) and a.gini == parity.gini([2, 4, 6])
-    assert a.median_vs_english == 2.0 and a.worst_vs_english == 3.0 and a.worst_language == "zh"
+    # relative to English over the other languages: (2.0, 3.0), English's own 1.0 not counted
+    assert a.median_vs_english == 2.5 and a.mean_vs_english == 2.5
+    assert a.worst_vs_english == 3.0 and a.worst_language == "zh"
     assert a.spread == 3.0
     assert a.median_fertility == pytest.approx(median([2 / 2, 4 / 4]))  # "zh" is in characters: left out of the median
-    assert b.gini == 0.0 and b.worst_vs_english == 1.0 and b.worst_language == "en"  # a tie: the first
+    assert b.gini == 0.0 and b.worst_vs_english == 1.0 and b.worst_language == "xx"  # a tie: the first
     assert len(parity_rows(m)) == 2 and parity_rows(m)[0].languages == 4  # None: every row
 
 
@@ -92,7 +94,9 @@ def test_parity_rows_agree_with_the_cells_on_real_tokenizers(real):
     for row in parity_rows(real):
         mine = [c for c in real.cells() if c.encoding == row.encoding]
         assert row.gini == parity.gini([c.tokens for c in mine])
-        assert row.median_vs_english == median(c.vs_english for c in mine)
+        others = [c for c in mine if c.code != "en"]
+        assert row.median_vs_english == median(c.vs_english for c in others)
+        assert row.mean_vs_english == pytest.approx(sum(c.vs_english for c in others) / len(others))
         assert row.worst_vs_english == max(c.vs_english for c in mine)
         words = {s.code: count_words(s.text) for s in real.languages}
         assert row.median_fertility == median(c.tokens / words[c.code].units for c in mine
@@ -110,8 +114,9 @@ def test_published_baselines_are_sourced():
     assert fertility.PUBLISHED
     for b in fertility.PUBLISHED:
         assert b.url.startswith("https://arxiv.org/abs/") and b.paper and b.authors and 2000 < b.year < 2030
-        assert b.measure in ("worst_vs_english", "median_vs_english_non_latin")
+        assert b.measure in fertility.MEASURES and b.languages
         assert f"{b.figure:g}" in b.finding  # the number printed is the paper's, in its own words
+        assert all(name in engine.list_tokenizer_names() for name in b.tokenizers)
 
 
 def test_doctests():
