@@ -37,6 +37,13 @@ RESULTS: tuple[Result, ...] = (
            "Language Model Tokenizers Introduce Unfairness Between Languages", "Petrov et al., NeurIPS 2023",
            "https://arxiv.org/abs/2305.15425", "arena", "Arena → Across languages, colour by tokens per word; "
            "Fertility and parity", ((state.ARENA_METRIC, "fertility"),)),
+    Result("The African language tax",
+           "Every one of 20 African languages costs more tokens than English: a median of 1.88× with o200k_base, "
+           "up to 8.92× for N’Ko.",
+           "The African Language Tax: Quantifying the Cost, Latency, and Context Penalty of Tokenizing African "
+           "Languages in Frontier LLMs", "Somide, 2026", "https://arxiv.org/abs/2606.24460", "arena",
+           "Arena → Across languages: add a sentence in an African language under “Add your own sentences”",
+           ((state.ARENA_METRIC, "vs_english"),)),
     Result("Fertility predicts accuracy",
            "Across 10 LLMs on AfriMMLU (16 African languages), higher fertility (tokens per word) goes with lower accuracy.",
            "The Token Tax: Systematic Bias in Multilingual Tokenization", "Lundin et al., 2025",

@@ -32,9 +32,10 @@ def test_a_button_sets_its_demos_values_and_goes(at):
     assert not at.exception
 
 
-def _arena(at) -> bool:
-    return (at.segmented_control(key=state.ARENA_METRIC).value == "fertility"
-            and any("Fertility and parity" in m.value for m in at.markdown) and bool(at.table))
+def _arena(at, metric: str) -> bool:
+    return (at.segmented_control(key=state.ARENA_METRIC).value == metric
+            and any("Fertility and parity" in m.value for m in at.markdown) and bool(at.table)
+            and any("Add your own sentences" in e.label for e in at.expander))
 
 
 def _train(at, algorithm: str) -> bool:
@@ -46,7 +47,7 @@ def _tokenize(at) -> bool:
 
 
 # how a page shows that the demo is open (the values a widget ends with, not the ones preset)
-DRAWN = {"arena": lambda at, o: _arena(at), "train": lambda at, o: _train(at, o[state.TRAIN_ALGORITHM]),
+DRAWN = {"arena": lambda at, o: _arena(at, o[state.ARENA_METRIC]), "train": lambda at, o: _train(at, o[state.TRAIN_ALGORITHM]),
          "tokenize": lambda at, o: _tokenize(at)}
 DEMOS = sorted({(r.page, r.opens) for r in lab.RESULTS}, key=repr)
 
