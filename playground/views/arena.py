@@ -285,9 +285,12 @@ def _parity(matrix: engine.explain.arena.LanguageMatrix, own: int) -> None:
                   "numbers are too low, not good." if any(r.unknown for r in rows) else ""))
     st.markdown("**Published numbers beside ours.** Ours come from one sentence, not a corpus: compare the order "
                 "of size, not the decimals.")
+    cited: set[str] = set()
     for b in fertility.PUBLISHED:
-        st.markdown(f"- *{md(b.finding)}* — {md(b.authors)}, [“{md(b.paper)}”]({b.url}) ({md(b.venue)}, {b.year})."
-                    f" **Here:** {_live(b, matrix, rows, shipped)}")
+        source = (f"{md(b.authors)}, the same paper" if b.url in cited  # its long title once is enough
+                  else f"{md(b.authors)}, [“{md(b.paper)}”]({b.url}) ({md(b.venue)}, {b.year})")
+        cited.add(b.url)
+        st.markdown(f"- *{md(b.finding)}* — {source}. **Here:** {_live(b, matrix, rows, shipped)}")
     st.caption("Fewer tokens is not by itself a better model. A count says what a text costs — the bill, the room "
                "it takes in the context window, the time per reply — not how well a model understands it; that is "
                "measured on tasks, and no count here measures it.")

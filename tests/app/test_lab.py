@@ -59,3 +59,11 @@ def test_every_demo_opens_on_its_page(page, opens):
         values[state.ARENA_PICK] = ["gpt2"]
     at = run_view(f"views.{page}", timeout=120, **values)
     assert DRAWN[page](at, dict(opens))
+
+
+def test_the_glossary_explains_the_labs_words():
+    at = run_view("views.glossary")
+    page = "\n".join(m.value for m in at.markdown)
+    for term in ("fertility", "relative cost", "parity", "Gini", "non-canonical tokenization", "BPE-dropout",
+                 "scaffold token", "superword"):
+        assert f'id="g-{term.lower().replace(" ", "-")}"' in page and f">{term}</dt>" in page
