@@ -198,7 +198,8 @@ def _heatmap(cells: pd.DataFrame, names: list[str], order: list[str], metric: st
                                                   legend=alt.Legend(orient="bottom", format=fmt)))  # (below: a phone needs the width)
     # a cell whose count includes unknown tokens is marked: the text was lost, not cheaply encoded
     text = base.transform_calculate(
-        shown=f"({narrow} ? '' : format(datum['{metric}'], '{fmt}')) + (datum.unknown > 0 ? '⚠' : '')"
+        shown=f"({narrow} ? '' : isValid(datum['{metric}']) ? format(datum['{metric}'], '{fmt}') : '–')"
+              " + (datum.unknown > 0 ? '⚠' : '')"
     ).mark_text(fontSize=10).encode(
         text=alt.Text("shown:N"),
         color=alt.condition(f"datum.{metric} > {_dark_above(cells, metric)}", alt.value("white"), alt.value("#222")))
@@ -234,8 +235,9 @@ def _languages(names: list[str]) -> None:
     # a language counted in characters (no spaces between its words) says so in its label: "per character"
     labels = {f.code: f"{f.language} ({f.code})" + (" · per char" if f.unit == fertility.CHARACTERS else "")
               for f in fertile} if metric == "fertility" else {s.code: f"{s.language} ({s.code})" for s in matrix.languages}
-    cells = pd.DataFrame([{**asdict(c), "label": labels[c.code], "fertility": f.fertility, "unit": f.unit}
-                          for c, f in zip(matrix.cells(), fertile)])
+    # a sentence with no word (only punctuation or emoji) has no tokens per word: no value, not 0 (a log scale has no 0)
+    cells = pd.DataFrame([{**asdict(c), "label": labels[c.code], "fertility": f.fertility if f.units else None,
+                           "unit": f.unit} for c, f in zip(matrix.cells(), fertile)])
     order = [labels[s.code] for s in matrix.languages]
     worst = matrix.worst()
     st.markdown("**Which language each tokenizer taxes most:** " + "; ".join(

@@ -122,3 +122,15 @@ def test_the_downloads_carry_words_and_tokens_per_word():
     ja = next(x for x in doc["languages"] if x["code"] == "ja")
     assert ja["words_counted_as"] == "characters" and ja["words"] == cells[("ja", "gpt2")].units
     assert ja["tokens_per_word"]["o200k_base"] == round(cells[("ja", "o200k_base")].fertility, 4)
+
+
+def test_a_sentence_without_words_has_no_tokens_per_word():
+    """Only emoji and punctuation: no word to divide by, so the cell has no value (a log scale has no 0)."""
+    own = [{"code": "yours-1", "language": "Emoji", "text": "👍👍 !!"}]
+    at = arena(**{state.ARENA_METRIC: "fertility", state.ARENA_OWN_SENTENCES: own})
+    chart = at.get("vega_lite_chart")[1].proto
+    data = pyarrow.ipc.open_stream(io.BytesIO(chart.datasets[0].data.data)).read_all().to_pandas()
+    mine = data[data["code"] == "yours-1"]
+    assert len(mine) == len(PICK) and mine["fertility"].isna().all()
+    assert data[data["code"] != "yours-1"]["fertility"].notna().all()
+    assert "isValid(datum['fertility'])" in json.dumps(json.loads(chart.spec))
