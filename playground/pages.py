@@ -27,10 +27,11 @@ _VIEWS = {  # name: (module under playground/, title, icon, url path) -- Materia
     "pipeline": ("views.pipeline", "Pipeline, stage by stage", ":material/linear_scale:", "pipeline"),
     "algorithms": ("views.algorithms", "Three algorithms", ":material/call_split:", "algorithms"),
     "chat": ("views.chat", "Chat formats", ":material/forum:", "chat"),
+    "lab": ("views.lab", "Lab: papers and demos", ":material/science:", "lab"),
 }
 _SECTIONS = {
     "Tokenizers": ["tokenize", "compare", "gallery", "arena", "chat", "chunks", "diff"],
-    "How BPE works": ["tree", "steps", "vocab", "train", "train-steps", "pipeline", "algorithms", "glossary"],
+    "How BPE works": ["tree", "steps", "vocab", "train", "train-steps", "pipeline", "algorithms", "lab", "glossary"],
 }
 
 

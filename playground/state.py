@@ -437,6 +437,7 @@ PRESENT = "present"  # presentation mode: large type, high contrast, wider token
 DEFAULTS[PRESENT] = False
 APP_LINK_KEYS = (PRESENT,)  # view settings every page's link carries (written only when on)
 LINK_VALUES[PRESENT] = LinkValue("Presentation mode", bool)
+LAB_DEMO_PREFIX = "lab_demo_"  # + the result's number: views/lab.py's "Open the demo" buttons
 GLOSSARY_TERM = "glossary_term"  # the Glossary entry a help's link asked for
 PAGE_KEYS["glossary"] = (GLOSSARY_TERM,)
 LINK_VALUES[GLOSSARY_TERM] = LinkValue("Term", str, options="render.glossary:NAMES")

@@ -64,6 +64,30 @@ TERMS: tuple[Term, ...] = (
                           "UTF-8 bytes as byte tokens such as <0xE6>, so nothing is lost.", ""),
     Term("tokens per byte", "How many tokens a text needs per byte of it. Training lowers it; lower means the "
                             "text is cheaper for the model.", "", ("bytes per token", "compression")),
+    Term("fertility", "Tokens per word: how many tokens a tokenizer spends on an average word of a language. "
+                      "1 means every word is one token. For scripts written without spaces between words (Chinese, "
+                      "Japanese, Thai…) the Arena counts tokens per character instead, and says so.",
+         "o200k_base spends about 2 tokens per word on the Arena's sentences; gpt2 about 7.6.",
+         ("tokens per word", "tokens per character")),
+    Term("relative cost", "A language's tokens divided by English's tokens for the same content, with the same "
+                          "tokenizer: what a speaker of that language pays more (× English). Also called the token tax.",
+         "3.0× English: the same message costs three times the tokens.", ("× English", "token tax")),
+    Term("parity", "A tokenizer is at parity when every language costs about the same number of tokens for the same "
+                   "content. Parity-aware BPE trains toward it.", "", ("parity-aware", "parity-aware BPE")),
+    Term("Gini", "The Gini coefficient: one number for how unequal a set of values is. Over the languages' token "
+                 "counts it is 0 when every language costs the same, and nears 1 when one language holds all the tokens.",
+         "Token counts 1, 2, 3, 4 have a Gini of 0.25.", ("Gini coefficient",)),
+    Term("non-canonical tokenization", "Any other way to write a text with a tokenizer's tokens than the one its "
+                                       "encoder gives. It decodes to the same text, but the model rarely saw it in training.",
+         f"“{SPACE}hello” as {SPACE}h|ello instead of one token.", ("non-canonical",)),
+    Term("BPE-dropout", "While encoding, each merge is skipped at random with probability p, so one text gets many "
+                        "different cuts. Used in training as a regularizer; p = 0 is the usual encoding.", "",
+         ("dropout",)),
+    Term("scaffold token", "A token that exists in the vocabulary only as a step toward longer tokens: the merges "
+                           "that build on it almost always fire, so it rarely appears in encoded text on its own.", ""),
+    Term("superword", "A token that spans more than one word, across the space between them, such as “ by the way”. "
+                      "Ordinary BPE never makes one, because its pre-tokenizer cuts at spaces first.", "",
+         ("superwords", "superword token")),
 )
 
 

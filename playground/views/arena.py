@@ -23,6 +23,7 @@ import pandas as pd
 import streamlit as st
 
 import engine
+from engine.explain import fertility
 from engine.explain.arena import ArenaEntry
 from playground import state
 from playground.cache import encodings, render_cache
@@ -38,7 +39,7 @@ K_METRIC = state.ARENA_METRIC
 K_SEEN = state.ARENA_OFFERED  # the names the pills offered last time
 ROW = 22  # pixels per language in the heatmap
 NUMBER_CELL = 30  # pixels a heatmap cell needs to show its number ("12.3⚠" at font size 10)
-METRICS = {"vs_english": "× English", "vs_best": "× best tokenizer", "tokens": "tokens"}
+METRICS = {"vs_english": "× English", "fertility": "tokens per word", "vs_best": "× best tokenizer", "tokens": "tokens"}
 K_OWN = state.ARENA_OWN_SENTENCES  # the user's own heatmap rows: [{"code", "language", "text"}], oldest first
 K_OWN_LANG = state.ARENA_OWN_LANGUAGE
 K_OWN_TEXT = state.ARENA_OWN_TEXT
@@ -176,7 +177,7 @@ def _your_text(ranked: list[ArenaEntry]) -> None:
 # ---------------------------------------------------------------- languages
 def _heatmap(cells: pd.DataFrame, names: list[str], order: list[str], metric: str) -> alt.LayerChart:
     title = METRICS[metric]
-    fmt = ",d" if metric == "tokens" else ".1f"
+    fmt = ",d" if metric == "tokens" else ".1f"  # (tokens per word too: 2.3 reads better than 2.31 in a cell)
     # Phone-wide, 20 columns leave ~10 px a cell: the numbers would overlap, so a cell narrower than
     # `NUMBER_CELL` shows only its colour and its ⚠ (the tooltip keeps the number), and the names stand upright.
     narrow = f"width / {max(1, len(names))} < {NUMBER_CELL}"
@@ -188,6 +189,8 @@ def _heatmap(cells: pd.DataFrame, names: list[str], order: list[str], metric: st
         tooltip=[alt.Tooltip("label:N", title="language"), "script", alt.Tooltip("encoding:N", title="tokenizer"),
                  alt.Tooltip("tokens:Q", format=","), alt.Tooltip("vs_english:Q", title="× English", format=".2f"),
                  alt.Tooltip("vs_best:Q", title="× best tokenizer", format=".2f"),
+                 alt.Tooltip("fertility:Q", title="tokens per word", format=".2f"),
+                 alt.Tooltip("unit:N", title="words counted as"),
                  alt.Tooltip("unknown:Q", title="unknown tokens (text lost)")],
     )
     scale = alt.Scale(scheme="orangered", type="log") if metric != "tokens" else alt.Scale(scheme="orangered")
@@ -195,7 +198,8 @@ def _heatmap(cells: pd.DataFrame, names: list[str], order: list[str], metric: st
                                                   legend=alt.Legend(orient="bottom", format=fmt)))  # (below: a phone needs the width)
     # a cell whose count includes unknown tokens is marked: the text was lost, not cheaply encoded
     text = base.transform_calculate(
-        shown=f"({narrow} ? '' : format(datum['{metric}'], '{fmt}')) + (datum.unknown > 0 ? '⚠' : '')"
+        shown=f"({narrow} ? '' : isValid(datum['{metric}']) ? format(datum['{metric}'], '{fmt}') : '–')"
+              " + (datum.unknown > 0 ? '⚠' : '')"
     ).mark_text(fontSize=10).encode(
         text=alt.Text("shown:N"),
         color=alt.condition(f"datum.{metric} > {_dark_above(cells, metric)}", alt.value("white"), alt.value("#222")))
@@ -227,8 +231,14 @@ def _languages(names: list[str]) -> None:
         matrix = encodings.language_matrix(tuple(names), tuple(encodings.resolve(n) for n in names), own)
     metric = st.segmented_control("Colour by", list(METRICS), format_func=METRICS.get, key=K_METRIC,
                                   persist_state="session", default="vs_english", required=True)
-    cells = pd.DataFrame([{**asdict(c), "label": f"{c.language} ({c.code})"} for c in matrix.cells()])
-    order = [f"{s.language} ({s.code})" for s in matrix.languages]
+    fertile = fertility.fertility_cells(matrix)  # in the same order as matrix.cells()
+    # a language counted in characters (no spaces between its words) says so in its label: "per character"
+    labels = {f.code: f"{f.language} ({f.code})" + (" · per char" if f.unit == fertility.CHARACTERS else "")
+              for f in fertile} if metric == "fertility" else {s.code: f"{s.language} ({s.code})" for s in matrix.languages}
+    # a sentence with no word (only punctuation or emoji) has no tokens per word: no value, not 0 (a log scale has no 0)
+    cells = pd.DataFrame([{**asdict(c), "label": labels[c.code], "fertility": f.fertility if f.units else None,
+                           "unit": f.unit} for c, f in zip(matrix.cells(), fertile)])
+    order = [labels[s.code] for s in matrix.languages]
     worst = matrix.worst()
     st.markdown("**Which language each tokenizer taxes most:** " + "; ".join(
         f"{md(c.encoding)} → {md(c.language)} ({c.vs_english:.1f}× English)" for c in worst) + ".")
@@ -238,11 +248,80 @@ def _languages(names: list[str]) -> None:
                + (f" and your {html.plural(len(own), 'own sentence')} ({OWN_CODE}…)" if own else "")
                + ", encoded now by each tokenizer. × English = tokens ÷ that tokenizer's "
                "English tokens (the tax a speaker pays); × best tokenizer = tokens ÷ the fewest any chosen "
-               "tokenizer needs for that language. Colours on a log scale."
+               "tokenizer needs for that language; tokens per word = tokens ÷ the sentence's words ("
+               f"{fertility.WORD_METHOD}: those rows are marked “per char” and compare only with each other). "
+               "Colours on a log scale."
                + (" ⚠ = part of that sentence became the tokenizer's unknown token ([UNK], <unk>): the text is "
                   "lost, so the low count is not a low cost." if any(c.unknown for c in matrix.cells()) else ""))
     _heatmap_downloads(matrix)
     _own_sentences(matrix.languages[matrix.reference].text)
+    _parity(matrix, len(own))
+
+
+def _parity(matrix: engine.explain.arena.LanguageMatrix, own: int) -> None:
+    """Per tokenizer: its Gini over the translations, its median and costliest cost vs English, its median
+    tokens per word; then the published numbers beside ours, each with its paper."""
+    st.markdown("#### Fertility and parity")
+    shipped = {s.code for s in engine.explain.arena.language_samples()}  # translations: the same content
+    rows = sorted(fertility.parity_rows(matrix, shipped), key=lambda r: (r.gini, matrix.encodings.index(r.encoding)))
+    if not rows:
+        return
+    # st.table, not st.dataframe: it wraps its headers and fits a phone's width (no column behind a scroll);
+    # numbers stay numbers (right-aligned), formatted by the Styler
+    frame = pd.DataFrame([{
+        "tokenizer": r.encoding + (" ⚠" if r.unknown else ""),
+        "Gini": r.gini,
+        "× English, median": r.median_vs_english,
+        "costliest": f"{r.worst_language} {r.worst_vs_english:.1f}×",
+        "tokens per word, median": r.median_fertility,
+    } for r in rows]).set_index("tokenizer")
+    st.table(frame.style.format({"Gini": "{:.3f}", "× English, median": "{:.2f}", "tokens per word, median": "{:.2f}"}))
+    st.caption(f"Over the {rows[0].languages} translations"
+               + (f" (your {html.plural(own, 'own sentence')} left out: a Gini over texts that need not say the "
+                  "same thing would measure the texts)" if own else "")
+               + ", most equal first. Gini: 0 when every language costs the same number of tokens, toward 1 "
+                 "when one language holds them all (the Gini the parity-aware trainer reports). × English, median: "
+                 "the middle language's tokens ÷ English's (English itself not counted). Tokens per word: the median over the languages written "
+                 "with spaces (tokens ÷ words, words as above)."
+               + (" ⚠ = some sentences became unknown tokens ([UNK], <unk>): that text is lost, so the tokenizer's "
+                  "numbers are too low, not good." if any(r.unknown for r in rows) else ""))
+    st.markdown("**Published numbers beside ours.** Ours come from one sentence, not a corpus: compare the order "
+                "of size, not the decimals.")
+    cited: set[str] = set()
+    for b in fertility.PUBLISHED:
+        source = (f"{md(b.authors)}, the same paper" if b.url in cited  # its long title once is enough
+                  else f"{md(b.authors)}, [“{md(b.paper)}”]({b.url}) ({md(b.venue)}, {b.year})")
+        cited.add(b.url)
+        st.markdown(f"- *{md(b.finding)}* — {source}. **Here:** {_live(b, matrix, rows, shipped)}")
+    st.caption("Fewer tokens is not by itself a better model. A count says what a text costs — the bill, the room "
+               "it takes in the context window, the time per reply — not how well a model understands it; that is "
+               "measured on tasks, and no count here measures it.")
+
+
+def _live(b: fertility.Baseline, matrix: engine.explain.arena.LanguageMatrix,
+          rows: list[fertility.ParityRow], shipped: set[str]) -> str:
+    """Our number beside a published one, in words, for the tokenizers chosen now."""
+    if b.measure == "worst_vs_english":
+        low, high = min(rows, key=lambda r: r.worst_vs_english), max(rows, key=lambda r: r.worst_vs_english)
+        line = f"the costliest language is {md(high.worst_language)} at {high.worst_vs_english:.1f}× English with {md(high.encoding)}"
+        if low is not high:
+            line += f"; with {md(low.encoding)} the costliest is {md(low.worst_language)} at {low.worst_vs_english:.1f}×"
+        return line + "."
+    by_name = {r.encoding: r for r in rows}
+    missing = [t for t in b.tokenizers if t not in by_name]
+    if missing:
+        return f"choose {' and '.join(md(t) for t in missing)} above to see {'its' if len(missing) == 1 else 'their'} number on these translations."
+    if b.measure == "median_vs_english_non_latin":
+        n = sum(1 for s in matrix.languages if s.code in shipped
+                and engine.explain.unicode_scripts.dominant_script(s.text) != "Latin")
+        return "; ".join(f"{md(t)}'s median over our {n} non-Latin languages is "
+                         f"{fertility.non_latin_median(matrix, t, shipped):.1f}× English" for t in b.tokenizers) + "."
+    what, value = (("median", lambda r: r.median_vs_english) if b.measure == "median_vs_english"
+                   else ("mean", lambda r: r.mean_vs_english))
+    others = by_name[b.tokenizers[0]].languages - 1
+    return ("; ".join(f"{md(t)}'s {what} over our {others} other languages is {value(by_name[t]):.2f}× English"
+                      for t in b.tokenizers)
+            + f" (the paper measured {md(b.languages)}, ours are the Arena's translations: compare the order of size).")
 
 
 def _spells_every_sentence(name: str, own: tuple) -> bool:
@@ -260,7 +339,9 @@ def heatmap_rows(matrix: engine.explain.arena.LanguageMatrix) -> list[dict]:
     """One record per (language, tokenizer), the heatmap's cells, for the CSV."""
     return [{"language": c.language, "code": c.code, "script": c.script, "tokenizer": c.encoding,
              "tokens": c.tokens, "characters": c.chars, "x_english": round(c.vs_english, 4),
-             "x_best": round(c.vs_best, 4), "unknown_tokens": c.unknown} for c in matrix.cells()]
+             "x_best": round(c.vs_best, 4), "unknown_tokens": c.unknown,
+             "words": f.units, "words_counted_as": f.unit, "tokens_per_word": round(f.fertility, 4)}
+            for c, f in zip(matrix.cells(), fertility.fertility_cells(matrix))]
 
 
 def heatmap_csv(matrix: engine.explain.arena.LanguageMatrix) -> str:
@@ -273,9 +354,11 @@ def heatmap_csv(matrix: engine.explain.arena.LanguageMatrix) -> str:
 
 
 def heatmap_json(matrix: engine.explain.arena.LanguageMatrix) -> str:
-    """The tokenizers, the reference language and per language its sentence and, per tokenizer, the
-    tokens, both ratios and how many of the tokens are unknown tokens (lost text)."""
+    """The tokenizers, the reference language and per language its sentence, its words (and whether they were
+    counted as words or characters) and, per tokenizer, the tokens, both ratios, tokens per word and how many of
+    the tokens are unknown tokens (lost text)."""
     cells = {(c.code, c.encoding): c for c in matrix.cells()}
+    fertile = {(f.code, f.encoding): f for f in fertility.fertility_cells(matrix)}
     return json.dumps({
         "tokenizers": list(matrix.encodings),
         "reference": matrix.languages[matrix.reference].code if matrix.languages else None,
@@ -286,6 +369,9 @@ def heatmap_json(matrix: engine.explain.arena.LanguageMatrix) -> str:
             "x_english": {n: round(cells[(s.code, n)].vs_english, 4) for n in matrix.encodings},
             "x_best": {n: round(cells[(s.code, n)].vs_best, 4) for n in matrix.encodings},
             "unknown_tokens": {n: cells[(s.code, n)].unknown for n in matrix.encodings},
+            "words": fertile[(s.code, matrix.encodings[0])].units if matrix.encodings else 0,
+            "words_counted_as": fertility.count_words(s.text).unit,
+            "tokens_per_word": {n: round(fertile[(s.code, n)].fertility, 4) for n in matrix.encodings},
         } for s in matrix.languages],
     }, ensure_ascii=False, indent=1)
 
