@@ -26,7 +26,7 @@ from .parity import gini, parity_tokenizer_json, train_parity_merges
 from .superbpe import PairEncoder, is_superword, superbpe_tokenizer_json, train_superbpe, transition_merges
 from .wordpiece import train_wordpiece, wordpiece_tokenizer_json
 
-PARITY = "parity-aware BPE"
+PARITY = "Parity-aware BPE"  # a label of the Algorithm choice, capitalised as its neighbours
 WORDPIECE = "WordPiece"
 SUPERBPE = "SuperBPE"
 ALGORITHMS = (PARITY, WORDPIECE, SUPERBPE)

@@ -23,7 +23,7 @@ def test_the_choice_names_each_reference_and_keeps_byte_level_bpe_as_it_was():
     assert at.segmented_control(key="train_algorithm").value == "Byte-level BPE"
     assert "minbpe" in at.caption[0].value
     assert at.button(key="train_go")  # the view's own form
-    choose(at, "parity-aware BPE")
+    choose(at, "Parity-aware BPE")
     assert "ParityBpeTrainer" in at.caption[0].value
     assert not [b for b in at.button if b.key == "train_go"]
     choose(at, "WordPiece")
@@ -31,7 +31,7 @@ def test_the_choice_names_each_reference_and_keeps_byte_level_bpe_as_it_was():
 
 
 def test_parity_table_and_its_tokenizer_in_every_view():
-    at = choose(train_app(), "parity-aware BPE")
+    at = choose(train_app(), "Parity-aware BPE")
     assert at.segmented_control(key="lab_source").value == "The Arena's translations"
     assert len(at.multiselect(key="lab_languages").value) == 32
     at.number_input(key="lab_vocab").set_value(400)
@@ -60,7 +60,7 @@ def test_parity_table_and_its_tokenizer_in_every_view():
 
 
 def test_parity_on_own_texts_needs_two_filled_languages():
-    at = choose(train_app(), "parity-aware BPE")
+    at = choose(train_app(), "Parity-aware BPE")
     at.segmented_control(key="lab_source").set_value("My own texts").run()
     assert at.button(key="lab_go").disabled
     at.text_area(key="lab_own_text_0").set_value("the cat sat on the mat " * 5)
@@ -95,9 +95,9 @@ def test_wordpiece_trains_on_the_text_box_and_is_usable():
 
 
 def test_a_share_link_opens_the_chosen_algorithm_and_settings():
-    query = {"v.train_algorithm": json.dumps("parity-aware BPE"), "v.lab_source": json.dumps("My own texts"),
+    query = {"v.train_algorithm": json.dumps("Parity-aware BPE"), "v.lab_source": json.dumps("My own texts"),
              "v.lab_vocab": json.dumps(300)}
     at = run_view("views.train", query=query, _net=True)
-    assert at.segmented_control(key="train_algorithm").value == "parity-aware BPE"
+    assert at.segmented_control(key="train_algorithm").value == "Parity-aware BPE"
     assert at.segmented_control(key="lab_source").value == "My own texts"
     assert at.number_input(key="lab_vocab").value == 300

@@ -16,6 +16,6 @@ def test_open_the_demo_goes_to_train_with_parity_aware_bpe_chosen(page: Page):
     expect(buttons).to_have_count(len(lab.RESULTS), timeout=FIRST)
     buttons.nth(number).click()
     page.wait_for_url("**/train?**", timeout=FIRST)
-    expect(page.get_by_role("radio", name="parity-aware BPE")).to_be_checked(timeout=FIRST)
+    expect(page.get_by_role("radio", name="Parity-aware BPE")).to_be_checked(timeout=FIRST)
     expect(page.get_by_text("The Arena's translations")).to_be_visible()  # the parity trainer's own form
     expect(page.get_by_test_id("stException")).to_have_count(0)
