@@ -17,6 +17,7 @@ from playground.views import train as train_view
 
 URL = re.compile(r"(https?://|www(?=\.))[-.\w]+", re.I | re.A)
 EMAIL = re.compile(r"[-.\w+]+@[-\w]+(?:\.[-\w]+)+", re.A)
+OWN_LINK = re.compile(r"\]\(https://[^()\s]+\)")  # a markdown link's target: "](https://...)"
 HOSTILE = [
     "x http://evil.example/x.png",
     "HTTPS://EVIL.EXAMPLE",
@@ -107,8 +108,10 @@ def test_an_own_tokenizer_named_like_an_address_is_never_a_link(view, pane):
                            state.TOKEN_ENC: EVIL_NAME, state.TOKEN_ID: 256, **pane})
     texts = _markdown_texts(at)
     assert any("evil" in t for t in texts), texts  # the name is on the page...
-    for t in texts:  # ...but never as something markdown would link
-        assert not URL.search(resolved(t)) and not EMAIL.search(resolved(t)), t
+    for t in texts:  # ...but never as something markdown would link (the page's own [title](address) links to
+        # the papers it cites are written by the page, not made of the name: they are taken out first)
+        bare = OWN_LINK.sub("]", t)
+        assert not URL.search(resolved(bare)) and not EMAIL.search(resolved(bare)), t
 
 
 def test_token_chips_do_not_autolink():
