@@ -41,8 +41,12 @@ recursively: slow, obviously right, and the tests check the two agree.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 from typing import Iterable, Mapping
 
 from ..api import EncodingAPI
@@ -52,6 +56,7 @@ from .algorithms import algorithm_of
 from .arena import language_samples
 
 BUILTIN_CORPUS = "languages.json"  # the label of `builtin_corpus()`
+SUMMARY_FILE = Path(__file__).parent.parent / "data" / "scaffold_builtin.json"  # scripts/gen_reachability.py
 
 
 class NoMergeTreesError(ValueError):
@@ -182,7 +187,7 @@ def scaffold_counts_reference(enc: EncodingAPI, texts: Iterable[str], *, corpus:
     """`scaffold_counts` the slow way: every occurrence's tree rebuilt from the encoding's full merge list
     (`merge_tree`, not the per-token replay) and walked recursively.  For tests."""
     _check(enc)
-    emitted: dict[int, int] = {}
+    emitted: dict[int, int] = {}  # plain dicts and a recursive walk: nothing shared with the fast path
     inside: dict[int, int] = {}
 
     def walk(node: MergeNode, is_root: bool) -> None:
@@ -204,3 +209,49 @@ def scaffold_counts_reference(enc: EncodingAPI, texts: Iterable[str], *, corpus:
                 continue
             walk(tree, True)
     return ScaffoldCounts(enc.name, corpus, len(enc.mergeable_ranks), n, emitted, inside)
+
+
+# ---------------------------------------------------- the built-ins, precomputed over the built-in corpus
+@dataclass(frozen=True)
+class ScaffoldSummary:
+    """The numbers a chart of all built-ins needs, without loading any vocabulary (`stored_summaries`)."""
+
+    encoding: str
+    vocab_size: int
+    tokens: int
+    reached: int
+    scaffold: int
+
+    @property
+    def share(self) -> float:
+        return self.scaffold / self.vocab_size if self.vocab_size else 0.0
+
+    @property
+    def share_of_reached(self) -> float:
+        return self.scaffold / self.reached if self.reached else 0.0
+
+
+def summary_of(counts: ScaffoldCounts) -> ScaffoldSummary:
+    return ScaffoldSummary(counts.encoding, counts.vocab_size, counts.tokens, counts.reached, len(counts.scaffold))
+
+
+def corpus_digest(texts: Iterable[str]) -> str:
+    """What the stored summaries were counted on: a changed ``languages.json`` makes them stale."""
+    return hashlib.sha256("\x00".join(texts).encode("utf-8")).hexdigest()[:16]
+
+
+@lru_cache(maxsize=1)
+def _summaries() -> dict:
+    return json.loads(SUMMARY_FILE.read_text(encoding="utf-8"))
+
+
+def stored_summaries() -> dict[str, ScaffoldSummary | None]:
+    """Per built-in, its scaffold numbers over `builtin_corpus` (None for a model that merges nothing).
+
+    Computing them needs every vocabulary loaded (seconds); the file holds them.  Raises ValueError naming
+    the script to run when ``languages.json`` changed since they were counted."""
+    doc = _summaries()
+    if doc["corpus_digest"] != corpus_digest(builtin_corpus()):
+        raise ValueError(f"{SUMMARY_FILE.name} was counted on another languages.json: run "
+                         "`python scripts/gen_reachability.py` to count it again")
+    return {name: None if entry is None else ScaffoldSummary(name, **entry) for name, entry in doc["encodings"].items()}

@@ -76,3 +76,32 @@ def test_no_trees_for_wordpiece():
 def test_empty_corpus(gpt2):
     counts = scaffold.scaffold_counts(gpt2, [""])
     assert counts.tokens == 0 and counts.scaffold == () and counts.share == 0 and counts.share_of_reached == 0
+
+
+def _summary_agrees(name: str) -> None:
+    stored = scaffold.stored_summaries()[name]
+    enc = engine.get_encoding(name)
+    try:
+        counts = scaffold.scaffold_counts(enc, scaffold.builtin_corpus())
+    except scaffold.NoMergeTreesError:
+        assert stored is None
+        return
+    assert stored == scaffold.summary_of(counts)
+
+
+def test_stored_summaries_cover_every_builtin_and_gpt2_recounts():
+    assert set(scaffold.stored_summaries()) == set(engine.list_encoding_names())
+    _summary_agrees("gpt2")
+    _summary_agrees("bert-base-uncased")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", engine.list_encoding_names())
+def test_stored_summary_recounted_every_builtin(name):
+    _summary_agrees(name)
+
+
+def test_a_changed_corpus_makes_the_summaries_stale(monkeypatch):
+    monkeypatch.setitem(scaffold._summaries(), "corpus_digest", "0" * 16)
+    with pytest.raises(ValueError, match="gen_reachability.py"):
+        scaffold.stored_summaries()
