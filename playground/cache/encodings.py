@@ -348,7 +348,7 @@ def builtin_health() -> list[dict]:
         rows.append({
             "encoding": name, "tokens": found.vocab_size, "partial UTF-8": len(found.partial_utf8),
             "unreachable": len(found.unreachable), "only in context": len(found.in_context),
-            "special never produced": len(found.special_never), "specials": found.specials,
+            "special never made": len(found.special_never), "specials": found.specials,
             "scaffold": None if summary is None else summary.scaffold,
             "reached": None if summary is None else summary.reached,
             "scaffold % of reached": None if summary is None else round(100 * summary.share_of_reached, 1),

@@ -22,8 +22,10 @@ LITETOKEN = "[LiteToken (Sun et al. 2026)](https://arxiv.org/abs/2602.04706)"
 MAGIKARP = "[Fishing for Magikarp (Land & Bartolo, EMNLP 2024)](https://arxiv.org/abs/2405.05417)"
 KINDS = {  # chart series: label -> colour (colour-blind-safe, ordered as the legend reads)
     "partial UTF-8": "#4c78a8", "unreachable": "#e45756", "only in context": "#f58518",
-    "special never produced": "#72b7b2", "GPT-2 glitch list": "#111111",
+    "special never made": "#72b7b2", "GPT-2 glitch list": "#111111",
 }
+LOG_TICKS = [0, 10, 100, 1000]  # symlog's own ticks crowd the right end (1,600 3,200 4,800) and draw a dozen grid lines
+LEGEND_ENTRY = 150  # pixels per legend entry: "special never made" is wider than charts.LEGEND_COLUMN allows
 
 
 def corpus_text() -> str | None:
@@ -66,9 +68,9 @@ def token_use_line(name: str, enc: engine.Encoding, token_id: int) -> None:
     use = counts.use(token_id)
     where = corpus_label(text)
     if use.scaffold:
-        st.info(f"**This token is scaffolding**: emitted 0×, inside longer tokens {use.inside:,}× over {where}. "
-                f"BPE builds it on the way to longer tokens and then merges it away ({LITETOKEN}). "
-                "The corpus is chosen in Vocabulary → Scaffold & unreachable.", icon=":material/construction:")
+        st.info(f"**This token is scaffolding: emitted 0×, inside longer tokens {use.inside:,}×** over {where}. "
+                f"BPE builds it on the way to longer tokens, then merges it away ({LITETOKEN}). "
+                "Choose the corpus in Vocabulary → Scaffold & unreachable.", icon=":material/construction:")
     elif use.emitted or use.inside:
         st.caption(f"Over {where}: emitted {use.emitted:,}×, inside longer tokens {use.inside:,}× "
                    f"(scaffold tokens are emitted 0×: {LITETOKEN}).")
@@ -87,12 +89,15 @@ def kinds_chart(frame: pd.DataFrame) -> alt.TopLevelMixin:
     long = frame.melt(id_vars=["encoding"], value_vars=list(KINDS), var_name="kind", value_name="count").dropna()
     long = long[long["count"] > 0]
     order = list(frame["encoding"])
-    colour = alt.Color("kind:N", scale=alt.Scale(domain=list(KINDS), range=list(KINDS.values())),
-                       legend=charts.wrapping_legend(title=None), sort=list(KINDS))
+    legend = alt.Legend(orient="bottom", title=None, columns=alt.ExprRef(f"max(1, floor(width / {LEGEND_ENTRY}))"),
+                        labelLimit=LEGEND_ENTRY - 20)
+    colour = alt.Color("kind:N", scale=alt.Scale(domain=list(KINDS), range=list(KINDS.values())), legend=legend,
+                       sort=list(KINDS))
     return alt.Chart(long).mark_bar().encode(
-        y=alt.Y("encoding:N", sort=order, title=None),
+        y=alt.Y("encoding:N", sort=order, title=None, axis=alt.Axis(labelLimit=200)),
         yOffset=alt.YOffset("kind:N", sort=list(KINDS)),
-        x=alt.X("count:Q", scale=alt.Scale(type="symlog"), title="tokens (log scale)"),
+        x=alt.X("count:Q", scale=alt.Scale(type="symlog"), title="tokens (log scale)",
+                axis=alt.Axis(values=LOG_TICKS, format=",")),
         color=colour,
         tooltip=["encoding", "kind", alt.Tooltip("count:Q", format=",", title="tokens")],
     ).properties(height=alt.Step(7 if not charts.present() else 9))
@@ -102,14 +107,14 @@ def scaffold_chart(frame: pd.DataFrame) -> alt.TopLevelMixin:
     """Per built-in, the share of the tokens the corpus reached that were scaffolding."""
     data = frame.dropna(subset=["scaffold"])
     bars = alt.Chart(data).mark_bar(color="#9d755d").encode(
-        y=alt.Y("encoding:N", sort=list(data["encoding"]), title=None),
-        x=alt.X("scaffold % of reached:Q", title="scaffold tokens, % of the tokens the corpus reached"),
+        y=alt.Y("encoding:N", sort=list(data["encoding"]), title=None, axis=alt.Axis(labelOverlap=False, labelLimit=200)),
+        x=alt.X("scaffold % of reached:Q", title="scaffold, % of the tokens reached"),
         tooltip=["encoding", alt.Tooltip("scaffold:Q", format=","), alt.Tooltip("reached:Q", format=","),
                  "scaffold % of reached", "scaffold % of vocab"],
     )
     labels = bars.mark_text(align="left", dx=3, fontSize=charts.text_px(11)).encode(
         text=alt.Text("scaffold:Q", format=","))
-    return (bars + labels).properties(height=alt.Step(18 if not charts.present() else 26))
+    return (bars + labels).properties(height=alt.Step(20 if not charts.present() else 26))
 
 
 def builtin_charts() -> pd.DataFrame:
@@ -118,13 +123,14 @@ def builtin_charts() -> pd.DataFrame:
     st.markdown("**Tokens that ordinary text never gives back, per built-in**")
     st.altair_chart(charts.sized(kinds_chart(frame)), width="stretch")
     gpt2 = frame[frame["encoding"] == "gpt2"].iloc[0]
+    flagged = int(gpt2["glitch flagged"]) or "none"
     st.caption(f"After {MAGIKARP}: each token decoded and encoded again. *Partial UTF-8*: bytes that are not a "
                "whole character (decoding one alone gives �). *Unreachable*: valid text, but neither alone nor in "
                "any of the few contexts tried does it encode back to itself (often text the split pattern cuts "
-               "apart). *Only in context*: back only after a letter or space. *Special never produced*: special "
+               "apart). *Only in context*: back only after a letter or space. *Special never made*: special "
                f"tokens that ordinary text never gives (all of tiktoken's, by design). The black bar is GPT-2's "
-               f"list of {int(gpt2['GPT-2 glitch list'])} known glitch tokens, of which {int(gpt2['glitch flagged'])} "
-               "fail this test: under-trained tokens are mostly ordinary, reachable text, and only the model's "
+               f"list of {int(gpt2['GPT-2 glitch list'])} known glitch tokens, {flagged} of which fail this test: "
+               "under-trained tokens are mostly ordinary, reachable text, and only the model's "
                "weights show them (the paper's second step).")
     st.markdown("**Scaffold tokens over the built-in multilingual corpus**")
     st.altair_chart(charts.sized(scaffold_chart(frame)), width="stretch")
