@@ -90,3 +90,22 @@ def test_wordpiece_explains_itself_and_still_lists_unreachable_tokens():
     assert not at.exception and any("pick a BPE encoding" in i.value for i in at.info)
     at.segmented_control(key="vocab_health_list").set_value("unreachable").run()
     assert len(at.dataframe[0].value) == len(unreachable.stored_entry("bert-base-uncased").unreachable)
+
+
+@pytest.mark.slow  # 7 s: the job process starts with the built-in vocabularies preloaded
+def test_the_sessions_own_tokenizer_is_swept_in_a_job():
+    """No stored sweep for a trained tokenizer: the pane sweeps it in a job process with a time limit."""
+    from collections import OrderedDict
+
+    from playground import state
+
+    mine = engine.train_bpe("low lower lowest newer newest " * 20, 280)
+    at = _app("views.vocab", token_encoding=mine.name, vocab_pane="scaffold",
+              **{state.CUSTOM: OrderedDict({mine.name: mine})}).run()
+    assert not at.exception and not at.warning
+    swept = unreachable.reachability(mine)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["unreachable"] == f"{len(swept.unreachable):,}"
+    assert metrics["partial UTF-8"] == f"{len(swept.partial_utf8):,}"
+    assert metrics["scaffold"] == f"{len(scaffold.scaffold_counts(mine, scaffold.builtin_corpus()).scaffold):,}"
+    assert any("Swept now" in c.value for c in at.caption)
