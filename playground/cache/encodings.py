@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 import streamlit as st
 
 import engine
-from engine.explain import algorithms
+from engine.explain import algorithms, scaffold, unreachable  # noqa: F401 -- engine.explain.scaffold/unreachable below
 from engine.families import claude as claude_family
 from engine.sources import registry
 from playground import state

@@ -97,7 +97,7 @@ def kinds_chart(frame: pd.DataFrame) -> alt.TopLevelMixin:
         y=alt.Y("encoding:N", sort=order, title=None, axis=alt.Axis(labelLimit=200)),
         yOffset=alt.YOffset("kind:N", sort=list(KINDS)),
         x=alt.X("count:Q", scale=alt.Scale(type="symlog"), title="tokens (log scale)",
-                axis=alt.Axis(values=LOG_TICKS, format=",")),
+                axis=alt.Axis(values=LOG_TICKS, labelExpr="format(datum.value, ',')")),  # format= gives 1e+1 here
         color=colour,
         tooltip=["encoding", "kind", alt.Tooltip("count:Q", format=",", title="tokens")],
     ).properties(height=alt.Step(7 if not charts.present() else 9))
