@@ -109,3 +109,9 @@ def test_the_sessions_own_tokenizer_is_swept_in_a_job():
     assert metrics["partial UTF-8"] == f"{len(swept.partial_utf8):,}"
     assert metrics["scaffold"] == f"{len(scaffold.scaffold_counts(mine, scaffold.builtin_corpus()).scaffold):,}"
     assert any("Swept now" in c.value for c in at.caption)
+
+
+def test_an_empty_text_falls_back_to_the_builtin_corpus_and_says_so(gpt2_counts):
+    at = _app("views.vocab", token_encoding="gpt2", vocab_pane="scaffold", text="  ", scaffold_corpus="text").run()
+    assert not at.exception and any("text is empty" in c.value for c in at.caption)
+    assert [m.value for m in at.metric if m.label == "scaffold"] == [f"{len(gpt2_counts.scaffold):,}"]
