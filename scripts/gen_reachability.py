@@ -32,7 +32,7 @@ def main(names: list[str]) -> None:
                    and names else {"encodings": {}})
     summaries = summary_doc["encodings"]
     corpus = scaffold.builtin_corpus()
-    for name in names or engine.list_encoding_names():
+    for name in names or engine.list_tokenizer_names():
         start = time.perf_counter()
         enc = engine.get_encoding(name)
         found = unreachable.reachability(enc)
@@ -45,7 +45,7 @@ def main(names: list[str]) -> None:
         print(f"{name:18} {time.perf_counter() - start:6.1f} s  partial UTF-8 {len(found.partial_utf8):6,}  "
               f"in context {len(found.in_context):6,}  unreachable {len(found.unreachable):6,}  "
               f"specials never produced {len(found.special_never):4,}/{found.specials:,}", flush=True)
-    order = [n for n in engine.list_encoding_names() if n in stored]
+    order = [n for n in engine.list_tokenizer_names() if n in stored]
     out = {
         "about": "Per built-in encoding, the ordinary tokens whose bytes are not valid UTF-8 (partial_utf8), that "
                  "encode back to themselves only inside some context (in_context) or in none tried (unreachable), "

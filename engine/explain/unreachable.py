@@ -98,7 +98,8 @@ def _encode(enc: EncodingAPI, text: str) -> list[int]:
 
 def specials_never_produced(enc: EncodingAPI) -> tuple[int, ...]:
     """Special (added) token ids that their own text, encoded as ordinary text, does not give."""
-    return tuple(sorted(i for text, i in enc.special_tokens.items() if i not in _encode(enc, text)))
+    # a set: two texts may name one id (o200k_harmony)
+    return tuple(sorted({i for text, i in enc.special_tokens.items() if i not in _encode(enc, text)}))
 
 
 @dataclass(frozen=True)
@@ -123,8 +124,34 @@ class Reachability:
 
     def as_json(self) -> dict:
         return {"digest": self.digest, "vocab_size": self.vocab_size, "specials": self.specials,
-                "partial_utf8": list(self.partial_utf8), "in_context": list(self.in_context),
-                "unreachable": list(self.unreachable), "special_never": list(self.special_never)}
+                **{kind: pack_ids(getattr(self, kind)) for kind in (*KINDS[1:], "special_never")}}
+
+
+def pack_ids(ids: Iterable[int]) -> list:
+    """Sorted `ids` with each run of three or more consecutive ids as ``[first, last]``: a SentencePiece model's
+    31,744 tokens that come back only in context are a few runs, not 31,744 numbers in the file.
+
+    >>> pack_ids([1, 2, 3, 4, 7, 9, 10])
+    [[1, 4], 7, 9, 10]
+    """
+    out: list = []
+    run: list[int] = []
+    for i in sorted(ids):
+        if run and i == run[-1] + 1:
+            run.append(i)
+            continue
+        out += [[run[0], run[-1]]] if len(run) >= 3 else run
+        run = [i]
+    out += [[run[0], run[-1]]] if len(run) >= 3 else run
+    return out
+
+
+def unpack_ids(items: Iterable) -> tuple[int, ...]:
+    """`pack_ids` undone."""
+    ids: list[int] = []
+    for item in items:
+        ids += range(item[0], item[1] + 1) if isinstance(item, list) else [item]
+    return tuple(ids)
 
 
 def ordinary_ids(enc: EncodingAPI) -> list[int]:
@@ -181,8 +208,8 @@ def stored_entry(name: str) -> Reachability | None:
     entry = _stored()["encodings"].get(name)
     if entry is None:
         return None
-    return Reachability(name, entry["digest"], entry["vocab_size"], entry["specials"], tuple(entry["partial_utf8"]),
-                        tuple(entry["in_context"]), tuple(entry["unreachable"]), tuple(entry["special_never"]))
+    return Reachability(name, entry["digest"], entry["vocab_size"], entry["specials"],
+                        *(unpack_ids(entry[kind]) for kind in (*KINDS[1:], "special_never")))
 
 
 def stored_reachability(enc: EncodingAPI) -> Reachability | None:

@@ -7,8 +7,9 @@ for GPT-2's vocabulary, the known under-trained "glitch" tokens with their
 sources; and scaffold and unreachable tokens: a chart of every built-in from
 stored sweeps (`playground.widgets.vocab_health`), then this encoding's own lists.
 The chart sits here, not on a page of its own, because every number in it is a
-count of vocabulary entries, and each list opens its tokens in the One token pane.  Tables are cached per encoding name (`encodings.vocab_table`), so
-o200k's 200k rows are read once.
+count of vocabulary entries, and each list opens its tokens in the One token pane.
+Tables are cached per encoding name (`encodings.vocab_table`), so o200k's 200k
+rows are read once.
 """
 from __future__ import annotations
 
@@ -228,9 +229,9 @@ def _glitch_pane(name: str, enc: engine.Encoding, df: pd.DataFrame, glitch: dict
 
 
 def _reachability_kind(name: str, enc: engine.Encoding, token_id: int) -> str | None:
-    """The token's kind from the stored sweep (a built-in) or from this session's sweep if it ran; None otherwise:
-    one token's fact never starts a whole vocabulary's sweep."""
-    if name in st.session_state.get(state.CUSTOM, {}):
+    """The token's kind from a built-in's stored sweep; None for any other encoding: one token's fact never
+    starts a whole vocabulary's sweep (the Scaffold & unreachable pane does, in a job)."""
+    if name in st.session_state.get(state.CUSTOM, {}) or name not in engine.explain.unreachable.stored_names():
         return None
     try:
         found = encodings.reachability(name, enc)
@@ -241,7 +242,7 @@ def _reachability_kind(name: str, enc: engine.Encoding, token_id: int) -> str | 
 
 def _health_pane(name: str, enc: engine.Encoding, df: pd.DataFrame, glitch: bool) -> None:
     vocab_health.builtin_charts()
-    st.subheader(f"In {name}")
+    st.subheader(f"In {md(name)}")
     own = name in st.session_state.get(state.CUSTOM, {})
     st.session_state.setdefault(state.SCAFFOLD_CORPUS, "builtin")
     st.segmented_control("Count scaffold tokens over", list(vocab_health.CORPORA), format_func=vocab_health.CORPORA.get,
@@ -273,7 +274,7 @@ def _health_pane(name: str, enc: engine.Encoding, df: pd.DataFrame, glitch: bool
     if found is not None:
         never = [t for t, i in sorted(enc.special_tokens.items(), key=lambda kv: kv[1]) if i in found.special_never]
         if never:
-            shown = ", ".join(f"`{t}`" for t in never[:6]) + (f" and {len(never) - 6:,} more" if len(never) > 6 else "")
+            shown = ", ".join(md(t, 60) for t in never[:6]) + (f" and {len(never) - 6:,} more" if len(never) > 6 else "")
             st.caption(f"{len(never):,} of {found.specials:,} special tokens are never produced by ordinary text: {shown}.")
         if own:
             st.caption("Swept now (your own tokenizer): every token decoded and encoded again.")

@@ -41,7 +41,7 @@ def test_pane_charts_every_builtin_and_lists_this_encodings_tokens(gpt2, gpt2_co
     at = _app("views.vocab", token_encoding="gpt2", vocab_pane="scaffold").run()
     assert not at.exception and not at.error
     kinds, shares = _chart_data(at, 0), _chart_data(at, 1)
-    assert set(kinds["encoding"]) == set(engine.list_encoding_names())
+    assert set(kinds["encoding"]) == set(engine.list_tokenizer_names())
     glitch = kinds[kinds["kind"] == "GPT-2 glitch list"]
     assert set(glitch["encoding"]) == {"gpt2", "r50k_base"} and set(glitch["count"]) == {53}
     o200k = kinds[(kinds["encoding"] == "o200k_base") & (kinds["kind"] == "unreachable")]

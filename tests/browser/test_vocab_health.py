@@ -16,7 +16,7 @@ def test_every_builtin_is_labelled_in_both_charts(page: Page, screenshot):
     page.goto(f"/vocab?tenc=gpt2&v.vocab_pane={quote(json.dumps('scaffold'))}")
     charts = page.get_by_test_id("stVegaLiteChart")
     expect(charts).to_have_count(2, timeout=FIRST)
-    names = engine.list_encoding_names()
+    names = engine.list_tokenizer_names()
     for i, expected in enumerate([names, [n for n in names if n != "bert-base-uncased"]]):
         labels = charts.nth(i).locator(".role-axis-label text")
         expect(labels.filter(has_text="claude-legacy")).to_have_count(1, timeout=FIRST)
