@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_unreachable.py [name ...]
 
-Prints, per encoding (by default every built-in): loading it; the full reachability sweep
+Prints, per encoding (by default every built-in, `engine.list_tokenizer_names()`): loading it; the full reachability sweep
 (`engine.explain.unreachable.reachability`: every ordinary token decoded and encoded again, contexts
 tried for the ones that fail alone); reading the stored counts instead, first (before the sweep caches the digest) (`stored_reachability`, whose
 cost is the vocabulary digest, computed once per encoding); and the scaffold counts over the built-in
@@ -33,7 +33,7 @@ def main(names: list[str]) -> None:
     print(f"load average {os.getloadavg()[0]:.2f}")
     print(f"{'encoding':18} {'tokens':>8} {'load':>6} {'sweep':>7} {'stored':>7} {'scaffold':>9}")
     corpus = scaffold.builtin_corpus()
-    for name in names or engine.list_encoding_names():
+    for name in names or engine.list_tokenizer_names():
         load, enc = _time(lambda: engine.get_encoding(name))
         stored, _ = _time(lambda: unreachable.stored_reachability(enc))  # first: the digest is not cached yet
         sweep, _ = _time(lambda: unreachable.reachability(enc))
