@@ -115,3 +115,13 @@ def test_an_empty_text_falls_back_to_the_builtin_corpus_and_says_so(gpt2_counts)
     at = _app("views.vocab", token_encoding="gpt2", vocab_pane="scaffold", text="  ", scaffold_corpus="text").run()
     assert not at.exception and any("text is empty" in c.value for c in at.caption)
     assert [m.value for m in at.metric if m.label == "scaffold"] == [f"{len(gpt2_counts.scaffold):,}"]
+
+
+@pytest.mark.parametrize("name", ["mistral-v1", "qwen3.6"])  # SentencePiece BPE, a tokenizer.json's listed merges
+def test_scaffold_line_for_other_families(name):
+    enc = engine.get_encoding(name)
+    counts = scaffold.scaffold_counts(enc, scaffold.builtin_corpus())
+    token = counts.scaffold[0]
+    at = _app("views.tree", token_encoding=name, token_id=token).run()
+    assert not at.exception
+    assert any(f"emitted 0×, inside longer tokens {counts.inside[token]:,}×" in i.value for i in at.info)
