@@ -262,7 +262,8 @@ def _health_pane(name: str, enc: engine.Encoding, df: pd.DataFrame, glitch: bool
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("scaffold", "—" if counts is None else f"{len(counts.scaffold):,}",
               help="Never emitted over the corpus, but inside an emitted token's merge tree.")
-    c2.metric("of the tokens reached", "—" if counts is None else f"{100 * counts.share_of_reached:.1f}%")
+    c2.metric("% of reached", "—" if counts is None else f"{100 * counts.share_of_reached:.1f}%",
+              help="Scaffold tokens as a share of the distinct tokens the corpus emitted or built inside another.")
     c3.metric("unreachable", "—" if found is None else f"{len(found.unreachable):,}")
     c4.metric("partial UTF-8", "—" if found is None else f"{len(found.partial_utf8):,}")
     if counts is None:
@@ -280,8 +281,10 @@ def _health_pane(name: str, enc: engine.Encoding, df: pd.DataFrame, glitch: bool
             st.caption("Swept now (your own tokenizer): every token decoded and encoded again.")
     lists = {"scaffold": list(counts.scaffold) if counts is not None else [],
              **{k: list(getattr(found, k)) if found is not None else [] for k in list(HEALTH_LISTS)[1:]}}
-    st.session_state.setdefault(state.VOCAB_HEALTH_LIST, "scaffold")
-    which = st.segmented_control("List", list(HEALTH_LISTS), key=state.VOCAB_HEALTH_LIST, persist_state="session",
+    offered = [k for k in HEALTH_LISTS if k != "scaffold" or counts is not None]  # WordPiece: no scaffold list
+    if st.session_state.get(state.VOCAB_HEALTH_LIST) not in offered:
+        st.session_state[state.VOCAB_HEALTH_LIST] = offered[0]
+    which = st.segmented_control("List", offered, key=state.VOCAB_HEALTH_LIST, persist_state="session",
                                  required=True, format_func=lambda k: f"{HEALTH_LISTS[k]} ({len(lists[k]):,})")
     ids = [i for i in lists[which] if i in df.index]
     if ids:
