@@ -292,6 +292,10 @@ VOCAB_ENC = "vocab_enc"
 VOCAB_TABLE = "vocab_table"
 VOCAB_CONTAINING = "vocab_containing"
 VOCAB_CONTAINED = "vocab_contained"
+VOCAB_HEALTH_LIST = "vocab_health_list"
+VOCAB_HEALTH_TABLE = "vocab_health_table"
+# widgets/vocab_health.py (read by the Merge tree's scaffold line too)
+SCAFFOLD_CORPUS = "scaffold_corpus"
 # widgets/pickers.py
 STEPS_SOURCE = "steps_source"
 STEPS_TYPED = "steps_typed"
@@ -316,7 +320,8 @@ PAGE_KEYS: dict[str, tuple[str, ...]] = {
     "chunks": (CHUNK_ENCODING, CHUNK_MAX, CHUNK_PREFER, CHUNK_PAGE),
     "tree": (TREE_PICK_MODE, TREE_FIND, TREE_LEFT_RIGHT, TREE_OTHER_ENC),
     "steps": (STEPS_SOURCE, STEPS_PIECE, STEPS_TYPED, STEPS_K),
-    "vocab": (VOCAB_PANE, VOCAB_QUERY, VOCAB_MODE, VOCAB_ICASE, VOCAB_FILTER, VOCAB_LOG),
+    "vocab": (VOCAB_PANE, VOCAB_QUERY, VOCAB_MODE, VOCAB_ICASE, VOCAB_FILTER, VOCAB_LOG, SCAFFOLD_CORPUS,
+              VOCAB_HEALTH_LIST),
     "train": (TRAIN_VOCAB, TRAIN_PATTERN, TRAIN_CUSTOM_PATTERN, TRAIN_SPECIALS, TRAIN_PANE,
               TRAIN_REPLACE, UPLOAD_KIND, UPLOAD_PATTERN, UPLOAD_CUSTOM_PATTERN, UPLOAD_SPECIALS,
               TRAIN_ALGORITHM, LAB_SOURCE, LAB_VOCAB, LAB_TRANSITION),
@@ -377,6 +382,8 @@ LINK_VALUES: dict[str, LinkValue] = {
     VOCAB_ICASE: LinkValue("Ignore case", bool),
     VOCAB_FILTER: LinkValue("Quick filter", str, options="views.vocab:FILTERS"),
     VOCAB_LOG: LinkValue("Log scale", bool),
+    SCAFFOLD_CORPUS: LinkValue("Corpus", str, options="widgets.vocab_health:CORPORA"),
+    VOCAB_HEALTH_LIST: LinkValue("List", str, options="views.vocab:HEALTH_LISTS"),
     TRAIN_VOCAB: LinkValue("Vocabulary size", int, 257, 4096),
     TRAIN_PATTERN: LinkValue("Split pattern", str, options="views.train:PATTERNS"),
     TRAIN_CUSTOM_PATTERN: LinkValue("Custom split pattern", str),

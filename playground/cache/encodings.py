@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 import streamlit as st
 
 import engine
-from engine.explain import algorithms
+from engine.explain import algorithms, scaffold, unreachable  # noqa: F401 -- engine.explain.scaffold/unreachable below
 from engine.families import claude as claude_family
 from engine.sources import registry
 from playground import state
@@ -289,6 +289,77 @@ def vocab_filter(name: str, _enc: engine.Encoding, which: str) -> list[int]:
 @st.cache_data(max_entries=8, show_spinner=False)
 def length_histogram(name: str, _enc: engine.Encoding) -> list[tuple[int, int]]:
     return engine.explain.vocab.length_histogram(_enc)
+
+
+# --- scaffold and unreachable tokens (Vocabulary's pane, the line under a Merge tree) ---
+SCAFFOLD_INLINE_CHARS = 20_000  # a longer text's scaffold counts (a tree per distinct token) run in a job
+YOUR_TEXT = "your text"  # the corpus label of the sidebar's text
+
+
+@memo.shared(max_entries=16, ttl=CACHE_TTL)
+def _scaffold(name: str, digest: str, corpus: str, _enc: engine.Encoding, _texts: tuple[str, ...]
+              ) -> engine.explain.scaffold.ScaffoldCounts:
+    chars = sum(map(len, _texts))
+    label = f"Counting scaffold tokens of {name} over {chars:,} characters"
+    if user_work.is_own(_enc):
+        return user_work.run("scaffold_counts", (_enc, _texts, corpus), name=name, chars=chars, label=label,
+                             timeout=JOB_TIMEOUT)
+    if chars <= SCAFFOLD_INLINE_CHARS:  # the built-in corpus: under half a second for any built-in
+        return job_tasks.TASKS["scaffold_counts"](_enc, _texts, corpus)
+    return jobs.run("scaffold_counts", (_enc, _texts, corpus), label=label, timeout=JOB_TIMEOUT)
+
+
+def scaffold_counts(name: str, enc: engine.Encoding, text: str | None) -> engine.explain.scaffold.ScaffoldCounts:
+    """Per token, times emitted and times inside an emitted token's merge tree, over `text` (None: the built-in
+    multilingual corpus).  Raises `engine.explain.scaffold.NoMergeTreesError` for a model that merges nothing,
+    `jobs.JobError` / `jobs.ServerBusyError` for a text too costly for its time limit or a busy server."""
+    if text is None:
+        return _scaffold(name, "builtin", engine.explain.scaffold.BUILTIN_CORPUS, enc,
+                         engine.explain.scaffold.builtin_corpus())
+    return _scaffold(name, memo.text_key(text), YOUR_TEXT, enc, (text,))
+
+
+@memo.shared(max_entries=8, ttl=CACHE_TTL)
+def reachability(name: str, _enc: engine.Encoding) -> engine.explain.unreachable.Reachability:
+    """A built-in's stored sweep (`StaleReachabilityError` if its vocabulary changed since); any other
+    encoding swept in a job with a time limit (seconds for 200,000 tokens)."""
+    if not user_work.is_own(_enc):
+        stored = engine.explain.unreachable.stored_reachability(_enc)
+        if stored is not None:
+            return stored
+    label = f"Encoding each of the {_enc.n_vocab:,} tokens of {name} again"
+    if user_work.is_own(_enc):
+        return user_work.job("reachability", (_enc,), name=name, label=label, timeout=JOB_TIMEOUT)
+    return jobs.run("reachability", (_enc,), label=label, timeout=JOB_TIMEOUT)
+
+
+@memo.shared(max_entries=1)
+def builtin_health() -> list[dict]:
+    """One row per built-in with a stored sweep: its counts of each kind and its scaffold numbers over the
+    built-in corpus (read from engine/data, no vocabulary loaded), and GPT-2's glitch list's size."""
+    summaries = engine.explain.scaffold.stored_summaries()
+    glitch = engine.explain.vocab.glitch_tokens(builtin("gpt2"))
+    gpt2 = engine.explain.unreachable.stored_entry("gpt2")
+    flagged = sum(1 for i in glitch if gpt2 is not None and gpt2.kind(i) != "ok")
+    rows = []
+    available = set(engine.list_tokenizer_names())  # Gemma's entry stays in the file on a machine without it
+    for name in engine.explain.unreachable.stored_names():
+        if name not in available:
+            continue
+        found = engine.explain.unreachable.stored_entry(name)
+        summary = summaries.get(name)
+        rows.append({
+            "encoding": name, "tokens": found.vocab_size, "partial UTF-8": len(found.partial_utf8),
+            "unreachable": len(found.unreachable), "only in context": len(found.in_context),
+            "special never made": len(found.special_never), "specials": found.specials,
+            "scaffold": None if summary is None else summary.scaffold,
+            "reached": None if summary is None else summary.reached,
+            "scaffold % of reached": None if summary is None else round(100 * summary.share_of_reached, 1),
+            "scaffold % of vocab": None if summary is None else round(100 * summary.share, 2),
+            "GPT-2 glitch list": len(glitch) if name in ("gpt2", "r50k_base") else None,
+            "glitch flagged": flagged if name in ("gpt2", "r50k_base") else None,
+        })
+    return rows
 
 
 # --- Arena, Token-budget chunks, Chat formats ---

@@ -20,7 +20,7 @@ import warnings
 from typing import Any, Callable
 
 import engine
-from engine.explain import algorithms, classics, families, pipeline
+from engine.explain import algorithms, classics, families, pipeline, scaffold, unreachable
 from engine.families.sentencepiece import training as unigram_training
 from engine.training import lab
 from playground.serving import test_seams
@@ -175,6 +175,14 @@ def train_unigram(text: str, vocab_size: int, byte_fallback: bool, *, progress: 
     return unigram_training.train_unigram(text, vocab_size, byte_fallback=byte_fallback, progress=progress)
 
 
+def scaffold_counts(enc: Any, texts: tuple[str, ...], corpus: str) -> Any:
+    return scaffold.scaffold_counts(enc, texts, corpus=corpus)
+
+
+def reachability(enc: Any) -> Any:
+    return unreachable.reachability(enc)
+
+
 TASKS: dict[str, Callable] = {
     "train_lab": train_lab, "train_unigram": train_unigram,
     "encode": encode, "tokenize": tokenize, "pretokenize": pretokenize, "search_regex": search_regex, "train": train,
@@ -182,6 +190,7 @@ TASKS: dict[str, Callable] = {
     "chunk": chunk, "chat_tokens": chat_tokens, "chat_count": chat_count, "pipeline_stages": pipeline_stages, "text_story": text_story,
     "piece_story": piece_story, "token_story": token_story, "bpe_trace": bpe_trace, "model_steps": model_steps,
     "piece_ids": piece_ids, "whole_piece_ids": whole_piece_ids, "reversal": reversal,
+    "scaffold_counts": scaffold_counts, "reachability": reachability,
 }
 PROGRESS_TASKS = {"train", "train_lab", "train_unigram"}
 

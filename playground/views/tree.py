@@ -29,7 +29,7 @@ from playground.render.markdown import md
 from playground.render.pipeline import token_card
 from playground.render.tree import merge_tree_dot
 from playground.serving import script_gate
-from playground.widgets import pickers
+from playground.widgets import pickers, vocab_health
 from playground.widgets.page import header, styles, token_text
 from playground.widgets.pickers import chip_label, encoding_select, text_tokens, token_label, token_problem
 
@@ -356,6 +356,7 @@ def render() -> None:
     c2.metric("bytes", len(data))
     c3.metric("depth", tree.depth, help="Merges on the longest path from a byte to the token.")
     c4.metric("merges", tree.n_merges, help="Inner boxes: always bytes − 1, whatever the shape.")
+    vocab_health.token_use_line(name, enc, token_id)
     _permuted_note(tree, name, note.family)
     _family_leaf_note(enc, token_id, tree, note.family)
     st.caption(f"Boxes show bytes readably: {html.SPACE} is a space (SentencePiece's ▁, tokenizer.json's Ġ), <e6 97> are "

@@ -4,8 +4,12 @@ Panes (one runs at a time): search the vocabulary (substring or regex, with
 quick filters) in a sortable table; one token's facts and its "families"
 (tokens that contain it, tokens inside it); the token-length histogram; and,
 for GPT-2's vocabulary, the known under-trained "glitch" tokens with their
-sources.  Tables are cached per encoding name (`encodings.vocab_table`), so
-o200k's 200k rows are read once.
+sources; and scaffold and unreachable tokens: a chart of every built-in from
+stored sweeps (`playground.widgets.vocab_health`), then this encoding's own lists.
+The chart sits here, not on a page of its own, because every number in it is a
+count of vocabulary entries, and each list opens its tokens in the One token pane.
+Tables are cached per encoding name (`encodings.vocab_table`), so o200k's 200k
+rows are read once.
 """
 from __future__ import annotations
 
@@ -20,7 +24,8 @@ from playground import state
 from playground.cache import encodings
 from playground.render import html
 from playground.render.markdown import md
-from playground.widgets import charts, pickers
+from playground.serving import jobs
+from playground.widgets import charts, pickers, vocab_health
 from playground.widgets.page import header, token_text
 
 ENC_KEY = state.VOCAB_ENC
@@ -36,7 +41,13 @@ UP_KEY = state.VOCAB_CONTAINING
 DOWN_KEY = state.VOCAB_CONTAINED
 _SHOWN = state.VOCAB_SHOWN_IDS  # ids of the rows on screen, for the row-selection callback
 
-PANES = {"search": "🔎 Search", "token": "🔬 One token", "lengths": "📏 Lengths", "glitch": "👾 Glitch tokens"}
+PANES = {"search": "🔎 Search", "token": "🔬 One token", "lengths": "📏 Lengths", "glitch": "👾 Glitch tokens",
+         "scaffold": "🧱 Scaffold & unreachable"}
+HEALTH_LISTS = {"scaffold": "Scaffold", "unreachable": "Unreachable", "in_context": "Only in context",
+                "partial_utf8": "Partial UTF-8"}
+KIND_FACT = {"ok": "yes: encodes back to itself", "partial_utf8": "only inside text: its bytes are not a whole character",
+             "in_context": "only in context: alone its text encodes to other tokens",
+             "unreachable": "no: neither alone nor in the contexts tried does its text encode to it"}
 MODES = {"substring": "substring", "regex": "regex"}
 FILTERS = {"all": "All", "longest": "Longest", "invalid_utf8": "Not valid UTF-8", "unused": "Unused slots",
            "leading_space": "Leading space",
@@ -165,11 +176,16 @@ def _token_pane(name: str, enc: engine.Encoding, glitch: dict[int, engine.explai
         facts["note"] = note.text
     if enc.is_special_token(current):
         facts["special"] = "yes: added whole by encode() when allowed; never built by merges"
+    if not enc.is_special_token(current):
+        kind = _reachability_kind(name, enc, current)
+        if kind is not None:
+            facts["reached by text"] = KIND_FACT[kind]
     if current in glitch:
         facts["glitch token"] = f"yes ({glitch[current].note}): see the Glitch tokens pane for sources"
     st.dataframe(pd.DataFrame({"fact": list(facts), "value": list(facts.values())}), hide_index=True, width="stretch")
     if enc.is_special_token(current):
         return
+    vocab_health.token_use_line(name, enc, current)
     if st.button("Its merge tree", key=state.VOCAB_TO_TREE, icon=":material/account_tree:"):
         pickers.go("tree")
     st.subheader("Family")
@@ -212,6 +228,71 @@ def _glitch_pane(name: str, enc: engine.Encoding, df: pd.DataFrame, glitch: dict
                           for s in engine.explain.vocab.glitch_sources()))
 
 
+def _reachability_kind(name: str, enc: engine.Encoding, token_id: int) -> str | None:
+    """The token's kind from a built-in's stored sweep; None for any other encoding: one token's fact never
+    starts a whole vocabulary's sweep (the Scaffold & unreachable pane does, in a job)."""
+    if name in st.session_state.get(state.CUSTOM, {}) or name not in engine.explain.unreachable.stored_names():
+        return None
+    try:
+        found = encodings.reachability(name, enc)
+    except (ValueError, jobs.JobError, jobs.ServerBusyError):
+        return None
+    return found.kind(token_id)
+
+
+def _health_pane(name: str, enc: engine.Encoding, df: pd.DataFrame, glitch: bool) -> None:
+    vocab_health.builtin_charts()
+    st.subheader(f"In {md(name)}")
+    own = name in st.session_state.get(state.CUSTOM, {})
+    st.session_state.setdefault(state.SCAFFOLD_CORPUS, "builtin")
+    st.segmented_control("Count scaffold tokens over", list(vocab_health.CORPORA), format_func=vocab_health.CORPORA.get,
+                         key=state.SCAFFOLD_CORPUS, persist_state="session", required=True)
+    text = vocab_health.corpus_text()
+    if st.session_state.get(state.SCAFFOLD_CORPUS) == "text" and text is None:
+        st.caption("The sidebar's text is empty: counting over the built-in corpus.")
+    counts, reason = vocab_health.counts_or_reason(name, enc, text)
+    try:
+        found = encodings.reachability(name, enc)
+    except engine.explain.unreachable.StaleReachabilityError as err:
+        st.warning(md(err, 400))
+        found = None
+    except (jobs.JobError, jobs.ServerBusyError, ValueError) as err:
+        st.warning(f"The sweep of this vocabulary did not finish: {md(err, 400)}")
+        found = None
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("scaffold", "—" if counts is None else f"{len(counts.scaffold):,}",
+              help="Never emitted over the corpus, but inside an emitted token's merge tree.")
+    c2.metric("% of reached", "—" if counts is None else f"{100 * counts.share_of_reached:.1f}%",
+              help="Scaffold tokens as a share of the distinct tokens the corpus emitted or built inside another.")
+    c3.metric("unreachable", "—" if found is None else f"{len(found.unreachable):,}")
+    c4.metric("partial UTF-8", "—" if found is None else f"{len(found.partial_utf8):,}")
+    if counts is None:
+        st.info(reason)
+    else:
+        st.caption(f"Over {vocab_health.corpus_label(text)}: {counts.tokens:,} tokens emitted, {counts.reached:,} "
+                   f"distinct tokens reached, {len(counts.scaffold):,} of them scaffolding "
+                   f"({100 * counts.share:.2f}% of the {counts.vocab_size:,}-token vocabulary).")
+    if found is not None:
+        never = [t for t, i in sorted(enc.special_tokens.items(), key=lambda kv: kv[1]) if i in found.special_never]
+        if never:
+            shown = ", ".join(md(t, 60) for t in never[:6]) + (f" and {len(never) - 6:,} more" if len(never) > 6 else "")
+            st.caption(f"{len(never):,} of {found.specials:,} special tokens are never produced by ordinary text: {shown}.")
+        if own:
+            st.caption("Swept now (your own tokenizer): every token decoded and encoded again.")
+    lists = {"scaffold": list(counts.scaffold) if counts is not None else [],
+             **{k: list(getattr(found, k)) if found is not None else [] for k in list(HEALTH_LISTS)[1:]}}
+    offered = [k for k in HEALTH_LISTS if k != "scaffold" or counts is not None]  # WordPiece: no scaffold list
+    if st.session_state.get(state.VOCAB_HEALTH_LIST) not in offered:
+        st.session_state[state.VOCAB_HEALTH_LIST] = offered[0]
+    which = st.segmented_control("List", offered, key=state.VOCAB_HEALTH_LIST, persist_state="session",
+                                 required=True, format_func=lambda k: f"{HEALTH_LISTS[k]} ({len(lists[k]):,})")
+    ids = [i for i in lists[which] if i in df.index]
+    if ids:
+        _token_table(df, ids, state.VOCAB_HEALTH_TABLE, glitch=glitch)
+    else:
+        st.caption("No token of this kind.")
+
+
 def render() -> None:
     header("Vocabulary", "every token of an encoding: search it, filter it, and open any token's tree.")
     name, enc = pickers.encoding_select(ENC_KEY)
@@ -237,5 +318,7 @@ def render() -> None:
         _lengths_pane(name, enc)
     elif pane == "glitch":
         _glitch_pane(name, enc, df, glitch)
+    elif pane == "scaffold":
+        _health_pane(name, enc, df, bool(glitch))
     else:
         _search_pane(name, enc, df, bool(glitch))

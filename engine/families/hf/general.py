@@ -96,6 +96,7 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         self._byte_level = _mentions(spec.nodes.get("decoder"), "ByteLevel")
         self._tables: tuple[dict[int, str], dict[int, bytes]] | None = None  # built on first use
         self._ranks: dict[bytes, int] | None = None
+        self._parents: dict[int, tuple[int, int]] | None = None  # made id -> its first merge, built on first use
         self._matcher(frozenset())
 
     def __repr__(self) -> str:
@@ -493,13 +494,24 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
             out.setdefault(divmod(key, KEY), self.model.merged_id[rank])  # type: ignore[arg-type]
         return out
 
+    def _merge_parents(self) -> dict[int, tuple[int, int]]:
+        """``made id -> (left, right)`` of the first listed merge that makes it, built once: `merges` sorts every
+        pair (half a second for Gemma's 262,000), and the scaffold counts ask for a tree per emitted token."""
+        parents = self._parents
+        if parents is None:
+            with self._lock:
+                if self._parents is None:
+                    built: dict[int, tuple[int, int]] = {}
+                    for pair, made in self.merges.items():
+                        built.setdefault(made, pair)
+                    self._parents = built
+                parents = self._parents
+        return parents
+
     def merge_parents(self, token_id: int) -> tuple[int, int] | None:
         if not isinstance(self.model, CharBpe):
             return None
-        for pair, made in self.merges.items():
-            if made == token_id:
-                return pair
-        return None
+        return self._merge_parents().get(token_id)
 
     def merge_tree(self, token_id: int) -> MergeNode:
         """How BPE builds `token_id` from the first listed merge that makes it, down to tokens no merge makes; a
@@ -508,10 +520,8 @@ class HfPipelineEncoding(PicklableByName, SpecialTokens, DecodeById):
         data = self.decode_single_token_bytes(token_id)
         if not isinstance(self.model, CharBpe) or token_id in self._added_by_id:
             return MergeNode(token_id, data)
-        parents: dict[int, tuple[int, int]] = {}
-        for pair, made in self.merges.items():
-            parents.setdefault(made, pair)
-        return build_merge_tree(token_id, parents, self._decoder.__getitem__, node_bytes=self._decoder.__getitem__)
+        return build_merge_tree(token_id, self._merge_parents(), self._decoder.__getitem__,
+                                node_bytes=self._decoder.__getitem__)
 
 
 def _span(align: list[Span], token: ModelToken, piece: Piece) -> Span:

@@ -164,6 +164,19 @@ def test_char_bpe_trace_and_tree():
     assert tree.left is not None and tree.left.id == gemma.encode_single_token("▁he")
 
 
+def test_char_bpe_merge_parents_are_the_first_listed_merge_and_built_once():
+    """The scaffold counts ask for a tree per emitted token: the parents table is built once, not per tree."""
+    _, gemma = _loaded("gemma")
+    first: dict[int, tuple[int, int]] = {}
+    for pair, made in gemma.merges.items():  # the plain rule: the first listed merge that makes the token
+        first.setdefault(made, pair)
+    for made in list(first)[:: max(1, len(first) // 200)]:
+        assert gemma.merge_parents(made) == first[made]
+    table = gemma._merge_parents()
+    gemma.merge_tree(gemma.encode_single_token("▁hello"))
+    assert gemma._merge_parents() is table
+
+
 def test_token_bytes_round_trip_through_encode_single_token():
     for name in FILES:
         _, ours = _loaded(name)
