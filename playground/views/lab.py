@@ -60,6 +60,18 @@ RESULTS: tuple[Result, ...] = (
            "its 8B model scores +4.0% over 30 tasks and needs 27% less inference compute.",
            "SuperBPE: Space Travel for Language Models", "Liu et al., COLM 2025", "https://arxiv.org/abs/2503.13423",
            "train", "Train your own → Algorithm: SuperBPE", ((state.TRAIN_ALGORITHM, training_lab.SUPERBPE),)),
+    Result("Scaffold tokens",
+           "Intermediate merge residues: tokens frequent while the merges are learned, so kept in the vocabulary, "
+           "but mostly merged further and rarely emitted; removing them cuts parameters and fragmentation.",
+           "LiteToken: Removing Intermediate Merge Residues From BPE Tokenizers", "Sun et al., 2026",
+           "https://arxiv.org/abs/2602.04706", "vocab", "Vocabulary → 🧱 Scaffold & unreachable",
+           ((state.VOCAB_PANE, "scaffold"),)),
+    Result("Unreachable and under-trained tokens",
+           "Tokens like SolidGoldMagikarp, which training barely saw, are found across a diverse set of models; "
+           "tokenizer analysis flags tokens no text can produce without running the model.",
+           "Fishing for Magikarp: Automatically Detecting Under-trained Tokens in Large Language Models",
+           "Land & Bartolo, EMNLP 2024", "https://arxiv.org/abs/2405.05417", "vocab",
+           "Vocabulary → 🧱 Scaffold & unreachable", ((state.VOCAB_PANE, "scaffold"),)),
     Result("WordPiece",
            "Wordpieces balance the flexibility of characters and the efficiency of words (Google's translation system).",
            "Google's Neural Machine Translation System: Bridging the Gap between Human and Machine Translation",

@@ -46,8 +46,13 @@ def _tokenize(at) -> bool:
     return at.toggle(key=state.TOK_NC_OPEN).value and any("**BPE-dropout**" in m.value for m in at.markdown)
 
 
+def _vocab(at, pane: str) -> bool:
+    return at.segmented_control(key=state.VOCAB_PANE).value == pane and any(
+        "LiteToken" in c.value or "Magikarp" in c.value for c in [*at.caption, *at.markdown])
+
+
 # how a page shows that the demo is open (the values a widget ends with, not the ones preset)
-DRAWN = {"arena": lambda at, o: _arena(at, o[state.ARENA_METRIC]), "train": lambda at, o: _train(at, o[state.TRAIN_ALGORITHM]),
+DRAWN = {"vocab": lambda at, o: _vocab(at, o[state.VOCAB_PANE]), "arena": lambda at, o: _arena(at, o[state.ARENA_METRIC]), "train": lambda at, o: _train(at, o[state.TRAIN_ALGORITHM]),
          "tokenize": lambda at, o: _tokenize(at)}
 DEMOS = sorted({(r.page, r.opens) for r in lab.RESULTS}, key=repr)
 
