@@ -224,8 +224,12 @@ def test_the_time_limit_counts_from_the_job_start_not_from_the_wait_for_a_worker
 
     A fake clock: the wait for a slot takes 95 "seconds" of a 100 s limit, then the job's first progress report
     10 more; the job (a small training) finishes.  Counted from before the wait, the first report stopped it."""
+    import types
+
     now = [1000.0]
-    monkeypatch.setattr(jobs.time, "monotonic", lambda: now[0])
+    # jobs' own `time` only: the real module's monotonic also times multiprocessing's waits, which a frozen clock
+    # turns into an endless loop (polling the children earlier tests left, in a full run)
+    monkeypatch.setattr(jobs, "time", types.SimpleNamespace(monotonic=lambda: now[0]))
 
     class Slots:
         waited = False
