@@ -6,8 +6,9 @@ tree page (the line under a tree), which must not import each other.  The number
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import altair as alt
-import pandas as pd
 import streamlit as st
 
 import engine
@@ -16,6 +17,9 @@ from playground.cache import encodings
 from playground.render.markdown import md
 from playground.serving import jobs
 from playground.widgets import charts
+
+if TYPE_CHECKING:  # pandas is imported where a frame is made: the Merge tree page draws token_use_line only, and
+    import pandas as pd  # its first tree must not wait for pandas and pyarrow (tests/app/test_first_page.py)
 
 CORPORA = {"builtin": "Built-in multilingual corpus", "text": "Your text (sidebar)"}
 LITETOKEN = "[LiteToken (Sun et al. 2026)](https://arxiv.org/abs/2602.04706)"
@@ -80,6 +84,8 @@ def token_use_line(name: str, enc: engine.Encoding, token_id: int) -> None:
 
 # ------------------------------------------------------------------ the chart of every built-in
 def health_frame() -> pd.DataFrame:
+    import pandas as pd
+
     return pd.DataFrame(encodings.builtin_health())
 
 
