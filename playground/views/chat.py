@@ -1084,9 +1084,15 @@ def _table(messages: list[dict], tools: list[dict]) -> dict[str, tuple[Any, engi
                      "thinking": thinking_label(fmt.name, r.thinking) if ok and fmt.thinking_values else "",
                      "format": fmt.title, "checked against": fmt.checked_against})
     # A model that cannot count the conversation has no numbers: "—" in those cells (a bare None read as a bug), the
-    # reason in its status.  A Styler's text shows where column_config would print None; sorting keeps the numbers.
+    # reason in its status.  The browser's table prints an empty number cell as "None" whatever a Styler's display
+    # text says (seen in a screenshot of the cost table), so then the counts are written out as text; with every row
+    # counted they stay numbers (thousands separators from the Styler, sorting by number).
     numbers = ["tokens", "tools", "template", "content", "prime the reply"]
-    table = pd.DataFrame(rows).style.format("{:,.0f}", subset=numbers, na_rep="—")
+    if any(row["tokens"] is None for row in rows):
+        rows = [{k: ("—" if v is None else f"{v:,}") if k in numbers else v for k, v in row.items()} for row in rows]
+        table = pd.DataFrame(rows)
+    else:
+        table = pd.DataFrame(rows).style.format("{:,.0f}", subset=numbers)
     st.dataframe(table, hide_index=True, key=state.CHAT_TABLE,
                  column_config={"model": st.column_config.TextColumn(width="medium"),
                                 "status": st.column_config.TextColumn(width="large", help="counted: exact, checked "

@@ -71,6 +71,13 @@ def _shown_rate(value: prices.Rate) -> str:
     return f"{value:g}"
 
 
+def _count(value: int | None) -> str:
+    """A count that may be unknown (a window the price list does not give), written out: "—" for none.  Text, not
+    a number: the browser's table prints an empty number cell as "None" whatever a Styler's display text says
+    (seen at 1280 px: Gemini 3.1 Pro preview's window read "None" though the Styler gave "—")."""
+    return "—" if value is None else f"{value:,}"
+
+
 def _usd(value: float | None) -> str:
     if value is None:
         return "no price listed"
@@ -133,13 +140,9 @@ def chat_window(results: dict[str, tuple[Any, Any]], messages: list[dict], tools
                      "prompt cost": _usd(prices.cost(p, input_tokens=use.prompt)) if p else "—",
                      "reply of max_tokens": _usd(prices.cost(p, input_tokens=use.prompt, output_tokens=reserved))
                      if p else "—",
-                     "window": window, "free after max_tokens": use.free,
-                     "over by": use.over or None})
-    # A row without a listed window (or price) has no numbers there: "—", not the bare "None" a frame shows
-    # (the Chat table's way: a Styler's text; sorting keeps the numbers).
-    numbers = ["prompt tokens", "window", "free after max_tokens", "over by"]
-    table = pd.DataFrame(rows).style.format("{:,.0f}", subset=numbers, na_rep="—")
-    st.dataframe(table, hide_index=True, key=state.CHAT_COSTS_TABLE)
+                     "window": _count(window), "free after max_tokens": _count(use.free),
+                     "over by": _count(use.over or None)})
+    st.dataframe(pd.DataFrame(rows), hide_index=True, key=state.CHAT_COSTS_TABLE)
     st.caption(prices.source_line(yours) + " The prompt's cost is its tokens as input, uncached; the reply "
                "column adds max_tokens of output (reasoning billed as output where no price of its own is listed).")
     styles("window")
@@ -161,10 +164,8 @@ def family_costs(counts: dict[str, int]) -> None:
                      "prompt cost": _usd(prices.cost(p, input_tokens=tokens)) if p else "—",
                      "reply of max_tokens": _usd(prices.cost(p, input_tokens=tokens, output_tokens=reserved))
                      if p else "—",
-                     "window": p.window if p else None, "free after max_tokens": use.free})
-    numbers = ["prompt tokens", "window", "free after max_tokens"]
-    st.dataframe(pd.DataFrame(rows).style.format("{:,.0f}", subset=numbers, na_rep="—"), hide_index=True,
-                 key=state.CLAUDE_COSTS_TABLE)
+                     "window": _count(p.window if p else None), "free after max_tokens": _count(use.free)})
+    st.dataframe(pd.DataFrame(rows), hide_index=True, key=state.CLAUDE_COSTS_TABLE)
     st.caption(prices.source_line(bool(own)) + " Each family is priced as its first listed model (the Prices box "
                "lists the others and takes your own); the counts are reconstructed, so are these costs.")
     styles("window")

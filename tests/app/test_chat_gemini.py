@@ -30,7 +30,13 @@ def _app(**session) -> AppTest:
 
 
 def _table(at: AppTest) -> dict[str, dict]:
-    return {row["model"]: row for row in at.dataframe[0].value.to_dict("records")}
+    """Rows by model; counts as numbers (a table with an uncounted row writes them as text: "1,234", "—")."""
+    def count(cell):
+        if isinstance(cell, str) and (cell == "—" or cell.replace(",", "").isdigit()):
+            return None if cell == "—" else int(cell.replace(",", ""))
+        return cell
+
+    return {row["model"]: {k: count(v) for k, v in row.items()} for row in at.dataframe[0].value.to_dict("records")}
 
 
 def test_gemini_rows_count_the_default_conversation_with_a_tool_as_the_engine_does():
