@@ -2,25 +2,13 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import plain
+from tests.conftest import plain, view_app
 
 import engine
-
-VIEW_APP = str(Path(__file__).parent / "view_app.py")
-
-
-def _app(view: str, **state) -> AppTest:
-    at = AppTest.from_file(VIEW_APP, default_timeout=90)
-    at.session_state["_view"] = view
-    for key, value in state.items():
-        at.session_state[key] = value
-    return at
-
 
 def _dot(at: AppTest, i: int = 0) -> str:
     return at.get("graphviz_chart")[i].proto.spec
@@ -41,7 +29,7 @@ def _n_nodes(dot: str) -> int:
 def test_tree_opens_on_the_token_from_tokenize():
     gpt2 = engine.get_encoding("gpt2")
     hello = gpt2.encode_single_token("hello")
-    at = _app("views.tree", token_id=hello, token_encoding="gpt2").run()
+    at = view_app("views.tree", token_id=hello, token_encoding="gpt2").run()
     assert not at.exception
     assert at.selectbox(key="tree_enc").value == "gpt2"
     dot = _dot(at)
@@ -53,7 +41,7 @@ def test_tree_opens_on_the_token_from_tokenize():
 
 def test_tree_pick_by_id_and_encoding_switch_keeps_the_bytes():
     cl = engine.get_encoding("cl100k_base")
-    at = _app("views.tree", token_encoding="cl100k_base", token_id=cl.encode_single_token(" hello")).run()
+    at = view_app("views.tree", token_encoding="cl100k_base", token_id=cl.encode_single_token(" hello")).run()
     at.segmented_control(key="tree_pick_mode").set_value("id").run()
     the = cl.encode_single_token(" the")
     at.number_input(key="tree_id").set_value(the).run()
@@ -68,7 +56,7 @@ def test_tree_pick_by_id_and_encoding_switch_keeps_the_bytes():
 
 def test_tree_pick_from_the_text_and_by_search():
     gpt2 = engine.get_encoding("gpt2")
-    at = _app("views.tree", token_encoding="gpt2", text="Hello unbelievable world").run()
+    at = view_app("views.tree", token_encoding="gpt2", text="Hello unbelievable world").run()
     chips = at.get("button_group")  # pills
     assert chips and not at.exception
     at.segmented_control(key="tree_pick_mode").set_value("search").run()
@@ -85,7 +73,7 @@ def test_tree_offers_tokens_from_the_start_of_a_long_text():
     gpt2 = engine.get_encoding("gpt2")
     start = "Tokenizers unbelievably compress text. "
     text = start * 200 + " SolidGoldMagikarp" * 3000  # 7,800 characters, then a long tail
-    at = _app("views.tree", token_encoding="gpt2", text=text).run()
+    at = view_app("views.tree", token_encoding="gpt2", text=text).run()
     assert not at.exception
     longest_start = max((t for t in gpt2.tokenize(text[: render_cache.DRAWN_CHARS + render_cache.DRAWN_MARGIN],
                                                   allowed_special=set(), disallowed_special=())),
@@ -115,7 +103,7 @@ def test_the_tree_is_drawn_and_sent_before_the_slow_parts(monkeypatch, cold):
     monkeypatch.setattr(st, "pills", record("chips", st.pills))
     monkeypatch.setattr(script_gate, "send_drawn", lambda: calls.append("sent"), raising=False)
     monkeypatch.setattr(encodings, "loaded", lambda name: not cold, raising=False)
-    at = _app("views.tree", token_encoding="o200k_base", text="Hello unbelievable world").run()
+    at = view_app("views.tree", token_encoding="o200k_base", text="Hello unbelievable world").run()
     assert not at.exception
     assert calls == (["tree", "sent", "chips"] if cold else ["tree", "chips"])
     drawn = [getattr(node, "type", "") for node in _walk(at.main)]
@@ -124,15 +112,15 @@ def test_the_tree_is_drawn_and_sent_before_the_slow_parts(monkeypatch, cold):
 
 
 def test_tree_special_and_unknown_ids_explain_themselves():
-    at = _app("views.tree", token_encoding="gpt2", token_id=50256).run()
+    at = view_app("views.tree", token_encoding="gpt2", token_id=50256).run()
     assert not at.exception and "special token" in at.warning[0].value and not at.get("graphviz_chart")
-    at = _app("views.tree", token_encoding="o200k_base", token_id=200_005).run()
+    at = view_app("views.tree", token_encoding="o200k_base", token_id=200_005).run()
     assert not at.exception and "not a token of o200k_base" in plain(at.warning[0].value)
 
 
 def test_tree_other_encodings_and_folding():
     o200k = engine.get_encoding("o200k_base")
-    at = _app("views.tree", token_encoding="o200k_base", token_id=engine.explain.vocab.longest(o200k, 1)[0]).run()
+    at = view_app("views.tree", token_encoding="o200k_base", token_id=engine.explain.vocab.longest(o200k, 1)[0]).run()
     assert not at.exception
     assert at.slider(key="tree_depth").value < at.slider(key="tree_depth").max
     assert at.toggle(key="tree_left_right").value is False
@@ -141,7 +129,7 @@ def test_tree_other_encodings_and_folding():
     assert _n_nodes(_dot(at)) == 255 and "dashed" not in _dot(at)
     at.toggle(key="tree_left_right").set_value(True).run()
     assert "rankdir=LR" in _dot(at)
-    at = _app("views.tree", token_encoding="cl100k_base", token_id=engine.get_encoding("cl100k_base").encode_single_token(" hello")).run()
+    at = view_app("views.tree", token_encoding="cl100k_base", token_id=engine.get_encoding("cl100k_base").encode_single_token(" hello")).run()
     at.segmented_control(key="tree_other_enc").set_value("gpt2").run()
     assert not at.exception and len(at.get("graphviz_chart")) == 2
     assert "id 31373" not in _dot(at, 1) and _n_nodes(_dot(at, 1)) == 11  # gpt2's " hello" is 6 bytes
@@ -149,7 +137,7 @@ def test_tree_other_encodings_and_folding():
 
 # ------------------------------------------------------------------ steps
 def test_steps_slider_walks_the_trace_and_checks_encode():
-    at = _app("views.steps", token_encoding="cl100k_base", text="An unbelievable story").run()
+    at = view_app("views.steps", token_encoding="cl100k_base", text="An unbelievable story").run()
     assert not at.exception
     assert at.selectbox(key="steps_piece").value == " unbelievable"
     cl = engine.get_encoding("cl100k_base")
@@ -167,7 +155,7 @@ def test_steps_slider_walks_the_trace_and_checks_encode():
 
 
 def test_steps_typed_long_piece_is_capped():
-    at = _app("views.steps", token_encoding="o200k_base", steps_source="typed", steps_typed="a" * 5000).run()
+    at = view_app("views.steps", token_encoding="o200k_base", steps_source="typed", steps_typed="a" * 5000).run()
     assert not at.exception
     html = next(m.value for m in at.markdown if 'id="bpe-parts"' in m.value)
     assert html.count('class="part') == 160 and "parts after" in html
@@ -177,13 +165,13 @@ def test_steps_typed_long_piece_is_capped():
 
 
 def test_steps_typed_text_of_several_pieces_is_explained():
-    at = _app("views.steps", token_encoding="gpt2", steps_source="typed", steps_typed="hello world").run()
+    at = view_app("views.steps", token_encoding="gpt2", steps_source="typed", steps_typed="hello world").run()
     assert not at.exception and "cuts this text into 2 pieces" in at.info[0].value
 
 
 # ------------------------------------------------------------------ vocab
 def test_vocab_search_substring_and_filter():
-    at = _app("views.vocab", token_encoding="gpt2").run()
+    at = view_app("views.vocab", token_encoding="gpt2").run()
     assert not at.exception
     at.text_input(key="vocab_query").input("Magikarp").run()
     df = at.dataframe[0].value
@@ -194,7 +182,7 @@ def test_vocab_search_substring_and_filter():
 
 
 def test_vocab_regex_errors_are_messages():
-    at = _app("views.vocab", token_encoding="cl100k_base").run()
+    at = view_app("views.vocab", token_encoding="cl100k_base").run()
     at.radio(key="vocab_mode").set_value("regex").run()
     at.text_input(key="vocab_query").input("(ab").run()
     assert not at.exception and "invalid regex" in plain(at.error[0].value)
@@ -208,7 +196,7 @@ def test_vocab_regex_timeout_message(monkeypatch):
 
     monkeypatch.setattr(encodings, "SEARCH_BUDGET", 0.2)  # sent to the job process with the search
     jobs.clear()
-    at = _app("views.vocab", token_encoding="cl100k_base").run()
+    at = view_app("views.vocab", token_encoding="cl100k_base").run()
     at.radio(key="vocab_mode").set_value("regex").run()
     at.text_input(key="vocab_query").input("( | )+x").run()
     assert not at.exception
@@ -218,7 +206,7 @@ def test_vocab_regex_timeout_message(monkeypatch):
 def test_vocab_token_pane_families_and_glitch_pane():
     gpt2 = engine.get_encoding("gpt2")
     hello = gpt2.encode_single_token("hello")
-    at = _app("views.vocab", token_encoding="gpt2", token_id=hello, vocab_pane="token").run()
+    at = view_app("views.vocab", token_encoding="gpt2", token_id=hello, vocab_pane="token").run()
     assert not at.exception and at.number_input(key="vocab_id").value == hello
     at.number_input(key="vocab_id").set_value(gpt2.encode_single_token(" SolidGoldMagikarp")).run()
     facts = at.dataframe[0].value
@@ -232,21 +220,21 @@ def test_vocab_token_pane_families_and_glitch_pane():
 
 @pytest.mark.parametrize("view", ["views.tree", "views.steps", "views.vocab"])
 def test_views_render_on_the_default_state(view):
-    at = _app(view).run()
+    at = view_app(view).run()
     assert not at.exception and not at.error and not at.warning
 
 
 def test_links_between_views_set_state_without_warnings():
     gpt2 = engine.get_encoding("gpt2")
-    at = _app("views.tree", token_encoding="gpt2", token_id=gpt2.encode_single_token(" hello")).run()
+    at = view_app("views.tree", token_encoding="gpt2", token_id=gpt2.encode_single_token(" hello")).run()
     at.button(key="tree_to_steps").click().run()  # the state set before st.switch_page is what counts here
     assert at.session_state["steps_source"] == "typed" and at.session_state["steps_typed"] == " hello"
-    at = _app("views.tree", token_encoding="gpt2", token_id=gpt2.encode_single_token(" hello")).run()
+    at = view_app("views.tree", token_encoding="gpt2", token_id=gpt2.encode_single_token(" hello")).run()
     at.button(key="tree_to_vocab").click().run()
     assert at.session_state["vocab_pane"] == "token"
-    at = _app("views.steps", token_encoding="gpt2", steps_source="typed", steps_typed=" hello").run()
+    at = view_app("views.steps", token_encoding="gpt2", steps_source="typed", steps_typed=" hello").run()
     assert not at.exception and not at.warning
-    at = _app("views.vocab", token_encoding="gpt2", token_id=31373, vocab_pane="token").run()
+    at = view_app("views.vocab", token_encoding="gpt2", token_id=31373, vocab_pane="token").run()
     assert not at.exception and not at.warning
 
 
@@ -255,7 +243,7 @@ def test_the_token_text_is_a_chip_not_a_code_block(view):
     """The chosen token's text is drawn as escaped HTML (st.code would load the syntax highlighter)."""
     enc = engine.get_encoding("gpt2")
     token_id = enc.encode_ordinary("<b")[0] if len(enc.encode_ordinary("<b")) == 1 else enc.encode_ordinary(" <")[0]
-    at = _app(view, token_id=token_id, token_encoding="gpt2", **({"vocab_pane": "token"} if view == "views.vocab" else {})).run()
+    at = view_app(view, token_id=token_id, token_encoding="gpt2", **({"vocab_pane": "token"} if view == "views.vocab" else {})).run()
     assert not at.exception and not at.code
     chips = [m.value for m in at.markdown if 'class="tokchip"' in m.value]
     text = engine.explain.vocab.readable(enc.decode_single_token_bytes(token_id), space="␣")

@@ -2,25 +2,14 @@
 lists, the corpus choice), a token's scaffold line in Vocabulary and Merge tree."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pyarrow as pa
 import pytest
 from streamlit.testing.v1 import AppTest
 
 import engine
+from tests.conftest import view_app
 from engine.explain import scaffold, unreachable
-
-VIEW_APP = str(Path(__file__).parent / "view_app.py")
-
-
-def _app(view: str, **state) -> AppTest:
-    at = AppTest.from_file(VIEW_APP, default_timeout=90)
-    at.session_state["_view"] = view
-    for key, value in state.items():
-        at.session_state[key] = value
-    return at
-
 
 def _chart_data(at: AppTest, i: int):
     proto = at.get("vega_lite_chart")[i].proto
@@ -38,7 +27,7 @@ def gpt2_counts(gpt2):
 
 
 def test_pane_charts_every_builtin_and_lists_this_encodings_tokens(gpt2, gpt2_counts):
-    at = _app("views.vocab", token_encoding="gpt2", vocab_pane="scaffold").run()
+    at = view_app("views.vocab", token_encoding="gpt2", vocab_pane="scaffold").run()
     assert not at.exception and not at.error
     kinds, shares = _chart_data(at, 0), _chart_data(at, 1)
     assert set(kinds["encoding"]) == set(engine.list_tokenizer_names())
@@ -59,7 +48,7 @@ def test_pane_charts_every_builtin_and_lists_this_encodings_tokens(gpt2, gpt2_co
 
 def test_scaffold_over_your_text(gpt2):
     text = "unbelievable unbelievably believable"
-    at = _app("views.vocab", token_encoding="gpt2", vocab_pane="scaffold", text=text, scaffold_corpus="text").run()
+    at = view_app("views.vocab", token_encoding="gpt2", vocab_pane="scaffold", text=text, scaffold_corpus="text").run()
     assert not at.exception
     expected = scaffold.scaffold_counts(gpt2, [text])
     assert [m.value for m in at.metric if m.label == "scaffold"] == [f"{len(expected.scaffold):,}"]
@@ -70,23 +59,23 @@ def test_scaffold_over_your_text(gpt2):
 def test_a_scaffold_token_says_so_in_vocabulary_and_merge_tree(gpt2_counts):
     token = gpt2_counts.scaffold[0]
     line = f"emitted 0×, inside longer tokens {gpt2_counts.inside[token]:,}×"
-    at = _app("views.vocab", token_encoding="gpt2", token_id=token, vocab_pane="token").run()
+    at = view_app("views.vocab", token_encoding="gpt2", token_id=token, vocab_pane="token").run()
     assert not at.exception and any(line in i.value and "scaffolding" in i.value for i in at.info)
     facts = at.dataframe[0].value
     assert facts.set_index("fact").loc["reached by text", "value"].startswith("yes")
-    at = _app("views.tree", token_encoding="gpt2", token_id=token).run()
+    at = view_app("views.tree", token_encoding="gpt2", token_id=token).run()
     assert not at.exception and any(line in i.value for i in at.info)
 
 
 def test_an_emitted_token_gets_its_counts_not_the_scaffold_line(gpt2, gpt2_counts):
     token = max(gpt2_counts.emitted, key=gpt2_counts.emitted.get)
-    at = _app("views.tree", token_encoding="gpt2", token_id=token).run()
+    at = view_app("views.tree", token_encoding="gpt2", token_id=token).run()
     assert not at.exception and not any("scaffolding" in i.value for i in at.info)
     assert any(f"emitted {gpt2_counts.emitted[token]:,}×" in c.value for c in at.caption)
 
 
 def test_wordpiece_explains_itself_and_still_lists_unreachable_tokens():
-    at = _app("views.vocab", token_encoding="bert-base-uncased", vocab_pane="scaffold").run()
+    at = view_app("views.vocab", token_encoding="bert-base-uncased", vocab_pane="scaffold").run()
     assert not at.exception and any("pick a BPE encoding" in i.value for i in at.info)
     lists = at.segmented_control(key="vocab_health_list")
     assert lists.value == "unreachable" and not any(o.startswith("Scaffold") for o in lists.options)
@@ -101,7 +90,7 @@ def test_the_sessions_own_tokenizer_is_swept_in_a_job():
     from playground import state
 
     mine = engine.train_bpe("low lower lowest newer newest " * 20, 280)
-    at = _app("views.vocab", token_encoding=mine.name, vocab_pane="scaffold",
+    at = view_app("views.vocab", token_encoding=mine.name, vocab_pane="scaffold",
               **{state.CUSTOM: OrderedDict({mine.name: mine})}).run()
     assert not at.exception and not at.warning
     swept = unreachable.reachability(mine)
@@ -113,7 +102,7 @@ def test_the_sessions_own_tokenizer_is_swept_in_a_job():
 
 
 def test_an_empty_text_falls_back_to_the_builtin_corpus_and_says_so(gpt2_counts):
-    at = _app("views.vocab", token_encoding="gpt2", vocab_pane="scaffold", text="  ", scaffold_corpus="text").run()
+    at = view_app("views.vocab", token_encoding="gpt2", vocab_pane="scaffold", text="  ", scaffold_corpus="text").run()
     assert not at.exception and any("text is empty" in c.value for c in at.caption)
     assert [m.value for m in at.metric if m.label == "scaffold"] == [f"{len(gpt2_counts.scaffold):,}"]
 
@@ -123,6 +112,6 @@ def test_scaffold_line_for_other_families(name):
     enc = engine.get_encoding(name)
     counts = scaffold.scaffold_counts(enc, scaffold.builtin_corpus())
     token = counts.scaffold[0]
-    at = _app("views.tree", token_encoding=name, token_id=token).run()
+    at = view_app("views.tree", token_encoding=name, token_id=token).run()
     assert not at.exception
     assert any(f"emitted 0×, inside longer tokens {counts.inside[token]:,}×" in i.value for i in at.info)
