@@ -134,14 +134,9 @@ def chat_window(results: dict[str, tuple[Any, Any]], messages: list[dict], tools
         use = context_window.window_use([(part.label, part.tokens) for part in parts], window=window,
                                         reserved_output=reserved, image_tokens=(image_tokens or {}).get(name, 0),
                                         tool_costs=_tool_costs(name, enc, r, parts, conversation, without))
-        label = f"{name} · {p.label}" if p else f"{name} · no listed model"
+        label, row = _priced(name, p, use, reserved)
         bars.append((label, use))
-        rows.append({"model": name, "priced as": p.label if p else "no listed price", "prompt tokens": use.prompt,
-                     "prompt cost": _usd(prices.cost(p, input_tokens=use.prompt)) if p else "—",
-                     "reply of max_tokens": _usd(prices.cost(p, input_tokens=use.prompt, output_tokens=reserved))
-                     if p else "—",
-                     "window": _count(window), "free after max_tokens": _count(use.free),
-                     "over by": _count(use.over or None)})
+        rows.append({"model": name, **row, "over by": _count(use.over or None)})
     st.dataframe(pd.DataFrame(rows), hide_index=True, key=state.CHAT_COSTS_TABLE)
     st.caption(prices.source_line(yours) + " The prompt's cost is its tokens as input, uncached; the reply "
                "column adds max_tokens of output (reasoning billed as output where no price of its own is listed).")
@@ -159,17 +154,25 @@ def family_costs(counts: dict[str, int]) -> None:
         p = prices.price_for_encoding(name, own)
         use = context_window.window_use([("message 1 · user", tokens)], window=p.window if p else None,
                                         reserved_output=reserved)
-        bars.append((f"{name} · {p.label}" if p else f"{name} · no listed model", use))
-        rows.append({"family": name, "priced as": p.label if p else "no listed price", "prompt tokens": tokens,
-                     "prompt cost": _usd(prices.cost(p, input_tokens=tokens)) if p else "—",
-                     "reply of max_tokens": _usd(prices.cost(p, input_tokens=tokens, output_tokens=reserved))
-                     if p else "—",
-                     "window": _count(p.window if p else None), "free after max_tokens": _count(use.free)})
+        label, row = _priced(name, p, use, reserved)
+        bars.append((label, use))
+        rows.append({"family": name, **row})
     st.dataframe(pd.DataFrame(rows), hide_index=True, key=state.CLAUDE_COSTS_TABLE)
     st.caption(prices.source_line(bool(own)) + " Each family is priced as its first listed model (the Prices box "
                "lists the others and takes your own); the counts are reconstructed, so are these costs.")
     styles("window")
     draw(window_bars(bars, element_id="claude-window-bars"), key=state.CLAUDE_WINDOW_BARS)
+
+
+def _priced(name: str, p: Any, use: Any, reserved: int) -> tuple[str, dict]:
+    """One row's window-bar label and cost cells (Chat's rows and the Claude panel's families alike): `p` its
+    price (None: no listed model), `use` its request against the window, `reserved` max_tokens."""
+    label = f"{name} · {p.label}" if p else f"{name} · no listed model"
+    return label, {"priced as": p.label if p else "no listed price", "prompt tokens": use.prompt,
+                   "prompt cost": _usd(prices.cost(p, input_tokens=use.prompt)) if p else "—",
+                   "reply of max_tokens": _usd(prices.cost(p, input_tokens=use.prompt, output_tokens=reserved))
+                   if p else "—",
+                   "window": _count(p.window if p else None), "free after max_tokens": _count(use.free)}
 
 
 def _tool_costs(name: str, enc: Any, r: Any, parts: list, conversation: str,
