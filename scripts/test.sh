@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Set up everything the tests need, then run them all (engine, AppTest, real browser) on both cores.
 # Usage: bash scripts/test.sh [pytest args]   everything CI runs (not the `slow` cases: add -m slow for those)
-#        bash scripts/test.sh --quick         the quick tier: engine + playground + AppTest, no browser, no nginx
+#        bash scripts/test.sh --quick         the quick tier: engine + playground + AppTest, no browser, no nginx, one
+#                                             case of each parametrized test (tests/conftest.py --one-case)
 #        BPE_TEST_WORKERS=1 bash scripts/test.sh   one process (default: cores + 1 workers, at most 4: browser tests wait
 #        on a server and chromium, so a third worker on 2 cores took the quiet run from 17.5 to 14.1 min)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 args=()
 for a in "$@"; do
-  if [ "$a" = --quick ]; then args+=(-m "not slow and not browser and not deploy"); else args+=("$a"); fi
+  if [ "$a" = --quick ]; then args+=(-m "not slow and not browser and not deploy" --one-case); else args+=("$a"); fi
 done
 set -- ${args[@]+"${args[@]}"}
 # nginx lives in /usr/sbin, which a non-login shell's PATH may lack.

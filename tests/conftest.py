@@ -109,9 +109,18 @@ def case_text(case: dict) -> str:
 FOLDER_MARKERS = {"engine", "playground", "app", "browser", "deploy"}  # tests/<folder>/ -> a marker of that name
 
 
+def pytest_addoption(parser):
+    parser.addoption("--one-case", action="store_true",
+                     help="run one case of each parametrized test (its first selected one): the quick tier's rule "
+                          "(scripts/test.sh --quick); everything else is deselected and counted as such")
+
+
+@pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config, items):
     """Each test gets its folder's marker (tests/engine/... -> `engine`, ...), and `slow` when its module lists it in
-    SLOW_CASES; a test using the `page` fixture is a browser test wherever it is. Without chromium, browser tests fail loudly in CI and are skipped elsewhere."""
+    SLOW_CASES; a test using the `page` fixture is a browser test wherever it is. Without chromium, browser tests fail loudly in CI and are skipped elsewhere.
+
+    A wrapper: the markers go on before `-m` selects, and --one-case runs after it, on what `-m` left."""
     have_browser = Path(CHROMIUM).exists()
     tests = Path(__file__).resolve().parent
     for item in items:
@@ -127,6 +136,19 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
             if not have_browser and not os.environ.get("CI"):
                 item.add_marker(pytest.mark.skip(reason=f"no chromium at {CHROMIUM}: apt-get install chromium"))
+    result = yield
+    if config.getoption("one_case"):
+        # the quick tier: a parametrized test keeps its first selected case, which still runs the test's code path
+        # (the others repeat it on more data: more built-ins, more files, more texts); CI and the default run keep all
+        seen, keep, drop = set(), [], []
+        for item in items:
+            key = (item.path, item.cls, getattr(item, "originalname", item.name))
+            (drop if key in seen else keep).append(item)
+            seen.add(key)
+        if drop:
+            config.hook.pytest_deselected(items=drop)
+            items[:] = keep
+    return result
 
 
 @pytest.fixture(scope="session")
