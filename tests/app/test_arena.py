@@ -26,6 +26,7 @@ def distinct_builtins() -> list[str]:
 
 
 # ------------------------------------------------------------------ arena
+@pytest.mark.heavy
 def test_arena_ranks_every_builtin_with_engine_counts():
     at = app("views.arena")
     table = at.dataframe[0].value
@@ -43,6 +44,7 @@ def test_arena_ranks_every_builtin_with_engine_counts():
     assert len(at.get("vega_lite_chart")) == 2  # the bar chart and the heatmap
 
 
+@pytest.mark.heavy
 def test_arena_deselection_and_metric():
     at = app("views.arena", arena_pick=["gpt2", "llama3", "mistral-v3"], arena_metric="tokens")
     assert sorted(at.dataframe[0].value["tokenizer"]) == ["gpt2", "llama3", "mistral-v3"]

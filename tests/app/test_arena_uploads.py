@@ -65,6 +65,7 @@ def test_arena_after_uploading_deepseeks_tokenizer_json(upload):
     assert not at.exception and "deepseek-v4" in ranked(at)
 
 
+@pytest.mark.heavy
 def test_arena_after_two_uploads(upload, second_upload):
     assert upload.n_vocab == second_upload.n_vocab  # the same vocabulary size: the case that died
     at = arena(upload, second_upload)
@@ -93,6 +94,7 @@ def add(at, language: str, text: str):
     return at
 
 
+@pytest.mark.heavy
 def test_own_sentences_join_the_heatmap_escaped_bounded_and_removable():
     at = arena(arena_pick=["gpt2", "o200k_base"])
     builtin_rows = len(engine.explain.arena.language_samples())

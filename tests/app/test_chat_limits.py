@@ -273,6 +273,7 @@ def test_mistral_refusals_name_the_model_and_use_an_before_a_vowel():
     assert str(caught.value).startswith("an assistant message's content")
 
 
+@pytest.mark.heavy
 def test_a_long_message_is_counted_whole_in_the_whole_string_formats():
     """Qwen's and DeepSeek's formats encode one string and cut its ids into runs; a new tuple per token
     made that quadratic (442 s for a 2,000,000-character message).  Its time is measured by

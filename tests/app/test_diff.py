@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pyarrow
+import pytest
 
 from tests.conftest import plain, run_view
 
@@ -38,6 +39,7 @@ def test_gpt2_to_o200k_counts_are_set_arithmetic():
     assert len(at.dataframe[0].value) == 40  # the largest rank moves
 
 
+@pytest.mark.heavy
 def test_preset_sets_both_sides_and_the_link():
     at = diff_app()
     at.pills(key="diff_preset").set_value("Llama 3 → Llama 4").run()
@@ -53,6 +55,7 @@ def test_yours_without_a_tokenizer_says_how_to_make_one():
     assert at.selectbox(key="diff_a").value == "gpt2"
 
 
+@pytest.mark.heavy
 def test_a_link_opens_the_pair():
     at = diff_app(query={"v.diff_a": '"qwen2.5"', "v.diff_b": '"qwen3.6"'})
     assert at.selectbox(key="diff_a").value == "qwen2.5" and at.selectbox(key="diff_b").value == "qwen3.6"

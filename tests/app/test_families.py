@@ -77,6 +77,7 @@ def test_compare_tooltips_explain_tokenizer_json_spelling():
     assert "piece ▁cat" in markup(at, 'id="cmp-mistral-v1"')
 
 
+@pytest.mark.heavy
 def test_tree_per_family():
     llama = engine.get_encoding("llama3")
     at = run_view("views.tree", **{state.TOKEN_ENC: "llama3", state.TOKEN_ID: llama.encode_single_token(" hello")})

@@ -46,6 +46,7 @@ def test_strawberry_is_one_token_in_a_sentence():
     assert set(miss["Letter"]) == {"s"} and set(miss["In the text"]) == {4}
 
 
+@pytest.mark.heavy
 def test_trailing_space_panel_is_tiktokens_encode_with_unstable():
     at = gallery("trailing")
     panel = at.dataframe[1].value

@@ -146,6 +146,7 @@ def test_every_page_survives_wrong_link_values(view, turn):
     assert all(f"v.{key}" in text for key in keys), (query, text)
 
 
+@pytest.mark.heavy
 def test_the_check_takes_the_widget_type_of_the_drawn_page():
     """LINK_VALUES' kinds agree with the values the widgets really hold on a default run."""
     for view, page in PAGES.items():

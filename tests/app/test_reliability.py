@@ -189,6 +189,7 @@ def test_every_listed_view_value_persists_for_the_session():
     assert wanted <= persisted, sorted(wanted - persisted)
 
 
+@pytest.mark.heavy
 def test_training_with_a_split_pattern_that_times_out_shows_a_message():
     """The third traceback path (besides bad uploads and bad links): the split pattern's time limit, now a message (and remembered)."""
     text = "a" * 40 + "!"

@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import engine
 from engine.api import EncodingAPI
 
@@ -99,6 +101,7 @@ def test_import_engine_imports_no_ui_library():
     assert out.stdout.strip() == "[]"
 
 
+@pytest.mark.heavy
 def test_every_builtin_keeps_the_family_contract():
     for name in engine.list_tokenizer_names():
         enc = engine.get_encoding(name)

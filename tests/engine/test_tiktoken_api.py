@@ -77,6 +77,7 @@ def test_small_batches_stay_in_process_large_ones_use_workers(documents):
     assert batch.workers_for(big, 8) == min(8, batch.cpu_count())
 
 
+@pytest.mark.heavy
 @pytest.mark.skipif(batch.cpu_count() < 2, reason="one CPU: batches are always serial")
 def test_large_batch_in_worker_processes_equals_tiktoken(documents):
     big = [d + f" #{i}" for i, d in enumerate(documents * 6)]
@@ -168,6 +169,7 @@ def test_encode_with_unstable_equals_tiktoken(name, text):
     assert sorted(map(tuple, completions)) == sorted(map(tuple, ref_completions))
 
 
+@pytest.mark.heavy
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=st.text(alphabet=st.sampled_from(list("ab \n\t'é1")), max_size=8))
 def test_encode_with_unstable_generated_equals_tiktoken(text):

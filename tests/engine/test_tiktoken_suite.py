@@ -80,6 +80,7 @@ def test_vendored_files_are_tiktokens_unchanged():
     assert "MIT License" in (SUITE / "LICENSE").read_text(encoding="utf-8")
 
 
+@pytest.mark.heavy
 def test_tiktoken_suite_passes_through_the_shim(tmp_path):
     tests = tmp_path / "tests"
     tests.mkdir()

@@ -73,6 +73,7 @@ def reference(msgs: list[dict], tools: list[dict], thinking) -> str:
     return render(MODEL, template_messages(msgs), tools, bos_token="<bos>", **extra)
 
 
+@pytest.mark.heavy
 def test_gemma4_equals_its_template():
     enc = gemma4()
     n_tools = n_think = 0
@@ -108,6 +109,7 @@ def test_gemma4_texts_without_tools_thinking_and_odd_content():
             assert got.ids == enc.encode(text, allowed_special="all")
 
 
+@pytest.mark.heavy
 def test_gemma4_breakdown_and_thinking_switch():
     enc = gemma4()
     msgs = [{"role": "system", "content": "Be terse."}, {"role": "user", "content": "weather?"}]

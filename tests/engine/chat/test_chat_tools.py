@@ -797,6 +797,7 @@ def _minimax01_messages(msgs: list[dict], version: str) -> list[dict]:
     return out
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("version, model", [("m1", "minimax-m1-40k"), ("text-01", "minimax-text-01")])
 def test_minimax_m1_and_text01_equal_their_templates(version, model):
     from tests.oracles.chat_templates import engine_encoding, hf_ids, render
@@ -889,6 +890,7 @@ def _gemma_conversation(seed: int) -> list[dict]:
     return msgs + [{"role": "user", "content": rng.choice(TEXTS)}]
 
 
+@pytest.mark.heavy
 def test_gemma3_equals_its_template():
     import tokenizers
 

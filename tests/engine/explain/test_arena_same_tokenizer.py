@@ -49,6 +49,7 @@ def test_an_uploaded_deepseek_file_is_the_builtin_counted_once(uploaded):
         assert uploaded.encode(text) == builtin.encode(text)
 
 
+@pytest.mark.heavy
 def test_same_size_hf_files_with_other_rules_are_kept_apart(deepseek_json, uploaded):
     def not_special(root):  # then it is always cut out whole, as tokenizers does for a non-special added token
         root["added_tokens"][1]["special"] = False

@@ -49,6 +49,7 @@ _SLOW = pytest.mark.slow
 
 # 5-7 s a pair (the check recomputes every set the slow way): two in the default run, a rank-file pair and a
 # rank file against a tokenizer.json built-in; gpt2 -> cl100k_base is also test_gpt2_to_cl100k_numbers' pair.
+@pytest.mark.heavy
 @pytest.mark.parametrize("pair", [pytest.param(("gpt2", "cl100k_base"), marks=_SLOW), ("cl100k_base", "o200k_base"),
                                   pytest.param(("gpt2", "o200k_base"), marks=_SLOW),
                                   pytest.param(("llama3", "llama4"), marks=_SLOW), ("qwen2.5", "qwen3.6")])

@@ -127,6 +127,7 @@ def test_segmentation_count_is_exact_on_long_runs():
     assert count > 2**64 and isinstance(count, int)  # far past a float: an exact integer
 
 
+@pytest.mark.heavy
 def test_random_segmentation_is_uniform_over_the_counted_cuts():
     """Every cut of " cat" (gpt2: all 8 compositions of its 4 bytes are tokens) is drawn, each about as often as
     the others (fixed seeds: no flakiness).  A sampler that picks each next token uniformly draws " cat" whole

@@ -76,6 +76,7 @@ def test_a_merge_tree_1499_merges_deep(byte_level):
 
 # Recovering a chain's merges replays BPE on every prefix (cubic in its length: 1,500 took 21 s in a full run):
 # 1,050 is already past Python's recursion limit of 1,000, which is what a recursive walk would hit.
+@pytest.mark.heavy
 @pytest.mark.parametrize("length", [1_050, pytest.param(1_500, marks=pytest.mark.slow)])
 def test_a_rank_file_tree_1499_merges_deep(length):
     ranks = rank_chain(length)

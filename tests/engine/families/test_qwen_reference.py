@@ -60,6 +60,7 @@ def test_the_issue_text_counts_42_as_qwens_file_does():
     assert engine.get_encoding("qwen3.6").encode_ordinary(ISSUE_TEXT) == ids("qwen-3.5", ISSUE_TEXT)
 
 
+@pytest.mark.heavy
 def test_which_files_have_tokens_no_merge_makes():
     """The reason qwen2.5 may stay a rank file and qwen3.6 may not; and its vocabulary is Qwen's."""
     assert unreachable("qwen-2.5") == [] and unreachable("qwen-3") == []

@@ -55,6 +55,7 @@ def _code_points(step: int = 1):
     return [chr(cp) for cp in range(0, 0x110000, step) if not 0xD800 <= cp < 0xE000]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("rule", [RULES[0], *(pytest.param(r, marks=pytest.mark.slow) for r in RULES[1:])])
 def test_every_code_point_in_context(rule):
     """Each code point between two letters and after a space, a thousand per call."""

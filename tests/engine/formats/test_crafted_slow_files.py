@@ -176,6 +176,7 @@ def test_trie_of_user_symbols_equals_the_alternation(symbols, text):
 
 
 # ------------------------------------------------------------------ real files, far below the bounds
+@pytest.mark.heavy
 def test_real_files_are_far_below_the_piece_bound():
     """The longest piece a real file's text is walked against: SentencePiece (Mistral v1/v3, the
     sentencepiece test models, llama.cpp's SentencePiece, XLM-R Unigram and BERT GGUF vocabularies, a Unigram

@@ -401,6 +401,7 @@ def _count_containers(value) -> int:
 
 
 # ------------------------------------------------------------------ the largest object and array, before json.loads
+@pytest.mark.heavy
 def test_a_million_entry_vocabulary_is_refused_before_json_loads():
     """1.24 million vocabulary entries stay under the JSON value limit, and json.loads built them all (187 MB
     traced) before the vocabulary's count refused the file: the scan measures the largest object first."""

@@ -69,6 +69,7 @@ def check_refused_cheaply(kind: str, files: list[tuple[str, bytes]], says: str) 
 # ------------------------------------------------------------------ issue 33 item 2's files
 # The issue's 39 MB file under slow (issue 32); by default a tenth of it (390,000 strings, 3.9 MB), which still breaks
 # the 20 MB bound if the scan weighs the unused key's strings as decoded ones.
+@pytest.mark.heavy
 @pytest.mark.parametrize("count", [390_000, pytest.param(3_900_000, marks=pytest.mark.slow)])
 def test_39_mb_gguf_with_an_unused_key_loads_within_its_small_bound(count):
     files = [("model-header.gguf", big.gguf_unused_strings(count))]
@@ -121,6 +122,7 @@ REAL = {
 SLOW_REAL = {"gpt2 vocab.bpe + encoder.json", "gpt2 vocab.json + merges.txt", "mistral v3 .model"}
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_REAL else n for n in REAL])
 def test_real_files_load_within_their_bounds(name):
     kind, files = REAL[name]

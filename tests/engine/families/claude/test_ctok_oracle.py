@@ -53,6 +53,7 @@ EDGE_ALPHABET = list("aAbBzZ  \n\t'’‘“”„\".,;:!?()[]{}=<>-_/\\#@$%&*+0
                      "\u10fc\ua7f2\uab69\U0001e08f\U0001e4ec\U00011f41\U0001d2c0\U00031350")
 
 
+@pytest.mark.heavy
 @FAMILIES
 def test_corpus_counts_equal_ctok(ctok, name: str) -> None:
     assert_counts(ctok, name, corpus_texts())

@@ -59,6 +59,7 @@ def read_tests(name: str) -> dict[str, list[int]]:
     return {text: [int(t) for t in line.split()] for text, line in zip(inputs, lines)}
 
 
+@pytest.mark.heavy
 def test_vectors_found():
     assert {"llama-spm", "llama-bpe", "qwen2", "bert-bge", "gemma-4", "command-r"} <= set(VECTORS)
     assert len(read_tests("llama-spm")) > 40
@@ -69,6 +70,7 @@ def test_vectors_found():
 FAST = {"llama-spm", "starcoder"}
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("name", [n if n in FAST else pytest.param(n, marks=pytest.mark.slow) for n in VECTORS])
 def test_ids_equal_llama_cpp_vectors(name):
     enc = tokenizer(name).encoding
@@ -77,6 +79,7 @@ def test_ids_equal_llama_cpp_vectors(name):
     assert not wrong, wrong[:3]
 
 
+@pytest.mark.heavy
 def test_kinds_and_settings():
     spm, bpe, bert = tokenizer("llama-spm"), tokenizer("llama-bpe"), tokenizer("bert-bge")
     assert (spm.kind, spm.add_bos, spm.bos_id, spm.add_eos) == ("llama", True, 1, False)
@@ -87,6 +90,7 @@ def test_kinds_and_settings():
     assert bert.kind == "bert" and bert.encoding.encode("Hello world") == [7592, 2088]
 
 
+@pytest.mark.heavy
 def test_t5_kind_is_unigram_with_its_charsmap():
     tok = read_gguf_tokenizer(member(PKG, f"{MODELS}ggml-vocab-nomic-bert-moe.gguf"), source="nomic.gguf")
     enc = tok.encoding
@@ -272,6 +276,7 @@ def test_token_types_in_bulk_equal_one_by_one():
         assert got == reference(types, n) and all(type(t) is int for t in got), (types, n)
 
 
+@pytest.mark.heavy
 def test_merge_table_in_bulk_equals_bpe_merges():
     """`merge_table` splits all merges in one pass; tokenizers' rule (`bpe_merges`: splitn at the first space,
     every part in the vocabulary) is the reference, on the real Gemma 4 merges and on crafted ones."""
@@ -294,6 +299,7 @@ def test_merge_table_in_bulk_equals_bpe_merges():
         assert str(got.value) == str(want.value), case
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("name", ["gemma-4"])
 def test_spec_built_from_arrays_equals_the_tokenizer_json_tree(name):
     """The Gemma 4 pipeline is built straight from the header's arrays; the tokenizer.json-like tree run through

@@ -68,6 +68,7 @@ def test_vocab_is_regenerated_from_the_pinned_gguf():
     assert module.vocab_txt(module.gguf_tokens(gguf)) == gzip.decompress((DATA_DIR / SPEC.file[0]).read_bytes())
 
 
+@pytest.mark.heavy
 def test_llama_cpp_vectors(enc):
     """llama.cpp's own test vectors for this vocabulary (written from Hugging Face's tokenizer)."""
     base = SPEC.original.path
@@ -114,5 +115,6 @@ def test_hypothesis(enc, ref, text):
     assert enc.encode_ordinary(text) == ref_ids(ref, text)
 
 
+@pytest.mark.heavy
 def test_every_bmp_code_point_in_context(enc, ref):
     assert_every_bmp_code_point("bert-base-uncased", enc.encode_ordinary, tokenizers_reference(ref))

@@ -63,6 +63,7 @@ def test_installed_compact_is_the_original(enc, original):
         dump_pipeline_compact("gemma3", original + b" ")
 
 
+@pytest.mark.heavy
 def test_the_compact_form_loads_the_model_the_original_does(enc, original):
     """Vocabulary, merges and made ids as the full loader reads them from the tokenizer.json, and the stored
     cut characters as `CharBpe._joined_before` computes them (its reference)."""
@@ -100,6 +101,7 @@ def test_not_shipped_and_a_clear_error_when_not_installed(tmp_path):
     assert "NotInstalledError" in out.stderr and "scripts/install_gemma.py" in out.stderr
 
 
+@pytest.mark.heavy
 def test_vocabulary_and_names(enc, ref):
     assert enc.n_vocab == ref.get_vocab_size(with_added_tokens=True) == 262_145
     assert engine.encoding_name_for_model("google/gemma-3-4b-it") == "gemma3"
@@ -140,6 +142,7 @@ def test_hypothesis(enc, ref, text):
     assert enc.encode_ordinary(text) == ref_ids(ref, text)
 
 
+@pytest.mark.heavy
 def test_every_bmp_code_point_in_context(enc, ref):
     assert_every_bmp_code_point("gemma3", enc.encode_ordinary, tokenizers_reference(ref))
 
@@ -153,6 +156,7 @@ def enc4(enc):  # `enc` ran the installer
     return engine.get_encoding("gemma4")
 
 
+@pytest.mark.heavy
 def test_gemma4_equals_llama_cpps_vectors(enc4):
     texts = member(G4.original.package, G4.original.path + ".inp").decode("utf-8").split("\n__ggml_vocab_test__\n")
     outs = member(G4.original.package, G4.original.path + ".out").decode("utf-8").split("\n")

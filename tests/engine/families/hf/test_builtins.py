@@ -238,6 +238,7 @@ def test_decode_matches_reference(pair):
     assert enc.decode(ids) == ref.decode(ids, skip_special_tokens=False)
 
 
+@pytest.mark.heavy
 def test_every_bmp_code_point_in_context(pair):
     name, enc, ref = pair
     assert_every_bmp_code_point(name, enc.encode_ordinary, tokenizers_reference(ref))

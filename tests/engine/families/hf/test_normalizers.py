@@ -65,6 +65,7 @@ def test_hypothesis_text(node, text):
     assert ours.normalize(text) == (expected, align)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("form", ["NFC", "NFD", "NFKC", "NFKD"])
 def test_unicode_forms_by_stretches_equal_the_whole_text_reference(form):
     from engine.families.hf.normalizers import AlignedText, UnicodeForm

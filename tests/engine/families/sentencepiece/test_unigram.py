@@ -120,6 +120,7 @@ def test_long_text_in_small_stretches():
         assert e.encode_ordinary(text) == reference("test_model").encode(text)
 
 
+@pytest.mark.heavy
 @settings(max_examples=150, deadline=None)
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40),
        st.sampled_from(FAST))
@@ -127,6 +128,7 @@ def test_hypothesis_any_text(text, name):
     check(name, text)
 
 
+@pytest.mark.heavy
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from(list("the quick brown fox  ｶﾞ①ＡﬁÀ吾輩猫\u3000\t\n▁<>[]") + ["New York", "<tool>"]),
                 max_size=40).map("".join), st.sampled_from(NAMES))
@@ -134,6 +136,7 @@ def test_hypothesis_model_alphabet(text, name):
     check(name, text)
 
 
+@pytest.mark.heavy
 @settings(max_examples=100, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("abcdeh lo▁ｶﾞ①吾輩")), max_size=25))
 def test_fast_viterbi_equals_reference(text):
@@ -210,6 +213,7 @@ def test_hand_models_memo_equals_the_whole_pass(text, start_total):
         assert model.viterbi(text, start_total) == model.viterbi_reference(text, start_total)
 
 
+@pytest.mark.heavy
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(list("ab e  \u3000\u00a8\u0301\u0308▁ｶﾞﬁ①Ａ\t\n") + ["a\u0301", " \u3000 "]),
                 max_size=30).map("".join), st.sampled_from(NAMES))
