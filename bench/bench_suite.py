@@ -5,7 +5,8 @@ scripts/test.sh) with ``--durations=0``, then prints the wall time, the summary 
 folder and the N slowest tests.  Set-up (pip, apt, Gemma) is not timed: run `bash scripts/test.sh --co -q` once first.
 
     python bench/bench_suite.py                         # everything CI runs (goal: <= 10 min on a quiet 2-core machine)
-    python bench/bench_suite.py -m "not browser and not deploy"   # the quick tier (goal: <= 3 min)
+    python bench/bench_suite.py -m "not slow and not heavy and not browser and not deploy" --one-case
+                                                        # the quick tier (goal: <= 3 min)
     python bench/bench_suite.py --load 2                # the same with two CPU-bound processes beside it
     python bench/bench_suite.py --log old.log           # only summarise the durations of an earlier run's log
 
