@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import altair as alt
 import streamlit as st
 
 import engine
@@ -16,10 +15,12 @@ from playground import state
 from playground.cache import encodings
 from playground.render.markdown import md
 from playground.serving import jobs
-from playground.widgets import charts
 
-if TYPE_CHECKING:  # pandas is imported where a frame is made: the Merge tree page draws token_use_line only, and
-    import pandas as pd  # its first tree must not wait for pandas and pyarrow (tests/app/test_first_page.py)
+if TYPE_CHECKING:  # pandas, altair and the chart helpers are imported where a chart is made: the Merge tree page
+    # draws token_use_line only, and its first tree must not wait for pandas and pyarrow, nor for altair (0.48 s of
+    # a fresh server's first tree, py-spy: bench/bench_first_tree.py; tests/app/test_first_page.py)
+    import altair as alt
+    import pandas as pd
 
 CORPORA = {"builtin": "Built-in multilingual corpus", "text": "Your text (sidebar)"}
 LITETOKEN = "[LiteToken (Sun et al. 2026)](https://arxiv.org/abs/2602.04706)"
@@ -91,6 +92,10 @@ def health_frame() -> pd.DataFrame:
 
 def kinds_chart(frame: pd.DataFrame) -> alt.TopLevelMixin:
     """Per built-in, its tokens of each kind as grouped bars (log scale: 4 to 5,000), GPT-2's glitch list a black bar."""
+    import altair as alt
+
+    from playground.widgets import charts
+
     frame = frame.drop(columns=["glitch flagged"])
     long = frame.melt(id_vars=["encoding"], value_vars=list(KINDS), var_name="kind", value_name="count").dropna()
     long = long[long["count"] > 0]
@@ -111,6 +116,10 @@ def kinds_chart(frame: pd.DataFrame) -> alt.TopLevelMixin:
 
 def scaffold_chart(frame: pd.DataFrame) -> alt.TopLevelMixin:
     """Per built-in, the share of the tokens the corpus reached that were scaffolding."""
+    import altair as alt
+
+    from playground.widgets import charts
+
     data = frame.dropna(subset=["scaffold"])
     bars = alt.Chart(data).mark_bar(color="#9d755d").encode(
         y=alt.Y("encoding:N", sort=list(data["encoding"]), title=None, axis=alt.Axis(labelOverlap=False, labelLimit=200)),
@@ -125,6 +134,8 @@ def scaffold_chart(frame: pd.DataFrame) -> alt.TopLevelMixin:
 
 def builtin_charts() -> pd.DataFrame:
     """Both charts and their captions; returns the numbers for a table."""
+    from playground.widgets import charts
+
     frame = health_frame()
     st.markdown("**Tokens that ordinary text never gives back, per built-in**")
     st.altair_chart(charts.sized(kinds_chart(frame)), width="stretch")
