@@ -23,7 +23,8 @@ from ..families.hf.builtins import (BUILTIN_FILES as HF_BUILTINS, INSTALLED_BUIL
 from ..families.sentencepiece.encoding import BUILTIN_MODELS as SENTENCEPIECE_MODELS, builtin_sentencepiece
 from ..families.tiktoken_models.encoding import build_model_encoding
 from ..families.tiktoken_models.specs import MODEL_SPECS
-from ..formats.tiktoken_files import parse_data_gym, parse_tiktoken_bpe, read_data_file
+from ..formats.rank_cache import shipped_ranks
+from ..formats.tiktoken_files import parse_data_gym, parse_tiktoken_bpe
 from ..pickling import set_registry
 from ..tokenizer.encoding import Encoding
 from .openai_public import SPECS, EncodingSpec
@@ -72,10 +73,10 @@ def _load_ranks(spec: EncodingSpec) -> dict[bytes, int]:
             # encoder.json is not cross-checked here (it would add to every cold start): both files are
             # sha256-checked, and tests/engine/formats/test_load.py runs the cross-check on these very files
             (bpe_file, bpe_hash), _encoder_json = spec.files
-            _RANKS[key] = parse_data_gym(read_data_file(bpe_file, bpe_hash), vocab_source=bpe_file)
+            _RANKS[key] = shipped_ranks(bpe_file, bpe_hash, lambda data: parse_data_gym(data, vocab_source=bpe_file))
         else:
             (file, sha) = spec.files[0]
-            _RANKS[key] = parse_tiktoken_bpe(read_data_file(file, sha), source=file)
+            _RANKS[key] = shipped_ranks(file, sha, lambda data: parse_tiktoken_bpe(data, source=file))
     return _RANKS[key]
 
 

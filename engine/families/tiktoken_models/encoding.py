@@ -54,7 +54,8 @@ from itertools import islice
 import unicodedata
 from dataclasses import replace
 
-from ...formats.tiktoken_files import parse_tiktoken_bpe, read_data_file
+from ...formats.rank_cache import shipped_ranks
+from ...formats.tiktoken_files import parse_tiktoken_bpe
 from ...records import BpeTrace, Piece, Token
 from ...tokenizer.encoding import Encoding
 from ...tokenizer.merges import recover_merges
@@ -340,7 +341,7 @@ class ModelEncoding(Encoding):
 def build_model_encoding(spec: ModelSpec) -> ModelEncoding:
     """The built-in encoding `spec` from its shipped, hash-checked file."""
     file, sha = spec.file
-    ranks = parse_tiktoken_bpe(read_data_file(file, sha), source=file)
+    ranks = shipped_ranks(file, sha, lambda data: parse_tiktoken_bpe(data, source=file))
     if spec.n_ranks is not None:
         ranks = _first_ranks(ranks, spec.n_ranks, file)
     specials = {tok: spec.special_start + i for i, tok in enumerate(spec.specials)}
