@@ -18,7 +18,8 @@ chromium; each a fresh context, so a fresh Streamlit session), and in each uploa
 your own o200k_base, llama4 and cl100k_base as tiktoken rank files (3.6, 3.4 and 1.7 MB; about
 200,000 ids each) and loads them.  All sessions stay open until the last has loaded, then all
 close.  Prints the Streamlit process's RSS (MB; job processes are separate and short-lived):
-before the first session, the peak while sampling every 0.2 s, and `--after` seconds after
+before the first session (a warm server: one page drawn, its warm-up of every built-in finished), the peak while
+sampling every 0.2 s, and `--after` seconds after
 every session closed; and how many uploads the server-wide budget refused (its message).
 
 Issue 21.15 observed, before playground/uploads.py (now playground/cache/uploads.py): 20 sessions x 3 o200k-size uploads took a
@@ -221,9 +222,11 @@ def main() -> None:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         warm = browser.new_context(viewport=VIEWPORT, base_url=server.url)
         warm.new_page().goto("/train")  # the first page of a server loads modules: not an upload's cost
-        time.sleep(5)
+        # ... and starts the warm-up, which loads every built-in (playground/serving/warmup.py): "before" is the
+        # warm server, once its CPU use has settled, so that what stays after the sessions close is theirs
+        settle(server.proc.pid, limit=120)
         warm.close()
-        time.sleep(2)
+        settle(server.proc.pid)
         before = rss_mb(server.proc.pid)
         sampler = Sampler(server.proc.pid)
         sampler.start()
