@@ -71,6 +71,10 @@ class JobError(ValueError):
     like whether the work ran here or in a job."""
 
 
+class JobTimeLimitError(JobError):
+    """A job ran past its time limit (wall time from its start) and was stopped."""
+
+
 class ServerBusyError(JobError):
     """No worker was free in time; not remembered as a failure (the same input may run later)."""
 
@@ -194,7 +198,7 @@ def _run(task: str, args: tuple, *, label: str, timeout: float,
             now = time.monotonic()
             elapsed = now - start
             if elapsed > timeout:
-                raise JobError(f"{label} took longer than {timeout:.0f} s and was stopped. Try a smaller input.")
+                raise JobTimeLimitError(f"{label} took longer than {timeout:.0f} s and was stopped. Try a smaller input.")
             if now - redrawn >= POLL:
                 status.caption(f"⏳ {md(label)}… {elapsed:.1f} s (stops after {timeout:.0f} s)")
                 redrawn = now

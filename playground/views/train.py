@@ -17,7 +17,7 @@ import pandas as pd
 import streamlit as st
 
 import engine
-from engine.tokenizer.patterns import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR, compile_pattern
+from engine.tokenizer.patterns import CL100K_PAT_STR, O200K_PAT_STR, R50K_PAT_STR, SPLIT_TIMEOUT, compile_pattern
 from engine.tokenizer.special_tokens import check_special_tokens
 from engine.formats.minbpe import render_token
 import engine.sources.uploads
@@ -383,11 +383,23 @@ def _train_section() -> None:
         else:
             try:
                 st.session_state[T_RESULT] = train_with_progress(text, *settings)
-            except ValueError as exc:  # a split pattern that times out, a job stopped at its limit
+            except jobs.JobTimeLimitError as exc:
+                st.error(f"Training failed: {md(exc, 600)}{_slow_pattern_hint()}")
+            except ValueError as exc:  # a split pattern that times out, a bad setting
                 st.error(f"Training failed: {md(exc, 600)}")
     enc = st.session_state.get(T_RESULT)
     if enc is not None:
         _results(enc)
+
+
+def _slow_pattern_hint() -> str:
+    """Said after a training job's time limit when the split pattern is the user's own: the pattern's own limit is
+    `regex`'s, which counts the job's CPU time, not the time waited (a 10 s limit held 5 s in a stopped process
+    fired after 8 s), and a busy server gives a job its CPU slowly, so the job's limit can come first."""
+    if st.session_state.get(T_PATTERN) != "custom":
+        return ""
+    return (f" A custom split pattern can be what is slow: its own limit is {SPLIT_TIMEOUT:.0f} s of the job's CPU "
+            "time, which a busy server gives out slowly. Try a simpler pattern, or the same one on a shorter text.")
 
 
 def _unigram_section() -> None:
