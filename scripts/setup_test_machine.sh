@@ -43,10 +43,24 @@ have() {  # have KIND:ARG
   esac
 }
 
+nodejs_ships_npm() {  # an installed nodejs package that brings its own npm (NodeSource's): Debian's npm conflicts
+  command -v dpkg-query >/dev/null 2>&1 || return 1
+  local fields
+  fields=$(dpkg-query -W -f='${Status}|${Conflicts}|${Provides}' nodejs 2>/dev/null) || return 1
+  [[ "$fields" == "install ok installed|"* && "${fields#*|}" == *npm* ]]
+}
+
 missing=()
 for need in "${NEEDS[@]}"; do
   IFS='|' read -r name package check affects <<<"$need"
-  have "$check" || missing+=("$need")
+  have "$check" && continue
+  if [ "$package" = npm ] && nodejs_ships_npm; then
+    # apt would refuse it ("nodejs : Conflicts: npm") after a long resolve: the npm to use is the one nodejs ships
+    echo "NOTE: npm is not on the PATH, but the installed nodejs package ships its own npm (Debian's npm conflicts" >&2
+    echo "      with it, so apt is not asked): put that npm's folder on the PATH; affects $affects." >&2
+    continue
+  fi
+  missing+=("$need")
 done
 
 if [ ${#missing[@]} = 0 ]; then

@@ -14,6 +14,15 @@ done
 set -- ${args[@]+"${args[@]}"}
 # nginx lives in /usr/sbin, which a non-login shell's PATH may lack.
 case ":$PATH:" in *:/usr/sbin:*) ;; *) PATH="$PATH:/usr/sbin:/sbin" ;; esac
+# An npm that came with Node.js but is not on this shell's PATH (nvm's, or beside a node found elsewhere) is used
+# where it is: asking apt for Debian's npm would conflict with that Node.js.
+if ! command -v npm >/dev/null 2>&1; then
+  for dir in ${NVM_BIN:+"$NVM_BIN"} $(command -v node >/dev/null 2>&1 && dirname "$(command -v node)") \
+             "$HOME"/.nvm/versions/node/*/bin /usr/local/bin /opt/nodejs/bin; do
+    if [ -x "$dir/npm" ]; then PATH="$dir:$PATH"; echo "set-up: npm found in $dir (not on the PATH): using it"; break; fi
+  done
+fi
+export PATH
 
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then

@@ -30,8 +30,10 @@ def _stub(path: Path, body: str) -> None:
     path.chmod(0o755)
 
 
-def machine(tmp_path: Path, *, have: set[str], uid: int = 0, refuse: dict[str, str] | None = None):
-    """A PATH holding bash's basics, the stubs, and a stub command for each `have` entry (cmd:X / font:F)."""
+def machine(tmp_path: Path, *, have: set[str], uid: int = 0, refuse: dict[str, str] | None = None,
+            nodejs: str | None = None):
+    """A PATH holding bash's basics, the stubs, and a stub command for each `have` entry (cmd:X / font:F);
+    `nodejs`: what a stub dpkg-query says of the installed nodejs package ("Status|Conflicts|Provides")."""
     bin_dir, log, fonts = tmp_path / "bin", tmp_path / "apt.log", tmp_path / "fonts"
     bin_dir.mkdir()
     for tool in ("bash", "cat", "grep", "head", "sed", "paste", "env", "chmod", "touch", "printf"):
@@ -42,6 +44,8 @@ def machine(tmp_path: Path, *, have: set[str], uid: int = 0, refuse: dict[str, s
             _stub(bin_dir / h[4:], "exit 0\n")
     _stub(bin_dir / "fc-list", f"cat {fonts}\n")
     _stub(bin_dir / "id", f"echo {uid}\n")
+    if nodejs is not None:
+        _stub(bin_dir / "dpkg-query", f"printf '%s' '{nodejs}'\n")
     for pkg, reason in (refuse or {}).items():
         (tmp_path / f"refuse-{pkg}").write_text(reason + "\n")
     cases = "".join(f"  {pkg}) cat {tmp_path}/refuse-{pkg}; exit 100;;\n" for pkg in (refuse or {}))
@@ -106,3 +110,20 @@ def test_not_root_installs_nothing_and_prints_the_command(tmp_path, uid):
     run, calls, _ = machine(tmp_path, have=EVERYTHING - {"cmd:chromium", "font:Noto Color Emoji"}, uid=uid)
     assert calls == [] and run.returncode == 0
     assert "sudo apt-get install --no-install-recommends chromium fonts-noto-color-emoji" in run.stderr
+
+
+NODESOURCE = "install ok installed|nodejs-dev, nodejs-doc, nodejs-legacy, npm|nodejs-dev, nodejs-doc, nodejs-legacy, npm"
+
+
+def test_npm_off_the_path_beside_nodesources_nodejs_is_not_asked_of_apt(tmp_path):
+    """NodeSource's nodejs ships npm and conflicts with Debian's: apt is not asked (it would refuse), the note says
+    where the npm to use comes from; the rest is still installed."""
+    run, calls, installs = machine(tmp_path, have=EVERYTHING - {"cmd:npm", "cmd:nginx"}, nodejs=NODESOURCE)
+    assert installs == ["nginx"], calls
+    assert "npm" not in " ".join(calls)
+    assert "the installed nodejs package ships its own npm" in run.stderr and "install_gemma.py" in run.stderr
+
+
+def test_npm_missing_beside_debians_own_nodejs_is_asked_for(tmp_path):
+    run, _, installs = machine(tmp_path, have=EVERYTHING - {"cmd:npm"}, nodejs="install ok installed|nodejs-doc|")
+    assert installs == ["npm"] and "NOTE" not in run.stderr
