@@ -19,6 +19,7 @@ checked before use.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import marshal
 import os
@@ -31,7 +32,6 @@ from . import tiktoken_files
 from .tiktoken_files import read_data_file
 
 _DIGEST = 32  # bytes of sha256 before the payload
-_parsers: list[bytes] = []  # the parsers' module source, read once
 
 
 def cache_dir() -> Path | None:
@@ -44,10 +44,14 @@ def cache_dir() -> Path | None:
     return base / "bpe-playground" / "ranks"
 
 
+@functools.cache
+def _parser_source() -> bytes:
+    """The parsers' module source, read once per process (part of the cache key)."""
+    return Path(tiktoken_files.__file__).read_bytes()
+
+
 def _path(directory: Path, filename: str, sha256: str) -> Path:
-    if not _parsers:
-        _parsers.append(Path(tiktoken_files.__file__).read_bytes())
-    key = hashlib.sha256(b"\0".join([sha256.encode(), _parsers[0], str(marshal.version).encode(),
+    key = hashlib.sha256(b"\0".join([sha256.encode(), _parser_source(), str(marshal.version).encode(),
                                       sys.version.split()[0].encode()])).hexdigest()
     return directory / f"{filename}.{key[:16]}.marshal"
 

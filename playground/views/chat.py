@@ -1089,7 +1089,7 @@ def _table(messages: list[dict], tools: list[dict]) -> dict[str, tuple[Any, engi
     # counted they stay numbers (thousands separators from the Styler, sorting by number).
     numbers = ["tokens", "tools", "template", "content", "prime the reply"]
     if any(row["tokens"] is None for row in rows):
-        rows = [{k: ("—" if v is None else f"{v:,}") if k in numbers else v for k, v in row.items()} for row in rows]
+        rows = [{k: prices.count_text(v) if k in numbers else v for k, v in row.items()} for row in rows]
         table = pd.DataFrame(rows)
     else:
         table = pd.DataFrame(rows).style.format("{:,.0f}", subset=numbers)

@@ -71,9 +71,9 @@ def _shown_rate(value: prices.Rate) -> str:
     return f"{value:g}"
 
 
-def _count(value: int | None) -> str:
-    """A count that may be unknown (a window the price list does not give), written out: "—" for none.  Text, not
-    a number: the browser's table prints an empty number cell as "None" whatever a Styler's display text says
+def count_text(value: int | None) -> str:
+    """A count that may be unknown (a window the price list does not give, a model that cannot count the
+    conversation), written out: "—" for none.  Text, not a number: the browser's table prints an empty number cell as "None" whatever a Styler's display text says
     (seen at 1280 px: Gemini 3.1 Pro preview's window read "None" though the Styler gave "—")."""
     return "—" if value is None else f"{value:,}"
 
@@ -136,7 +136,7 @@ def chat_window(results: dict[str, tuple[Any, Any]], messages: list[dict], tools
                                         tool_costs=_tool_costs(name, enc, r, parts, conversation, without))
         label, row = _priced(name, p, use, reserved)
         bars.append((label, use))
-        rows.append({"model": name, **row, "over by": _count(use.over or None)})
+        rows.append({"model": name, **row, "over by": count_text(use.over or None)})
     st.dataframe(pd.DataFrame(rows), hide_index=True, key=state.CHAT_COSTS_TABLE)
     st.caption(prices.source_line(yours) + " The prompt's cost is its tokens as input, uncached; the reply "
                "column adds max_tokens of output (reasoning billed as output where no price of its own is listed).")
@@ -172,7 +172,7 @@ def _priced(name: str, p: Any, use: Any, reserved: int) -> tuple[str, dict]:
                    "prompt cost": _usd(prices.cost(p, input_tokens=use.prompt)) if p else "—",
                    "reply of max_tokens": _usd(prices.cost(p, input_tokens=use.prompt, output_tokens=reserved))
                    if p else "—",
-                   "window": _count(p.window if p else None), "free after max_tokens": _count(use.free)}
+                   "window": count_text(p.window if p else None), "free after max_tokens": count_text(use.free)}
 
 
 def _tool_costs(name: str, enc: Any, r: Any, parts: list, conversation: str,

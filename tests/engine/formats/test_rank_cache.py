@@ -64,7 +64,7 @@ def test_a_changed_parser_or_file_gets_its_own_file_and_the_old_one_goes(cache, 
     rank_cache.shipped_ranks(FILE, SHA, counting_parse(calls))
     cache.joinpath("other.tiktoken.gz.0123456789abcdef.marshal").write_bytes(b"kept")
     [old] = cache.glob(FILE + ".*")
-    monkeypatch.setattr(rank_cache, "_parsers", [b"# the parser's source, edited"])
+    monkeypatch.setattr(rank_cache, "_parser_source", lambda: b"# the parser's source, edited")
     rank_cache.shipped_ranks(FILE, SHA, counting_parse(calls))
     assert len(calls) == 2  # a changed parser never reads the old parse
     [new] = cache.glob(FILE + ".*")
