@@ -93,9 +93,15 @@ def _chat(page: Page, url: str = "/chat") -> None:
 
 
 def _write_message(page: Page, n: int, text: str) -> None:
+    """Write message `n` once no run is in progress: a box filled while the rerun of the previous click (a tool
+    added) still redraws the page can be drawn again with its old value (the full fresh-clone run lost the edit
+    this way once under load; alone the test passed 3 of 3)."""
+    settle(page)
     box = page.locator(MESSAGE_BOXES).nth(n)
     box.fill(text)
     box.press("Control+Enter")
+    expect(box).to_have_value(text)
+    settle(page)
 
 
 def _kept(page: Page) -> dict | None:
