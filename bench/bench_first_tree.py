@@ -54,7 +54,7 @@ def first_tree(app: Path, token_id: int, after: str = "nothing") -> tuple[float,
         cpu = cpu_seconds(server.proc.pid)
         t = time.perf_counter()
         page.goto(f"{server.url}/tree?tok={token_id}&tenc=o200k_base")
-        expect(page.get_by_test_id("stGraphVizChart").locator("svg g.node").first).to_be_visible(timeout=LONG)
+        expect(page.locator("svg.merge-tree g.node").first).to_be_visible(timeout=LONG)
         took = time.perf_counter() - t
         cpu = cpu_seconds(server.proc.pid) - cpu
         browser.close()

@@ -96,7 +96,7 @@ def cold_tree(app: Path, token_id: int) -> float:
         page = browser.new_page(viewport=VIEWPORT)
         t = time.perf_counter()
         page.goto(f"{server.url}/tree?tok={token_id}&tenc=o200k_base")
-        expect(page.get_by_test_id("stGraphVizChart").locator("svg g.node").first).to_be_visible(timeout=LONG)
+        expect(page.locator("svg.merge-tree g.node").first).to_be_visible(timeout=LONG)
         took = time.perf_counter() - t
         browser.close()
     return took
@@ -164,7 +164,7 @@ def after_big_paste(page: Page, url: str, text: str) -> dict[str, float]:
     out["switch encoding gpt2 -> cl100k_base"] = timed(
         page, main.get_by_role("radio", name="cl100k_base", exact=True), "#tokens-cl100k_base span.tok")
     out["open the Merge tree page"] = timed(page, nav.get_by_role("link", name="Merge tree", exact=True),
-                                            "[data-testid='stGraphVizChart'] svg g.node")
+                                            "svg.merge-tree g.node")
     out["back to Tokenize"] = timed(page, nav.get_by_role("link", name="Tokenize", exact=True),
                                     ".tokens span.tok")
     return out

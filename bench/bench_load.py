@@ -114,7 +114,7 @@ class RunResult:
     raw: bytes  # every message of the run, serialized, for marker checks
     exceptions: list[str]
     n_messages: int
-    kinds: set[str]  # element types drawn (metric, dataframe, graphviz_chart, ...)
+    kinds: set[str]  # element types drawn (metric, dataframe, markdown, ...)
 
 
 class StreamlitClient:
@@ -348,7 +348,7 @@ async def user(index: int, base: str, *, seed: int, timeout: float, think: float
          # the live text box does not echo the text back; the share link (page_info_changed) carries it
          Expect(b"An+edited+second+paragraph", frozenset({"metric"}))),
         ("compare", lambda: client.switch_page(COMPARE), Expect(marker, frozenset({"dataframe"}))),
-        ("merge_tree", lambda: client.switch_page(TREE), Expect(None, frozenset({"graphviz_chart"}))),
+        ("merge_tree", lambda: client.switch_page(TREE), Expect(b'class="merge-tree"', frozenset({"markdown"}))),
         ("vocabulary", lambda: client.switch_page(VOCAB), Expect(None, frozenset({"dataframe"}))),
         ("vocab_search", lambda: client.set_widgets(**{KEY_SEARCH: SEARCH}), Expect(n_found.encode(), frozenset())),
         ("train_page", lambda: client.switch_page(TRAIN), Expect(None, frozenset({"button"}))),

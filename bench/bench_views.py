@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
 from engine.explain import vocab  # noqa: E402
-from playground.render.tree import bpe_parts, merge_tree_dot  # noqa: E402
+from playground.render.tree import bpe_parts, layout_merge_tree, merge_tree_svg  # noqa: E402
 
 
 def timed(label: str, fn, repeat: int = 5) -> object:
@@ -45,10 +45,11 @@ def main() -> None:
 
     long_id = max(enc.mergeable_ranks.items(), key=lambda kv: (len(kv[0]), -kv[1]))[1]
     tree = timed(f"merge tree of the longest token (id {long_id}, 128 bytes)", lambda: enc.merge_tree(long_id))
-    timed("  + DOT for it, all 255 nodes", lambda: merge_tree_dot(tree))
-    timed("  + DOT folded to the default 63 boxes", lambda: merge_tree_dot(tree, max_depth=5, left_right=True))
+    timed("  + laid out and drawn as SVG, all 255 boxes", lambda: merge_tree_svg(layout_merge_tree(tree)))
+    timed("  + laid out and drawn, folded to the default 31 boxes",
+          lambda: merge_tree_svg(layout_merge_tree(tree, max_depth=4, left_right=True)))
     word = enc.encode_single_token(" unbelievable")
-    timed("merge tree + DOT of ' unbelievable'", lambda: merge_tree_dot(enc.merge_tree(word)))
+    timed("merge tree + SVG of ' unbelievable'", lambda: merge_tree_svg(layout_merge_tree(enc.merge_tree(word))))
 
     for piece in ("a" * 5000, "a" * 100_000):
         trace = timed(f"bpe_trace of {len(piece):,} x 'a'", lambda: enc.bpe_trace(piece), repeat=3)

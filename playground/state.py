@@ -277,6 +277,7 @@ TREE_TO_TOKENIZE = "tree_to_tokenize"
 TREE_TO_STEPS = "tree_to_steps"
 TREE_TO_VOCAB = "tree_to_vocab"
 TREE_BACK_PROBLEM = "tree_back_problem"
+TREE_SVG = "tree_svg"  # + "_main" / "_other": the drawn tree's download button
 TREE_ENC = "tree_enc"
 # views/vocab.py
 VOCAB_QUERY = "vocab_query"

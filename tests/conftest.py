@@ -9,6 +9,7 @@ import json
 import os
 import re
 import shutil
+from xml.etree import ElementTree
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,27 @@ def drawn_ok(at) -> list[str]:
     messages = page_messages(at)
     assert not any(BROKE in m for m in messages), messages
     return messages
+
+
+def merge_trees(at) -> list[str]:
+    """The merge trees drawn on an AppTest page (playground.render.tree's SVG, in its box), in page order."""
+    return [m.value for m in at.markdown if 'class="merge-tree"' in m.value]
+
+
+_SVG = "{http://www.w3.org/2000/svg}"
+
+
+def tree_boxes(markup: str) -> list[tuple[str, str]]:
+    """The boxes of a drawn merge tree in pre-order (root first): (kind, its lines of text joined by newlines).
+    Parsed as XML: the drawing must be well-formed (a downloaded .svg is read by XML parsers)."""
+    svg = ElementTree.fromstring(markup)
+    return [(g.get("class").split()[1], "\n".join(t.text or "" for t in g.iter(f"{_SVG}text")))
+            for g in svg.iter(f"{_SVG}g") if "node" in g.get("class", "").split()]
+
+
+def tree_layout(markup: str) -> str:
+    """"top-down" or "left-right": how a drawn merge tree is laid out."""
+    return ElementTree.fromstring(markup).find(f"{_SVG}svg").get("data-layout")
 
 
 def blocks(at) -> list[str]:

@@ -11,6 +11,7 @@ every help text that names a marker writes it from these constants, never as a l
 from __future__ import annotations
 
 import base64
+import colorsys
 import functools
 import html
 import re
@@ -54,6 +55,13 @@ def token_color(token_id: int, alpha: float = 0.45) -> str:
     """A light background colour picked by the id: the same id has the same colour everywhere."""
     hue = (token_id * 137.508) % 360  # golden angle: neighbouring ids get distant hues
     return f"hsla({hue:.1f}, 85%, 62%, {alpha})"
+
+
+def solid_token_color(token_id: int) -> str:
+    """`token_color` laid over white, as one opaque colour (for drawings where a line must not show through)."""
+    red, green, blue = colorsys.hls_to_rgb((token_id * 137.508) % 360 / 360, 0.62, 0.85)
+    alpha = 0.45
+    return "#" + "".join(f"{round(255 * (alpha * c + 1 - alpha)):02x}" for c in (red, green, blue))
 
 
 HUES = 36  # drawn token units take one of 36 hue classes (.h0 … .h35), 10 degrees apart

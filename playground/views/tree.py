@@ -27,7 +27,7 @@ from playground.cache import encodings, render_cache
 from playground.render import css, html
 from playground.render.markdown import md
 from playground.render.pipeline import token_card
-from playground.render.tree import merge_tree_dot
+from playground.render.tree import layout_merge_tree, merge_tree_svg
 from playground.serving import script_gate
 from playground.widgets import pickers, vocab_health
 from playground.widgets.page import header, styles, token_text
@@ -191,14 +191,21 @@ def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: st
         if not present:  # the other encodings' trees are drawn whole
             max_depth = None
         left_right = (_drawn(tree, max_depth if max_depth is not None else tree.depth) + 1) // 2 > across
-    if present:  # natural size, projector type: present.css lets a wide tree scroll rather than shrink
-        dot = merge_tree_dot(tree, max_depth=max_depth, left_right=left_right, font_pt=css.PRESENT_TEXT_PX * 3 / 4)
-        st.graphviz_chart(dot, width="content")
-        return tree
-    bottom_row = (_drawn(tree, max_depth if max_depth is not None else tree.depth) + 1) // 2
-    # small trees at their natural size (stretched, five boxes would fill the page); wide ones fit the width
-    width = "stretch" if bottom_row > NATURAL_SIZE and not left_right else "content"
-    st.graphviz_chart(merge_tree_dot(tree, max_depth=max_depth, left_right=left_right), width=width)
+    if present:  # natural size, projector type: a wide tree scrolls sideways rather than shrink its type
+        layout = layout_merge_tree(tree, max_depth=max_depth, left_right=left_right, font_px=css.PRESENT_TEXT_PX)
+        fit = "natural"
+    else:
+        layout = layout_merge_tree(tree, max_depth=max_depth, left_right=left_right)
+        # small trees at their natural size (stretched, five boxes would fill the page); wide ones fit the width
+        fit = "stretch" if (len(layout.boxes) + 1) // 2 > NATURAL_SIZE and not left_right else "content"
+    label = f"Merge tree of {token_label(enc, token_id)} in {name}: {html.plural(tree.n_merges, 'merge')}"
+    st.markdown(html.element("div", merge_tree_svg(layout, fit=fit, label=label),
+                             {"class": "merge-tree-box", "style": "overflow-x:auto"}, raw=True),
+                unsafe_allow_html=True)
+    st.download_button("Download SVG", lambda: merge_tree_svg(layout, fit="natural", label=label),
+                       file_name=f"merge-tree-{html.slug(name)}-{token_id}.svg", mime="image/svg+xml",
+                       key=f"{state.TREE_SVG}_{key_prefix}", icon=":material/download:", on_click="ignore",
+                       help="The tree as drawn (levels folded as here), at its natural size, for slides or notes.")
     return tree
 
 

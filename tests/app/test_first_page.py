@@ -39,7 +39,7 @@ at.session_state["_view"] = "views.tree"
 at.session_state["token_encoding"] = "o200k_base"
 at.run()
 assert not at.exception, [e.value for e in at.exception]
-assert at.get("graphviz_chart") and "The same bytes in other encodings" in [h.value for h in at.subheader]
+assert [m for m in at.markdown if 'class="merge-tree"' in m.value] and "The same bytes in other encodings" in [h.value for h in at.subheader]
 print(sorted(m for m in ('pandas', 'pyarrow', 'altair') if m in sys.modules))
 """
 

@@ -10,7 +10,7 @@ import regex
 from hypothesis import given, strategies as st
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import blocks, run_view as run
+from tests.conftest import blocks, merge_trees, run_view as run, tree_boxes, tree_layout
 
 import engine
 import engine.tokenizer.encoding
@@ -29,17 +29,16 @@ def test_o200k_tree_without_recovering_all_merges(monkeypatch):
     enc = engine.get_encoding("o200k_base")
     token_id = max(enc.encode_ordinary(" playground unbelievable"), key=lambda t: len(enc.decode_single_token_bytes(t)))
     at = run("views.tree", **{state.TOKEN_ENC: "o200k_base", state.TOKEN_ID: token_id})
-    dot = at.get("graphviz_chart")[0].proto.spec
-    assert f"id {token_id}" in dot
+    assert tree_boxes(merge_trees(at)[0])[0][1].endswith(f"\nid {token_id}")
 
 
 def test_a_32_byte_gpt2_token_is_drawn_left_to_right_whole():
     at = run("views.tree", **{state.TOKEN_ENC: "gpt2", state.TOKEN_ID: 3880})  # 32 dashes
-    dot = at.get("graphviz_chart")[0].proto.spec
-    assert "rankdir=LR" in dot
-    assert len(re.findall(r"^\s+n\d+ \[", dot, flags=re.M)) == 63  # every box: 32 bytes, 31 merges
+    tree = merge_trees(at)[0]
+    assert tree_layout(tree) == "left-right"
+    assert len(tree_boxes(tree)) == 63  # every box: 32 bytes, 31 merges
     at = run("views.tree", **{state.TOKEN_ENC: "gpt2", state.TOKEN_ID: 5303})  # 'hi': small, top-down
-    assert "rankdir=TB" in at.get("graphviz_chart")[0].proto.spec
+    assert tree_layout(merge_trees(at)[0]) == "top-down"
 
 
 def test_units_carry_grapheme_offsets_and_rtl_runs():

@@ -6,12 +6,12 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import plain, view_app
+from tests.conftest import merge_trees, plain, tree_boxes, tree_layout, view_app
 
 import engine
 
-def _dot(at: AppTest, i: int = 0) -> str:
-    return at.get("graphviz_chart")[i].proto.spec
+def _labels(at: AppTest, i: int = 0) -> list[str]:
+    return [text for _, text in tree_boxes(merge_trees(at)[i])]
 
 
 def _walk(node):
@@ -21,10 +21,6 @@ def _walk(node):
         yield from _walk(child)
 
 
-def _n_nodes(dot: str) -> int:
-    return len(re.findall(r"^\s+n\d+ \[label=", dot, re.M))
-
-
 # ------------------------------------------------------------------- tree
 def test_tree_opens_on_the_token_from_tokenize():
     gpt2 = engine.get_encoding("gpt2")
@@ -32,8 +28,8 @@ def test_tree_opens_on_the_token_from_tokenize():
     at = view_app("views.tree", token_id=hello, token_encoding="gpt2").run()
     assert not at.exception
     assert at.selectbox(key="tree_enc").value == "gpt2"
-    dot = _dot(at)
-    assert _n_nodes(dot) == 9 and "byte 0x68\\nid 71" in dot
+    labels = _labels(at)
+    assert len(labels) == 9 and "h\nbyte 0x68\nid 71" in labels
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["id (= rank)"] == str(hello) and metrics["merges"] == "4" and metrics["depth"] == "3"
     assert at.query_params["tok"] == str(hello) and at.query_params["tenc"] == "gpt2"
@@ -46,12 +42,13 @@ def test_tree_pick_by_id_and_encoding_switch_keeps_the_bytes():
     the = cl.encode_single_token(" the")
     at.number_input(key="tree_id").set_value(the).run()
     assert not at.exception and at.session_state["token_id"] == the
-    assert "␣the\\nid 279" in _dot(at)
+    labels = _labels(at)
+    assert labels[0] == "␣the\nid 279" and len(labels) == 7 and "h\nbyte 0x68\nid 71" in labels
     at.selectbox(key="tree_enc").set_value("o200k_base").run()
     o200k = engine.get_encoding("o200k_base")
     assert at.session_state["token_id"] == o200k.encode_single_token(" the")
     assert at.session_state["token_encoding"] == "o200k_base"
-    assert f"id {o200k.encode_single_token(' the')}" in _dot(at)
+    assert _labels(at)[0] == f"␣the\nid {o200k.encode_single_token(' the')}"
 
 
 def test_tree_pick_from_the_text_and_by_search():
@@ -62,7 +59,7 @@ def test_tree_pick_from_the_text_and_by_search():
     at.segmented_control(key="tree_pick_mode").set_value("search").run()
     at.text_input(key="tree_find").input(" SolidGoldMagikarp").run()
     assert at.session_state["token_id"] == gpt2.encode_single_token(" SolidGoldMagikarp")
-    assert "␣SolidGoldMagikarp" in _dot(at)
+    assert _labels(at)[0].startswith("␣SolidGoldMagikarp\n")
 
 
 def test_tree_offers_tokens_from_the_start_of_a_long_text():
@@ -90,6 +87,7 @@ def test_the_tree_is_drawn_and_sent_before_the_slow_parts(monkeypatch, cold):
 
     from playground.cache import encodings
     from playground.serving import script_gate
+    from playground.views import tree as tree_view
 
     calls: list[str] = []
 
@@ -99,7 +97,7 @@ def test_the_tree_is_drawn_and_sent_before_the_slow_parts(monkeypatch, cold):
             return real(*args, **kwargs)
         return call
 
-    monkeypatch.setattr(st, "graphviz_chart", record("tree", st.graphviz_chart))
+    monkeypatch.setattr(tree_view, "merge_tree_svg", record("tree", tree_view.merge_tree_svg))
     monkeypatch.setattr(st, "pills", record("chips", st.pills))
     monkeypatch.setattr(script_gate, "send_drawn", lambda: calls.append("sent"), raising=False)
     monkeypatch.setattr(encodings, "loaded", lambda name: not cold, raising=False)
@@ -107,13 +105,14 @@ def test_the_tree_is_drawn_and_sent_before_the_slow_parts(monkeypatch, cold):
     assert not at.exception
     assert calls == (["tree", "sent", "chips"] if cold else ["tree", "chips"])
     drawn = [getattr(node, "type", "") for node in _walk(at.main)]
-    assert drawn.index("button_group") < drawn.index("graphviz_chart")  # the chips keep their place above the tree
+    tree_at = next(i for i, node in enumerate(_walk(at.main)) if 'class="merge-tree"' in str(getattr(node, "value", "")))
+    assert drawn.index("button_group") < tree_at  # the chips keep their place above the tree
     assert len(at.pills(key="tree_text_token").options) == 3
 
 
 def test_tree_special_and_unknown_ids_explain_themselves():
     at = view_app("views.tree", token_encoding="gpt2", token_id=50256).run()
-    assert not at.exception and "special token" in at.warning[0].value and not at.get("graphviz_chart")
+    assert not at.exception and "special token" in at.warning[0].value and not merge_trees(at)
     at = view_app("views.tree", token_encoding="o200k_base", token_id=200_005).run()
     assert not at.exception and "not a token of o200k_base" in plain(at.warning[0].value)
 
@@ -124,15 +123,17 @@ def test_tree_other_encodings_and_folding():
     assert not at.exception
     assert at.slider(key="tree_depth").value < at.slider(key="tree_depth").max
     assert at.toggle(key="tree_left_right").value is False
-    assert "dashed" in _dot(at) and _n_nodes(_dot(at)) <= 31
+    kinds = [kind for kind, _ in tree_boxes(merge_trees(at)[0])]
+    assert "folded" in kinds and len(kinds) <= 31 and tree_layout(merge_trees(at)[0]) == "top-down"
     at.slider(key="tree_depth").set_value(at.slider(key="tree_depth").max).run()
-    assert _n_nodes(_dot(at)) == 255 and "dashed" not in _dot(at)
+    kinds = [kind for kind, _ in tree_boxes(merge_trees(at)[0])]
+    assert len(kinds) == 255 and "folded" not in kinds and kinds.count("leaf") == 128
     at.toggle(key="tree_left_right").set_value(True).run()
-    assert "rankdir=LR" in _dot(at)
+    assert tree_layout(merge_trees(at)[0]) == "left-right"
     at = view_app("views.tree", token_encoding="cl100k_base", token_id=engine.get_encoding("cl100k_base").encode_single_token(" hello")).run()
     at.segmented_control(key="tree_other_enc").set_value("gpt2").run()
-    assert not at.exception and len(at.get("graphviz_chart")) == 2
-    assert "id 31373" not in _dot(at, 1) and _n_nodes(_dot(at, 1)) == 11  # gpt2's " hello" is 6 bytes
+    assert not at.exception and len(merge_trees(at)) == 2
+    assert _labels(at, 1)[0] == "␣hello\nid 23748" and len(_labels(at, 1)) == 11  # gpt2's " hello" is 6 bytes
 
 
 # ------------------------------------------------------------------ steps

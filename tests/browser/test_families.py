@@ -38,7 +38,7 @@ def test_llama3_merge_tree(page: Page, screenshot):
     llama = engine.get_encoding("llama3")
     tid = llama.encode_single_token(" tokenizer")
     page.goto(f"/tree?tok={tid}&tenc=llama3")
-    nodes = page.get_by_test_id("stGraphVizChart").first.locator("svg g.node")
+    nodes = page.locator("svg.merge-tree").first.locator("g.node")
     expect(nodes).to_have_count(2 * len(" tokenizer") - 1, timeout=FIRST)
     labels = [n.text_content() for n in nodes.all()]
     assert any("␣tokenizer" in label and f"id {tid}" in label for label in labels)

@@ -188,7 +188,7 @@ def test_hover_shows_tooltip_and_lights_linked_spans(page: Page):
     token_id = digits.get_attribute("data-ids").split()[0]
     tip.get_by_role("link", name="Merge tree →").dispatch_event("click")  # a plain left click on the link
     expect(page).to_have_url(re.compile(rf"/tree\?.*tok={token_id}"), timeout=FIRST)
-    expect(page.get_by_test_id("stGraphVizChart").first).to_be_visible(timeout=FIRST)
+    expect(page.locator("svg.merge-tree").first).to_be_visible(timeout=FIRST)
     expect(page.get_by_test_id("stException")).to_have_count(0)
 
 

@@ -149,7 +149,7 @@ def test_the_merge_tree_on_a_projector(browser: Browser, base_url: str):
 
     context, page = open_page(browser, base_url, PROJECTOR, f"/tree?{ON}")
     try:
-        drawing = page.get_by_test_id("stGraphVizChart").locator("svg")
+        drawing = page.locator("svg.merge-tree")
         expect(drawing.locator("g.node").first).to_be_visible(timeout=FIRST)
         larger_type(page)
         tree = drawing.evaluate(TREE)

@@ -82,7 +82,7 @@ def test_a_clicked_wordpiece_token_opens_its_longest_match(browser: Browser, bas
         expect(page.locator(".algo .tok.pl-new bdi")).to_have_text("##bel")
         if present:  # the button kept presentation mode (large type)
             root_font_size_becomes(page, "20px")
-        assert page.get_by_test_id("stGraphVizChart").count() == 0
+        assert page.locator("svg.merge-tree").count() == 0
         expect(page.locator("#bpe-tip")).to_be_hidden()  # the clicked token's tooltip did not follow to this page
         page.locator(".algo h4").evaluate("e => e.scrollIntoView({block: 'start'})")
         page.screenshot(path=str(SCREENSHOTS / f"token-actions-longest-match-{tag}.png"), animations="disabled")
@@ -142,7 +142,7 @@ def test_a_clicked_unigram_token_opens_its_best_path(browser: Browser, base_url:
         expect(_heading(page)).to_have_text("Merge tree", timeout=FIRST)
         marked = page.locator('.algo[data-algorithm="unigram"] li.found.this code')
         expect(marked).to_have_text(shown, timeout=FIRST)
-        assert page.get_by_test_id("stGraphVizChart").count() == 0
+        assert page.locator("svg.merge-tree").count() == 0
         # presentation mode came all the way from the Train page's link, through two buttons and a nav link
         root_font_size_becomes(page, "20px")
         page.locator(".algo h4").evaluate("e => e.scrollIntoView({block: 'start'})")

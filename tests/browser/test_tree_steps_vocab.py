@@ -31,7 +31,7 @@ def _search_vocab(page: Page, tenc: str, query: str, *, regex: bool = False) -> 
 def test_tree_draws_hello_with_gpt2_leaf_ids(page: Page, screenshot):
     hello = engine.get_encoding("gpt2").encode_single_token("hello")
     page.goto(f"/tree?tok={hello}&tenc=gpt2")
-    nodes = page.get_by_test_id("stGraphVizChart").locator("svg g.node")
+    nodes = page.locator("svg.merge-tree g.node")
     expect(nodes).to_have_count(9, timeout=FIRST)
     labels = [n.text_content() for n in nodes.all()]
     assert any("hello" in label and "id 31373" in label for label in labels)
@@ -46,7 +46,7 @@ def test_tree_of_a_long_o200k_token_folds_and_unfolds(page: Page, screenshot):
     o200k = engine.get_encoding("o200k_base")
     tid = engine.explain.vocab.longest(o200k, 1)[0]
     page.goto(f"/tree?tok={tid}&tenc=o200k_base")
-    nodes = page.get_by_test_id("stGraphVizChart").locator("svg g.node")
+    nodes = page.locator("svg.merge-tree g.node")
     expect(nodes.first).to_be_visible(timeout=FIRST)
     assert nodes.count() <= 31
     _no_exception(page)
@@ -55,12 +55,12 @@ def test_tree_of_a_long_o200k_token_folds_and_unfolds(page: Page, screenshot):
 
 def test_tree_from_text_chip_and_other_encoding(page: Page, screenshot):
     page.goto("/tree?tenc=cl100k_base&text=" + quote("Tokenizers are unbelievable 日本"))
-    chart = page.get_by_test_id("stGraphVizChart").first
-    expect(chart.locator("svg g.node").first).to_be_visible(timeout=FIRST)
+    chart = page.locator("svg.merge-tree").first
+    expect(chart.locator("g.node").first).to_be_visible(timeout=FIRST)
     page.get_by_test_id("stButtonGroup").locator("button", has_text="␣unbelievable · 52229").click()
-    expect(chart.locator("svg g.node")).to_have_count(2 * len(" unbelievable") - 1)
+    expect(chart.locator("g.node")).to_have_count(2 * len(" unbelievable") - 1)
     page.get_by_role("radio", name="gpt2", exact=True).click()  # "Draw its tree in" (segmented control)
-    expect(page.get_by_test_id("stGraphVizChart")).to_have_count(2)
+    expect(page.locator("svg.merge-tree")).to_have_count(2)
     _no_exception(page)
     screenshot("tree_cl100k_unbelievable_vs_gpt2")
 
@@ -143,7 +143,7 @@ def test_vocab_row_click_opens_the_token_then_its_tree(page: Page, screenshot):
     page.mouse.click(bounds["x"] + 16, bounds["y"] + 35 + 17)  # the row's selection box (canvas grid)
     expect(page.get_by_text("Tokens inside it").first).to_be_visible(timeout=FIRST)
     page.get_by_role("button", name="Its merge tree").click()
-    nodes = page.get_by_test_id("stGraphVizChart").first.locator("svg g.node")
+    nodes = page.locator("svg.merge-tree").first.locator("g.node")
     tree = engine.get_encoding("gpt2").merge_tree(43453)
     expect(nodes).to_have_count(tree_view.drawn_boxes(tree), timeout=FIRST)
     assert tree_view.drawn_boxes(tree) == 2 * len(" SolidGoldMagikarp") - 1  # 35 boxes: small enough to draw whole

@@ -1,4 +1,4 @@
-"""Merge trees of known tokens, their DOT drawing, and BPE step replays (last step == encode)."""
+"""Merge trees of known tokens, their layout and SVG drawing, and BPE step replays (last step == encode)."""
 from __future__ import annotations
 
 import re
@@ -6,7 +6,8 @@ import re
 import pytest
 
 import engine
-from playground.render.tree import bpe_parts, dot_escape, merge_tree_dot
+from playground.render.tree import bpe_parts, layout_merge_tree, merge_tree_svg, text_em, tree_label
+from tests.conftest import tree_boxes, tree_layout
 
 
 @pytest.fixture(scope="module", params=["gpt2", "cl100k_base", "o200k_base"])
@@ -70,55 +71,116 @@ def test_longest_o200k_token_tree():
     assert tree.n_merges == len(enc.decode_single_token_bytes(tid)) - 1
 
 
-# ------------------------------------------------------------------------ DOT
-def _nodes(dot: str) -> list[str]:
-    return re.findall(r'^\s+(n\d+) \[label="((?:[^"\\]|\\.)*)"', dot, re.M)
+# ----------------------------------------------------------- layout and SVG
+def _overlap(a, b) -> bool:
+    return a.x < b.x + b.w and b.x < a.x + a.w and a.y < b.y + b.h and b.y < a.y + a.h
 
 
-def test_dot_has_one_node_per_tree_node():
+def _check_layout(layout, tree) -> None:
+    """Boxes inside the drawing and apart; leaves in byte order along one row (one column), each parent between its
+    two children; every edge joins a box to its parent."""
+    boxes = layout.boxes
+    for box in boxes:
+        assert 0 <= box.x and box.x + box.w <= layout.width + 0.01 and 0 <= box.y and box.y + box.h <= layout.height + 0.01
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not _overlap(a, b), (a.lines, b.lines)
+    leaves = [b for b in boxes if b.kind != "merge"]
+    assert b"".join(b.data for b in leaves) == tree.bytes  # read in order, the leaves spell the token
+    along = (lambda b: b.y) if layout.left_right else (lambda b: b.x)
+    assert [along(b) for b in leaves] == sorted(along(b) for b in leaves)
+    for i, box in enumerate(boxes):
+        kids = [b for b in boxes if b.parent == i]
+        if box.kind == "merge":
+            assert len(kids) == 2 and kids[0].data + kids[1].data == box.data
+            centre = (lambda b: b.y + b.h / 2) if layout.left_right else (lambda b: b.x + b.w / 2)
+            assert abs(centre(box) - (centre(kids[0]) + centre(kids[1])) / 2) < 0.01
+            depth = (lambda b: b.x) if layout.left_right else (lambda b: b.y)
+            assert all(depth(k) > depth(box) for k in kids)
+        else:
+            assert not kids
+
+
+@pytest.mark.parametrize("left_right", [False, True], ids=["top-down", "left-right"])
+@pytest.mark.parametrize("word", [" hello", " unbelievable", "日本", " SolidGoldMagikarp"])
+def test_layout_keeps_boxes_apart_and_leaves_in_order(enc, word, left_right):
+    for tid in enc.encode_ordinary(word):
+        tree = enc.merge_tree(tid)
+        layout = layout_merge_tree(tree, left_right=left_right)
+        assert len(layout.boxes) == 2 * len(tree.leaves()) - 1
+        _check_layout(layout, tree)
+
+
+def test_svg_has_one_box_per_tree_node():
     enc = engine.get_encoding("cl100k_base")
     tree = enc.merge_tree(enc.encode_single_token(" hello"))
-    dot = merge_tree_dot(tree)
-    nodes = _nodes(dot)
-    assert len(nodes) == 2 * len(tree.leaves()) - 1
-    assert nodes[0][1] == f"␣hello\\nid {tree.id}"
-    assert "byte 0x68\\nid 71" in dot  # the leaf h: byte 0x68, id 71 in cl100k
-    assert dot.count(" -> ") - dot.count("[style=invis]") >= len(nodes) - 1
-    assert dot.startswith("digraph") and dot.rstrip().endswith("}")
+    boxes = tree_boxes(_boxed(merge_tree_svg(layout_merge_tree(tree))))
+    assert len(boxes) == 2 * len(tree.leaves()) - 1
+    assert boxes[0] == ("merge", f"␣hello\nid {tree.id}")
+    assert ("leaf", "h\nbyte 0x68\nid 71") in boxes  # the leaf h: byte 0x68, id 71 in cl100k
 
 
-def test_dot_folds_deep_subtrees():
+def test_deep_subtrees_fold_into_one_box():
     enc = engine.get_encoding("o200k_base")
     tree = enc.merge_tree(engine.explain.vocab.longest(enc, 1)[0])
-    dot = merge_tree_dot(tree, max_depth=2, left_right=True)
-    assert "rankdir=LR" in dot and "dashed" in dot and "merges)" in dot
-    assert len(_nodes(dot)) <= 7
+    layout = layout_merge_tree(tree, max_depth=2, left_right=True)
+    _check_layout(layout, tree)
+    boxes = tree_boxes(_boxed(merge_tree_svg(layout)))
+    assert len(boxes) == 7 and [k for k, _ in boxes].count("folded") == 4
+    assert boxes[2] == ("folded", "␣×32\nid 1213\n(+31 merges)")
+    assert tree_layout(_boxed(merge_tree_svg(layout))) == "left-right"
+
+
+def test_a_tree_thousands_of_merges_deep_is_laid_out_without_recursion():
+    from engine.families.hf.load import load_tokenizer_json
+    from tests.engine.formats.crafted_deep_files import chain_token, merge_chain
+
+    enc = load_tokenizer_json(merge_chain(3_000, byte_level=True), name="deep-chain")
+    (token_id,) = enc.encode(chain_token(3_000))
+    tree = enc.merge_tree(token_id)
+    layout = layout_merge_tree(tree)
+    assert len(layout.boxes) == 5_999 and len(tree_boxes(_boxed(merge_tree_svg(layout)))) == 5_999
 
 
 def test_invalid_utf8_nodes_show_hex():
     enc = engine.get_encoding("cl100k_base")
     tid = enc.mergeable_ranks["日".encode()[:2]]
-    dot = merge_tree_dot(enc.merge_tree(tid))
-    assert "<e6 97>" in dot and "byte 0xe6" in dot
+    labels = [text for _, text in tree_boxes(_boxed(merge_tree_svg(layout_merge_tree(enc.merge_tree(tid)))))]
+    assert labels[0] == f"<e6 97>\nid {tid}" and "<e6>\nbyte 0xe6\nid 162" in labels
 
 
-@pytest.mark.parametrize("text, escaped", [
-    ('say "hi"', 'say \\"hi\\"'),
-    ("back\\slash", "back\\\\slash"),
-    ("a\nb", "a\\nb"),
-    ("\\N\\G\\l", "\\\\N\\\\G\\\\l"),
-    ("bell\x07", "bell<07>"),
-    ("}]; evil -> x [label=\"", '}]; evil -> x [label=\\"'),
-])
-def test_dot_escape(text, escaped):
-    assert dot_escape(text) == escaped
-
-
-def test_tree_label_of_a_quote_token_stays_inside_its_string():
+@pytest.mark.parametrize("token", ['"', "\\", '\\"', ' "\\', '\\":', "<", "&", "</", " <", "'>", "&&"])
+def test_markup_in_a_label_stays_text(token):
+    """Every label is escaped: the drawing parses as XML and says what the token is, character for character."""
     enc = engine.get_encoding("gpt2")
-    for token in ['"', '\\', '\\"', ' "\\', '\\":']:
-        dot = merge_tree_dot(enc.merge_tree(enc.encode_single_token(token)))
-        assert len(_nodes(dot)) == 2 * len(token.encode()) - 1, dot
+    tree = enc.merge_tree(enc.encode_single_token(token))
+    boxes = tree_boxes(_boxed(merge_tree_svg(layout_merge_tree(tree))))
+    assert len(boxes) == 2 * len(token.encode()) - 1
+    assert boxes[0][1].split("\n")[0] == token.replace(" ", "␣")
+
+
+def test_characters_xml_cannot_hold_are_named():
+    """U+FFFF is a valid UTF-8 token in byte-level vocabularies; XML 1.0 has no such character, so a downloaded
+    .svg holding it raw would not open."""
+    assert tree_label("\uffff".encode(), 7).split("\n")[0] == "‹U+FFFF›"
+    assert tree_label("\u200d".encode(), 8).split("\n")[0] == "‹ZWJ›"  # a lone joiner is named, not blank
+
+
+@pytest.mark.parametrize("line, em", [("hello", 3.0), ("日本", 2.0), ("e\u0301", 0.6), ("", 0.0), ("␣×32", 2.4)])
+def test_label_widths_in_ems(line, em):
+    assert text_em(line) == pytest.approx(em)
+
+
+def test_presentation_size_scales_the_whole_drawing():
+    enc = engine.get_encoding("gpt2")
+    tree = enc.merge_tree(enc.encode_single_token("hello"))
+    small, big = layout_merge_tree(tree, font_px=14), layout_merge_tree(tree, font_px=21)
+    assert big.width == pytest.approx(small.width * 1.5, abs=3) and big.height == pytest.approx(small.height * 1.5, abs=3)
+    assert 'font-size="21"' in merge_tree_svg(big, fit="natural") and 'max-width:none' in merge_tree_svg(big, fit="natural")
+
+
+def _boxed(svg: str) -> str:
+    return f"<div>{svg}</div>"
 
 
 # ------------------------------------------------------------------ BPE steps
