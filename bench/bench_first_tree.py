@@ -8,7 +8,7 @@ teacher who opens the app, then a token's tree), at once or after the server's w
 Each round starts a fresh server per `--app` (default: this checkout; give two to compare a change,
 ``git archive <commit> | tar -x -C /tmp/before`` for the old code), opens a fresh chromium on
 ``/tree?tok=…&tenc=o200k_base`` and times `goto` until the tree's first box is drawn -- vocabulary
-loading, the script's run, sending the page and Graphviz drawing it, as a user waits.  The apps take
+loading, the script's run, sending the page and the browser drawing it, as a user waits.  The apps take
 turns within a round, so a machine that drifts (±30% here) drifts for both.  Also printed: the
 server's CPU seconds until then (it drifts less than wall time on a busy machine).
 
@@ -30,9 +30,12 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from bench.served import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, cpu_seconds, served, settle  # noqa: E402
+from playground.serving.warmup import WARM_DELAY  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 LONG = 240_000  # ms: a loaded machine takes far longer than a quiet one
+# A box of the tree: drawn by playground/render/tree.py, or (code before 2026-11-30, to compare) by st.graphviz_chart
+FIRST_BOX = "svg.merge-tree g.node, [data-testid='stGraphVizChart'] svg g.node"
 
 
 def first_tree(app: Path, token_id: int, after: str = "nothing") -> tuple[float, float]:
@@ -41,7 +44,8 @@ def first_tree(app: Path, token_id: int, after: str = "nothing") -> tuple[float,
     `after`: "nothing" -- the tree link is the fresh server's and the fresh browser's first page; "first-page" --
     the app's first page (Tokenize) is drawn first, then the tree link opens at once (the browser has the app's
     scripts, the server its modules; the background warm-up may still be loading vocabularies); "settled" -- as
-    "first-page", after the server's warm-up has finished (its CPU use settled)."""
+    "first-page", after the server's warm-up has finished (its CPU use settled; the warm-up starts WARM_DELAY
+    seconds after the first page, so waiting for a quiet second right away measured a server about to start it)."""
     with served(app, prefix="bench_first_tree_") as server, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport=VIEWPORT)
@@ -49,12 +53,13 @@ def first_tree(app: Path, token_id: int, after: str = "nothing") -> tuple[float,
             page.goto(server.url)
             expect(page.locator("h1").first).to_be_visible(timeout=LONG)
             expect(page.get_by_test_id("stMain").locator(".tok").first).to_be_visible(timeout=LONG)
-            if after == "settled":
-                settle(server.proc.pid)
+            if after == "settled":  # the warm-up starts WARM_DELAY s after the first page: settle after it, not before
+                time.sleep(WARM_DELAY + 1.0)
+                settle(server.proc.pid, limit=120.0)
         cpu = cpu_seconds(server.proc.pid)
         t = time.perf_counter()
         page.goto(f"{server.url}/tree?tok={token_id}&tenc=o200k_base")
-        expect(page.locator("svg.merge-tree g.node").first).to_be_visible(timeout=LONG)
+        expect(page.locator(FIRST_BOX).first).to_be_visible(timeout=LONG)
         took = time.perf_counter() - t
         cpu = cpu_seconds(server.proc.pid) - cpu
         browser.close()

@@ -18,6 +18,7 @@ from playground.render.html import SPACE, container, element, hex_bytes, plural,
 # boxes and between levels.  About what Graphviz drew before (margin 0.08 x 0.03 in, nodesep 0.12, ranksep 0.32).
 _PAD_X, _PAD_Y, _LINE, _GAP, _LEVEL_GAP = 0.5, 0.3, 1.25, 0.7, 2.0
 _ADVANCE = 0.6  # a monospace character is 0.6 em wide (Source Code Pro, DejaVu Sans Mono); a wide one 1 em
+MIN_SCALE = 0.6  # a drawing fitted to the column shrinks at most to this (14 px labels to 8.4 px), then scrolls
 _NOT_XML = {0xFFFE: "‹U+FFFE›", 0xFFFF: "‹U+FFFF›"}
 FONT_FAMILY = '"Source Code Pro","Noto Sans Arabic","Noto Sans Hebrew",ui-monospace,monospace,"Noto Color Emoji"'
 
@@ -180,13 +181,15 @@ def _box_title(box: TreeBox) -> str:
     what = {"leaf": "a single byte" if len(box.data) == 1 else "not made by any merge",
             "merge": "made by joining the two boxes below",
             "folded": f"{plural(box.hidden_merges, 'merge')} folded below"}[box.kind]
-    return f"id {box.token_id} · {plural(len(box.data), 'byte')}: {hex_bytes(box.data)} · {what}"
+    shown = hex_bytes(box.data[:32]) + (" …" if len(box.data) > 32 else "")
+    return f"id {box.token_id} · {plural(len(box.data), 'byte')}: {shown} · {what}"
 
 
 def merge_tree_svg(layout: TreeLayout, *, fit: str = "content", label: str = "merge tree") -> str:
     """The laid-out tree as one SVG element, every text escaped here.
 
-    `fit`: "content" -- its natural size, shrunk to the column if wider; "stretch" -- as wide as the column;
+    `fit`: "content" -- its natural size, shrunk to the column if wider; "stretch" -- as wide as the column (either
+    shrinks to at most MIN_SCALE of its size, then scrolls sideways in its box);
     "natural" -- its natural size always (presentation mode's wide trees scroll; a downloaded file).
     Colours follow the id as on the Tokenize page (opaque here: an edge passing behind a box stays hidden)."""
     f = layout.font_px
@@ -219,7 +222,9 @@ def merge_tree_svg(layout: TreeLayout, *, fit: str = "content", label: str = "me
         drawn.append(element("g", inner, {"class": f"node {box.kind}", "data-i": i, "data-id": box.token_id},
                              raw=True))
     size = {"width": f"{layout.width:.0f}", "height": f"{layout.height:.0f}"}
-    style = {"content": "max-width:100%;height:auto", "stretch": "width:100%;height:auto",
+    # shrunk to a narrow column (a phone), the labels stay readable: at most to MIN_SCALE, then the box scrolls
+    least = f";min-width:{layout.width * MIN_SCALE:.0f}px"
+    style = {"content": "max-width:100%;height:auto" + least, "stretch": "width:100%;height:auto" + least,
              "natural": "max-width:none"}[fit]
     if fit == "stretch":
         size = {}

@@ -27,7 +27,7 @@ from playground.cache import encodings, render_cache
 from playground.render import css, html
 from playground.render.markdown import md
 from playground.render.pipeline import token_card
-from playground.render.tree import layout_merge_tree, merge_tree_svg
+from playground.render.tree import MIN_SCALE, layout_merge_tree, merge_tree_svg
 from playground.serving import script_gate
 from playground.widgets import pickers, vocab_health
 from playground.widgets.page import header, styles, token_text
@@ -50,7 +50,8 @@ MAX_FOUND = 60  # search results offered in the picker
 FOLD_ABOVE = 63  # trees with more boxes (over 32 bytes) fold their deepest levels by default ...
 MAX_DRAWN = 31  # ... down to at most this many boxes (16 across)
 NATURAL_SIZE = 12  # bottom-row boxes up to which a tree is drawn at its natural size
-LEFT_RIGHT_ABOVE = 16  # trees with more leaves drawn are laid out left to right by default
+LEFT_RIGHT_ABOVE = 16  # trees with more leaves drawn are laid out left to right by default ...
+COLUMN_PX = 820  # ... and trees wider top-down than this column (1280-px screen, sidebar open) holds at MIN_SCALE
 # In presentation mode a tree is drawn at its natural size, labels at css.PRESENT_TEXT_PX: about a hundred
 # pixels a box, so a 1280-pixel projector's column holds six across.  Bigger trees fold their deepest levels
 # until the bottom row fits (the slider unfolds them; a wider drawing scrolls sideways).
@@ -166,18 +167,26 @@ def drawn_boxes(tree: engine.MergeNode, *, present: bool = False) -> int:
     return _drawn(tree, default_levels(tree, present=present))
 
 
+def _left_right_at_first(tree: engine.MergeNode, max_depth: int | None, present: bool) -> bool:
+    """Whether a tree is first drawn left to right: more boxes in its bottom row than a screen holds across, or
+    (off the projector) so wide top-down that a desktop's column would shrink it below MIN_SCALE and scroll."""
+    across = PRESENT_ACROSS if present else LEFT_RIGHT_ABOVE
+    if (_drawn(tree, max_depth if max_depth is not None else tree.depth) + 1) // 2 > across:
+        return True
+    return not present and layout_merge_tree(tree, max_depth=max_depth).width * MIN_SCALE > COLUMN_PX
+
+
 def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: str) -> engine.MergeNode:
     tree = render_cache.merge_tree(name, enc, token_id)
     present = bool(st.session_state.get(state.PRESENT))
     levels = default_levels(tree, present=present)
-    across = PRESENT_ACROSS if present else LEFT_RIGHT_ABOVE
     max_depth = None if levels >= tree.depth else levels
     if key_prefix == "main":
         if st.session_state.get(_LAYOUT_FOR) != (name, token_id, present) or DEPTH_KEY not in st.session_state:
             # a new token (or presentation mode switched): its own default folding and layout
             st.session_state[_LAYOUT_FOR] = (name, token_id, present)
             st.session_state[DEPTH_KEY] = levels
-            st.session_state[LAYOUT_KEY] = (_drawn(tree, levels) + 1) // 2 > across
+            st.session_state[LAYOUT_KEY] = _left_right_at_first(tree, max_depth, present)
         c1, c2 = st.columns([3, 2])
         max_depth = None
         if levels < tree.depth:
@@ -190,7 +199,7 @@ def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: st
     else:
         if not present:  # the other encodings' trees are drawn whole
             max_depth = None
-        left_right = (_drawn(tree, max_depth if max_depth is not None else tree.depth) + 1) // 2 > across
+        left_right = _left_right_at_first(tree, max_depth, present)
     if present:  # natural size, projector type: a wide tree scrolls sideways rather than shrink its type
         layout = layout_merge_tree(tree, max_depth=max_depth, left_right=left_right, font_px=css.PRESENT_TEXT_PX)
         fit = "natural"

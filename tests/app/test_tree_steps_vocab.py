@@ -122,14 +122,15 @@ def test_tree_other_encodings_and_folding():
     at = view_app("views.tree", token_encoding="o200k_base", token_id=engine.explain.vocab.longest(o200k, 1)[0]).run()
     assert not at.exception
     assert at.slider(key="tree_depth").value < at.slider(key="tree_depth").max
-    assert at.toggle(key="tree_left_right").value is False
+    # 16 folded boxes across: 1,853 px top-down, more than a desktop's column holds at MIN_SCALE
+    assert at.toggle(key="tree_left_right").value is True
     kinds = [kind for kind, _ in tree_boxes(merge_trees(at)[0])]
-    assert "folded" in kinds and len(kinds) <= 31 and tree_layout(merge_trees(at)[0]) == "top-down"
+    assert "folded" in kinds and len(kinds) <= 31 and tree_layout(merge_trees(at)[0]) == "left-right"
     at.slider(key="tree_depth").set_value(at.slider(key="tree_depth").max).run()
     kinds = [kind for kind, _ in tree_boxes(merge_trees(at)[0])]
     assert len(kinds) == 255 and "folded" not in kinds and kinds.count("leaf") == 128
-    at.toggle(key="tree_left_right").set_value(True).run()
-    assert tree_layout(merge_trees(at)[0]) == "left-right"
+    at.toggle(key="tree_left_right").set_value(False).run()
+    assert tree_layout(merge_trees(at)[0]) == "top-down"
     at = view_app("views.tree", token_encoding="cl100k_base", token_id=engine.get_encoding("cl100k_base").encode_single_token(" hello")).run()
     at.segmented_control(key="tree_other_enc").set_value("gpt2").run()
     assert not at.exception and len(merge_trees(at)) == 2
