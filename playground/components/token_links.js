@@ -1,4 +1,5 @@
-// Hover and pin for drawn tokens (token_links.py beside it).  No request leaves the page.
+// Hover and pin for drawn tokens (token_links.py beside it), and a wide merge tree opened at its root.  No request
+// leaves the page.
 //
 // Hovering a unit (<span class="tok" data-ids data-t data-start data-end data-b data-x>) shows its
 // tooltip (composed by tipText, the same text as playground/render/tokens.py's unit_tip) at once and lights up (class "hl") its ids in the ids list and, on Compare, the units of
@@ -144,6 +145,21 @@ function install() {
     const target = g.pinned || g.hovered;
     if (!target || !target.isConnected) { unpin(); g.hovered = null; }
   }, 300);
+  // A merge tree wider than its box (a phone's column) scrolls sideways: it opens with its root in view, not at its
+  // left edge (playground/render/tree.py draws it; the root is the box with data-i="0").  Only on the tree page,
+  // where the query is cheap: the observer sees every change of every page.
+  const centreTrees = () => {
+    if (!location.pathname.endsWith("/tree")) return;
+    document.querySelectorAll(".merge-tree-box:not([data-centred])").forEach((box) => {
+      const root = box.querySelector('g.node[data-i="0"]');
+      if (!root || !box.clientWidth) return;  // not laid out yet: the next change tries again
+      box.dataset.centred = "1";
+      if (box.scrollWidth <= box.clientWidth) return;
+      const r = root.getBoundingClientRect(), b = box.getBoundingClientRect();
+      box.scrollLeft += r.left + r.width / 2 - (b.left + b.width / 2);
+    });
+  };
+  new MutationObserver(centreTrees).observe(document.body, { childList: true, subtree: true });
   // Streamlit scrolls its main column, not the window: keep a pinned tooltip by its token.
   document.addEventListener("scroll", () => {
     const target = g.pinned || g.hovered;

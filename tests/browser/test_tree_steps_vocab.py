@@ -9,6 +9,7 @@ from playwright.sync_api import Page, expect
 
 import engine
 from playground.views import tree as tree_view
+from tests.conftest import SCREENSHOTS
 
 FIRST = 60_000  # ms for the first render (vocabulary loading, merge recovery on 2 busy cores)
 
@@ -39,6 +40,32 @@ def test_tree_draws_hello_with_gpt2_leaf_ids(page: Page, screenshot):
     _no_exception(page)
     page.wait_for_function("() => location.search.includes('tok=31373') && location.search.includes('tenc=gpt2')")
     screenshot("tree_gpt2_hello")
+
+
+def test_a_tree_wider_than_a_phone_opens_at_its_root(browser, base_url):
+    """390 px: "␣unbelievable" is drawn at 60% (its labels stay legible) and scrolls sideways; it opens with its root
+    in view (it opened at its left edge, the root off the screen)."""
+    context = browser.new_context(base_url=base_url, viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    try:
+        page = context.new_page()
+        page.goto(f"/tree?tok={engine.get_encoding('o200k_base').encode_single_token(' unbelievable')}&tenc=o200k_base")
+        root = page.locator('svg.merge-tree g.node[data-i="0"]')
+        expect(root).to_be_visible(timeout=FIRST)
+        box = page.locator(".merge-tree-box")
+        assert box.evaluate("b => b.scrollWidth > b.clientWidth + 100")  # wider than the column: it scrolls
+        page.wait_for_function("""() => {
+            const r = document.querySelector('svg.merge-tree g.node[data-i="0"]').getBoundingClientRect();
+            return r.left >= 0 && r.right <= window.innerWidth;
+        }""", timeout=10_000)
+        sizes = page.locator("svg.merge-tree").evaluate(
+            "s => [...s.querySelectorAll('g.node text')].map(t => parseFloat(getComputedStyle(t).fontSize)"
+            " * s.getBoundingClientRect().width / s.viewBox.baseVal.width)")
+        assert min(sizes) >= 8, sizes
+        box.evaluate("b => b.scrollIntoView({block: 'center'})")
+        page.screenshot(path=str(SCREENSHOTS / "tree_phone_unbelievable.png"))
+        _no_exception(page)
+    finally:
+        context.close()
 
 
 @pytest.mark.slow  # slow (issue 32): the default run keeps the drawn tree (test_tree_draws_hello_with_gpt2_leaf_ids) and the folding's AppTests
