@@ -146,20 +146,24 @@ function install() {
     if (!target || !target.isConnected) { unpin(); g.hovered = null; }
   }, 300);
   // A merge tree wider than its box (a phone's column) scrolls sideways: it opens with its root in view, not at its
-  // left edge (playground/render/tree.py draws it; the root is the box with data-i="0").  Only on the tree page,
+  // left edge (playground/render/tree.py draws it; the root is the box with data-i="0").  Centred again only when
+  // its box's size changes (a later layout), never after the reader's own scrolling.  Only on the tree page,
   // where the query is cheap: the observer sees every change of every page.
   const centreTrees = () => {
     if (!location.pathname.endsWith("/tree")) return;
-    document.querySelectorAll(".merge-tree-box:not([data-centred])").forEach((box) => {
+    document.querySelectorAll(".merge-tree-box").forEach((box) => {
       const root = box.querySelector('g.node[data-i="0"]');
-      if (!root || !box.clientWidth) return;  // not laid out yet: the next change tries again
-      box.dataset.centred = "1";
+      const size = `${box.scrollWidth}x${box.clientWidth}`;
+      if (!root || !box.clientWidth || box.dataset.centred === size) return;  // not laid out yet, or done
+      box.dataset.centred = size;
       if (box.scrollWidth <= box.clientWidth) return;
       const r = root.getBoundingClientRect(), b = box.getBoundingClientRect();
       box.scrollLeft += r.left + r.width / 2 - (b.left + b.width / 2);
     });
   };
   new MutationObserver(centreTrees).observe(document.body, { childList: true, subtree: true });
+  window.addEventListener("resize", centreTrees);
+  centreTrees();  // a tree drawn before this component loaded (a busy machine)
   // Streamlit scrolls its main column, not the window: keep a pinned tooltip by its token.
   document.addEventListener("scroll", () => {
     const target = g.pinned || g.hovered;
