@@ -235,6 +235,12 @@ def merge_tree_svg(layout: TreeLayout, *, fit: str = "content", label: str = "me
         "text-anchor": "middle"}, raw=True)
 
 
+def merge_tree_figure(layout: TreeLayout, *, fit: str = "content", label: str = "merge tree") -> str:
+    """`merge_tree_svg` in its box, which scrolls sideways when the drawing is wider than the column."""
+    return element("div", merge_tree_svg(layout, fit=fit, label=label),
+                   {"class": "merge-tree-box", "style": "overflow-x:auto"}, raw=True)
+
+
 def bpe_parts(parts: list[bytes], ids: list[int | None], *, merge_at: int | None = None,
               pair_ranks: list[int | None] | None = None, first: int = 0, total: int | None = None,
               element_id: str = "bpe-parts", pair_labels: list[str | None] | None = None,

@@ -27,7 +27,7 @@ from playground.cache import encodings, render_cache
 from playground.render import css, html
 from playground.render.markdown import md
 from playground.render.pipeline import token_card
-from playground.render.tree import MIN_SCALE, layout_merge_tree, merge_tree_svg
+from playground.render.tree import MIN_SCALE, layout_merge_tree, merge_tree_figure, merge_tree_svg
 from playground.serving import script_gate
 from playground.widgets import pickers, vocab_health
 from playground.widgets.page import header, styles, token_text
@@ -208,9 +208,7 @@ def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: st
         # small trees at their natural size (stretched, five boxes would fill the page); wide ones fit the width
         fit = "stretch" if (len(layout.boxes) + 1) // 2 > NATURAL_SIZE and not left_right else "content"
     label = f"Merge tree of {token_label(enc, token_id)} in {name}: {html.plural(tree.n_merges, 'merge')}"
-    st.markdown(html.element("div", merge_tree_svg(layout, fit=fit, label=label),
-                             {"class": "merge-tree-box", "style": "overflow-x:auto"}, raw=True),
-                unsafe_allow_html=True)
+    st.markdown(merge_tree_figure(layout, fit=fit, label=label), unsafe_allow_html=True)
     st.download_button("Download SVG", lambda: merge_tree_svg(layout, fit="natural", label=label),
                        file_name=f"merge-tree-{html.slug(name)}-{token_id}.svg", mime="image/svg+xml",
                        key=f"{state.TREE_SVG}_{key_prefix}", icon=":material/download:", on_click="ignore",

@@ -97,7 +97,7 @@ def test_the_tree_is_drawn_and_sent_before_the_slow_parts(monkeypatch, cold):
             return real(*args, **kwargs)
         return call
 
-    monkeypatch.setattr(tree_view, "merge_tree_svg", record("tree", tree_view.merge_tree_svg))
+    monkeypatch.setattr(tree_view, "merge_tree_figure", record("tree", tree_view.merge_tree_figure))
     monkeypatch.setattr(st, "pills", record("chips", st.pills))
     monkeypatch.setattr(script_gate, "send_drawn", lambda: calls.append("sent"), raising=False)
     monkeypatch.setattr(encodings, "loaded", lambda name: not cold, raising=False)
