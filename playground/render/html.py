@@ -51,16 +51,19 @@ def element(tag: str, text: str, attributes: Mapping[str, object] | None = None,
     return f"<{tag} {attr}>{inner}</{tag}>" if attr else f"<{tag}>{inner}</{tag}>"
 
 
+def token_hue(token_id: int) -> float:
+    """The hue (degrees) of a token's colour: the golden angle per id, so neighbouring ids get distant hues."""
+    return (token_id * 137.508) % 360
+
+
 def token_color(token_id: int, alpha: float = 0.45) -> str:
     """A light background colour picked by the id: the same id has the same colour everywhere."""
-    hue = (token_id * 137.508) % 360  # golden angle: neighbouring ids get distant hues
-    return f"hsla({hue:.1f}, 85%, 62%, {alpha})"
+    return f"hsla({token_hue(token_id):.1f}, 85%, 62%, {alpha})"
 
 
-def solid_token_color(token_id: int) -> str:
+def solid_token_color(token_id: int, alpha: float = 0.45) -> str:
     """`token_color` laid over white, as one opaque colour (for drawings where a line must not show through)."""
-    red, green, blue = colorsys.hls_to_rgb((token_id * 137.508) % 360 / 360, 0.62, 0.85)
-    alpha = 0.45
+    red, green, blue = colorsys.hls_to_rgb(token_hue(token_id) / 360, 0.62, 0.85)
     return "#" + "".join(f"{round(255 * (alpha * c + 1 - alpha)):02x}" for c in (red, green, blue))
 
 
@@ -69,7 +72,7 @@ HUES = 36  # drawn token units take one of 36 hue classes (.h0 … .h35), 10 deg
 
 def hue_class(token_id: int) -> str:
     """`token_color`'s hue as a class: a class name instead of a style on each of thousands of spans."""
-    return f"h{int((token_id * 137.508) % 360) * HUES // 360}"
+    return f"h{int(token_hue(token_id)) * HUES // 360}"
 
 
 def visible(text: str) -> str:

@@ -222,3 +222,20 @@ def test_bpe_parts_html_escapes_and_marks_the_pair():
     assert "<script" not in out and "&lt;" in out and "&lt;e6 97&gt;" in out
     assert out.count('class="part merge"') == 2
     assert 'class="gap best">7<' in out
+
+
+@pytest.mark.parametrize("token_id", [0, 5, 72056, 199_997])
+def test_boxes_take_the_tokenize_pages_colour_made_opaque(token_id):
+    """A box is `token_color` (hsla, 45% opaque) laid over white: the same colour the reader saw on Tokenize, but an
+    edge passing behind it stays hidden."""
+    import colorsys
+    import re as re_
+
+    from playground.render.html import solid_token_color, token_color
+
+    hue, sat, light, alpha = map(float, re_.fullmatch(r"hsla\(([\d.]+), (\d+)%, (\d+)%, ([\d.]+)\)",
+                                                      token_color(token_id)).groups())
+    rgb = colorsys.hls_to_rgb(hue / 360, light / 100, sat / 100)
+    want = [round(255 * (alpha * c + 1 - alpha)) for c in rgb]
+    got = solid_token_color(token_id)
+    assert [int(got[i:i + 2], 16) for i in (1, 3, 5)] == pytest.approx(want, abs=1)
