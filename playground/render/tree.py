@@ -18,7 +18,8 @@ from playground.render.html import SPACE, container, element, hex_bytes, plural,
 # boxes and between levels.  About what Graphviz drew before (margin 0.08 x 0.03 in, nodesep 0.12, ranksep 0.32).
 _PAD_X, _PAD_Y, _LINE, _GAP, _LEVEL_GAP = 0.5, 0.3, 1.25, 0.7, 2.0
 _ADVANCE = 0.6  # a monospace character is 0.6 em wide (Source Code Pro, DejaVu Sans Mono); a wide one 1 em
-MIN_SCALE = 0.6  # a drawing fitted to the column shrinks at most to this (14 px labels to 8.4 px), then scrolls
+MIN_SCALE = 0.6  # a drawing fitted to the column shrinks at most to this (14 px labels to 8.4 px), then scrolls ...
+SCROLL_AT_MOST = 4_000  # ... sideways over at most this many pixels (five columns of a desktop); wider: shown whole
 _NOT_XML = {0xFFFE: "‹U+FFFE›", 0xFFFF: "‹U+FFFF›"}
 FONT_FAMILY = '"Source Code Pro","Noto Sans Arabic","Noto Sans Hebrew",ui-monospace,monospace,"Noto Color Emoji"'
 
@@ -189,7 +190,7 @@ def merge_tree_svg(layout: TreeLayout, *, fit: str = "content", label: str = "me
     """The laid-out tree as one SVG element, every text escaped here.
 
     `fit`: "content" -- its natural size, shrunk to the column if wider; "stretch" -- as wide as the column (either
-    shrinks to at most MIN_SCALE of its size, then scrolls sideways in its box);
+    shrinks to at most MIN_SCALE of its size, then scrolls sideways in its box, up to SCROLL_AT_MOST pixels);
     "natural" -- its natural size always (presentation mode's wide trees scroll; a downloaded file).
     Colours follow the id as on the Tokenize page (opaque here: an edge passing behind a box stays hidden)."""
     f = layout.font_px
@@ -222,8 +223,10 @@ def merge_tree_svg(layout: TreeLayout, *, fit: str = "content", label: str = "me
         drawn.append(element("g", inner, {"class": f"node {box.kind}", "data-i": i, "data-id": box.token_id},
                              raw=True))
     size = {"width": f"{layout.width:.0f}", "height": f"{layout.height:.0f}"}
-    # shrunk to a narrow column (a phone), the labels stay readable: at most to MIN_SCALE, then the box scrolls
-    least = f";min-width:{layout.width * MIN_SCALE:.0f}px"
+    # shrunk to a narrow column (a phone), the labels stay readable: at most to MIN_SCALE, then the box scrolls --
+    # unless even that would be more than SCROLL_AT_MOST pixels wide: such a drawing cannot be read by scrolling (a
+    # crafted chain of 1,499 merges is 145,000 px wide, its root 30,000 px below the top), so it is shown whole
+    least = f";min-width:{layout.width * MIN_SCALE:.0f}px" if layout.width * MIN_SCALE <= SCROLL_AT_MOST else ""
     style = {"content": "max-width:100%;height:auto" + least, "stretch": "width:100%;height:auto" + least,
              "natural": "max-width:none"}[fit]
     if fit == "stretch":

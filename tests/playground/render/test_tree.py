@@ -140,6 +140,16 @@ def test_a_tree_thousands_of_merges_deep_is_laid_out_without_recursion():
     tree = enc.merge_tree(token_id)
     layout = layout_merge_tree(tree)
     assert len(layout.boxes) == 5_999 and len(tree_boxes(_boxed(merge_tree_svg(layout)))) == 5_999
+    # far too wide to read by scrolling: shown whole, shrunk to the column, so its shape (and root) are in view
+    assert "min-width" not in merge_tree_svg(layout, fit="content")
+
+
+def test_a_wide_tree_scrolls_rather_than_shrink_its_labels_past_min_scale():
+    enc = engine.get_encoding("o200k_base")
+    layout = layout_merge_tree(enc.merge_tree(enc.encode_single_token(" unbelievable")))
+    for fit in ("content", "stretch"):
+        assert f"min-width:{layout.width * 0.6:.0f}px" in merge_tree_svg(layout, fit=fit)
+    assert "min-width" not in merge_tree_svg(layout, fit="natural")
 
 
 def test_invalid_utf8_nodes_show_hex():
