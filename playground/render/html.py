@@ -56,12 +56,15 @@ def token_hue(token_id: int) -> float:
     return (token_id * 137.508) % 360
 
 
-def token_color(token_id: int, alpha: float = 0.45) -> str:
+TOKEN_ALPHA = 0.45  # how opaque a token's colour is over the page
+
+
+def token_color(token_id: int, alpha: float = TOKEN_ALPHA) -> str:
     """A light background colour picked by the id: the same id has the same colour everywhere."""
     return f"hsla({token_hue(token_id):.1f}, 85%, 62%, {alpha})"
 
 
-def solid_token_color(token_id: int, alpha: float = 0.45) -> str:
+def solid_token_color(token_id: int, alpha: float = TOKEN_ALPHA) -> str:
     """`token_color` laid over white, as one opaque colour (for drawings where a line must not show through)."""
     red, green, blue = colorsys.hls_to_rgb(token_hue(token_id) / 360, 0.62, 0.85)
     return "#" + "".join(f"{round(255 * (alpha * c + 1 - alpha)):02x}" for c in (red, green, blue))

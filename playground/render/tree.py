@@ -215,9 +215,10 @@ def merge_tree_svg(layout: TreeLayout, *, fit: str = "content", label: str = "me
         texts = []
         first_baseline = box.y + _PAD_Y * f + (_LINE - 1) * f / 2 + 0.8 * f
         for k, line in enumerate(box.lines):
+            em = text_em(line)
             texts.append(element("text", line, {
                 "x": f"{box.x + box.w / 2:.1f}", "y": f"{first_baseline + k * _LINE * f:.1f}",
-                "textLength": f"{text_em(line) * f:.1f}" if text_em(line) else None, "lengthAdjust": "spacingAndGlyphs",
+                "textLength": f"{em * f:.1f}" if em else None, "lengthAdjust": "spacingAndGlyphs",
                 "fill": "#111111" if k == 0 else "#333333"}))
         inner = element("title", _box_title(box)) + element("rect", "", rect) + "".join(texts)
         drawn.append(element("g", inner, {"class": f"node {box.kind}", "data-i": i, "data-id": box.token_id},
@@ -234,8 +235,8 @@ def merge_tree_svg(layout: TreeLayout, *, fit: str = "content", label: str = "me
     return element("svg", edges + "".join(drawn), {
         "xmlns": "http://www.w3.org/2000/svg", "class": "merge-tree",
         "viewBox": f"0 0 {layout.width:.0f} {layout.height:.0f}", **size, "style": style,
-        "data-layout": "left-right" if layout.left_right else "top-down", "role": "img", "aria-label": label, "font-family": FONT_FAMILY, "font-size": f"{f:g}",
-        "text-anchor": "middle"}, raw=True)
+        "data-layout": "left-right" if layout.left_right else "top-down", "role": "img", "aria-label": label,
+        "font-family": FONT_FAMILY, "font-size": f"{f:g}", "text-anchor": "middle"}, raw=True)
 
 
 def merge_tree_figure(layout: TreeLayout, *, fit: str = "content", label: str = "merge tree") -> str:

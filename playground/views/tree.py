@@ -15,7 +15,9 @@ drawn left to right, one leaf per line, so 32-byte tokens stay readable.
 """
 from __future__ import annotations
 
+import functools
 import itertools
+from typing import Callable
 
 import streamlit as st
 
@@ -27,7 +29,7 @@ from playground.cache import encodings, render_cache
 from playground.render import css, html
 from playground.render.markdown import md
 from playground.render.pipeline import token_card
-from playground.render.tree import MIN_SCALE, layout_merge_tree, merge_tree_figure, merge_tree_svg
+from playground.render.tree import MIN_SCALE, TreeLayout, layout_merge_tree, merge_tree_figure, merge_tree_svg
 from playground.serving import script_gate
 from playground.widgets import pickers, vocab_health
 from playground.widgets.page import header, styles, token_text
@@ -167,13 +169,15 @@ def drawn_boxes(tree: engine.MergeNode, *, present: bool = False) -> int:
     return _drawn(tree, default_levels(tree, present=present))
 
 
-def _left_right_at_first(tree: engine.MergeNode, max_depth: int | None, present: bool) -> bool:
+def _left_right_at_first(tree: engine.MergeNode, max_depth: int | None, present: bool,
+                         top_down: Callable[[int | None], TreeLayout]) -> bool:
     """Whether a tree is first drawn left to right: more boxes in its bottom row than a screen holds across, or
-    (off the projector) so wide top-down that a desktop's column would shrink it below MIN_SCALE and scroll."""
+    (off the projector) so wide top-down (`top_down(max_depth)`, the layout drawn if not) that a desktop's column
+    would shrink it below MIN_SCALE and scroll."""
     across = PRESENT_ACROSS if present else LEFT_RIGHT_ABOVE
     if (_drawn(tree, max_depth if max_depth is not None else tree.depth) + 1) // 2 > across:
         return True
-    return not present and layout_merge_tree(tree, max_depth=max_depth).width * MIN_SCALE > COLUMN_PX
+    return not present and top_down(max_depth).width * MIN_SCALE > COLUMN_PX
 
 
 def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: str) -> engine.MergeNode:
@@ -181,12 +185,15 @@ def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: st
     present = bool(st.session_state.get(state.PRESENT))
     levels = default_levels(tree, present=present)
     max_depth = None if levels >= tree.depth else levels
+    # the top-down layout at page size, laid out once a run: the left-to-right decision measures it, and it is
+    # drawn when that decision (or the reader) keeps the tree top-down
+    top_down = functools.cache(lambda depth: layout_merge_tree(tree, max_depth=depth))
     if key_prefix == "main":
         if st.session_state.get(_LAYOUT_FOR) != (name, token_id, present) or DEPTH_KEY not in st.session_state:
             # a new token (or presentation mode switched): its own default folding and layout
             st.session_state[_LAYOUT_FOR] = (name, token_id, present)
             st.session_state[DEPTH_KEY] = levels
-            st.session_state[LAYOUT_KEY] = _left_right_at_first(tree, max_depth, present)
+            st.session_state[LAYOUT_KEY] = _left_right_at_first(tree, max_depth, present, top_down)
         c1, c2 = st.columns([3, 2])
         max_depth = None
         if levels < tree.depth:
@@ -199,12 +206,12 @@ def _draw_tree(name: str, enc: engine.Encoding, token_id: int, *, key_prefix: st
     else:
         if not present:  # the other encodings' trees are drawn whole
             max_depth = None
-        left_right = _left_right_at_first(tree, max_depth, present)
+        left_right = _left_right_at_first(tree, max_depth, present, top_down)
     if present:  # natural size, projector type: a wide tree scrolls sideways rather than shrink its type
         layout = layout_merge_tree(tree, max_depth=max_depth, left_right=left_right, font_px=css.PRESENT_TEXT_PX)
         fit = "natural"
     else:
-        layout = layout_merge_tree(tree, max_depth=max_depth, left_right=left_right)
+        layout = layout_merge_tree(tree, max_depth=max_depth, left_right=True) if left_right else top_down(max_depth)
         # small trees at their natural size (stretched, five boxes would fill the page); wide ones fit the width
         fit = "stretch" if (len(layout.boxes) + 1) // 2 > NATURAL_SIZE and not left_right else "content"
     label = f"Merge tree of {token_label(enc, token_id)} in {name}: {html.plural(tree.n_merges, 'merge')}"

@@ -73,8 +73,9 @@ def _shown_rate(value: prices.Rate) -> str:
 
 def count_text(value: int | None) -> str:
     """A count that may be unknown (a window the price list does not give, a model that cannot count the
-    conversation), written out: "—" for none.  Text, not a number: the browser's table prints an empty number cell as "None" whatever a Styler's display text says
-    (seen at 1280 px: Gemini 3.1 Pro preview's window read "None" though the Styler gave "—")."""
+    conversation), written out: "—" for none.  Text, not a number: the browser's table prints an empty number cell
+    as "None" whatever a Styler's display text says (seen at 1280 px: Gemini 3.1 Pro preview's window read "None"
+    though the Styler gave "—")."""
     return "—" if value is None else f"{value:,}"
 
 
